@@ -1,0 +1,309 @@
+package codec
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// ErrCorrupt reports bytes that do not decode as the layout in doc.go.
+var ErrCorrupt = errors.New("codec: corrupt encoding")
+
+// Key family prefixes. See doc.go.
+const (
+	PrefixMeta    byte = 'm'
+	PrefixData    byte = 'd'
+	PrefixScore   byte = 'z'
+	PrefixTTL     byte = 't'
+	PrefixGarbage byte = 'g'
+	PrefixSystem  byte = 's'
+)
+
+// EncodingVersion is stored in the high nibble of the meta flags byte.
+const EncodingVersion = 0
+
+// Type identifies the Redis type of a key. The values are stable forever.
+type Type uint8
+
+// Redis types. Never renumber.
+const (
+	TypeNone   Type = 0
+	TypeString Type = 1
+	TypeHash   Type = 2
+	TypeList   Type = 3
+	TypeSet    Type = 4
+	TypeZSet   Type = 5
+)
+
+// String returns the name TYPE reports for t.
+func (t Type) String() string {
+	switch t {
+	case TypeString:
+		return "string"
+	case TypeHash:
+		return "hash"
+	case TypeList:
+		return "list"
+	case TypeSet:
+		return "set"
+	case TypeZSet:
+		return "zset"
+	}
+	return "none"
+}
+
+// IsCollection reports whether t stores members under sub-keys.
+func (t Type) IsCollection() bool { return t >= TypeHash && t <= TypeZSet }
+
+// ParseType maps a TYPE name (lower case) to its Type, or TypeNone.
+func ParseType(name string) Type {
+	for t := TypeString; t <= TypeZSet; t++ {
+		if t.String() == name {
+			return t
+		}
+	}
+	return TypeNone
+}
+
+// Meta is the decoded meta value of a Redis key, without a string payload.
+type Meta struct {
+	Type     Type
+	ExpireAt int64  // unix milliseconds; 0 means no expiry
+	Version  uint64 // unique per key incarnation
+	Size     uint64 // member count; collections only
+	Head     uint64 // first list index; lists only
+	Tail     uint64 // one past the last list index; lists only
+}
+
+// Expired reports whether m has an expiry at or before now (unix ms).
+func (m Meta) Expired(now int64) bool { return m.ExpireAt != 0 && m.ExpireAt <= now }
+
+const metaFixed = 1 + 8 + 8
+
+// AppendMetaKey appends the meta key of (db, key) to dst.
+func AppendMetaKey(dst []byte, db uint8, key []byte) []byte {
+	dst = append(dst, PrefixMeta, db)
+	return append(dst, key...)
+}
+
+// MetaKey returns the meta key of (db, key).
+func MetaKey(db uint8, key []byte) []byte {
+	return AppendMetaKey(make([]byte, 0, 2+len(key)), db, key)
+}
+
+// DecodeMetaKey splits a meta key into its db and user key (aliasing k).
+func DecodeMetaKey(k []byte) (db uint8, key []byte, err error) {
+	if len(k) < 2 || k[0] != PrefixMeta {
+		return 0, nil, ErrCorrupt
+	}
+	return k[1], k[2:], nil
+}
+
+// MetaRange returns the [start, end) range holding every meta key of db.
+func MetaRange(db uint8) (start, end []byte) {
+	return []byte{PrefixMeta, db}, []byte{PrefixMeta, db + 1}
+}
+
+// MetaRangeAll returns the [start, end) range holding every meta key.
+func MetaRangeAll() (start, end []byte) {
+	return []byte{PrefixMeta}, []byte{PrefixMeta + 1}
+}
+
+// AppendMeta appends the encoding of m (and payload, for strings) to dst.
+func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
+	dst = append(dst, EncodingVersion<<4|byte(m.Type))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(m.ExpireAt))
+	dst = binary.BigEndian.AppendUint64(dst, m.Version)
+	switch {
+	case m.Type == TypeString:
+		dst = append(dst, payload...)
+	case m.Type == TypeList:
+		dst = binary.BigEndian.AppendUint64(dst, m.Size)
+		dst = binary.BigEndian.AppendUint64(dst, m.Head)
+		dst = binary.BigEndian.AppendUint64(dst, m.Tail)
+	case m.Type.IsCollection():
+		dst = binary.BigEndian.AppendUint64(dst, m.Size)
+	}
+	return dst
+}
+
+// DecodeMeta decodes a meta value. The payload aliases v.
+func DecodeMeta(v []byte) (Meta, []byte, error) {
+	if len(v) < metaFixed {
+		return Meta{}, nil, ErrCorrupt
+	}
+	if v[0]>>4 != EncodingVersion {
+		return Meta{}, nil, ErrCorrupt
+	}
+	m := Meta{
+		Type:     Type(v[0] & 0x0f),
+		ExpireAt: int64(binary.BigEndian.Uint64(v[1:9])),
+		Version:  binary.BigEndian.Uint64(v[9:17]),
+	}
+	if m.ExpireAt < 0 {
+		return Meta{}, nil, ErrCorrupt
+	}
+	rest := v[metaFixed:]
+	switch {
+	case m.Type == TypeString:
+		return m, rest, nil
+	case m.Type == TypeList:
+		if len(rest) != 24 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		m.Size = binary.BigEndian.Uint64(rest)
+		m.Head = binary.BigEndian.Uint64(rest[8:])
+		m.Tail = binary.BigEndian.Uint64(rest[16:])
+		if m.Tail < m.Head || m.Tail-m.Head != m.Size {
+			return Meta{}, nil, ErrCorrupt
+		}
+		return m, nil, nil
+	case m.Type.IsCollection():
+		if len(rest) != 8 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		m.Size = binary.BigEndian.Uint64(rest)
+		return m, nil, nil
+	}
+	return Meta{}, nil, ErrCorrupt
+}
+
+// appendKeyed appends prefix | db | len(key) | key | version.
+func appendKeyed(dst []byte, prefix, db byte, key []byte, version uint64) []byte {
+	dst = append(dst, prefix, db)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(key)))
+	dst = append(dst, key...)
+	return binary.BigEndian.AppendUint64(dst, version)
+}
+
+// SubKeyPrefix returns the prefix shared by every sub-key of one key version.
+func SubKeyPrefix(db uint8, key []byte, version uint64) []byte {
+	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixData, db, key, version)
+}
+
+// AppendSubKey appends the sub-key of field under (db, key, version) to dst.
+func AppendSubKey(dst []byte, db uint8, key []byte, version uint64, field []byte) []byte {
+	return append(appendKeyed(dst, PrefixData, db, key, version), field...)
+}
+
+// ScoreKeyPrefix returns the prefix of one zset version's score index.
+func ScoreKeyPrefix(db uint8, key []byte, version uint64) []byte {
+	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixScore, db, key, version)
+}
+
+// AppendScoreKey appends the score-index key of (score, member) to dst.
+func AppendScoreKey(dst []byte, db uint8, key []byte, version uint64, score float64, member []byte) []byte {
+	dst = appendKeyed(dst, PrefixScore, db, key, version)
+	dst = binary.BigEndian.AppendUint64(dst, EncodeScore(score))
+	return append(dst, member...)
+}
+
+// DecodeScoreSuffix splits what follows a ScoreKeyPrefix into score and member.
+func DecodeScoreSuffix(b []byte) (float64, []byte, error) {
+	if len(b) < 8 {
+		return 0, nil, ErrCorrupt
+	}
+	return DecodeScore(binary.BigEndian.Uint64(b)), b[8:], nil
+}
+
+// EncodeScore maps a float to a uint64 whose unsigned order equals the
+// float's numeric order (-inf < ... < -0 < +0 < ... < +inf). NaN must not be
+// passed: callers reject it first.
+func EncodeScore(f float64) uint64 {
+	b := math.Float64bits(f)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// DecodeScore inverts EncodeScore.
+func DecodeScore(u uint64) float64 {
+	if u>>63 == 1 {
+		return math.Float64frombits(u &^ (1 << 63))
+	}
+	return math.Float64frombits(^u)
+}
+
+// TTLKey returns the TTL-index key of (db, key) expiring at expireAt.
+func TTLKey(expireAt int64, db uint8, key []byte) []byte {
+	dst := make([]byte, 0, 10+len(key))
+	dst = append(dst, PrefixTTL)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(expireAt))
+	dst = append(dst, db)
+	return append(dst, key...)
+}
+
+// DecodeTTLKey inverts TTLKey. The user key aliases k.
+func DecodeTTLKey(k []byte) (expireAt int64, db uint8, key []byte, err error) {
+	if len(k) < 10 || k[0] != PrefixTTL {
+		return 0, 0, nil, ErrCorrupt
+	}
+	return int64(binary.BigEndian.Uint64(k[1:9])), k[9], k[10:], nil
+}
+
+// TTLRangeUntil returns the range of TTL entries expiring at or before now.
+func TTLRangeUntil(now int64) (start, end []byte) {
+	end = binary.BigEndian.AppendUint64([]byte{PrefixTTL}, uint64(now)+1)
+	return []byte{PrefixTTL}, end
+}
+
+// GarbageKey returns the key recording that (db, key, version) is dead.
+func GarbageKey(db uint8, key []byte, version uint64) []byte {
+	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixGarbage, db, key, version)
+}
+
+// DecodeGarbageKey inverts GarbageKey. The user key aliases k.
+func DecodeGarbageKey(k []byte) (db uint8, key []byte, version uint64, err error) {
+	db, key, version, rest, err := decodeKeyed(k, PrefixGarbage)
+	if err == nil && len(rest) != 0 {
+		err = ErrCorrupt
+	}
+	return db, key, version, err
+}
+
+// DecodeSubKey splits a sub-key into its parts. Slices alias k.
+func DecodeSubKey(k []byte) (db uint8, key []byte, version uint64, field []byte, err error) {
+	return decodeKeyed(k, PrefixData)
+}
+
+func decodeKeyed(k []byte, prefix byte) (db uint8, key []byte, version uint64, rest []byte, err error) {
+	if len(k) < 14 || k[0] != prefix {
+		return 0, nil, 0, nil, ErrCorrupt
+	}
+	n := uint64(binary.BigEndian.Uint32(k[2:6]))
+	if uint64(len(k)) < 6+n+8 {
+		return 0, nil, 0, nil, ErrCorrupt
+	}
+	key = k[6 : 6+n]
+	version = binary.BigEndian.Uint64(k[6+n:])
+	return k[1], key, version, k[6+n+8:], nil
+}
+
+// EncodeVersion encodes a version as a TTL-index value.
+func EncodeVersion(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
+
+// DecodeVersion inverts EncodeVersion.
+func DecodeVersion(b []byte) (uint64, error) {
+	if len(b) != 8 {
+		return 0, ErrCorrupt
+	}
+	return binary.BigEndian.Uint64(b), nil
+}
+
+// VersionHWMKey returns the system key under which a driver persists the
+// high-water mark of the versions it has issued.
+func VersionHWMKey() []byte { return []byte{PrefixSystem, 'v', 'h', 'w', 'm'} }
+
+// PrefixEnd returns the smallest key greater than every key with prefix p, or
+// nil if there is none (p is all 0xff).
+func PrefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] != 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/hex"
+	"math"
+	"sort"
+	"testing"
+)
+
+func TestMetaRoundTrip(t *testing.T) {
+	cases := []struct {
+		name    string
+		m       Meta
+		payload []byte
+	}{
+		{"string", Meta{Type: TypeString, ExpireAt: 1700000000123, Version: 42}, []byte("hello")},
+		{"empty string", Meta{Type: TypeString, Version: 1}, nil},
+		{"hash", Meta{Type: TypeHash, Version: 7, Size: 1000000}, nil},
+		{"set", Meta{Type: TypeSet, Version: 8, Size: 3}, nil},
+		{"zset", Meta{Type: TypeZSet, ExpireAt: 5, Version: 9, Size: 1}, nil},
+		{"list", Meta{Type: TypeList, Version: 10, Size: 2, Head: 1 << 63, Tail: 1<<63 + 2}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			enc := AppendMeta(nil, c.m, c.payload)
+			got, payload, err := DecodeMeta(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.m {
+				t.Fatalf("meta = %+v, want %+v", got, c.m)
+			}
+			if !bytes.Equal(payload, c.payload) {
+				t.Fatalf("payload = %q, want %q", payload, c.payload)
+			}
+		})
+	}
+}
+
+// TestGolden pins the on-disk bytes: a change here breaks stored data.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		got  []byte
+		want string
+	}{
+		{"meta key", MetaKey(3, []byte("ab")), "6d036162"},
+		{"string meta", AppendMeta(nil, Meta{Type: TypeString, ExpireAt: 0x0102, Version: 0x0a}, []byte("v")),
+			"01" + "0000000000000102" + "000000000000000a" + "76"},
+		{"hash meta", AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 2}, nil),
+			"02" + "0000000000000000" + "0000000000000001" + "0000000000000002"},
+		{"list meta", AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 5, Tail: 6}, nil),
+			"03" + "0000000000000000" + "0000000000000001" + "0000000000000001" + "0000000000000005" + "0000000000000006"},
+		{"sub-key", AppendSubKey(nil, 0, []byte("k"), 2, []byte("f")), "6400" + "00000001" + "6b" + "0000000000000002" + "66"},
+		{"score key", AppendScoreKey(nil, 1, []byte("k"), 2, 1.5, []byte("m")),
+			"7a01" + "00000001" + "6b" + "0000000000000002" + "bff8000000000000" + "6d"},
+		{"ttl key", TTLKey(0x10, 2, []byte("k")), "74" + "0000000000000010" + "02" + "6b"},
+		{"garbage key", GarbageKey(0, []byte("k"), 9), "6700" + "00000001" + "6b" + "0000000000000009"},
+		{"score -1", u64(EncodeScore(-1)), "400fffffffffffff"},
+		{"score +0", u64(EncodeScore(0)), "8000000000000000"},
+		{"score -0", u64(EncodeScore(math.Copysign(0, -1))), "7fffffffffffffff"},
+	}
+	for _, c := range cases {
+		if got := hex.EncodeToString(c.got); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+func u64(v uint64) []byte {
+	b := make([]byte, 8)
+	for i := 7; i >= 0; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+	return b
+}
+
+func TestScoreOrder(t *testing.T) {
+	vals := []float64{math.Inf(-1), -math.MaxFloat64, -1e10, -1.5, -1, -math.SmallestNonzeroFloat64,
+		math.Copysign(0, -1), 0, math.SmallestNonzeroFloat64, 1, 1.5, 1e10, math.MaxFloat64, math.Inf(1)}
+	for i := 1; i < len(vals); i++ {
+		a, b := EncodeScore(vals[i-1]), EncodeScore(vals[i])
+		if a >= b {
+			t.Errorf("EncodeScore(%v)=%x not < EncodeScore(%v)=%x", vals[i-1], a, vals[i], b)
+		}
+	}
+	for _, v := range vals {
+		if got := DecodeScore(EncodeScore(v)); math.Float64bits(got) != math.Float64bits(v) {
+			t.Errorf("round trip %v -> %v", v, got)
+		}
+	}
+}
+
+func TestMetaKeyOrderFollowsUserKeys(t *testing.T) {
+	keys := []string{"", "a", "a\x00", "ab", "b", "\xff"}
+	var enc [][]byte
+	for _, k := range keys {
+		enc = append(enc, MetaKey(0, []byte(k)))
+	}
+	if !sort.SliceIsSorted(enc, func(i, j int) bool { return bytes.Compare(enc[i], enc[j]) < 0 }) {
+		t.Fatal("meta keys are not ordered as user keys")
+	}
+	start, end := MetaRange(0)
+	for _, k := range enc {
+		if bytes.Compare(k, start) < 0 || bytes.Compare(k, end) >= 0 {
+			t.Fatalf("%x outside db range", k)
+		}
+	}
+	if bytes.Compare(MetaKey(1, nil), end) < 0 {
+		t.Fatal("db 1 overlaps db 0")
+	}
+}
+
+func TestTTLKeyOrderAndRange(t *testing.T) {
+	a, b := TTLKey(100, 0, []byte("zzz")), TTLKey(101, 0, []byte("a"))
+	if bytes.Compare(a, b) >= 0 {
+		t.Fatal("ttl keys not ordered by time")
+	}
+	start, end := TTLRangeUntil(100)
+	if bytes.Compare(a, start) < 0 || bytes.Compare(a, end) >= 0 || bytes.Compare(b, end) < 0 {
+		t.Fatal("TTLRangeUntil bounds wrong")
+	}
+	at, db, k, err := DecodeTTLKey(a)
+	if err != nil || at != 100 || db != 0 || string(k) != "zzz" {
+		t.Fatalf("decode: %v %v %q %v", at, db, k, err)
+	}
+}
+
+func TestSubKeysOfVersionsDoNotInterleave(t *testing.T) {
+	// A key that is a prefix of another must not share sub-key ranges.
+	p1 := SubKeyPrefix(0, []byte("a"), 1)
+	other := AppendSubKey(nil, 0, []byte("ab"), 1, []byte("x"))
+	if bytes.HasPrefix(other, p1) {
+		t.Fatal("sub-key of 'ab' falls under prefix of 'a'")
+	}
+	db, key, ver, field, err := DecodeSubKey(AppendSubKey(nil, 4, []byte("key"), 77, []byte("fld")))
+	if err != nil || db != 4 || string(key) != "key" || ver != 77 || string(field) != "fld" {
+		t.Fatalf("DecodeSubKey: %v %q %v %q %v", db, key, ver, field, err)
+	}
+	gdb, gkey, gver, err := DecodeGarbageKey(GarbageKey(4, []byte("key"), 77))
+	if err != nil || gdb != 4 || string(gkey) != "key" || gver != 77 {
+		t.Fatal("DecodeGarbageKey round trip failed")
+	}
+}
+
+func TestPrefixEnd(t *testing.T) {
+	cases := []struct{ in, want []byte }{
+		{[]byte("ab"), []byte("ac")},
+		{[]byte{'a', 0xff}, []byte("b")},
+		{[]byte{0xff, 0xff}, nil},
+	}
+	for _, c := range cases {
+		if got := PrefixEnd(c.in); !bytes.Equal(got, c.want) {
+			t.Errorf("PrefixEnd(%x) = %x, want %x", c.in, got, c.want)
+		}
+	}
+}
+
+func TestDecodeMetaRejectsCorrupt(t *testing.T) {
+	bad := [][]byte{
+		nil,
+		{0x01},
+		append([]byte{0x11}, make([]byte, 16)...),       // unknown encoding version
+		append([]byte{0x07}, make([]byte, 16)...),       // unknown type
+		append([]byte{0x02}, make([]byte, 16)...),       // hash without size
+		append([]byte{0x03}, make([]byte, 16+8)...),     // list without head/tail
+		append([]byte{0x01, 0x80}, make([]byte, 15)...), // negative expireAt
+	}
+	for i, b := range bad {
+		if _, _, err := DecodeMeta(b); err != ErrCorrupt {
+			t.Errorf("case %d: err = %v, want ErrCorrupt", i, err)
+		}
+	}
+}
+
+func FuzzDecodeMeta(f *testing.F) {
+	f.Add(AppendMeta(nil, Meta{Type: TypeString, Version: 1}, []byte("x")))
+	f.Add(AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 1, Tail: 2}, nil))
+	f.Add(AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 9}, nil))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, payload, err := DecodeMeta(b)
+		if err != nil {
+			return
+		}
+		// Whatever decodes must re-encode to the same bytes.
+		if re := AppendMeta(nil, m, payload); !bytes.Equal(re, b) {
+			t.Fatalf("re-encode %x != %x", re, b)
+		}
+	})
+}
+
+func FuzzDecodeKeys(f *testing.F) {
+	f.Add(AppendSubKey(nil, 0, []byte("k"), 1, []byte("f")))
+	f.Add(GarbageKey(1, []byte("key"), 2))
+	f.Add(TTLKey(5, 0, []byte("k")))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if db, key, ver, field, err := DecodeSubKey(b); err == nil {
+			if re := AppendSubKey(nil, db, key, ver, field); !bytes.Equal(re, b) {
+				t.Fatalf("sub-key re-encode %x != %x", re, b)
+			}
+		}
+		if db, key, ver, err := DecodeGarbageKey(b); err == nil {
+			if re := GarbageKey(db, key, ver); !bytes.Equal(re, b) {
+				t.Fatalf("garbage re-encode %x != %x", re, b)
+			}
+		}
+		if at, db, key, err := DecodeTTLKey(b); err == nil {
+			if re := TTLKey(at, db, key); !bytes.Equal(re, b) {
+				t.Fatalf("ttl re-encode %x != %x", re, b)
+			}
+		}
+	})
+}
+
+func FuzzScoreOrder(f *testing.F) {
+	f.Add(1.0, -1.0)
+	f.Add(0.0, math.Copysign(0, -1))
+	f.Fuzz(func(t *testing.T, a, b float64) {
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return
+		}
+		ea, eb := EncodeScore(a), EncodeScore(b)
+		if a < b && ea >= eb || a > b && ea <= eb {
+			t.Fatalf("order broken: %v %v -> %x %x", a, b, ea, eb)
+		}
+	})
+}

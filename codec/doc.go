@@ -1,0 +1,32 @@
+// Package codec defines the byte layout of Redis data on an ordered key-value
+// store. It is a file format: everything here is a pure function over bytes,
+// with no I/O, and the layout may only grow, never change meaning.
+//
+// All integers are big-endian so that byte order equals numeric order. The
+// first byte of every stored key is a prefix naming its family:
+//
+//	meta key     'm' | db (1) | userkey
+//	meta value   flags (1) | expireAt ms (8, 0 = none) | version (8)
+//	             | size (8, collections only)
+//	             | head (8) | tail (8)            (lists only)
+//	             | payload                        (strings only)
+//	             flags = encoding version << 4 | type
+//	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field
+//	zset score   'z' | db (1) | len(userkey) (4) | userkey | version (8)
+//	             | sortable score (8) | member     -> ""
+//	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
+//	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
+//	system       's' | name                      (driver bookkeeping)
+//
+// Invariants:
+//   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5.
+//   - A meta key is the only record that makes a Redis key exist. Sub-keys and
+//     score entries are addressed through the live version held in the meta
+//     value, so a dead version's sub-keys are invisible even before the GC
+//     reclaims them.
+//   - A version is unique per key incarnation and never reused.
+//   - Meta keys of one db are contiguous and ordered by user key, which is what
+//     SCAN and KEYS walk.
+//   - Sortable scores: IEEE-754 bits; if negative flip all bits, else flip the
+//     sign bit. NaN has no encoding.
+package codec

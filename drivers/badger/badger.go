@@ -1,0 +1,290 @@
+package badger
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	bdg "github.com/dgraph-io/badger/v4"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// Durability levels, like Redis's appendfsync.
+const (
+	DurabilityAlways   = "always"
+	DurabilityEverySec = "everysec"
+	DurabilityNo       = "no"
+)
+
+// Options configure the Badger driver.
+type Options struct {
+	Dir           string
+	InMemory      bool
+	Durability    string        // always | everysec | no
+	ValueLogGC    time.Duration // interval between value-log GC runs; 0 disables
+	MemTableSize  int64         // bytes; 0 keeps Badger's default
+	BlockCacheMiB int64         // 0 keeps Badger's default
+	Logger        *slog.Logger
+}
+
+// DB is a drivers.Driver backed by Badger.
+type DB struct {
+	db   *bdg.DB
+	log  *slog.Logger
+	stop chan struct{}
+	wg   sync.WaitGroup
+
+	mu   sync.Mutex // guards the version clock
+	last uint64
+	hwm  uint64
+	now  func() time.Time
+}
+
+var _ drivers.Driver = (*DB)(nil)
+
+// Open opens (creating if needed) a Badger store.
+func Open(o Options) (*DB, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	bo := bdg.DefaultOptions(o.Dir).
+		WithInMemory(o.InMemory).
+		WithSyncWrites(o.Durability == DurabilityAlways).
+		WithLogger(logAdapter{o.Logger}).
+		WithNumVersionsToKeep(1)
+	if o.InMemory {
+		bo = bo.WithDir("").WithValueDir("")
+	}
+	if o.MemTableSize > 0 {
+		bo = bo.WithMemTableSize(o.MemTableSize)
+	}
+	if o.BlockCacheMiB > 0 {
+		bo = bo.WithBlockCacheSize(o.BlockCacheMiB << 20)
+	}
+	db, err := bdg.Open(bo)
+	if err != nil {
+		return nil, fmt.Errorf("badger: open %q: %w", o.Dir, err)
+	}
+	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now}
+	if err := d.loadHWM(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if o.Durability == DurabilityEverySec && !o.InMemory {
+		d.every(time.Second, func() {
+			if err := db.Sync(); err != nil {
+				d.log.Error("badger sync", "err", err)
+			}
+		})
+	}
+	if o.ValueLogGC > 0 && !o.InMemory {
+		d.every(o.ValueLogGC, d.valueLogGC)
+	}
+	return d, nil
+}
+
+func (d *DB) every(interval time.Duration, fn func()) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-d.stop:
+				return
+			case <-t.C:
+				fn()
+			}
+		}
+	}()
+}
+
+func (d *DB) valueLogGC() {
+	for i := 0; i < 16; i++ { // bounded: each run rewrites at most one file
+		if err := d.db.RunValueLogGC(0.5); err != nil {
+			return
+		}
+	}
+}
+
+// Close stops background work, syncs and closes the store.
+func (d *DB) Close() error {
+	close(d.stop)
+	d.wg.Wait()
+	return d.db.Close()
+}
+
+// Badger returns the underlying database, for tests and tools.
+func (d *DB) Badger() *bdg.DB { return d.db }
+
+func (d *DB) loadHWM() error {
+	return d.db.View(func(tx *bdg.Txn) error {
+		item, err := tx.Get(codec.VersionHWMKey())
+		if errors.Is(err, bdg.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("badger: read version mark: %w", err)
+		}
+		return item.Value(func(v []byte) error {
+			if len(v) != 8 {
+				return fmt.Errorf("badger: version mark: %w", codec.ErrCorrupt)
+			}
+			d.hwm = binary.BigEndian.Uint64(v)
+			d.last = d.hwm
+			return nil
+		})
+	})
+}
+
+// NextVersion returns the next hybrid-clock version.
+func (d *DB) NextVersion() (uint64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	v := uint64(d.now().UnixMilli()) << 16
+	if v <= d.last {
+		v = d.last + 1
+	}
+	if v > d.hwm {
+		mark := v + 1000<<16
+		err := d.db.Update(func(tx *bdg.Txn) error {
+			return tx.Set(codec.VersionHWMKey(), binary.BigEndian.AppendUint64(nil, mark))
+		})
+		if err == nil {
+			err = d.db.Sync()
+		}
+		if err != nil {
+			return 0, fmt.Errorf("badger: persist version mark: %w", err)
+		}
+		d.hwm = mark
+	}
+	d.last = v
+	return v, nil
+}
+
+// Begin starts a transaction.
+func (d *DB) Begin(writable bool) (drivers.Txn, error) {
+	return &txn{tx: d.db.NewTransaction(writable)}, nil
+}
+
+type txn struct {
+	tx *bdg.Txn
+}
+
+func wrap(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, bdg.ErrKeyNotFound):
+		return drivers.ErrNotFound
+	case errors.Is(err, bdg.ErrConflict):
+		return fmt.Errorf("%w: %w", drivers.ErrConflict, err)
+	case errors.Is(err, bdg.ErrTxnTooBig):
+		return fmt.Errorf("%w: %w", drivers.ErrTxnTooBig, err)
+	case errors.Is(err, bdg.ErrDiscardedTxn), errors.Is(err, bdg.ErrDBClosed):
+		return fmt.Errorf("%w: %w", drivers.ErrClosed, err)
+	}
+	return fmt.Errorf("badger: %w", err)
+}
+
+func (t *txn) Get(key []byte) ([]byte, error) {
+	item, err := t.tx.Get(key)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	v, err := item.ValueCopy(nil)
+	if v == nil && err == nil {
+		v = []byte{}
+	}
+	return v, wrap(err)
+}
+
+func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		v, err := t.Get(k)
+		if errors.Is(err, drivers.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (t *txn) Set(key, value []byte) error {
+	// Badger keeps the slices until commit; the caller may reuse its own.
+	k := append([]byte(nil), key...)
+	v := append([]byte(nil), value...)
+	return wrap(t.tx.Set(k, v))
+}
+
+func (t *txn) Delete(key []byte) error {
+	return wrap(t.tx.Delete(append([]byte(nil), key...)))
+}
+
+func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v []byte) (bool, error)) error {
+	io := bdg.DefaultIteratorOptions
+	io.Reverse = opts.Reverse
+	io.PrefetchValues = false
+	it := t.tx.NewIterator(io)
+	defer it.Close()
+	if opts.Reverse {
+		if end == nil {
+			it.Rewind()
+		} else {
+			it.Seek(end)
+		}
+	} else {
+		it.Seek(start)
+	}
+	n := 0
+	for ; it.Valid(); it.Next() {
+		item := it.Item()
+		k := item.Key()
+		if opts.Reverse {
+			if end != nil && string(k) >= string(end) {
+				continue
+			}
+			if string(k) < string(start) {
+				break
+			}
+		} else if end != nil && string(k) >= string(end) {
+			break
+		}
+		var more bool
+		err := item.Value(func(v []byte) error {
+			var err error
+			more, err = fn(k, v)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		n++
+		if !more || (opts.Limit > 0 && n >= opts.Limit) {
+			break
+		}
+	}
+	return nil
+}
+
+func (t *txn) Commit() error { return wrap(t.tx.Commit()) }
+
+func (t *txn) Rollback() { t.tx.Discard() }
+
+// logAdapter routes Badger's logs to slog; its chatty info lines go to Debug.
+type logAdapter struct{ l *slog.Logger }
+
+func (a logAdapter) Errorf(f string, args ...any)   { a.l.Error(fmt.Sprintf(f, args...)) }
+func (a logAdapter) Warningf(f string, args ...any) { a.l.Warn(fmt.Sprintf(f, args...)) }
+func (a logAdapter) Infof(f string, args ...any)    { a.l.Debug(fmt.Sprintf(f, args...)) }
+func (a logAdapter) Debugf(f string, args ...any)   { a.l.Debug(fmt.Sprintf(f, args...)) }

@@ -1,0 +1,16 @@
+// Package drivers defines the small transactional ordered key-value interface
+// rekv stores Redis data on, and the sentinel errors drivers report.
+//
+// Invariants every driver keeps (checked by drivers/driverstest):
+//   - A Txn sees its own writes; Commit makes all of them visible at once or
+//     none of them.
+//   - Two transactions that read or write the same key and overlap in time
+//     cannot both commit: the loser's Commit returns an error wrapping
+//     ErrConflict, and the caller may retry from Begin.
+//   - Iterate visits keys in byte order (or reverse order) within
+//     [start, end); a nil end means "to the end of the key space".
+//   - Slices returned by Get and BatchGet belong to the caller. Slices passed
+//     to an Iterate callback are only valid during that call.
+//   - NextVersion never returns the same value twice for the life of the
+//     store, including across restarts.
+package drivers

@@ -1,0 +1,47 @@
+package drivers
+
+import "errors"
+
+// Sentinel errors. Drivers wrap their native errors so that callers classify
+// them with errors.Is.
+var (
+	// ErrNotFound reports a missing key.
+	ErrNotFound = errors.New("drivers: key not found")
+	// ErrConflict reports a transaction that lost a conflict; retry it.
+	ErrConflict = errors.New("drivers: transaction conflict")
+	// ErrTxnTooBig reports a transaction over the driver's size limits.
+	ErrTxnTooBig = errors.New("drivers: transaction too big")
+	// ErrClosed reports use of a closed driver or finished transaction.
+	ErrClosed = errors.New("drivers: closed")
+)
+
+// Driver is a transactional ordered key-value store.
+type Driver interface {
+	// Begin starts a transaction; writable is false for read-only ones.
+	Begin(writable bool) (Txn, error)
+	// NextVersion returns a version never returned before by this store.
+	NextVersion() (uint64, error)
+	// Close flushes and closes the store.
+	Close() error
+}
+
+// IterOptions tune Txn.Iterate.
+type IterOptions struct {
+	Reverse bool // visit keys from the end of the range backwards
+	Limit   int  // stop after this many keys; 0 means no limit
+}
+
+// Txn is one transaction. It is not safe for concurrent use.
+type Txn interface {
+	Get(key []byte) ([]byte, error)
+	// BatchGet returns one value per key, nil where a key is missing.
+	BatchGet(keys [][]byte) ([][]byte, error)
+	Set(key, value []byte) error
+	Delete(key []byte) error
+	// Iterate calls fn for each key in [start, end) until fn returns false or
+	// an error, or Limit keys were visited.
+	Iterate(start, end []byte, opts IterOptions, fn func(key, value []byte) (bool, error)) error
+	Commit() error
+	// Rollback discards the transaction; it is safe after Commit.
+	Rollback()
+}

@@ -1,0 +1,337 @@
+package driverstest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/rekv/rekv/drivers"
+)
+
+// Run runs the conformance suite. open returns a new empty store; the suite
+// closes it.
+func Run(t *testing.T, open func(t *testing.T) drivers.Driver) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, d drivers.Driver)
+	}{
+		{"GetSetDelete", testGetSetDelete},
+		{"BatchGet", testBatchGet},
+		{"ReadYourWrites", testReadYourWrites},
+		{"Rollback", testRollback},
+		{"IterateForward", testIterateForward},
+		{"IterateReverse", testIterateReverse},
+		{"IterateStop", testIterateStop},
+		{"Conflict", testConflict},
+		{"NoConflictOnDisjointKeys", testDisjoint},
+		{"TxnTooBig", testTxnTooBig},
+		{"NextVersionUnique", testNextVersion},
+		{"BinaryKeys", testBinaryKeys},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := open(t)
+			defer func() {
+				if err := d.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			}()
+			tc.fn(t, d)
+		})
+	}
+}
+
+func update(t *testing.T, d drivers.Driver, fn func(tx drivers.Txn)) {
+	t.Helper()
+	tx, err := d.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(tx)
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+}
+
+func mustSet(t *testing.T, tx drivers.Txn, k, v string) {
+	t.Helper()
+	if err := tx.Set([]byte(k), []byte(v)); err != nil {
+		t.Fatalf("Set %q: %v", k, err)
+	}
+}
+
+func get(t *testing.T, d drivers.Driver, k string) (string, bool) {
+	t.Helper()
+	tx, err := d.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	v, err := tx.Get([]byte(k))
+	if errors.Is(err, drivers.ErrNotFound) {
+		return "", false
+	}
+	if err != nil {
+		t.Fatalf("Get %q: %v", k, err)
+	}
+	return string(v), true
+}
+
+func testGetSetDelete(t *testing.T, d drivers.Driver) {
+	if _, ok := get(t, d, "a"); ok {
+		t.Fatal("empty store has a")
+	}
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "a", "1"); mustSet(t, tx, "b", "") })
+	if v, ok := get(t, d, "a"); !ok || v != "1" {
+		t.Fatalf("a = %q %v", v, ok)
+	}
+	if v, ok := get(t, d, "b"); !ok || v != "" {
+		t.Fatalf("empty value b = %q %v", v, ok)
+	}
+	update(t, d, func(tx drivers.Txn) {
+		if err := tx.Delete([]byte("a")); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Delete([]byte("missing")); err != nil {
+			t.Fatalf("Delete of a missing key: %v", err)
+		}
+	})
+	if _, ok := get(t, d, "a"); ok {
+		t.Fatal("a survived Delete")
+	}
+}
+
+func testBatchGet(t *testing.T, d drivers.Driver) {
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "x", "1"); mustSet(t, tx, "z", "3") })
+	tx, _ := d.Begin(false)
+	defer tx.Rollback()
+	vals, err := tx.BatchGet([][]byte{[]byte("x"), []byte("y"), []byte("z")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) != 3 || string(vals[0]) != "1" || vals[1] != nil || string(vals[2]) != "3" {
+		t.Fatalf("BatchGet = %q", vals)
+	}
+}
+
+func testReadYourWrites(t *testing.T, d drivers.Driver) {
+	tx, _ := d.Begin(true)
+	defer tx.Rollback()
+	mustSet(t, tx, "k", "v")
+	if v, err := tx.Get([]byte("k")); err != nil || string(v) != "v" {
+		t.Fatalf("own write not visible: %q %v", v, err)
+	}
+	if _, ok := get(t, d, "k"); ok {
+		t.Fatal("uncommitted write visible to another transaction")
+	}
+	if err := tx.Delete([]byte("k")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Get([]byte("k")); !errors.Is(err, drivers.ErrNotFound) {
+		t.Fatalf("own delete not visible: %v", err)
+	}
+}
+
+func testRollback(t *testing.T, d drivers.Driver) {
+	tx, _ := d.Begin(true)
+	mustSet(t, tx, "k", "v")
+	tx.Rollback()
+	if _, ok := get(t, d, "k"); ok {
+		t.Fatal("rolled back write is visible")
+	}
+}
+
+func seed(t *testing.T, d drivers.Driver, n int) {
+	update(t, d, func(tx drivers.Txn) {
+		for i := 0; i < n; i++ {
+			mustSet(t, tx, fmt.Sprintf("k%02d", i), fmt.Sprintf("v%d", i))
+		}
+		mustSet(t, tx, "a-before", "x")
+		mustSet(t, tx, "z-after", "x")
+	})
+}
+
+func collect(t *testing.T, d drivers.Driver, start, end string, opts drivers.IterOptions) []string {
+	t.Helper()
+	tx, _ := d.Begin(false)
+	defer tx.Rollback()
+	var out []string
+	var e []byte
+	if end != "" {
+		e = []byte(end)
+	}
+	err := tx.Iterate([]byte(start), e, opts, func(k, v []byte) (bool, error) {
+		out = append(out, string(k)+"="+string(v))
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func testIterateForward(t *testing.T, d drivers.Driver) {
+	seed(t, d, 10)
+	got := collect(t, d, "k03", "k06", drivers.IterOptions{})
+	if fmt.Sprint(got) != "[k03=v3 k04=v4 k05=v5]" {
+		t.Fatalf("forward = %v", got)
+	}
+	got = collect(t, d, "k", "l", drivers.IterOptions{Limit: 2})
+	if fmt.Sprint(got) != "[k00=v0 k01=v1]" {
+		t.Fatalf("limit = %v", got)
+	}
+	got = collect(t, d, "k09", "", drivers.IterOptions{})
+	if fmt.Sprint(got) != "[k09=v9 z-after=x]" {
+		t.Fatalf("open end = %v", got)
+	}
+	if got := collect(t, d, "k05", "k05", drivers.IterOptions{}); len(got) != 0 {
+		t.Fatalf("empty range = %v", got)
+	}
+}
+
+func testIterateReverse(t *testing.T, d drivers.Driver) {
+	seed(t, d, 10)
+	got := collect(t, d, "k03", "k06", drivers.IterOptions{Reverse: true})
+	if fmt.Sprint(got) != "[k05=v5 k04=v4 k03=v3]" {
+		t.Fatalf("reverse = %v", got)
+	}
+	got = collect(t, d, "k", "l", drivers.IterOptions{Reverse: true, Limit: 2})
+	if fmt.Sprint(got) != "[k09=v9 k08=v8]" {
+		t.Fatalf("reverse limit = %v", got)
+	}
+	got = collect(t, d, "k", "k00\x00", drivers.IterOptions{Reverse: true})
+	if fmt.Sprint(got) != "[k00=v0]" {
+		t.Fatalf("reverse exclusive end = %v", got)
+	}
+	got = collect(t, d, "k09", "", drivers.IterOptions{Reverse: true})
+	if fmt.Sprint(got) != "[z-after=x k09=v9]" {
+		t.Fatalf("reverse open end = %v", got)
+	}
+	// Uncommitted writes are visible to the transaction's own iteration.
+	tx, _ := d.Begin(true)
+	defer tx.Rollback()
+	mustSet(t, tx, "k035", "new")
+	if err := tx.Delete([]byte("k04")); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	_ = tx.Iterate([]byte("k03"), []byte("k06"), drivers.IterOptions{Reverse: true}, func(k, _ []byte) (bool, error) {
+		keys = append(keys, string(k))
+		return true, nil
+	})
+	if fmt.Sprint(keys) != "[k05 k035 k03]" {
+		t.Fatalf("reverse with own writes = %v", keys)
+	}
+}
+
+func testIterateStop(t *testing.T, d drivers.Driver) {
+	seed(t, d, 10)
+	tx, _ := d.Begin(false)
+	defer tx.Rollback()
+	n := 0
+	err := tx.Iterate([]byte("k"), []byte("l"), drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		n++
+		return n < 3, nil
+	})
+	if err != nil || n != 3 {
+		t.Fatalf("stop: n=%d err=%v", n, err)
+	}
+	boom := errors.New("boom")
+	err = tx.Iterate([]byte("k"), []byte("l"), drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		return true, boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("callback error not returned: %v", err)
+	}
+}
+
+func testConflict(t *testing.T, d drivers.Driver) {
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "c", "0") })
+	t1, _ := d.Begin(true)
+	t2, _ := d.Begin(true)
+	defer t1.Rollback()
+	defer t2.Rollback()
+	if _, err := t1.Get([]byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t2.Get([]byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	mustSet(t, t1, "c", "1")
+	mustSet(t, t2, "c", "2")
+	if err := t1.Commit(); err != nil {
+		t.Fatalf("first commit: %v", err)
+	}
+	if err := t2.Commit(); !errors.Is(err, drivers.ErrConflict) {
+		t.Fatalf("second commit: got %v, want ErrConflict", err)
+	}
+	if v, _ := get(t, d, "c"); v != "1" {
+		t.Fatalf("c = %q after conflict", v)
+	}
+}
+
+func testDisjoint(t *testing.T, d drivers.Driver) {
+	t1, _ := d.Begin(true)
+	t2, _ := d.Begin(true)
+	mustSet(t, t1, "p", "1")
+	mustSet(t, t2, "q", "2")
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := t2.Commit(); err != nil {
+		t.Fatalf("disjoint commit: %v", err)
+	}
+}
+
+// testTxnTooBig writes 64 KiB values until the driver refuses, bounded at
+// 1 GiB, and checks the refusal is ErrTxnTooBig and that nothing leaked.
+func testTxnTooBig(t *testing.T, d drivers.Driver) {
+	tx, _ := d.Begin(true)
+	val := bytes.Repeat([]byte("x"), 64<<10)
+	var err error
+	for i := 0; i < 16384 && err == nil; i++ {
+		err = tx.Set([]byte(fmt.Sprintf("big%06d", i)), val)
+	}
+	if err == nil {
+		err = tx.Commit()
+	} else {
+		tx.Rollback()
+	}
+	if !errors.Is(err, drivers.ErrTxnTooBig) {
+		t.Fatalf("got %v, want ErrTxnTooBig", err)
+	}
+	if _, ok := get(t, d, "big000000"); ok {
+		t.Fatal("part of a refused transaction is visible")
+	}
+}
+
+func testNextVersion(t *testing.T, d drivers.Driver) {
+	seen := make(map[uint64]bool)
+	var last uint64
+	for i := 0; i < 10000; i++ {
+		v, err := d.NextVersion()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[v] || v <= last {
+			t.Fatalf("version %d repeated or not increasing (last %d)", v, last)
+		}
+		seen[v] = true
+		last = v
+	}
+}
+
+func testBinaryKeys(t *testing.T, d drivers.Driver) {
+	keys := []string{"\x00", "\x00\x00", "\xff", "\xff\xff", "a\x00b"}
+	update(t, d, func(tx drivers.Txn) {
+		for _, k := range keys {
+			mustSet(t, tx, k, k)
+		}
+	})
+	got := collect(t, d, "\x00", "", drivers.IterOptions{})
+	want := []string{"\x00=\x00", "\x00\x00=\x00\x00", "a\x00b=a\x00b", "\xff=\xff", "\xff\xff=\xff\xff"}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Fatalf("binary keys = %q", got)
+	}
+}
