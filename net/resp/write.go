@@ -1,0 +1,184 @@
+package resp
+
+import (
+	"math"
+	"strconv"
+)
+
+// Writer appends replies in the protocol version of its client (2 or 3).
+// The zero value writes RESP2.
+type Writer struct {
+	buf   []byte
+	proto int
+}
+
+// NewWriter returns a Writer for protocol proto (2 or 3).
+func NewWriter(proto int) *Writer { return &Writer{proto: proto} }
+
+// Reset empties the writer and sets its protocol.
+func (w *Writer) Reset(proto int) {
+	w.buf = w.buf[:0]
+	w.proto = proto
+}
+
+// Proto returns the protocol version replies are written in.
+func (w *Writer) Proto() int {
+	if w.proto == 3 {
+		return 3
+	}
+	return 2
+}
+
+// Bytes returns what was written; it aliases the writer's buffer.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// Len returns the number of bytes written.
+func (w *Writer) Len() int { return len(w.buf) }
+
+// Truncate drops everything written after the first n bytes.
+func (w *Writer) Truncate(n int) { w.buf = w.buf[:n] }
+
+func (w *Writer) header(c byte, n int64) {
+	w.buf = append(w.buf, c)
+	w.buf = strconv.AppendInt(w.buf, n, 10)
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// Simple writes a simple string (+OK).
+func (w *Writer) Simple(s string) {
+	w.buf = append(w.buf, '+')
+	w.buf = append(w.buf, s...)
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// OK writes +OK.
+func (w *Writer) OK() { w.buf = append(w.buf, "+OK\r\n"...) }
+
+// Error writes an error reply; msg starts with its code (ERR, WRONGTYPE...).
+// Line breaks in msg are replaced by spaces, as Redis does.
+func (w *Writer) Error(msg string) {
+	w.buf = append(w.buf, '-')
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c == '\r' || c == '\n' {
+			c = ' '
+		}
+		w.buf = append(w.buf, c)
+	}
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// Int writes an integer reply.
+func (w *Writer) Int(n int64) { w.header(':', n) }
+
+// Bulk writes a bulk string.
+func (w *Writer) Bulk(b []byte) {
+	w.header('$', int64(len(b)))
+	w.buf = append(w.buf, b...)
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// BulkString writes a bulk string from a Go string.
+func (w *Writer) BulkString(s string) {
+	w.header('$', int64(len(s)))
+	w.buf = append(w.buf, s...)
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// Null writes a null bulk string (RESP2 $-1, RESP3 _).
+func (w *Writer) Null() {
+	if w.proto == 3 {
+		w.buf = append(w.buf, "_\r\n"...)
+		return
+	}
+	w.buf = append(w.buf, "$-1\r\n"...)
+}
+
+// NullArray writes a null array (RESP2 *-1, RESP3 _).
+func (w *Writer) NullArray() {
+	if w.proto == 3 {
+		w.buf = append(w.buf, "_\r\n"...)
+		return
+	}
+	w.buf = append(w.buf, "*-1\r\n"...)
+}
+
+// Array writes an array header for n elements.
+func (w *Writer) Array(n int) { w.header('*', int64(n)) }
+
+// Map writes a map header for n pairs (RESP2: an array of 2n elements).
+func (w *Writer) Map(n int) {
+	if w.proto == 3 {
+		w.header('%', int64(n))
+		return
+	}
+	w.header('*', int64(2*n))
+}
+
+// Set writes a set header for n elements (RESP2: an array).
+func (w *Writer) Set(n int) {
+	if w.proto == 3 {
+		w.header('~', int64(n))
+		return
+	}
+	w.header('*', int64(n))
+}
+
+// Push writes a push header for n elements (RESP2: an array).
+func (w *Writer) Push(n int) {
+	if w.proto == 3 {
+		w.header('>', int64(n))
+		return
+	}
+	w.header('*', int64(n))
+}
+
+// Double writes a double (RESP3 ,x; RESP2 a bulk string), formatted like
+// Redis 7.2: the shortest text that reads back to the same value.
+func (w *Writer) Double(f float64) {
+	if w.proto == 3 {
+		w.buf = append(w.buf, ',')
+		w.buf = AppendFloat(w.buf, f)
+		w.buf = append(w.buf, '\r', '\n')
+		return
+	}
+	w.Bulk(AppendFloat(nil, f))
+}
+
+// Bool writes a boolean (RESP3 #t/#f; RESP2 :1/:0).
+func (w *Writer) Bool(b bool) {
+	switch {
+	case w.proto == 3 && b:
+		w.buf = append(w.buf, "#t\r\n"...)
+	case w.proto == 3:
+		w.buf = append(w.buf, "#f\r\n"...)
+	case b:
+		w.Int(1)
+	default:
+		w.Int(0)
+	}
+}
+
+// Verbatim writes a verbatim text string (RESP3 =; RESP2 a bulk string).
+func (w *Writer) Verbatim(s string) {
+	if w.proto == 3 {
+		w.header('=', int64(len(s)+4))
+		w.buf = append(w.buf, "txt:"...)
+		w.buf = append(w.buf, s...)
+		w.buf = append(w.buf, '\r', '\n')
+		return
+	}
+	w.BulkString(s)
+}
+
+// AppendFloat appends f as Redis prints doubles: inf, -inf, or the shortest
+// decimal that round-trips.
+func AppendFloat(dst []byte, f float64) []byte {
+	switch {
+	case math.IsInf(f, 1):
+		return append(dst, "inf"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-inf"...)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, 64)
+}
