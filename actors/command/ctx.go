@@ -1,0 +1,73 @@
+package command
+
+import (
+	"log/slog"
+
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Client is the connection state that Conn commands read and change. It is
+// only handed to commands running on the connection's event loop.
+type Client interface {
+	ID() int64
+	DB() int
+	SetDB(db int)
+	Proto() int
+	SetProto(p int)
+	Name() string
+	SetName(name string)
+	SetLibName(name string)
+	SetLibVer(version string)
+	// Info returns the CLIENT INFO / CLIENT LIST line of this client.
+	Info() string
+	// CloseAfterReply closes the connection once this command's reply is
+	// written (QUIT).
+	CloseAfterReply()
+}
+
+// Server is what commands may learn about the whole server. Its methods
+// are safe to call from any goroutine.
+type Server interface {
+	// ClientList returns one CLIENT LIST line per connected client.
+	ClientList() []string
+	// Stats returns counters for INFO.
+	Stats() Stats
+	// Config returns the CONFIG GET parameters and their values.
+	Config() [][2]string
+}
+
+// Stats are server-wide counters reported by INFO.
+type Stats struct {
+	Version          string
+	StartUnixMs      int64
+	Port             int
+	ConnectedClients int
+	TotalConnections int64
+	TotalCommands    int64
+	Shards           int
+	Driver           string
+	ConfigFile       string
+}
+
+// Ctx is what a running command may use. Fields that do not apply where
+// the command runs are nil: Tx on the event loop, Client off it.
+type Ctx struct {
+	W        *resp.Writer
+	Tx       *store.Tx
+	Client   Client
+	Server   Server
+	Registry *Registry
+	Log      *slog.Logger
+	// Now is the command's time, unix milliseconds.
+	Now int64
+	// DB is the client's selected database.
+	DB int
+	// Cursors holds SCAN positions; set on the server actor.
+	Cursors *store.Cursors
+	// Driver and PurgeCaches are set for AllShards commands, which hold
+	// every shard and may work outside a single transaction.
+	Driver      drivers.Driver
+	PurgeCaches func()
+}

@@ -1,0 +1,5 @@
+// Package server implements connection and server commands. Those flagged
+// Conn (PING, ECHO, HELLO, SELECT, CLIENT, COMMAND, TIME, QUIT, CONFIG) run
+// on the connection's event loop and never touch storage; INFO runs on the
+// server actor because its keyspace section reads storage.
+package server

@@ -1,0 +1,30 @@
+package server
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Databases is the number of logical databases (SELECT 0..15).
+const Databases = 16
+
+// SELECT index
+type selectDB struct{ db int }
+
+func parseSelect(args [][]byte) (command.Runner, error) {
+	n, ok := resp.ParseInt(args[1])
+	if !ok || n < -1<<31 || n > 1<<31-1 {
+		return nil, rerr.ErrInvalidDB
+	}
+	if n < 0 || n >= Databases {
+		return nil, rerr.ErrDBIndex
+	}
+	return selectDB{int(n)}, nil
+}
+
+func (s selectDB) Run(c *command.Ctx) error {
+	c.Client.SetDB(s.db)
+	c.W.OK()
+	return nil
+}

@@ -1,0 +1,162 @@
+package command
+
+import (
+	"strings"
+
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// Flags describe where and how a command runs.
+type Flags uint32
+
+// Command flags.
+const (
+	// Write marks commands that may modify the keyspace.
+	Write Flags = 1 << iota
+	// ReadOnly marks commands that never modify the keyspace.
+	ReadOnly
+	// Conn commands run on the connection's event loop and touch only the
+	// connection's state, never storage.
+	Conn
+	// Keyspace commands read the whole keyspace (KEYS, SCAN, DBSIZE...) and
+	// run on the server actor.
+	Keyspace
+	// AllShards commands run under a barrier over every shard (FLUSHDB).
+	AllShards
+	// Fast marks O(1) commands, as COMMAND INFO reports.
+	Fast
+)
+
+// KeySpec locates key arguments: indexes First, First+Step, ... up to Last.
+// A negative Last counts from the end (-1 is the last argument). First 0
+// means the command has no keys.
+type KeySpec struct {
+	First, Last, Step int
+}
+
+// Runner is a parsed command ready to run.
+type Runner interface {
+	Run(c *Ctx) error
+}
+
+// Spec declares one command (or one subcommand).
+type Spec struct {
+	Name  string // lower case, as in errors ("get"; "setname" for a subcommand)
+	Arity int    // like Redis: N exact args (with the name), -N at least N
+	Flags Flags
+	Keys  KeySpec
+	// Parse parses the whole argument list, name included, or returns the
+	// syntax error. It never touches storage. Nil for container commands
+	// that only dispatch to Subcommands.
+	Parse func(args [][]byte) (Runner, error)
+	// Subcommands of a container command such as CLIENT; keyed by lower-case
+	// name.
+	Subcommands []*Spec
+
+	parent *Spec
+}
+
+// FullName returns "name" or "parent|name", the form Redis uses in errors.
+func (s *Spec) FullName() string {
+	if s.parent != nil {
+		return s.parent.Name + "|" + s.Name
+	}
+	return s.Name
+}
+
+// CheckArity reports the arity error for args, or nil.
+func (s *Spec) CheckArity(args [][]byte) error {
+	n := len(args) // a subcommand's arity counts the container's name too
+	if (s.Arity > 0 && n != s.Arity) || (s.Arity < 0 && n < -s.Arity) {
+		return rerr.ErrArity(s.FullName())
+	}
+	return nil
+}
+
+// KeyIndexes appends the indexes of the key arguments in args to dst.
+func (s *Spec) KeyIndexes(args [][]byte, dst []int) []int {
+	if s.Keys.First <= 0 || s.Keys.First >= len(args) {
+		return dst
+	}
+	last := s.Keys.Last
+	if last < 0 {
+		last += len(args)
+	}
+	step := s.Keys.Step
+	if step <= 0 {
+		step = 1
+	}
+	for i := s.Keys.First; i <= last && i < len(args); i += step {
+		dst = append(dst, i)
+	}
+	return dst
+}
+
+// Registry maps command names to specs. It is built once and then only read.
+type Registry struct {
+	byName map[string]*Spec
+	all    []*Spec
+}
+
+// NewRegistry builds a registry from registration tables. It panics on a
+// duplicate name: that is a programming error caught by any test.
+func NewRegistry(tables ...[]*Spec) *Registry {
+	r := &Registry{byName: make(map[string]*Spec)}
+	for _, t := range tables {
+		for _, s := range t {
+			if _, dup := r.byName[s.Name]; dup {
+				panic("command: duplicate command " + s.Name)
+			}
+			for _, sub := range s.Subcommands {
+				sub.parent = s
+			}
+			r.byName[s.Name] = s
+			r.all = append(r.all, s)
+		}
+	}
+	return r
+}
+
+// All returns every top-level spec in registration order.
+func (r *Registry) All() []*Spec { return r.all }
+
+// Lookup finds a command by name, case-insensitively.
+func (r *Registry) Lookup(name []byte) *Spec {
+	var buf [32]byte
+	if len(name) > len(buf) {
+		return r.byName[strings.ToLower(string(name))]
+	}
+	for i, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return r.byName[string(buf[:len(name)])]
+}
+
+// Resolve finds the spec that runs args: the command, or for a container
+// command its subcommand. It checks arity and returns the Redis error for
+// unknown commands and subcommands.
+func (r *Registry) Resolve(args [][]byte) (*Spec, error) {
+	s := r.Lookup(args[0])
+	if s == nil {
+		return nil, rerr.ErrUnknownCommand(args)
+	}
+	if err := s.CheckArity(args); err != nil {
+		return nil, err
+	}
+	if len(s.Subcommands) == 0 {
+		return s, nil
+	}
+	sub := strings.ToLower(string(args[1]))
+	for _, c := range s.Subcommands {
+		if c.Name == sub {
+			if err := c.CheckArity(args); err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+	}
+	return nil, rerr.ErrUnknownSubcommand(s.Name, args[1])
+}

@@ -1,0 +1,50 @@
+package strings
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// INCR key, DECR key: INCRBY and DECRBY by one.
+func parseIncr(args [][]byte) (command.Runner, error) { return incrBy{key: args[1], by: 1}, nil }
+func parseDecr(args [][]byte) (command.Runner, error) { return incrBy{key: args[1], by: -1}, nil }
+
+// incrBy adds by to the integer at key, keeping its TTL.
+type incrBy struct {
+	key []byte
+	by  int64
+}
+
+func (in incrBy) Run(c *command.Ctx) error {
+	cur, expireAt, err := currentInt(c, in.key)
+	if err != nil {
+		return err
+	}
+	if in.by < 0 && cur < 0 && in.by < math.MinInt64-cur || in.by > 0 && cur > 0 && in.by > math.MaxInt64-cur {
+		return rerr.ErrOverflow
+	}
+	n := cur + in.by
+	if err := c.Tx.SetString(in.key, strconv.AppendInt(nil, n, 10), expireAt); err != nil {
+		return err
+	}
+	c.W.Int(n)
+	return nil
+}
+
+// currentInt reads the integer at key (0 if missing) and its expiry.
+func currentInt(c *command.Ctx, key []byte) (int64, int64, error) {
+	v, ok, err := c.Tx.GetString(key)
+	if err != nil || !ok {
+		return 0, 0, err
+	}
+	n, isInt := resp.ParseInt(v)
+	if !isInt {
+		return 0, 0, rerr.ErrNotInteger
+	}
+	m, _, err := c.Tx.Meta(key)
+	return n, m.ExpireAt, err
+}

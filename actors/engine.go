@@ -1,0 +1,290 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Options configure the engine.
+type Options struct {
+	Shards        int // number of shard actors
+	MetaCacheSize int // meta cache entries in all, split across shards
+	ScanCursors   int // SCAN cursors remembered
+}
+
+// Replier receives a command's reply bytes, which it then owns.
+type Replier interface {
+	Reply(seq uint64, b []byte)
+}
+
+// Request is one parsed command on its way to an actor.
+type Request struct {
+	Seq    uint64
+	Client Replier
+	Spec   *command.Spec
+	Runner command.Runner
+	DB     int
+	Proto  int
+	Shards []int // ascending shard indexes the command holds; nil: server actor
+}
+
+// Engine owns the actor system, the shards and the server actor.
+type Engine struct {
+	sys      *actor.ActorSystem
+	drv      drivers.Driver
+	reg      *command.Registry
+	srv      command.Server
+	log      *slog.Logger
+	caches   []*store.MetaCache
+	pids     []*actor.PID
+	server   *actor.PID
+	guardian *actor.PID
+	all      []int
+	maxRetry int
+}
+
+type reserve struct {
+	ack, release chan struct{}
+}
+
+// New starts the engine's actors.
+func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Server, log *slog.Logger) (*Engine, error) {
+	if o.Shards < 1 {
+		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
+	}
+	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16}
+	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
+	}))
+	per := max(o.MetaCacheSize/o.Shards, 1)
+	for i := 0; i < o.Shards; i++ {
+		e.caches = append(e.caches, store.NewMetaCache(per))
+		e.all = append(e.all, i)
+	}
+	ready := make(chan struct{})
+	var once sync.Once
+	props := actor.PropsFromProducer(func() actor.Actor {
+		return &guardian{e: e, once: &once, ready: ready, cursors: max(o.ScanCursors, 1)}
+	}, actor.WithSupervisor(actor.NewOneForOneStrategy(100, time.Second, actor.DefaultDecider)))
+	pid, err := e.sys.Root.SpawnNamed(props, "guardian")
+	if err != nil {
+		return nil, fmt.Errorf("actors: spawn guardian: %w", err)
+	}
+	e.guardian = pid
+	<-ready
+	return e, nil
+}
+
+// SetServer sets what commands see as the server (INFO, CLIENT LIST). It
+// must be called before the first Dispatch.
+func (e *Engine) SetServer(srv command.Server) { e.srv = srv }
+
+// Shards returns the number of shards.
+func (e *Engine) Shards() int { return len(e.pids) }
+
+// ShardOf returns the shard owning key.
+func (e *Engine) ShardOf(key []byte) int {
+	return int(xxhash.Sum64(key) % uint64(len(e.caches)))
+}
+
+// Route fills req.Shards for the spec and args: nil for the server actor,
+// else the ascending shard indexes of the keys.
+func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
+	switch {
+	case spec.Flags&command.AllShards != 0:
+		return e.all
+	case spec.Flags&command.Keyspace != 0:
+		return nil
+	}
+	var idx [8]int
+	keys := spec.KeyIndexes(args, idx[:0])
+	if len(keys) == 0 {
+		return nil
+	}
+	shards := make([]int, 0, len(keys))
+	for _, i := range keys {
+		shards = append(shards, e.ShardOf(args[i]))
+	}
+	slices.Sort(shards)
+	return slices.Compact(shards)
+}
+
+// Dispatch sends req to its actor without waiting.
+func (e *Engine) Dispatch(req *Request) {
+	if len(req.Shards) == 0 {
+		e.sys.Root.Send(e.server, req)
+		return
+	}
+	e.sys.Root.Send(e.pids[req.Shards[0]], req)
+}
+
+// Stop lets every actor finish its queued commands, then stops them.
+func (e *Engine) Stop(ctx context.Context) error {
+	f := e.sys.Root.PoisonFuture(e.guardian)
+	done := make(chan error, 1)
+	go func() { done <- f.Wait() }()
+	select {
+	case err := <-done:
+		e.sys.Shutdown()
+		return err
+	case <-ctx.Done():
+		e.sys.Shutdown()
+		return ctx.Err()
+	}
+}
+
+// execute runs req on the shard at index own (or the server actor, own < 0)
+// and sends its reply.
+func (e *Engine) execute(req *Request, own int, cursors *store.Cursors) {
+	var caches store.CacheResolver
+	var purge func()
+	switch {
+	case own < 0:
+	case len(req.Shards) > 1:
+		held := e.hold(req.Shards[1:])
+		defer release(held)
+		caches = func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
+		purge = func() {
+			for _, i := range req.Shards {
+				e.caches[i].Purge()
+			}
+		}
+	default:
+		c := e.caches[own]
+		caches = func([]byte) *store.MetaCache { return c }
+	}
+	req.Client.Reply(req.Seq, e.run(req, caches, cursors, purge))
+}
+
+func (e *Engine) hold(shards []int) []*reserve {
+	held := make([]*reserve, 0, len(shards))
+	for _, i := range shards {
+		r := &reserve{ack: make(chan struct{}), release: make(chan struct{})}
+		e.sys.Root.Send(e.pids[i], r)
+		<-r.ack
+		held = append(held, r)
+	}
+	return held
+}
+
+func release(held []*reserve) {
+	for _, r := range held {
+		close(r.release)
+	}
+}
+
+// run executes the command in a transaction, retrying conflicts, and
+// returns the reply.
+func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte) {
+	w := resp.NewWriter(req.Proto)
+	name := req.Spec.FullName()
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("command panicked", "cmd", name, "panic", fmt.Sprint(p))
+			w.Reset(req.Proto)
+			w.Error("ERR internal error")
+			out = w.Bytes()
+		}
+	}()
+	writable := req.Spec.Flags&command.Write != 0
+	for attempt := 0; ; attempt++ {
+		tx, err := store.Begin(e.drv, writable, req.DB, time.Now().UnixMilli(), caches)
+		if err == nil {
+			ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log,
+				Now: tx.Now(), DB: req.DB, Cursors: cursors, Driver: e.drv, PurgeCaches: purge}
+			err = req.Runner.Run(ctx)
+			if err == nil && writable {
+				err = tx.Commit()
+			}
+			tx.Rollback()
+		}
+		if err == nil {
+			return w.Bytes()
+		}
+		w.Reset(req.Proto)
+		if errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry {
+			continue
+		}
+		command.Reply(w, err, name, e.log)
+		return w.Bytes()
+	}
+}
+
+type guardian struct {
+	e       *Engine
+	once    *sync.Once
+	ready   chan struct{}
+	cursors int
+}
+
+func (g *guardian) Receive(ctx actor.Context) {
+	if _, ok := ctx.Message().(*actor.Started); !ok {
+		return
+	}
+	g.once.Do(func() {
+		for i := range g.e.caches {
+			i := i
+			props := actor.PropsFromProducer(func() actor.Actor { return &shard{e: g.e, idx: i} })
+			g.e.pids = append(g.e.pids, ctx.Spawn(props))
+		}
+		n := g.cursors
+		g.e.server = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor {
+			return &serverActor{e: g.e, cursors: store.NewCursors(n)}
+		}))
+		close(g.ready)
+	})
+}
+
+type shard struct {
+	e   *Engine
+	idx int
+}
+
+func (s *shard) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *Request:
+		s.e.execute(m, s.idx, nil)
+	case *reserve:
+		close(m.ack)
+		<-m.release
+	case *actor.Restarting:
+		s.e.caches[s.idx].Purge()
+	}
+}
+
+type serverActor struct {
+	e       *Engine
+	cursors *store.Cursors
+}
+
+func (s *serverActor) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*Request); ok {
+		s.e.execute(m, -1, s.cursors)
+	}
+}
+
+// minLevel drops records below a level; it quiets the actor system.
+type minLevel struct {
+	min slog.Level
+	h   slog.Handler
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.h.Enabled(ctx, l)
+}
+func (m minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h.Handle(ctx, r) }
+func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler            { return minLevel{m.min, m.h.WithAttrs(a)} }
+func (m minLevel) WithGroup(n string) slog.Handler                 { return minLevel{m.min, m.h.WithGroup(n)} }

@@ -1,0 +1,75 @@
+// Package rerr holds Redis's error replies as sentinel values, so every layer
+// can return them and check them with errors.Is, and command.Reply can send
+// them to the client byte for byte.
+package rerr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is an error whose text is sent to the client as it is; it starts
+// with the Redis error code (ERR, WRONGTYPE, ...).
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// Redis errors shared by several commands, with Redis's exact text.
+var (
+	ErrWrongType       = &Error{"WRONGTYPE Operation against a key holding the wrong kind of value"}
+	ErrSyntax          = &Error{"ERR syntax error"}
+	ErrNotInteger      = &Error{"ERR value is not an integer or out of range"}
+	ErrNotFloat        = &Error{"ERR value is not a valid float"}
+	ErrOverflow        = &Error{"ERR increment or decrement would overflow"}
+	ErrNoSuchKey       = &Error{"ERR no such key"}
+	ErrDBIndex         = &Error{"ERR DB index is out of range"}
+	ErrInvalidDB       = &Error{"ERR invalid DB index"}
+	ErrOffsetRange     = &Error{"ERR offset is out of range"}
+	ErrStringTooLong   = &Error{"ERR string exceeds maximum allowed size (proto-max-bulk-len)"}
+	ErrInvalidCursor   = &Error{"ERR invalid cursor"}
+	ErrNaNOrInfinity   = &Error{"ERR increment would produce NaN or Infinity"}
+	ErrInternal        = &Error{"ERR internal error"}
+	ErrUnknownProtocol = &Error{"NOPROTO unsupported protocol version"}
+)
+
+// ErrArity returns the wrong-arity error for a command's full name
+// ("get", "client|setname").
+func ErrArity(fullName string) error {
+	return Errorf("ERR wrong number of arguments for '%s' command", fullName)
+}
+
+// ErrInvalidExpire returns the invalid-expire error naming the command.
+func ErrInvalidExpire(name string) error {
+	return Errorf("ERR invalid expire time in '%s' command", name)
+}
+
+// ErrUnknownCommand formats Redis's unknown-command error.
+func ErrUnknownCommand(args [][]byte) error {
+	var b strings.Builder
+	for _, a := range args[1:] {
+		if b.Len() >= 128 {
+			break
+		}
+		room := 128 - b.Len()
+		if len(a) > room {
+			a = a[:room]
+		}
+		fmt.Fprintf(&b, "'%s' ", a)
+	}
+	name := args[0]
+	if len(name) > 128 {
+		name = name[:128]
+	}
+	return Errorf("ERR unknown command '%s', with args beginning with: %s", name, b.String())
+}
+
+// ErrUnknownSubcommand formats Redis's unknown-subcommand error.
+func ErrUnknownSubcommand(cmd string, sub []byte) error {
+	if len(sub) > 128 {
+		sub = sub[:128]
+	}
+	return Errorf("ERR unknown subcommand '%s'. Try %s HELP.", sub, strings.ToUpper(cmd))
+}

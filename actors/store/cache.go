@@ -1,0 +1,42 @@
+package store
+
+import (
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/rekv/rekv/codec"
+)
+
+// MetaCache is an LRU of key metadata (without string payloads), keyed by
+// meta key. It is owned by one shard and is not safe for concurrent use.
+type MetaCache struct {
+	lru *simplelru.LRU[string, cached]
+}
+
+type cached struct {
+	meta   codec.Meta
+	exists bool
+}
+
+// NewMetaCache returns a cache of at most size entries (at least 1).
+func NewMetaCache(size int) *MetaCache {
+	if size < 1 {
+		size = 1
+	}
+	lru, err := simplelru.NewLRU[string, cached](size, nil)
+	if err != nil {
+		panic(err) // unreachable: size is positive
+	}
+	return &MetaCache{lru: lru}
+}
+
+// Purge empties the cache.
+func (c *MetaCache) Purge() { c.lru.Purge() }
+
+// Len returns the number of cached entries.
+func (c *MetaCache) Len() int { return c.lru.Len() }
+
+func (c *MetaCache) get(mk string) (cached, bool) { return c.lru.Get(mk) }
+
+func (c *MetaCache) put(mk string, v cached) { c.lru.Add(mk, v) }
+
+func (c *MetaCache) remove(mk string) { c.lru.Remove(mk) }

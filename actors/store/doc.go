@@ -1,0 +1,16 @@
+// Package store is the type-operations layer: Redis key semantics (types,
+// expiry, versions, the TTL and garbage indexes) on one driver transaction,
+// with a shard's meta cache in front of the meta reads.
+//
+// Invariants:
+//   - A MetaCache entry always equals the committed meta of its key (or says
+//     the key is not stored). Reads may fill the cache at once, since what a
+//     transaction reads was committed; writes reach the cache only after
+//     Commit succeeds, and a failed commit evicts the keys it touched.
+//   - Only the shard owning a key writes its meta, so its cache needs no lock.
+//   - Every write of a meta value keeps the TTL index in step in the same
+//     transaction, and a collection version that dies (delete, overwrite,
+//     expiry) leaves a garbage entry in the same transaction.
+//   - An expired key is treated as missing by every read; writing over it
+//     starts a new incarnation with a new version.
+package store

@@ -1,0 +1,309 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// CacheResolver returns the meta cache of the shard owning a meta key, or
+// nil for no caching.
+type CacheResolver func(metaKey []byte) *MetaCache
+
+// Tx is one command's view of storage: a driver transaction plus the caches
+// of the shards the command holds.
+type Tx struct {
+	txn    drivers.Txn
+	drv    drivers.Driver
+	db     uint8
+	now    int64
+	caches CacheResolver
+	seen   map[string]record
+	dirty  []string
+}
+
+type record struct {
+	meta    codec.Meta
+	exists  bool // stored, possibly expired
+	payload []byte
+	loaded  bool // payload is known
+}
+
+func (r record) live(now int64) bool { return r.exists && !r.meta.Expired(now) }
+
+// Begin starts a Tx on drv for database db at time now (unix ms).
+func Begin(drv drivers.Driver, writable bool, db int, now int64, caches CacheResolver) (*Tx, error) {
+	txn, err := drv.Begin(writable)
+	if err != nil {
+		return nil, err
+	}
+	return &Tx{txn: txn, drv: drv, db: uint8(db), now: now, caches: caches, seen: make(map[string]record, 2)}, nil
+}
+
+// DB returns the selected database.
+func (t *Tx) DB() int { return int(t.db) }
+
+// Now returns the command's time in unix milliseconds.
+func (t *Tx) Now() int64 { return t.now }
+
+// Driver returns the underlying transaction, for keyspace-wide operations.
+func (t *Tx) Driver() drivers.Txn { return t.txn }
+
+// Commit commits and then publishes the writes to the caches.
+func (t *Tx) Commit() error {
+	err := t.txn.Commit()
+	for _, mk := range t.dirty {
+		c := t.cacheFor(mk)
+		if c == nil {
+			continue
+		}
+		if err != nil {
+			c.remove(mk)
+			continue
+		}
+		r := t.seen[mk]
+		c.put(mk, cached{meta: r.meta, exists: r.exists})
+	}
+	t.dirty = t.dirty[:0]
+	return err
+}
+
+// Rollback discards the transaction; cached state is untouched.
+func (t *Tx) Rollback() { t.txn.Rollback() }
+
+func (t *Tx) cacheFor(mk string) *MetaCache {
+	if t.caches == nil {
+		return nil
+	}
+	return t.caches([]byte(mk))
+}
+
+// raw returns the stored state of key, live or expired; with payload set it
+// also loads a string's payload.
+func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
+	mk := string(codec.MetaKey(t.db, key))
+	if r, ok := t.seen[mk]; ok && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString) {
+		return mk, r, nil
+	}
+	c := t.cacheFor(mk)
+	if c != nil {
+		if e, ok := c.get(mk); ok && (!payload || !e.exists || e.meta.Type != codec.TypeString) {
+			r := record{meta: e.meta, exists: e.exists}
+			t.seen[mk] = r
+			return mk, r, nil
+		}
+	}
+	v, err := t.txn.Get([]byte(mk))
+	if errors.Is(err, drivers.ErrNotFound) {
+		r := record{loaded: true}
+		t.seen[mk] = r
+		if c != nil {
+			c.put(mk, cached{})
+		}
+		return mk, r, nil
+	}
+	if err != nil {
+		return mk, record{}, err
+	}
+	m, p, err := codec.DecodeMeta(v)
+	if err != nil {
+		return mk, record{}, fmt.Errorf("store: key %q: %w", key, err)
+	}
+	r := record{meta: m, exists: true, payload: p, loaded: true}
+	t.seen[mk] = r
+	if c != nil {
+		c.put(mk, cached{meta: m, exists: true})
+	}
+	return mk, r, nil
+}
+
+// Meta returns the live meta of key, or ok false if it does not exist.
+func (t *Tx) Meta(key []byte) (m codec.Meta, ok bool, err error) {
+	_, r, err := t.raw(key, false)
+	if err != nil || !r.live(t.now) {
+		return codec.Meta{}, false, err
+	}
+	return r.meta, true, nil
+}
+
+// Type returns the type of key, TypeNone if it does not exist.
+func (t *Tx) Type(key []byte) (codec.Type, error) {
+	m, ok, err := t.Meta(key)
+	if !ok {
+		return codec.TypeNone, err
+	}
+	return m.Type, nil
+}
+
+// Exists reports whether key exists.
+func (t *Tx) Exists(key []byte) (bool, error) {
+	_, ok, err := t.Meta(key)
+	return ok, err
+}
+
+// GetString returns the string at key; ok is false if the key does not
+// exist; the error is rerr.ErrWrongType for another type.
+func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
+	_, r, err := t.raw(key, false)
+	if err != nil || !r.live(t.now) {
+		return nil, false, err
+	}
+	if r.meta.Type != codec.TypeString {
+		return nil, false, rerr.ErrWrongType
+	}
+	_, r, err = t.raw(key, true)
+	if err != nil {
+		return nil, false, err
+	}
+	return r.payload, true, nil
+}
+
+// SetString stores val at key with expiry expireAt (0 for none), replacing
+// whatever was there.
+func (t *Tx) SetString(key, val []byte, expireAt int64) error {
+	mk, old, err := t.raw(key, false)
+	if err != nil {
+		return err
+	}
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
+	if old.live(t.now) && old.meta.Type == codec.TypeString {
+		m.Version = old.meta.Version
+	} else if m.Version, err = t.drv.NextVersion(); err != nil {
+		return err
+	}
+	if expireAt != 0 && expireAt <= t.now {
+		// Already expired, as Redis does for SET with a past EXAT: the key
+		// ends up deleted.
+		_, err := t.del(key, mk, old)
+		return err
+	}
+	return t.write(key, mk, old, m, val)
+}
+
+// Delete removes key; it reports whether a live key was removed.
+func (t *Tx) Delete(key []byte) (bool, error) {
+	mk, old, err := t.raw(key, false)
+	if err != nil {
+		return false, err
+	}
+	return t.del(key, mk, old)
+}
+
+// SetExpire sets key's expiry (0 removes it). A time at or before now
+// deletes the key. It reports false if the key does not exist.
+func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
+	mk, old, err := t.raw(key, true)
+	if err != nil || !old.live(t.now) {
+		return false, err
+	}
+	if expireAt != 0 && expireAt <= t.now {
+		return t.del(key, mk, old)
+	}
+	m := old.meta
+	m.ExpireAt = expireAt
+	return true, t.write(key, mk, old, m, old.payload)
+}
+
+// Rename moves src to dst (replacing dst), keeping the TTL. The caller has
+// checked that src exists.
+func (t *Tx) Rename(src, dst []byte) error {
+	smk, s, err := t.raw(src, true)
+	if err != nil {
+		return err
+	}
+	if !s.live(t.now) {
+		return rerr.ErrNoSuchKey
+	}
+	if smk == string(codec.MetaKey(t.db, dst)) {
+		return nil
+	}
+	if s.meta.Type != codec.TypeString {
+		// Collections move with their sub-keys; their types add that.
+		return fmt.Errorf("store: rename of %v: %w", s.meta.Type, errors.ErrUnsupported)
+	}
+	dmk, d, err := t.raw(dst, false)
+	if err != nil {
+		return err
+	}
+	m := s.meta
+	if d.live(t.now) && d.meta.Type == codec.TypeString {
+		m.Version = d.meta.Version
+	} else if m.Version, err = t.drv.NextVersion(); err != nil {
+		return err
+	}
+	if err := t.write(dst, dmk, d, m, s.payload); err != nil {
+		return err
+	}
+	_, err = t.del(src, smk, s)
+	return err
+}
+
+func (t *Tx) del(key []byte, mk string, old record) (bool, error) {
+	if !old.exists {
+		return false, nil
+	}
+	if old.meta.ExpireAt != 0 {
+		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.db, key)); err != nil {
+			return false, err
+		}
+	}
+	if old.meta.Type.IsCollection() {
+		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
+			return false, err
+		}
+	}
+	if err := t.txn.Delete([]byte(mk)); err != nil {
+		return false, err
+	}
+	t.seen[mk] = record{loaded: true}
+	t.dirty = append(t.dirty, mk)
+	return old.live(t.now), nil
+}
+
+func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []byte) error {
+	if old.exists && old.meta.ExpireAt != 0 && old.meta.ExpireAt != m.ExpireAt {
+		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.db, key)); err != nil {
+			return err
+		}
+	}
+	if m.ExpireAt != 0 && (!old.exists || old.meta.ExpireAt != m.ExpireAt || old.meta.Version != m.Version) {
+		if err := t.txn.Set(codec.TTLKey(m.ExpireAt, t.db, key), codec.EncodeVersion(m.Version)); err != nil {
+			return err
+		}
+	}
+	if old.exists && old.meta.Type.IsCollection() && old.meta.Version != m.Version {
+		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
+			return err
+		}
+	}
+	if err := t.txn.Set([]byte(mk), codec.AppendMeta(nil, m, payload)); err != nil {
+		return err
+	}
+	t.seen[mk] = record{meta: m, exists: true, payload: payload, loaded: true}
+	t.dirty = append(t.dirty, mk)
+	return nil
+}
+
+// ScanMeta calls fn for each live key of the selected db from user key
+// start on (inclusive), in key order, until fn returns false.
+func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, error)) error {
+	from, end := codec.MetaRange(t.db)
+	from = append(from, start...)
+	return t.txn.Iterate(from, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		_, key, err := codec.DecodeMetaKey(k)
+		if err != nil {
+			return false, err
+		}
+		m, _, err := codec.DecodeMeta(v)
+		if err != nil {
+			return false, fmt.Errorf("store: key %q: %w", key, err)
+		}
+		if m.Expired(t.now) {
+			return true, nil
+		}
+		return fn(key, m)
+	})
+}

@@ -1,0 +1,216 @@
+package conf
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Server  Server  `koanf:"server"`
+	Storage Storage `koanf:"storage"`
+	Actors  Actors  `koanf:"actors"`
+	Log     Log     `koanf:"log"`
+}
+
+// Server configures the network front.
+type Server struct {
+	Bind            string `koanf:"bind"`
+	Port            int    `koanf:"port"`
+	MaxClients      int    `koanf:"max_clients"`
+	ProtoMaxBulkLen int64  `koanf:"proto_max_bulk_len"`
+	MaxMultibulkLen int64  `koanf:"max_multibulk_len"`
+	MaxInlineLen    int    `koanf:"max_inline_len"`
+	Multicore       bool   `koanf:"multicore"`
+}
+
+// Storage selects and configures the driver.
+type Storage struct {
+	Driver string `koanf:"driver"`
+	Badger Badger `koanf:"badger"`
+}
+
+// Badger configures the embedded Badger driver.
+type Badger struct {
+	Dir                string        `koanf:"dir"`
+	Durability         string        `koanf:"durability"`
+	ValueLogGCInterval time.Duration `koanf:"value_log_gc_interval"`
+	MemTableMiB        int64         `koanf:"memtable_mib"`
+	BlockCacheMiB      int64         `koanf:"block_cache_mib"`
+}
+
+// Actors configures the shard actors.
+type Actors struct {
+	Shards        int `koanf:"shards"`
+	MetaCacheSize int `koanf:"meta_cache_size"`
+	ScanCursors   int `koanf:"scan_cursors"`
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"`
+}
+
+// Default returns the defaults.
+func Default() Config {
+	return Config{
+		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
+			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true},
+		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
+			ValueLogGCInterval: 10 * time.Minute}},
+		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
+		Log:    Log{Level: "info", Format: "text"},
+	}
+}
+
+// Validate reports every invalid setting, each naming its key.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Server.Bind == "" {
+		bad("server.bind", "must not be empty")
+	}
+	if c.Server.Port < 0 || c.Server.Port > 65535 {
+		bad("server.port", "must be 0..65535, got %d", c.Server.Port)
+	}
+	if c.Server.MaxClients < 1 {
+		bad("server.max_clients", "must be positive, got %d", c.Server.MaxClients)
+	}
+	if c.Server.ProtoMaxBulkLen < 1<<20 {
+		bad("server.proto_max_bulk_len", "must be at least 1048576, got %d", c.Server.ProtoMaxBulkLen)
+	}
+	if c.Server.MaxMultibulkLen < 1 {
+		bad("server.max_multibulk_len", "must be positive, got %d", c.Server.MaxMultibulkLen)
+	}
+	if c.Server.MaxInlineLen < 1024 {
+		bad("server.max_inline_len", "must be at least 1024, got %d", c.Server.MaxInlineLen)
+	}
+	if c.Storage.Driver != "badger" {
+		bad("storage.driver", "must be badger, got %q", c.Storage.Driver)
+	}
+	if c.Storage.Driver == "badger" && c.Storage.Badger.Dir == "" {
+		bad("storage.badger.dir", "must not be empty")
+	}
+	if !slices.Contains([]string{"always", "everysec", "no"}, c.Storage.Badger.Durability) {
+		bad("storage.badger.durability", "must be always, everysec or no, got %q", c.Storage.Badger.Durability)
+	}
+	if c.Storage.Badger.ValueLogGCInterval < 0 {
+		bad("storage.badger.value_log_gc_interval", "must not be negative")
+	}
+	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 {
+		bad("storage.badger", "memtable_mib and block_cache_mib must not be negative")
+	}
+	if c.Actors.Shards < 1 || c.Actors.Shards > 1024 {
+		bad("actors.shards", "must be 1..1024, got %d", c.Actors.Shards)
+	}
+	if c.Actors.MetaCacheSize < 0 {
+		bad("actors.meta_cache_size", "must not be negative, got %d", c.Actors.MetaCacheSize)
+	}
+	if c.Actors.ScanCursors < 1 {
+		bad("actors.scan_cursors", "must be positive, got %d", c.Actors.ScanCursors)
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		bad("log.format", "must be text or json, got %q", c.Log.Format)
+	}
+	return errors.Join(errs...)
+}
+
+// flagKeys maps command-line flags to config keys.
+func flagKeys() map[string]string {
+	return map[string]string{
+		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
+		"durability": "storage.badger.durability", "driver": "storage.driver",
+		"shards": "actors.shards", "log-level": "log.level",
+	}
+}
+
+// Load builds the configuration from args (without the program name) and
+// the environment (os.Environ form). It returns the config file used, if any.
+func Load(args, environ []string, usage io.Writer) (Config, string, error) {
+	fs := flag.NewFlagSet("rekv", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	path := fs.String("config", "", "YAML config file")
+	flagKeys := flagKeys()
+	for name, key := range flagKeys {
+		fs.String(name, "", "overrides "+key)
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, "", err
+	}
+	k := koanf.New(".")
+	if *path != "" {
+		if err := k.Load(file.Provider(*path), yaml.Parser()); err != nil {
+			return Config{}, "", fmt.Errorf("config file %s: %w", *path, err)
+		}
+	}
+	err := k.Load(env.Provider(".", env.Opt{
+		Prefix:      "REKV_",
+		EnvironFunc: func() []string { return environ },
+		TransformFunc: func(key, v string) (string, any) {
+			key = strings.ToLower(strings.TrimPrefix(key, "REKV_"))
+			return strings.ReplaceAll(key, "__", "."), v
+		},
+	}), nil)
+	if err != nil {
+		return Config{}, "", err
+	}
+	set := map[string]any{}
+	fs.Visit(func(f *flag.Flag) {
+		if key, ok := flagKeys[f.Name]; ok {
+			set[key] = f.Value.String()
+		}
+	})
+	if err := k.Load(confmap.Provider(set, "."), nil); err != nil {
+		return Config{}, "", err
+	}
+	cfg := Default()
+	var errs []error
+	known := knownKeys(reflect.TypeOf(cfg), "")
+	for _, key := range k.Keys() {
+		if !known[key] {
+			errs = append(errs, fmt.Errorf("%s: unknown key", key))
+		}
+	}
+	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
+		errs = append(errs, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return cfg, *path, errors.Join(errs...)
+}
+
+func knownKeys(t reflect.Type, prefix string) map[string]bool {
+	out := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := prefix + f.Tag.Get("koanf")
+		if f.Type.Kind() == reflect.Struct {
+			for k := range knownKeys(f.Type, key+".") {
+				out[k] = true
+			}
+			continue
+		}
+		out[key] = true
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package conf
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	if err := Default().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLayers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rekv.yaml")
+	yaml := "server:\n  port: 7000\n  bind: 127.0.0.2\nstorage:\n  badger:\n    dir: /tmp/x\n    value_log_gc_interval: 1m\nactors:\n  shards: 3\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"REKV_SERVER__PORT=7001", "REKV_ACTORS__SHARDS=5", "OTHER=1"}
+	cfg, used, err := Load([]string{"--config", path, "--shards", "7"}, env, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used != path {
+		t.Errorf("config file = %q", used)
+	}
+	if cfg.Server.Port != 7001 { // env beats file
+		t.Errorf("port = %d, want 7001", cfg.Server.Port)
+	}
+	if cfg.Server.Bind != "127.0.0.2" { // file beats default
+		t.Errorf("bind = %q", cfg.Server.Bind)
+	}
+	if cfg.Actors.Shards != 7 { // flag beats env
+		t.Errorf("shards = %d, want 7", cfg.Actors.Shards)
+	}
+	if cfg.Storage.Badger.ValueLogGCInterval != time.Minute || cfg.Storage.Badger.Dir != "/tmp/x" {
+		t.Errorf("badger = %+v", cfg.Storage.Badger)
+	}
+	if cfg.Storage.Badger.Durability != "everysec" { // default kept
+		t.Errorf("durability = %q", cfg.Storage.Badger.Durability)
+	}
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	env := []string{"REKV_SERVER__PORT=70000", "REKV_STORAGE__BADGER__DURABILITY=sometimes", "REKV_SERVER__PROT=1", "REKV_LOG__LEVEL=loud"}
+	_, _, err := Load(nil, env, io.Discard)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"server.port", "storage.badger.durability", "server.prot: unknown key", "log.level"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s: %v", want, err)
+		}
+	}
+}
+
+func TestExampleFileLoads(t *testing.T) {
+	cfg, _, err := Load([]string{"--config", "../rekv.example.yaml"}, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Server.Port != 6380 {
+		t.Errorf("example port = %d", cfg.Server.Port)
+	}
+}

@@ -1,0 +1,61 @@
+// Command rekv is a Redis-compatible server that keeps every Redis type on
+// an ordered key-value store: embedded Badger by default.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/node"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Environ()))
+}
+
+func run(args, environ []string) int {
+	cfg, path, err := conf.Load(args, environ, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rekv: invalid configuration:\n%v\n", err)
+		return 2
+	}
+	log := newLogger(cfg.Log)
+	n, err := node.Start(cfg, path, log)
+	if err != nil {
+		log.Error("start failed", "err", err)
+		return 1
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	s := <-sig
+	log.Info("shutting down", "signal", s.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := n.Close(ctx); err != nil {
+		log.Error("shutdown", "err", err)
+		return 1
+	}
+	log.Info("bye")
+	return 0
+}
+
+func newLogger(c conf.Log) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

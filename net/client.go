@@ -1,0 +1,176 @@
+package net
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+)
+
+// client is one connection's state. Fields under mu may be read by other
+// goroutines (CLIENT LIST); the reorder buffer is under outMu.
+type client struct {
+	srv     *Server
+	conn    gnet.Conn
+	id      int64
+	fd      int
+	addr    string
+	laddr   string
+	created time.Time
+
+	mu       sync.Mutex
+	db       int
+	proto    int
+	name     string
+	libName  string
+	libVer   string
+	lastCmd  string
+	lastSeen time.Time
+
+	// Event-loop only.
+	nextSeq  uint64
+	need     int // bytes the incomplete command at the head needs, if known
+	scratch  [][]byte
+	quitting bool
+
+	outMu    sync.Mutex
+	written  uint64   // sequence number of pending[0]
+	pending  [][]byte // replies by seq-written; nil = not ready
+	inBatch  bool     // OnTraffic is running: flush once at its end
+	closeSeq uint64   // close after writing the reply before this seq; 0 = no
+	closed   bool
+}
+
+// Reply implements actors.Replier: it is called from any goroutine.
+func (cl *client) Reply(seq uint64, b []byte) {
+	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
+	if cl.closed {
+		return
+	}
+	i := int(seq - cl.written)
+	for len(cl.pending) <= i {
+		cl.pending = append(cl.pending, nil)
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	cl.pending[i] = b
+	if !cl.inBatch {
+		cl.flushLocked()
+	}
+}
+
+func (cl *client) beginBatch() {
+	cl.outMu.Lock()
+	cl.inBatch = true
+	cl.outMu.Unlock()
+}
+
+func (cl *client) endBatch() {
+	cl.outMu.Lock()
+	cl.inBatch = false
+	cl.flushLocked()
+	cl.outMu.Unlock()
+}
+
+// closeAfter makes the connection close once the reply of seq is written.
+func (cl *client) closeAfter(seq uint64) {
+	cl.outMu.Lock()
+	cl.closeSeq = seq + 1
+	cl.outMu.Unlock()
+}
+
+func (cl *client) flushLocked() {
+	n := 0
+	for n < len(cl.pending) && cl.pending[n] != nil {
+		n++
+	}
+	if n == 0 || cl.closed {
+		return
+	}
+	bufs := make([][]byte, n)
+	copy(bufs, cl.pending[:n])
+	cl.pending = append(cl.pending[:0], cl.pending[n:]...)
+	cl.written += uint64(n)
+	var cb gnet.AsyncCallback
+	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
+		cl.closed = true
+		cb = func(c gnet.Conn, _ error) error { return c.Close() }
+	}
+	if err := cl.conn.AsyncWritev(bufs, cb); err != nil {
+		cl.closed = true
+	}
+}
+
+func (cl *client) markClosed() {
+	cl.outMu.Lock()
+	cl.closed = true
+	cl.pending = nil
+	cl.outMu.Unlock()
+}
+
+// The methods below implement command.Client.
+
+func (cl *client) ID() int64 { return cl.id }
+
+func (cl *client) DB() int {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.db
+}
+
+func (cl *client) SetDB(db int) {
+	cl.mu.Lock()
+	cl.db = db
+	cl.mu.Unlock()
+}
+
+func (cl *client) Proto() int {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.proto
+}
+
+func (cl *client) SetProto(p int) {
+	cl.mu.Lock()
+	cl.proto = p
+	cl.mu.Unlock()
+}
+
+func (cl *client) Name() string {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.name
+}
+
+func (cl *client) SetName(n string) {
+	cl.mu.Lock()
+	cl.name = n
+	cl.mu.Unlock()
+}
+
+func (cl *client) SetLibName(n string) {
+	cl.mu.Lock()
+	cl.libName = n
+	cl.mu.Unlock()
+}
+
+func (cl *client) SetLibVer(v string) {
+	cl.mu.Lock()
+	cl.libVer = v
+	cl.mu.Unlock()
+}
+
+func (cl *client) CloseAfterReply() { cl.quitting = true }
+
+func (cl *client) Info() string {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	now := time.Now()
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=N db=%d sub=0 psub=0 ssub=0 multi=-1 "+
+		"qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s",
+		cl.id, cl.addr, cl.laddr, cl.fd, cl.name, int(now.Sub(cl.created).Seconds()), int(now.Sub(cl.lastSeen).Seconds()),
+		cl.db, cl.lastCmd, cl.proto, cl.libName, cl.libVer)
+}

@@ -1,0 +1,19 @@
+// Package net is rekv's network front: a gnet v2 event loop that parses
+// RESP2/RESP3 from each connection, copies every command's arguments out of
+// gnet's buffer, runs connection commands in place and hands the rest to the
+// actors, then writes replies back in request order.
+//
+// Invariants:
+//   - The event loop never blocks: it parses, copies, dispatches and returns.
+//   - Every command gets the connection's next sequence number. Replies,
+//     whichever goroutine produces them, wait in the connection's reorder
+//     buffer until all earlier ones are out, and are written with one
+//     AsyncWritev per ready run. Every write goes through that one path, so
+//     gnet's task queue keeps them in order.
+//   - Exactly the bytes of complete commands are discarded from the inbound
+//     buffer (never Discard(0), which in gnet v2.10 discards everything).
+//   - A protocol error is answered after the replies of the commands before
+//     it, and then the connection is closed, as Redis does.
+//
+// The package shadows the standard library's net; import that one as stdnet.
+package net

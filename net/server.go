@@ -1,0 +1,264 @@
+package net
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+
+	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Options configure the network front.
+type Options struct {
+	Addr       string // host:port
+	Multicore  bool
+	Limits     resp.Limits
+	MaxClients int
+}
+
+// Info is static server information reported by INFO and CONFIG GET.
+type Info struct {
+	Version    string
+	Port       int
+	Driver     string
+	ConfigFile string
+	Config     [][2]string
+}
+
+// Server is the gnet event handler. It implements command.Server.
+type Server struct {
+	gnet.BuiltinEventEngine
+
+	opts   Options
+	info   Info
+	engine *actors.Engine
+	reg    *command.Registry
+	log    *slog.Logger
+	start  time.Time
+
+	eng     gnet.Engine
+	booted  chan struct{}
+	stopped chan error
+
+	nextID     atomic.Int64
+	clients    sync.Map // id -> *client
+	nclients   atomic.Int64
+	totalConns atomic.Int64
+	totalCmds  atomic.Int64
+}
+
+// New returns a server that routes commands to engine.
+func New(o Options, info Info, engine *actors.Engine, reg *command.Registry, log *slog.Logger) *Server {
+	return &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(),
+		booted: make(chan struct{}), stopped: make(chan error, 1)}
+}
+
+// Start starts the event loops and returns once the listener is up.
+func (s *Server) Start() error {
+	go func() {
+		s.stopped <- gnet.Run(s, "tcp://"+s.opts.Addr,
+			gnet.WithMulticore(s.opts.Multicore),
+			gnet.WithReusePort(false),
+			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
+			gnet.WithLogLevel(4)) // gnet's own logs: errors only
+	}()
+	select {
+	case <-s.booted:
+		return nil
+	case err := <-s.stopped:
+		return fmt.Errorf("net: listen on %s: %w", s.opts.Addr, err)
+	}
+}
+
+// Stop closes the listener and every connection, then waits for the loops.
+func (s *Server) Stop(ctx context.Context) error {
+	if err := s.eng.Stop(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-s.stopped:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// OnBoot records the engine.
+func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
+	s.eng = eng
+	close(s.booted)
+	return gnet.None
+}
+
+// OnOpen registers a client.
+func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
+	if s.opts.MaxClients > 0 && s.nclients.Load() >= int64(s.opts.MaxClients) {
+		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
+	}
+	now := time.Now()
+	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: c.RemoteAddr().String(),
+		laddr: c.LocalAddr().String(), created: now, lastSeen: now, proto: 2}
+	c.SetContext(cl)
+	s.clients.Store(cl.id, cl)
+	s.nclients.Add(1)
+	s.totalConns.Add(1)
+	return nil, gnet.None
+}
+
+// OnClose forgets a client; replies still in flight are dropped.
+func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
+	if cl, ok := c.Context().(*client); ok {
+		cl.markClosed()
+		s.clients.Delete(cl.id)
+		s.nclients.Add(-1)
+	}
+	return gnet.None
+}
+
+// OnTraffic parses every complete command in the inbound buffer.
+func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
+	cl, ok := c.Context().(*client)
+	if !ok || cl.quitting {
+		return gnet.None
+	}
+	if cl.need > 0 && c.InboundBuffered() < cl.need {
+		return gnet.None // the big bulk at the head has not fully arrived
+	}
+	buf, _ := c.Peek(-1)
+	cl.need = 0
+	cl.beginBatch()
+	consumed := 0
+	for consumed < len(buf) && !cl.quitting {
+		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
+		if err != nil {
+			seq := cl.nextSeq
+			cl.nextSeq++
+			w := resp.NewWriter(2)
+			command.Reply(w, err, "", s.log)
+			cl.Reply(seq, w.Bytes())
+			cl.closeAfter(seq)
+			cl.quitting = true
+			consumed = len(buf)
+			break
+		}
+		if r.N == 0 {
+			cl.need = r.Need
+			break
+		}
+		consumed += r.N
+		cl.scratch = r.Args[:0]
+		if len(r.Args) > 0 {
+			s.handle(cl, r.Args)
+		}
+	}
+	if consumed > 0 {
+		_, _ = c.Discard(consumed)
+	}
+	cl.endBatch()
+	return gnet.None
+}
+
+// copyArgs copies the arguments out of gnet's buffer into one block.
+func copyArgs(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	block := make([]byte, n)
+	out := make([][]byte, len(args))
+	off := 0
+	for i, a := range args {
+		copy(block[off:], a)
+		out[i] = block[off : off+len(a) : off+len(a)]
+		off += len(a)
+	}
+	return out
+}
+
+func (s *Server) handle(cl *client, raw [][]byte) {
+	args := copyArgs(raw)
+	seq := cl.nextSeq
+	cl.nextSeq++
+	s.totalCmds.Add(1)
+	cl.mu.Lock()
+	db, proto := cl.db, cl.proto
+	cl.lastSeen = time.Now()
+	cl.mu.Unlock()
+	fail := func(err error, name string) {
+		w := resp.NewWriter(proto)
+		command.Reply(w, err, name, s.log)
+		cl.Reply(seq, w.Bytes())
+	}
+	spec, err := s.reg.Resolve(args)
+	if err != nil {
+		fail(err, "")
+		return
+	}
+	cl.mu.Lock()
+	cl.lastCmd = spec.FullName()
+	cl.mu.Unlock()
+	runner, err := spec.Parse(args)
+	if err != nil {
+		fail(err, spec.FullName())
+		return
+	}
+	if spec.Flags&command.Conn != 0 {
+		w := resp.NewWriter(proto)
+		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
+			Now: time.Now().UnixMilli(), DB: db}
+		if err := runner.Run(ctx); err != nil {
+			w.Reset(proto)
+			command.Reply(w, err, spec.FullName(), s.log)
+		}
+		cl.Reply(seq, w.Bytes())
+		if cl.quitting {
+			cl.closeAfter(seq)
+		}
+		return
+	}
+	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
+		DB: db, Proto: proto, Shards: s.engine.Route(spec, args)})
+}
+
+// ClientList implements command.Server.
+func (s *Server) ClientList() []string {
+	var ids []int64
+	s.clients.Range(func(k, _ any) bool {
+		ids = append(ids, k.(int64))
+		return true
+	})
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if v, ok := s.clients.Load(id); ok {
+			out = append(out, v.(*client).Info())
+		}
+	}
+	return out
+}
+
+// Stats implements command.Server.
+func (s *Server) Stats() command.Stats {
+	return command.Stats{
+		Version:          s.info.Version,
+		StartUnixMs:      s.start.UnixMilli(),
+		Port:             s.info.Port,
+		ConnectedClients: int(s.nclients.Load()),
+		TotalConnections: s.totalConns.Load(),
+		TotalCommands:    s.totalCmds.Load(),
+		Shards:           s.engine.Shards(),
+		Driver:           s.info.Driver,
+		ConfigFile:       s.info.ConfigFile,
+	}
+}
+
+// Config implements command.Server.
+func (s *Server) Config() [][2]string { return s.info.Config }

@@ -1,0 +1,8 @@
+// Package node wires one rekv server from a conf.Config: the storage
+// driver, the command registry, the actor engine and the network front. It
+// is what main runs and what the integration tests start.
+//
+// Shutdown order keeps every acknowledged write: stop accepting and close
+// connections, let the actors finish what is queued, then close storage
+// (which syncs it).
+package node

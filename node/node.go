@@ -1,0 +1,116 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+
+	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/server"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/drivers/badger"
+	rnet "github.com/rekv/rekv/net"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Version is the Redis version rekv reports; its semantics follow it.
+const Version = "7.2.0"
+
+// Registry returns the table of every command rekv serves.
+func Registry() *command.Registry {
+	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands())
+}
+
+// Node is a running server.
+type Node struct {
+	cfg    conf.Config
+	drv    drivers.Driver
+	engine *actors.Engine
+	net    *rnet.Server
+	log    *slog.Logger
+}
+
+// Start opens storage and starts serving. configFile is reported by INFO.
+func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	drv, err := openDriver(cfg.Storage, log)
+	if err != nil {
+		return nil, err
+	}
+	return StartWithDriver(cfg, configFile, drv, log)
+}
+
+// StartWithDriver starts serving on an already open driver, which the node
+// then owns and closes.
+func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
+	reg := Registry()
+	n := &Node{cfg: cfg, drv: drv, log: log}
+	var err error
+	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
+		ScanCursors: cfg.Actors.ScanCursors}, drv, reg, nil, log)
+	if err != nil {
+		return nil, errors.Join(err, drv.Close())
+	}
+	info := rnet.Info{Version: Version, Port: cfg.Server.Port, Driver: cfg.Storage.Driver,
+		ConfigFile: configFile, Config: configParams(cfg)}
+	limits := resp.Limits{MaxBulkLen: cfg.Server.ProtoMaxBulkLen, MaxArgs: cfg.Server.MaxMultibulkLen,
+		MaxInline: cfg.Server.MaxInlineLen}
+	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
+	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+		MaxClients: cfg.Server.MaxClients}, info, n.engine, reg, log)
+	n.engine.SetServer(n.net)
+	if err := n.net.Start(); err != nil {
+		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
+	}
+	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)
+	return n, nil
+}
+
+// Addr returns the address the node listens on.
+func (n *Node) Addr() string {
+	return n.cfg.Server.Bind + ":" + strconv.Itoa(n.cfg.Server.Port)
+}
+
+// Close shuts the node down gracefully.
+func (n *Node) Close(ctx context.Context) error {
+	errNet := n.net.Stop(ctx)
+	errActors := n.engine.Stop(ctx)
+	errDrv := n.drv.Close()
+	return errors.Join(errNet, errActors, errDrv)
+}
+
+func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
+	switch s.Driver {
+	case "badger":
+		return badger.Open(badger.Options{Dir: s.Badger.Dir, Durability: s.Badger.Durability,
+			ValueLogGC: s.Badger.ValueLogGCInterval, MemTableSize: s.Badger.MemTableMiB << 20,
+			BlockCacheMiB: s.Badger.BlockCacheMiB, Logger: log.With("component", "badger")})
+	}
+	return nil, fmt.Errorf("storage.driver: unknown driver %q", s.Driver)
+}
+
+// configParams are the values CONFIG GET reports, under Redis's names.
+func configParams(cfg conf.Config) [][2]string {
+	appendfsync := cfg.Storage.Badger.Durability
+	return [][2]string{
+		{"bind", cfg.Server.Bind},
+		{"port", strconv.Itoa(cfg.Server.Port)},
+		{"maxclients", strconv.Itoa(cfg.Server.MaxClients)},
+		{"proto-max-bulk-len", strconv.FormatInt(cfg.Server.ProtoMaxBulkLen, 10)},
+		{"databases", strconv.Itoa(server.Databases)},
+		{"appendonly", "no"},
+		{"appendfsync", appendfsync},
+		{"save", ""},
+		{"dir", cfg.Storage.Badger.Dir},
+		{"maxmemory", "0"},
+		{"timeout", "0"},
+	}
+}
