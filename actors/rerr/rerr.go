@@ -26,7 +26,6 @@ var (
 	ErrOverflow        = &Error{"ERR increment or decrement would overflow"}
 	ErrNoSuchKey       = &Error{"ERR no such key"}
 	ErrDBIndex         = &Error{"ERR DB index is out of range"}
-	ErrInvalidDB       = &Error{"ERR invalid DB index"}
 	ErrOffsetRange     = &Error{"ERR offset is out of range"}
 	ErrStringTooLong   = &Error{"ERR string exceeds maximum allowed size (proto-max-bulk-len)"}
 	ErrInvalidCursor   = &Error{"ERR invalid cursor"}

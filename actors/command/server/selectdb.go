@@ -15,7 +15,7 @@ type selectDB struct{ db int }
 func parseSelect(args [][]byte) (command.Runner, error) {
 	n, ok := resp.ParseInt(args[1])
 	if !ok || n < -1<<31 || n > 1<<31-1 {
-		return nil, rerr.ErrInvalidDB
+		return nil, rerr.ErrNotInteger
 	}
 	if n < 0 || n >= Databases {
 		return nil, rerr.ErrDBIndex

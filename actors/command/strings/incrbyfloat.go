@@ -1,23 +1,22 @@
 package strings
 
 import (
-	"math"
-	"strconv"
-
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
 // INCRBYFLOAT key increment
+//
+// The arithmetic is C long double, as in Redis (see command.LongDouble).
 type incrByFloat struct {
 	key []byte
-	by  float64
+	by  command.LongDouble
 }
 
 func parseIncrByFloat(args [][]byte) (command.Runner, error) {
-	by, err := command.Float(args[2])
-	if err != nil {
-		return nil, err
+	by, ok := command.ParseLongDouble(args[2])
+	if !ok {
+		return nil, rerr.ErrNotFloat
 	}
 	return incrByFloat{key: args[1], by: by}, nil
 }
@@ -27,10 +26,10 @@ func (in incrByFloat) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var cur float64
+	cur := command.ZeroLongDouble()
 	var expireAt int64
 	if ok {
-		if cur, ok = command.ParseFloat(v); !ok {
+		if cur, ok = command.ParseLongDouble(v); !ok {
 			return rerr.ErrNotFloat
 		}
 		m, _, err := c.Tx.Meta(in.key)
@@ -39,11 +38,11 @@ func (in incrByFloat) Run(c *command.Ctx) error {
 		}
 		expireAt = m.ExpireAt
 	}
-	n := cur + in.by
-	if math.IsNaN(n) || math.IsInf(n, 0) {
+	n, ok := cur.Add(in.by)
+	if !ok {
 		return rerr.ErrNaNOrInfinity
 	}
-	out := strconv.AppendFloat(nil, n, 'f', -1, 64)
+	out := n.Format()
 	if err := c.Tx.SetString(in.key, out, expireAt); err != nil {
 		return err
 	}

@@ -1,0 +1,209 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	stdnet "net"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/node"
+)
+
+// drivers lists the storage drivers every integration test runs on.
+func drivers() []string { return []string{"badger"} }
+
+// forEachDriver runs fn as a subtest per driver, each with a fresh server.
+func forEachDriver(t *testing.T, fn func(t *testing.T, addr string)) {
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, nil)
+			fn(t, n.Addr())
+		})
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*stdnet.TCPAddr).Port
+}
+
+// startNode starts a server for driver on a free port; edit may adjust the
+// config. It is closed when the test ends.
+func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node {
+	t.Helper()
+	cfg := conf.Default()
+	cfg.Storage.Driver = driver
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Durability = "no"
+	cfg.Storage.Badger.MemTableMiB = 16
+	cfg.Actors.Shards = 4
+	if edit != nil {
+		edit(&cfg)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var n *node.Node
+	var err error
+	for try := 0; try < 5; try++ {
+		cfg.Server.Port = freePort(t)
+		if n, err = node.Start(cfg, "", log); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := n.Close(ctx); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return n
+}
+
+func newClient(t *testing.T, addr string, proto int) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: proto, MaxRetries: -1,
+		ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// raw is a plain TCP connection speaking RESP by hand.
+type raw struct {
+	t    *testing.T
+	conn stdnet.Conn
+	r    *bufio.Reader
+}
+
+func dialRaw(t *testing.T, addr string) *raw {
+	t.Helper()
+	c, err := stdnet.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	return &raw{t: t, conn: c, r: bufio.NewReader(c)}
+}
+
+func (r *raw) write(s string) {
+	r.t.Helper()
+	if _, err := r.conn.Write([]byte(s)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// encode renders a command as a RESP multibulk.
+func encode(args ...string) string {
+	s := fmt.Sprintf("*%d\r\n", len(args))
+	for _, a := range args {
+		s += fmt.Sprintf("$%d\r\n%s\r\n", len(a), a)
+	}
+	return s
+}
+
+func (r *raw) do(args ...string) string {
+	r.t.Helper()
+	r.write(encode(args...))
+	return r.reply()
+}
+
+// reply reads one whole RESP2/RESP3 reply and returns its exact bytes.
+func (r *raw) reply() string {
+	r.t.Helper()
+	s, err := readReply(r.r)
+	if err != nil {
+		r.t.Fatalf("read reply: %v", err)
+	}
+	return s
+}
+
+func readReply(r *bufio.Reader) (string, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return line, err
+	}
+	if len(line) < 3 {
+		return line, fmt.Errorf("short line %q", line)
+	}
+	body := line[1 : len(line)-2]
+	switch line[0] {
+	case '+', '-', ':', ',', '_', '#', '(':
+		return line, nil
+	case '$', '=', '!':
+		n, _ := strconv.Atoi(body)
+		if n < 0 {
+			return line, nil
+		}
+		buf := make([]byte, n+2)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return "", err
+		}
+		return line + string(buf), nil
+	case '*', '~', '>', '%', '|':
+		n, _ := strconv.Atoi(body)
+		if line[0] == '%' || line[0] == '|' {
+			n *= 2
+		}
+		out := line
+		for i := 0; i < n; i++ {
+			s, err := readReply(r)
+			if err != nil {
+				return "", err
+			}
+			out += s
+		}
+		return out, nil
+	}
+	return line, fmt.Errorf("unknown reply type %q", line)
+}
+
+// redisServer starts Debian's redis-server on a free port for differential
+// tests. CI installs it (.ci/run); on a machine without it these tests
+// cannot compare and say so.
+func redisServer(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not installed: differential test needs it (.ci/run installs it)")
+	}
+	port := freePort(t)
+	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := stdnet.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("redis-server did not start")
+	return ""
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}
