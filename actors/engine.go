@@ -38,10 +38,12 @@ type Request struct {
 	Runner command.Runner
 	DB     int
 	Proto  int
-	Shards []int // ascending shard indexes the command holds; nil: server actor
+	Shards []int // ascending shard indexes the command holds
+
+	held []*reserve // reservations of Shards[1:], queued at dispatch
 }
 
-// Engine owns the actor system, the shards and the server actor.
+// Engine owns the actor system and the shards.
 type Engine struct {
 	sys      *actor.ActorSystem
 	drv      drivers.Driver
@@ -50,10 +52,15 @@ type Engine struct {
 	log      *slog.Logger
 	caches   []*store.MetaCache
 	pids     []*actor.PID
-	server   *actor.PID
 	guardian *actor.PID
 	all      []int
 	maxRetry int
+	// multiMu makes the enqueueing of a multi-shard command's messages
+	// atomic, so every mailbox sees multi-shard commands in one global order.
+	multiMu sync.Mutex
+	// cursors is only used by keyspace commands, which hold every shard and
+	// so never run at the same time.
+	cursors *store.Cursors
 }
 
 type reserve struct {
@@ -65,7 +72,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16}
+	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors)}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
@@ -77,7 +84,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	ready := make(chan struct{})
 	var once sync.Once
 	props := actor.PropsFromProducer(func() actor.Actor {
-		return &guardian{e: e, once: &once, ready: ready, cursors: max(o.ScanCursors, 1)}
+		return &guardian{e: e, once: &once, ready: ready}
 	}, actor.WithSupervisor(actor.NewOneForOneStrategy(100, time.Second, actor.DefaultDecider)))
 	pid, err := e.sys.Root.SpawnNamed(props, "guardian")
 	if err != nil {
@@ -100,19 +107,16 @@ func (e *Engine) ShardOf(key []byte) int {
 	return int(xxhash.Sum64(key) % uint64(len(e.caches)))
 }
 
-// Route fills req.Shards for the spec and args: nil for the server actor,
-// else the ascending shard indexes of the keys.
+// Route returns the ascending shard indexes a command holds: those of its
+// keys, or every shard for keyspace-wide and keyless commands.
 func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
-	switch {
-	case spec.Flags&command.AllShards != 0:
+	if spec.Flags&(command.AllShards|command.Keyspace) != 0 {
 		return e.all
-	case spec.Flags&command.Keyspace != 0:
-		return nil
 	}
 	var idx [8]int
 	keys := spec.KeyIndexes(args, idx[:0])
 	if len(keys) == 0 {
-		return nil
+		return e.all
 	}
 	shards := make([]int, 0, len(keys))
 	for _, i := range keys {
@@ -122,13 +126,24 @@ func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
 	return slices.Compact(shards)
 }
 
-// Dispatch sends req to its actor without waiting.
+// Dispatch sends req to its actors without waiting. A command on several
+// shards runs on the lowest; the others get a reservation now, in the
+// caller's order, so no later command of the same client can overtake it
+// on any of its shards.
 func (e *Engine) Dispatch(req *Request) {
-	if len(req.Shards) == 0 {
-		e.sys.Root.Send(e.server, req)
+	if len(req.Shards) == 1 {
+		e.sys.Root.Send(e.pids[req.Shards[0]], req)
 		return
 	}
+	req.held = make([]*reserve, 0, len(req.Shards)-1)
+	e.multiMu.Lock()
+	for _, i := range req.Shards[1:] {
+		r := &reserve{ack: make(chan struct{}), release: make(chan struct{})}
+		req.held = append(req.held, r)
+		e.sys.Root.Send(e.pids[i], r)
+	}
 	e.sys.Root.Send(e.pids[req.Shards[0]], req)
+	e.multiMu.Unlock()
 }
 
 // Stop lets every actor finish its queued commands, then stops them.
@@ -146,16 +161,20 @@ func (e *Engine) Stop(ctx context.Context) error {
 	}
 }
 
-// execute runs req on the shard at index own (or the server actor, own < 0)
-// and sends its reply.
-func (e *Engine) execute(req *Request, own int, cursors *store.Cursors) {
+// execute runs req on the shard at index own and sends its reply.
+func (e *Engine) execute(req *Request, own int) {
 	var caches store.CacheResolver
 	var purge func()
+	var cursors *store.Cursors
+	if req.Spec.Flags&command.Keyspace != 0 {
+		cursors = e.cursors
+	}
 	switch {
-	case own < 0:
 	case len(req.Shards) > 1:
-		held := e.hold(req.Shards[1:])
-		defer release(held)
+		for _, r := range req.held {
+			<-r.ack
+		}
+		defer release(req.held)
 		caches = func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
 		purge = func() {
 			for _, i := range req.Shards {
@@ -165,19 +184,9 @@ func (e *Engine) execute(req *Request, own int, cursors *store.Cursors) {
 	default:
 		c := e.caches[own]
 		caches = func([]byte) *store.MetaCache { return c }
+		purge = c.Purge
 	}
 	req.Client.Reply(req.Seq, e.run(req, caches, cursors, purge))
-}
-
-func (e *Engine) hold(shards []int) []*reserve {
-	held := make([]*reserve, 0, len(shards))
-	for _, i := range shards {
-		r := &reserve{ack: make(chan struct{}), release: make(chan struct{})}
-		e.sys.Root.Send(e.pids[i], r)
-		<-r.ack
-		held = append(held, r)
-	}
-	return held
 }
 
 func release(held []*reserve) {
@@ -224,10 +233,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 }
 
 type guardian struct {
-	e       *Engine
-	once    *sync.Once
-	ready   chan struct{}
-	cursors int
+	e     *Engine
+	once  *sync.Once
+	ready chan struct{}
 }
 
 func (g *guardian) Receive(ctx actor.Context) {
@@ -240,10 +248,6 @@ func (g *guardian) Receive(ctx actor.Context) {
 			props := actor.PropsFromProducer(func() actor.Actor { return &shard{e: g.e, idx: i} })
 			g.e.pids = append(g.e.pids, ctx.Spawn(props))
 		}
-		n := g.cursors
-		g.e.server = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return &serverActor{e: g.e, cursors: store.NewCursors(n)}
-		}))
 		close(g.ready)
 	})
 }
@@ -256,23 +260,12 @@ type shard struct {
 func (s *shard) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *Request:
-		s.e.execute(m, s.idx, nil)
+		s.e.execute(m, s.idx)
 	case *reserve:
 		close(m.ack)
 		<-m.release
 	case *actor.Restarting:
 		s.e.caches[s.idx].Purge()
-	}
-}
-
-type serverActor struct {
-	e       *Engine
-	cursors *store.Cursors
-}
-
-func (s *serverActor) Receive(ctx actor.Context) {
-	if m, ok := ctx.Message().(*Request); ok {
-		s.e.execute(m, -1, s.cursors)
 	}
 }
 

@@ -19,7 +19,7 @@ const (
 	// connection's state, never storage.
 	Conn
 	// Keyspace commands read the whole keyspace (KEYS, SCAN, DBSIZE...) and
-	// run on the server actor.
+	// hold every shard, so they see all earlier writes of their client.
 	Keyspace
 	// AllShards commands run under a barrier over every shard (FLUSHDB).
 	AllShards

@@ -12,7 +12,7 @@ import (
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]
 //
 // The cursor a client sees is a number; the key to resume from is kept in
-// the server actor's cursor table.
+// engine's cursor table.
 type scan struct {
 	cursor  uint64
 	pattern []byte
