@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
@@ -34,6 +35,9 @@ type Node struct {
 	engine *actors.Engine
 	net    *rnet.Server
 	log    *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Start opens storage and starts serving. configFile is reported by INFO.
@@ -79,12 +83,16 @@ func (n *Node) Addr() string {
 	return n.cfg.Server.Bind + ":" + strconv.Itoa(n.cfg.Server.Port)
 }
 
-// Close shuts the node down gracefully.
+// Close shuts the node down gracefully; later calls return the first
+// call's result.
 func (n *Node) Close(ctx context.Context) error {
-	errNet := n.net.Stop(ctx)
-	errActors := n.engine.Stop(ctx)
-	errDrv := n.drv.Close()
-	return errors.Join(errNet, errActors, errDrv)
+	n.closeOnce.Do(func() {
+		errNet := n.net.Stop(ctx)
+		errActors := n.engine.Stop(ctx)
+		errDrv := n.drv.Close()
+		n.closeErr = errors.Join(errNet, errActors, errDrv)
+	})
+	return n.closeErr
 }
 
 func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {

@@ -1,0 +1,175 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+)
+
+// TestSplitReads sends commands one byte at a time, with pauses, and a
+// 10 MiB value in uneven chunks.
+func TestSplitReads(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		cmd := encode("SET", "slow", "value") + encode("GET", "slow") + "PING\r\n"
+		for i := 0; i < len(cmd); i++ {
+			r.write(cmd[i : i+1])
+			if i%7 == 0 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		for _, want := range []string{"+OK\r\n", "$5\r\nvalue\r\n", "+PONG\r\n"} {
+			if got := r.reply(); got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		}
+		big := bytes.Repeat([]byte("0123456789abcdef"), 10<<20/16)
+		msg := []byte(encode("SET", "big", string(big)))
+		for off, step := 0, 1; off < len(msg); step = step*3 + 1 {
+			end := min(off+step%(1<<20)+1, len(msg))
+			r.write(string(msg[off:end]))
+			off = end
+		}
+		if got := r.reply(); got != "+OK\r\n" {
+			t.Fatalf("SET big = %q", got)
+		}
+		got := r.do("GET", "big")
+		want := fmt.Sprintf("$%d\r\n%s\r\n", len(big), big)
+		if got != want {
+			t.Fatalf("GET big: %d bytes back, want %d", len(got), len(want))
+		}
+		if got := r.do("STRLEN", "big"); got != fmt.Sprintf(":%d\r\n", len(big)) {
+			t.Fatalf("STRLEN big = %q", got)
+		}
+	})
+}
+
+// TestRawPipeline writes 1,000 commands in one write and reads 1,000
+// replies in order.
+func TestRawPipeline(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		var b strings.Builder
+		for i := 0; i < 1000; i++ {
+			switch i % 4 {
+			case 0:
+				b.WriteString(encode("SET", fmt.Sprintf("p%d", i%50), fmt.Sprint(i)))
+			case 1:
+				b.WriteString(encode("GET", fmt.Sprintf("p%d", (i-1)%50)))
+			case 2:
+				b.WriteString(encode("MSET", fmt.Sprintf("q%d", i), "1", fmt.Sprintf("q%d", i+1), "2"))
+			case 3:
+				b.WriteString(fmt.Sprintf("ECHO %d\r\n", i))
+			}
+		}
+		r.write(b.String())
+		for i := 0; i < 1000; i++ {
+			var want string
+			switch i % 4 {
+			case 0, 2:
+				want = "+OK\r\n"
+			case 1:
+				want = fmt.Sprintf("$%d\r\n%d\r\n", len(fmt.Sprint(i-1)), i-1)
+			case 3:
+				want = fmt.Sprintf("$%d\r\n%d\r\n", len(fmt.Sprint(i)), i)
+			}
+			if got := r.reply(); got != want {
+				t.Fatalf("reply %d = %q, want %q", i, got, want)
+			}
+		}
+	})
+}
+
+// TestProtocolErrors checks Redis's protocol error replies, that earlier
+// pipelined commands are still answered, that the connection is closed,
+// and that other clients are unaffected.
+func TestProtocolErrors(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		other := dialRaw(t, addr)
+		if got := other.do("SET", "survivor", "1"); got != "+OK\r\n" {
+			t.Fatal(got)
+		}
+		cases := []struct{ in, want string }{
+			{"*x\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+			{"*1\r\n:5\r\n", "-ERR Protocol error: expected '$', got ':'\r\n"},
+			{"*1\r\n$-5\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+			{"*1\r\n$4294967296\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+			{"*2000000000\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+			{"SET \"unbalanced\r\n", "-ERR Protocol error: unbalanced quotes in request\r\n"},
+			{strings.Repeat("a", 70000), "-ERR Protocol error: too big inline request\r\n"},
+		}
+		for _, c := range cases {
+			r := dialRaw(t, addr)
+			r.write(encode("PING") + c.in)
+			if got := r.reply(); got != "+PONG\r\n" {
+				t.Fatalf("reply before the error = %q", got)
+			}
+			if got := r.reply(); got != c.want {
+				t.Fatalf("%q: got %q, want %q", c.in[:min(len(c.in), 20)], got, c.want)
+			}
+			_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if _, err := r.r.ReadByte(); err != io.EOF {
+				t.Fatalf("%q: connection not closed: %v", c.in[:min(len(c.in), 20)], err)
+			}
+		}
+		if got := other.do("GET", "survivor"); got != "$1\r\n1\r\n" {
+			t.Fatalf("other client: %q", got)
+		}
+	})
+}
+
+// TestInlineAndQuit covers inline commands and QUIT.
+func TestInlineAndQuit(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		r.write("SET inl \"a b\"\r\nGET inl\r\n\r\n  \r\nQUIT\r\nPING\r\n")
+		for _, want := range []string{"+OK\r\n", "$3\r\na b\r\n", "+OK\r\n"} {
+			if got := r.reply(); got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		}
+		_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := r.r.ReadByte(); err != io.EOF {
+			t.Fatalf("after QUIT: %v", err)
+		}
+	})
+}
+
+// TestRestartKeepsAcknowledgedWrites closes a node gracefully and opens
+// another on the same directory.
+func TestRestartKeepsAcknowledgedWrites(t *testing.T) {
+	dir := t.TempDir()
+	edit := func(c *conf.Config) {
+		c.Storage.Badger.Dir = dir
+		c.Storage.Badger.Durability = "everysec"
+	}
+	ctx := context.Background()
+	n := startNode(t, "badger", edit)
+	c := newClient(t, n.Addr(), 2)
+	for i := 0; i < 500; i++ {
+		must(t, c.Set(ctx, fmt.Sprintf("d%d", i), i, 0).Err())
+	}
+	must(t, c.Set(ctx, "ttl", "v", time.Hour).Err())
+	c.Close()
+	closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	must(t, n.Close(closeCtx))
+
+	n2 := startNode(t, "badger", edit)
+	c2 := newClient(t, n2.Addr(), 3)
+	if got := c2.DBSize(ctx).Val(); got != 501 {
+		t.Fatalf("DBSIZE after restart = %d", got)
+	}
+	if v := c2.Get(ctx, "d499").Val(); v != "499" {
+		t.Fatalf("d499 = %q", v)
+	}
+	if d := c2.TTL(ctx, "ttl").Val(); d <= 0 || d > time.Hour {
+		t.Fatalf("TTL after restart = %v", d)
+	}
+}
