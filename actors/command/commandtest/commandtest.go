@@ -1,0 +1,112 @@
+// Package commandtest runs one-line commands ("set k v nx ex 10") against
+// in-memory Badger with a clock the test controls, for command table tests.
+package commandtest
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Harness holds a store and a registry.
+type Harness struct {
+	t     testing.TB
+	drv   *badger.DB
+	reg   *command.Registry
+	cache *store.MetaCache
+	// Now is the command time in unix ms; tests move it to expire keys.
+	Now int64
+	// DB is the selected database.
+	DB int
+	// Proto is the reply protocol (2 or 3).
+	Proto int
+}
+
+// New returns a harness serving the given registration tables.
+func New(t testing.TB, tables ...[]*command.Spec) *Harness {
+	drv, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	return &Harness{t: t, drv: drv, reg: command.NewRegistry(tables...), cache: store.NewMetaCache(1000),
+		Now: 1_700_000_000_000, Proto: 2}
+}
+
+// Parse resolves and parses line, returning the parse error if any.
+func (h *Harness) Parse(line string) error {
+	_, _, err := h.parse(line)
+	return err
+}
+
+func (h *Harness) parse(line string) (*command.Spec, command.Runner, error) {
+	args, ok := resp.SplitArgs([]byte(line), nil)
+	if !ok || len(args) == 0 {
+		h.t.Fatalf("bad line %q", line)
+	}
+	spec, err := h.reg.Resolve(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := spec.Parse(args)
+	return spec, r, err
+}
+
+// Do runs line in its own transaction and returns the exact reply bytes.
+func (h *Harness) Do(line string) string {
+	h.t.Helper()
+	w := resp.NewWriter(h.Proto)
+	spec, r, err := h.parse(line)
+	if err == nil {
+		err = h.run(spec, r, w)
+	}
+	if err != nil {
+		w.Reset(h.Proto)
+		command.Reply(w, err, line, nil)
+		if !isRedisError(err) {
+			h.t.Fatalf("%s: internal error %v", line, err)
+		}
+	}
+	return string(w.Bytes())
+}
+
+func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) error {
+	writable := spec.Flags&command.Write != 0
+	tx, err := store.Begin(h.drv, writable, h.DB, h.Now, func([]byte) *store.MetaCache { return h.cache })
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	ctx := &command.Ctx{W: w, Tx: tx, Now: h.Now, DB: h.DB, Registry: h.reg,
+		Cursors: store.NewCursors(16), Driver: h.drv, PurgeCaches: h.cache.Purge}
+	if err := r.Run(ctx); err != nil {
+		return err
+	}
+	if writable {
+		return tx.Commit()
+	}
+	return nil
+}
+
+func isRedisError(err error) bool {
+	var e *rerr.Error
+	return errors.As(err, &e)
+}
+
+// Case is one line and its expected reply bytes.
+type Case = [2]string
+
+// Run runs cases in order and reports every mismatch.
+func (h *Harness) Run(cases []Case) {
+	h.t.Helper()
+	for _, c := range cases {
+		if got := h.Do(c[0]); got != c[1] {
+			h.t.Errorf("%s\n got %q\nwant %q", c[0], got, c[1])
+		}
+	}
+}

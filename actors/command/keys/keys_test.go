@@ -1,0 +1,89 @@
+package keys
+
+import (
+	"testing"
+
+	"github.com/rekv/rekv/actors/command/commandtest"
+	"github.com/rekv/rekv/actors/command/strings"
+)
+
+type c = commandtest.Case
+
+func harness(t *testing.T) *commandtest.Harness {
+	return commandtest.New(t, Commands(), strings.Commands())
+}
+
+func TestExpireOptions(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{"set k v", "+OK\r\n"},
+		{"expire k 100 xx", ":0\r\n"},
+		{"expire k 100 gt", ":0\r\n"},
+		{"expire k 100 lt", ":1\r\n"},
+		{"expire k 50 nx", ":0\r\n"},
+		{"expire k 200 gt", ":1\r\n"},
+		{"expire k 300 lt", ":0\r\n"},
+		{"ttl k", ":200\r\n"},
+		{"pexpire k 1500", ":1\r\n"},
+		{"ttl k", ":2\r\n"}, // rounds like Redis
+		{"expire k 1 nx xx", "-ERR NX and XX, GT or LT options at the same time are not compatible\r\n"},
+		{"expire k 1 gt lt", "-ERR GT and LT options at the same time are not compatible\r\n"},
+		{"expire k 1 bogus", "-ERR Unsupported option bogus\r\n"},
+		{"expire k 9223372036854775807", "-ERR invalid expire time in 'expire' command\r\n"},
+		{"persist k", ":1\r\n"},
+		{"persist k", ":0\r\n"},
+		{"expiretime k", ":-1\r\n"},
+		{"expireat k 1", ":1\r\n"},
+		{"exists k", ":0\r\n"},
+		{"ttl k", ":-2\r\n"},
+	})
+}
+
+func TestExpiryIsLazyAndExact(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{{"set k v", "+OK\r\n"}, {"pexpire k 10", ":1\r\n"}, {"pexpiretime k", ":1700000000010\r\n"}})
+	h.Now += 9
+	h.Run([]c{{"pttl k", ":1\r\n"}, {"type k", "+string\r\n"}})
+	h.Now++
+	h.Run([]c{{"pttl k", ":-2\r\n"}, {"type k", "+none\r\n"}, {"del k", ":0\r\n"}, {"dbsize", ":0\r\n"}})
+}
+
+func TestDelExistsRename(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{"mset a 1 b 2", "+OK\r\n"},
+		{"exists a a b x", ":3\r\n"},
+		{"del a x", ":1\r\n"},
+		{"unlink b", ":1\r\n"},
+		{"rename a z", "-ERR no such key\r\n"},
+		{"set a 1 ex 100", "+OK\r\n"},
+		{"rename a a", "+OK\r\n"},
+		{"renamenx a a", ":0\r\n"},
+		{"set b 2", "+OK\r\n"},
+		{"renamenx a b", ":0\r\n"},
+		{"rename a b", "+OK\r\n"},
+		{"get b", "$1\r\n1\r\n"},
+		{"ttl b", ":100\r\n"},
+		{"exists a", ":0\r\n"},
+	})
+}
+
+func TestKeysScanDBSizeFlush(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{"mset user:1 a user:2 b order:1 c", "+OK\r\n"},
+		{"keys user:*", "*2\r\n$6\r\nuser:1\r\n$6\r\nuser:2\r\n"},
+		{"keys *:1", "*2\r\n$7\r\norder:1\r\n$6\r\nuser:1\r\n"},
+		{"keys nomatch*", "*0\r\n"},
+		{"dbsize", ":3\r\n"},
+		{"scan 0 count 10 match user:*", "*2\r\n$1\r\n0\r\n*2\r\n$6\r\nuser:1\r\n$6\r\nuser:2\r\n"},
+		{"scan 0 type hash", "*2\r\n$1\r\n0\r\n*0\r\n"},
+		{"scan x", "-ERR invalid cursor\r\n"},
+		{"scan 0 count 0", "-ERR syntax error\r\n"},
+		{"scan 0 match", "-ERR syntax error\r\n"},
+		{"flushdb bogus", "-ERR syntax error\r\n"},
+		{"flushdb", "+OK\r\n"},
+		{"dbsize", ":0\r\n"},
+		{"randomkey", "$-1\r\n"},
+	})
+}

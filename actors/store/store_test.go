@@ -1,0 +1,172 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/drivers/badger"
+)
+
+const now = int64(1_700_000_000_000)
+
+func open(t *testing.T) *badger.DB {
+	d, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
+func begin(t *testing.T, d drivers.Driver, c *MetaCache) *Tx {
+	tx, err := Begin(d, true, 0, now, func([]byte) *MetaCache { return c })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+// family lists the keys stored under one prefix byte.
+func family(t *testing.T, d drivers.Driver, prefix byte) []string {
+	tx, _ := d.Begin(false)
+	defer tx.Rollback()
+	var out []string
+	_ = tx.Iterate([]byte{prefix}, []byte{prefix + 1}, drivers.IterOptions{}, func(k, _ []byte) (bool, error) {
+		out = append(out, fmt.Sprintf("%x", k))
+		return true, nil
+	})
+	return out
+}
+
+func commit(t *testing.T, tx *Tx) {
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTTLIndexFollowsExpiry(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	tx := begin(t, d, c)
+	if err := tx.SetString([]byte("k"), []byte("v"), now+1000); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	want := fmt.Sprintf("%x", codec.TTLKey(now+1000, 0, []byte("k")))
+	if got := family(t, d, codec.PrefixTTL); len(got) != 1 || got[0] != want {
+		t.Fatalf("ttl index = %v, want [%s]", got, want)
+	}
+	tx = begin(t, d, c)
+	if ok, err := tx.SetExpire([]byte("k"), now+5000); !ok || err != nil {
+		t.Fatalf("SetExpire: %v %v", ok, err)
+	}
+	commit(t, tx)
+	want = fmt.Sprintf("%x", codec.TTLKey(now+5000, 0, []byte("k")))
+	if got := family(t, d, codec.PrefixTTL); len(got) != 1 || got[0] != want {
+		t.Fatalf("ttl index after move = %v", got)
+	}
+	tx = begin(t, d, c)
+	if _, err := tx.SetExpire([]byte("k"), 0); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	if got := family(t, d, codec.PrefixTTL); len(got) != 0 {
+		t.Fatalf("ttl index after persist = %v", got)
+	}
+}
+
+func TestDeadCollectionLeavesGarbage(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	// Plant a hash meta the way the hash type will write it.
+	raw, _ := d.Begin(true)
+	_ = raw.Set(codec.MetaKey(0, []byte("h")), codec.AppendMeta(nil, codec.Meta{Type: codec.TypeHash, Version: 77, Size: 3}, nil))
+	if err := raw.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tx := begin(t, d, c)
+	if _, _, err := tx.GetString([]byte("h")); err == nil || err.Error() != "WRONGTYPE Operation against a key holding the wrong kind of value" {
+		t.Fatalf("GetString on a hash: %v", err)
+	}
+	if err := tx.SetString([]byte("h"), []byte("now a string"), 0); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	want := fmt.Sprintf("%x", codec.GarbageKey(0, []byte("h"), 77))
+	if got := family(t, d, codec.PrefixGarbage); len(got) != 1 || got[0] != want {
+		t.Fatalf("garbage = %v, want [%s]", got, want)
+	}
+	tx = begin(t, d, c)
+	m, ok, err := tx.Meta([]byte("h"))
+	if err != nil || !ok || m.Type != codec.TypeString || m.Version == 77 {
+		t.Fatalf("new incarnation meta = %+v %v %v", m, ok, err)
+	}
+	tx.Rollback()
+}
+
+func TestCacheSeesOnlyCommittedWrites(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	tx := begin(t, d, c)
+	if err := tx.SetString([]byte("k"), []byte("v"), 0); err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	tx = begin(t, d, c)
+	if ok, _ := tx.Exists([]byte("k")); ok {
+		t.Fatal("rolled back write visible")
+	}
+	tx.Rollback()
+	mk := string(codec.MetaKey(0, []byte("k")))
+	if e, ok := c.get(mk); !ok || e.exists {
+		t.Fatalf("cache after rollback = %+v %v, want a negative entry", e, ok)
+	}
+	tx = begin(t, d, c)
+	_ = tx.SetString([]byte("k"), []byte("v"), 0)
+	commit(t, tx)
+	if e, ok := c.get(mk); !ok || !e.exists || e.meta.Type != codec.TypeString {
+		t.Fatalf("cache after commit = %+v %v", e, ok)
+	}
+}
+
+func TestFailedCommitEvictsCache(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	tx := begin(t, d, c)
+	if _, err := tx.Exists([]byte("k")); err != nil { // read k: a conflict witness
+		t.Fatal(err)
+	}
+	other, _ := d.Begin(true)
+	_ = other.Set(codec.MetaKey(0, []byte("k")), codec.AppendMeta(nil, codec.Meta{Type: codec.TypeString, Version: 1}, []byte("x")))
+	if err := other.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	_ = tx.SetString([]byte("k"), []byte("mine"), 0)
+	if err := tx.Commit(); err == nil {
+		t.Fatal("expected a conflict")
+	}
+	if _, ok := c.get(string(codec.MetaKey(0, []byte("k")))); ok {
+		t.Fatal("cache kept an entry for a key whose commit failed")
+	}
+}
+
+func TestDeleteRangeInChunks(t *testing.T) {
+	d := open(t)
+	tx, _ := d.Begin(true)
+	for i := 0; i < 3*flushChunk+5; i++ {
+		_ = tx.Set(codec.MetaKey(0, []byte(fmt.Sprintf("k%06d", i))), []byte{})
+	}
+	_ = tx.Set(codec.MetaKey(1, []byte("other-db")), []byte{})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	start, end := codec.MetaRange(0)
+	if err := DeleteRange(d, start, end); err != nil {
+		t.Fatal(err)
+	}
+	if got := family(t, d, codec.PrefixMeta); len(got) != 1 {
+		t.Fatalf("%d meta keys left, want only db 1's", len(got))
+	}
+}
