@@ -2,12 +2,6 @@ package keys
 
 import "github.com/rekv/rekv/actors/command"
 
-var (
-	first = command.KeySpec{First: 1, Last: 1, Step: 1}
-	two   = command.KeySpec{First: 1, Last: 2, Step: 1}
-	all   = command.KeySpec{First: 1, Last: -1, Step: 1}
-)
-
 const (
 	w  = command.Write
 	wf = command.Write | command.Fast
@@ -17,6 +11,9 @@ const (
 
 // Commands returns the keyspace commands' registration table.
 func Commands() []*command.Spec {
+	first := command.KeySpec{First: 1, Last: 1, Step: 1}
+	two := command.KeySpec{First: 1, Last: 2, Step: 1}
+	all := command.KeySpec{First: 1, Last: -1, Step: 1}
 	return []*command.Spec{
 		{Name: "del", Arity: -2, Flags: w, Keys: all, Parse: parseDel},
 		{Name: "unlink", Arity: -2, Flags: wf, Keys: all, Parse: parseDel},

@@ -17,8 +17,6 @@ import (
 // them all.
 type info struct{ sections map[string]bool }
 
-var infoSections = []string{"server", "clients", "memory", "persistence", "stats", "replication", "keyspace"}
-
 func parseInfo(args [][]byte) (command.Runner, error) {
 	in := info{sections: map[string]bool{}}
 	for _, a := range args[1:] {
@@ -38,7 +36,7 @@ func parseInfo(args [][]byte) (command.Runner, error) {
 func (in info) Run(c *command.Ctx) error {
 	st := c.Server.Stats()
 	var b strings.Builder
-	for _, sec := range infoSections {
+	for _, sec := range []string{"server", "clients", "memory", "persistence", "stats", "replication", "keyspace"} {
 		if in.sections != nil && !in.sections[sec] {
 			continue
 		}

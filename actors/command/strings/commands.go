@@ -2,12 +2,6 @@ package strings
 
 import "github.com/rekv/rekv/actors/command"
 
-var (
-	first = command.KeySpec{First: 1, Last: 1, Step: 1}
-	all   = command.KeySpec{First: 1, Last: -1, Step: 1}
-	pairs = command.KeySpec{First: 1, Last: -1, Step: 2}
-)
-
 const (
 	w  = command.Write
 	r  = command.ReadOnly
@@ -17,6 +11,9 @@ const (
 
 // Commands returns the string commands' registration table.
 func Commands() []*command.Spec {
+	first := command.KeySpec{First: 1, Last: 1, Step: 1}
+	all := command.KeySpec{First: 1, Last: -1, Step: 1}
+	pairs := command.KeySpec{First: 1, Last: -1, Step: 2}
 	return []*command.Spec{
 		{Name: "get", Arity: 2, Flags: rf, Keys: first, Parse: parseGet},
 		{Name: "set", Arity: -3, Flags: w, Keys: first, Parse: parseSet},
