@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -31,6 +33,9 @@ func run(args, environ []string) int {
 		return 2
 	}
 	log := newLogger(cfg.Log)
+	if cfg.Debug.PprofAddr != "" {
+		go servePprof(cfg.Debug.PprofAddr, log)
+	}
 	n, err := node.Start(cfg, path, log)
 	if err != nil {
 		log.Error("start failed", "err", err)
@@ -58,4 +63,16 @@ func newLogger(c conf.Log) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// servePprof serves the profiler on a loopback address (debug.pprof_addr).
+func servePprof(addr string, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	log.Info("pprof listening", "addr", addr)
+	if err := http.ListenAndServe(addr, mux); err != nil {
+		log.Error("pprof", "err", err)
+	}
 }

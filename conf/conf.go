@@ -24,6 +24,14 @@ type Config struct {
 	Storage Storage `koanf:"storage"`
 	Actors  Actors  `koanf:"actors"`
 	Log     Log     `koanf:"log"`
+	Debug   Debug   `koanf:"debug"`
+}
+
+// Debug configures diagnostics.
+type Debug struct {
+	// PprofAddr serves net/http/pprof on this loopback address; empty
+	// disables it.
+	PprofAddr string `koanf:"pprof_addr"`
 }
 
 // Server configures the network front.
@@ -128,6 +136,9 @@ func (c Config) Validate() error {
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	}
+	if a := c.Debug.PprofAddr; a != "" && !strings.HasPrefix(a, "127.0.0.1:") && !strings.HasPrefix(a, "localhost:") {
+		bad("debug.pprof_addr", "must be a loopback address (127.0.0.1:port), got %q", a)
+	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "must be text or json, got %q", c.Log.Format)
 	}
@@ -139,7 +150,7 @@ func flagKeys() map[string]string {
 	return map[string]string{
 		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
 		"durability": "storage.badger.durability", "driver": "storage.driver",
-		"shards": "actors.shards", "log-level": "log.level",
+		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr",
 	}
 }
 

@@ -1,6 +1,7 @@
 package badger
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -281,10 +282,18 @@ func (t *txn) Commit() error { return wrap(t.tx.Commit()) }
 
 func (t *txn) Rollback() { t.tx.Discard() }
 
-// logAdapter routes Badger's logs to slog; its chatty info lines go to Debug.
+// logAdapter routes Badger's logs to slog; its chatty info lines go to
+// Debug. Badger logs on its write path, so nothing is formatted unless the
+// level is enabled.
 type logAdapter struct{ l *slog.Logger }
 
-func (a logAdapter) Errorf(f string, args ...any)   { a.l.Error(fmt.Sprintf(f, args...)) }
-func (a logAdapter) Warningf(f string, args ...any) { a.l.Warn(fmt.Sprintf(f, args...)) }
-func (a logAdapter) Infof(f string, args ...any)    { a.l.Debug(fmt.Sprintf(f, args...)) }
-func (a logAdapter) Debugf(f string, args ...any)   { a.l.Debug(fmt.Sprintf(f, args...)) }
+func (a logAdapter) logf(level slog.Level, f string, args []any) {
+	if a.l.Enabled(context.Background(), level) {
+		a.l.Log(context.Background(), level, fmt.Sprintf(f, args...))
+	}
+}
+
+func (a logAdapter) Errorf(f string, args ...any)   { a.logf(slog.LevelError, f, args) }
+func (a logAdapter) Warningf(f string, args ...any) { a.logf(slog.LevelWarn, f, args) }
+func (a logAdapter) Infof(f string, args ...any)    { a.logf(slog.LevelDebug, f, args) }
+func (a logAdapter) Debugf(f string, args ...any)   { a.logf(slog.LevelDebug, f, args) }
