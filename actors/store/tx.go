@@ -183,6 +183,19 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 	return t.write(key, mk, old, m, val)
 }
 
+// SetStringKeepTTL stores val at key, keeping the expiry of a live key.
+func (t *Tx) SetStringKeepTTL(key, val []byte) error {
+	_, old, err := t.raw(key, false)
+	if err != nil {
+		return err
+	}
+	var expireAt int64
+	if old.live(t.now) {
+		expireAt = old.meta.ExpireAt
+	}
+	return t.SetString(key, val, expireAt)
+}
+
 // Delete removes key; it reports whether a live key was removed.
 func (t *Tx) Delete(key []byte) (bool, error) {
 	mk, old, err := t.raw(key, false)

@@ -7,6 +7,60 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 )
 
+// extended holds the options of SET and GETEX, parsed by one function as
+// Redis's parseExtendedStringArgumentsOrReply does.
+type extended struct {
+	nx, xx, get, keepTTL, persist bool
+	exp                           expiry
+}
+
+// parseExtended parses args as SET's options (isSet) or GETEX's, with the
+// same exclusions as Redis: EX/PX/EXAT/PXAT exclude each other and
+// KEEPTTL/PERSIST; NX excludes XX. cmd names the command in errors.
+func parseExtended(args [][]byte, isSet bool, cmd string) (extended, error) {
+	var o extended
+	var ex, px, exat, pxat bool
+	var expArg []byte
+	for j := 0; j < len(args); j++ {
+		opt := args[j]
+		hasNext := j+1 < len(args)
+		noTTL := !o.keepTTL && !o.persist
+		switch {
+		case isSet && command.Is(opt, "nx") && !o.xx:
+			o.nx = true
+		case isSet && command.Is(opt, "xx") && !o.nx:
+			o.xx = true
+		case isSet && command.Is(opt, "get"):
+			o.get = true
+		case isSet && command.Is(opt, "keepttl") && !ex && !px && !exat && !pxat:
+			o.keepTTL = true
+		case !isSet && command.Is(opt, "persist") && !ex && !px && !exat && !pxat:
+			o.persist = true
+		case command.Is(opt, "ex") && noTTL && !px && !exat && !pxat && hasNext:
+			ex, expArg = true, args[j+1]
+			j++
+		case command.Is(opt, "px") && noTTL && !ex && !exat && !pxat && hasNext:
+			px, expArg = true, args[j+1]
+			j++
+		case command.Is(opt, "exat") && noTTL && !ex && !px && !pxat && hasNext:
+			exat, expArg = true, args[j+1]
+			j++
+		case command.Is(opt, "pxat") && noTTL && !ex && !px && !exat && hasNext:
+			pxat, expArg = true, args[j+1]
+			j++
+		default:
+			return extended{}, rerr.ErrSyntax
+		}
+	}
+	if expArg != nil {
+		var err error
+		if o.exp, err = parseExpiry(cmd, expArg, ex || exat, exat || pxat); err != nil {
+			return extended{}, err
+		}
+	}
+	return o, nil
+}
+
 // expiry is a parsed EX/PX/EXAT/PXAT option.
 type expiry struct {
 	set      bool

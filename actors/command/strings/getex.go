@@ -1,51 +1,20 @@
 package strings
 
-import (
-	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/rerr"
-)
+import "github.com/rekv/rekv/actors/command"
 
 // GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds |
 // PXAT unix-time-milliseconds | PERSIST]
 type getEx struct {
-	key     []byte
-	exp     expiry
-	persist bool
+	key []byte
+	extended
 }
 
 func parseGetEx(args [][]byte) (command.Runner, error) {
-	g := getEx{key: args[1]}
-	var ex, px, exat, pxat bool
-	var expArg []byte
-	for j := 2; j < len(args); j++ {
-		opt := args[j]
-		hasNext := j+1 < len(args)
-		switch {
-		case command.Is(opt, "persist") && !ex && !px && !exat && !pxat:
-			g.persist = true
-		case command.Is(opt, "ex") && !g.persist && !px && !exat && !pxat && hasNext:
-			ex, expArg = true, args[j+1]
-			j++
-		case command.Is(opt, "px") && !g.persist && !ex && !exat && !pxat && hasNext:
-			px, expArg = true, args[j+1]
-			j++
-		case command.Is(opt, "exat") && !g.persist && !ex && !px && !pxat && hasNext:
-			exat, expArg = true, args[j+1]
-			j++
-		case command.Is(opt, "pxat") && !g.persist && !ex && !px && !exat && hasNext:
-			pxat, expArg = true, args[j+1]
-			j++
-		default:
-			return nil, rerr.ErrSyntax
-		}
+	o, err := parseExtended(args[2:], false, "getex")
+	if err != nil {
+		return nil, err
 	}
-	if expArg != nil {
-		var err error
-		if g.exp, err = parseExpiry("getex", expArg, ex || exat, exat || pxat); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
+	return getEx{key: args[1], extended: o}, nil
 }
 
 func (g getEx) Run(c *command.Ctx) error {

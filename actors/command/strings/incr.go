@@ -20,7 +20,7 @@ type incrBy struct {
 }
 
 func (in incrBy) Run(c *command.Ctx) error {
-	cur, expireAt, err := currentInt(c, in.key)
+	cur, err := currentInt(c, in.key)
 	if err != nil {
 		return err
 	}
@@ -28,23 +28,22 @@ func (in incrBy) Run(c *command.Ctx) error {
 		return rerr.ErrOverflow
 	}
 	n := cur + in.by
-	if err := c.Tx.SetString(in.key, strconv.AppendInt(nil, n, 10), expireAt); err != nil {
+	if err := c.Tx.SetStringKeepTTL(in.key, strconv.AppendInt(nil, n, 10)); err != nil {
 		return err
 	}
 	c.W.Int(n)
 	return nil
 }
 
-// currentInt reads the integer at key (0 if missing) and its expiry.
-func currentInt(c *command.Ctx, key []byte) (int64, int64, error) {
+// currentInt reads the integer at key (0 if missing).
+func currentInt(c *command.Ctx, key []byte) (int64, error) {
 	v, ok, err := c.Tx.GetString(key)
 	if err != nil || !ok {
-		return 0, 0, err
+		return 0, err
 	}
 	n, isInt := resp.ParseInt(v)
 	if !isInt {
-		return 0, 0, rerr.ErrNotInteger
+		return 0, rerr.ErrNotInteger
 	}
-	m, _, err := c.Tx.Meta(key)
-	return n, m.ExpireAt, err
+	return n, nil
 }

@@ -27,23 +27,17 @@ func (in incrByFloat) Run(c *command.Ctx) error {
 		return err
 	}
 	cur := command.ZeroLongDouble()
-	var expireAt int64
 	if ok {
 		if cur, ok = command.ParseLongDouble(v); !ok {
 			return rerr.ErrNotFloat
 		}
-		m, _, err := c.Tx.Meta(in.key)
-		if err != nil {
-			return err
-		}
-		expireAt = m.ExpireAt
 	}
 	n, ok := cur.Add(in.by)
 	if !ok {
 		return rerr.ErrNaNOrInfinity
 	}
 	out := n.Format()
-	if err := c.Tx.SetString(in.key, out, expireAt); err != nil {
+	if err := c.Tx.SetStringKeepTTL(in.key, out); err != nil {
 		return err
 	}
 	c.W.Bulk(out)

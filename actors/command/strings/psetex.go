@@ -8,5 +8,5 @@ func parsePSetEX(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return set{key: args[1], val: args[3], exp: exp, name: "psetex"}, nil
+	return set{key: args[1], val: args[3], extended: extended{exp: exp}, name: "psetex"}, nil
 }

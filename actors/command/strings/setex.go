@@ -8,5 +8,5 @@ func parseSetEX(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return set{key: args[1], val: args[3], exp: exp, name: "setex"}, nil
+	return set{key: args[1], val: args[3], extended: extended{exp: exp}, name: "setex"}, nil
 }

@@ -23,7 +23,7 @@ func parseSetRange(args [][]byte) (command.Runner, error) {
 }
 
 func (s setRange) Run(c *command.Ctx) error {
-	cur, ok, err := c.Tx.GetString(s.key)
+	cur, _, err := c.Tx.GetString(s.key)
 	if err != nil {
 		return err
 	}
@@ -34,19 +34,11 @@ func (s setRange) Run(c *command.Ctx) error {
 	if s.offset+int64(len(s.val)) > command.MaxStringLen {
 		return rerr.ErrStringTooLong
 	}
-	var expireAt int64
-	if ok {
-		m, _, err := c.Tx.Meta(s.key)
-		if err != nil {
-			return err
-		}
-		expireAt = m.ExpireAt
-	}
 	size := max(int64(len(cur)), s.offset+int64(len(s.val)))
 	n := make([]byte, size)
 	copy(n, cur)
 	copy(n[s.offset:], s.val)
-	if err := c.Tx.SetString(s.key, n, expireAt); err != nil {
+	if err := c.Tx.SetStringKeepTTL(s.key, n); err != nil {
 		return err
 	}
 	c.W.Int(size)
