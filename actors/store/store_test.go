@@ -170,3 +170,25 @@ func TestDeleteRangeInChunks(t *testing.T) {
 		t.Fatalf("%d meta keys left, want only db 1's", len(got))
 	}
 }
+
+func TestDeleteRangeIfKeepsOthers(t *testing.T) {
+	d := open(t)
+	tx, _ := d.Begin(true)
+	for i := 0; i < 2*flushChunk+3; i++ {
+		_ = tx.Set(codec.TTLKey(int64(i), byte(i%2), []byte("k")), []byte{})
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	err := DeleteRangeIf(d, []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}, func(k []byte) bool {
+		_, db, _, _ := codec.DecodeTTLKey(k)
+		return db == 1
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := family(t, d, codec.PrefixTTL)
+	if len(left) != flushChunk+2 {
+		t.Fatalf("%d TTL entries left, want %d (db 0's)", len(left), flushChunk+2)
+	}
+}

@@ -48,20 +48,8 @@ func (f flush) Run(c *command.Ctx) error {
 
 // deleteTTLEntries removes the TTL-index entries of one db.
 func deleteTTLEntries(drv drivers.Driver, db byte) error {
-	txn, err := drv.Begin(true)
-	if err != nil {
-		return err
-	}
-	defer txn.Rollback()
-	start, end := []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}
-	err = txn.Iterate(start, end, drivers.IterOptions{}, func(k, _ []byte) (bool, error) {
-		if _, kdb, _, err := codec.DecodeTTLKey(k); err == nil && kdb == db {
-			return true, txn.Delete(k)
-		}
-		return true, nil
+	return store.DeleteRangeIf(drv, []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}, func(k []byte) bool {
+		_, kdb, _, err := codec.DecodeTTLKey(k)
+		return err == nil && kdb == db
 	})
-	if err != nil {
-		return err
-	}
-	return txn.Commit()
 }
