@@ -58,8 +58,7 @@ type Engine struct {
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
-	// cursors is only used by keyspace commands, which hold every shard and
-	// so never run at the same time.
+	// cursors holds SCAN-family positions for every shard.
 	cursors *store.Cursors
 }
 
@@ -165,10 +164,6 @@ func (e *Engine) Stop(ctx context.Context) error {
 func (e *Engine) execute(req *Request, own int) {
 	var caches store.CacheResolver
 	var purge func()
-	var cursors *store.Cursors
-	if req.Spec.Flags&command.Keyspace != 0 {
-		cursors = e.cursors
-	}
 	switch {
 	case len(req.Shards) > 1:
 		for _, r := range req.held {
@@ -186,7 +181,7 @@ func (e *Engine) execute(req *Request, own int) {
 		caches = func([]byte) *store.MetaCache { return c }
 		purge = c.Purge
 	}
-	req.Client.Reply(req.Seq, e.run(req, caches, cursors, purge))
+	req.Client.Reply(req.Seq, e.run(req, caches, e.cursors, purge))
 }
 
 func release(held []*reserve) {

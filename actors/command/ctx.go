@@ -64,7 +64,7 @@ type Ctx struct {
 	Now int64
 	// DB is the client's selected database.
 	DB int
-	// Cursors holds SCAN positions; set for Keyspace commands.
+	// Cursors holds SCAN, HSCAN, SSCAN and ZSCAN positions.
 	Cursors *store.Cursors
 	// Driver and PurgeCaches are set for AllShards commands, which hold
 	// every shard and may work outside a single transaction.

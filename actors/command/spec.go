@@ -45,6 +45,11 @@ type Spec struct {
 	Arity int    // like Redis: N exact args (with the name), -N at least N
 	Flags Flags
 	Keys  KeySpec
+	// KeysFunc, when set, locates the keys instead of Keys, for commands
+	// whose key count is an argument (SINTERCARD, ZUNION...). It must not
+	// fail: malformed arguments yield what it can find, and Parse reports
+	// the error.
+	KeysFunc func(args [][]byte) []int
 	// Parse parses the whole argument list, name included, or returns the
 	// syntax error. It never touches storage. Nil for container commands
 	// that only dispatch to Subcommands.
@@ -75,6 +80,9 @@ func (s *Spec) CheckArity(args [][]byte) error {
 
 // KeyIndexes appends the indexes of the key arguments in args to dst.
 func (s *Spec) KeyIndexes(args [][]byte, dst []int) []int {
+	if s.KeysFunc != nil {
+		return append(dst, s.KeysFunc(args)...)
+	}
 	if s.Keys.First <= 0 || s.Keys.First >= len(args) {
 		return dst
 	}
@@ -159,4 +167,26 @@ func (r *Registry) Resolve(args [][]byte) (*Spec, error) {
 		}
 	}
 	return nil, rerr.ErrUnknownSubcommand(s.Name, args[1])
+}
+
+// NumKeys returns a KeysFunc for commands shaped "cmd [dest] numkeys key
+// [key ...]": numkeys is at index at, and dest (if hasDest) at index 1.
+func NumKeys(at int, hasDest bool) func(args [][]byte) []int {
+	return func(args [][]byte) []int {
+		var out []int
+		if hasDest && len(args) > 1 {
+			out = append(out, 1)
+		}
+		if at >= len(args) {
+			return out
+		}
+		n, err := Int(args[at])
+		if err != nil || n <= 0 {
+			return out
+		}
+		for i := at + 1; i < len(args) && int64(i-at) <= n; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
 }

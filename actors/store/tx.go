@@ -233,19 +233,24 @@ func (t *Tx) Rename(src, dst []byte) error {
 	if smk == string(codec.MetaKey(t.db, dst)) {
 		return nil
 	}
-	if s.meta.Type != codec.TypeString {
-		// Collections move with their sub-keys; their types add that.
-		return fmt.Errorf("store: rename of %v: %w", s.meta.Type, errors.ErrUnsupported)
-	}
 	dmk, d, err := t.raw(dst, false)
 	if err != nil {
 		return err
 	}
 	m := s.meta
-	if d.live(t.now) && d.meta.Type == codec.TypeString {
+	switch {
+	case s.meta.Type.IsCollection():
+		// Sub-keys embed the user key, so a collection moves by copy under
+		// a new version: O(members). The source version becomes garbage.
+		if m, err = t.copyCollection(s, src, dst); err != nil {
+			return err
+		}
+	case d.live(t.now) && d.meta.Type == codec.TypeString:
 		m.Version = d.meta.Version
-	} else if m.Version, err = t.drv.NextVersion(); err != nil {
-		return err
+	default:
+		if m.Version, err = t.drv.NextVersion(); err != nil {
+			return err
+		}
 	}
 	if err := t.write(dst, dmk, d, m, s.payload); err != nil {
 		return err
@@ -255,6 +260,13 @@ func (t *Tx) Rename(src, dst []byte) error {
 }
 
 func (t *Tx) del(key []byte, mk string, old record) (bool, error) {
+	return t.remove(key, mk, old, true)
+}
+
+// remove deletes key's meta and TTL entry; with garbage set, a collection's
+// version is recorded for the GC (not needed when it was emptied member by
+// member).
+func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, error) {
 	if !old.exists {
 		return false, nil
 	}
@@ -263,7 +275,7 @@ func (t *Tx) del(key []byte, mk string, old record) (bool, error) {
 			return false, err
 		}
 	}
-	if old.meta.Type.IsCollection() {
+	if garbage && old.meta.Type.IsCollection() {
 		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
 			return false, err
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
 )
 
@@ -53,7 +54,7 @@ func (s scan) Run(c *command.Ctx) error {
 	var start []byte
 	if s.cursor != 0 {
 		var ok bool
-		if start, ok = c.Cursors.Load(c.DB, s.cursor); !ok {
+		if start, ok = c.Cursors.Load(store.Scope(c.DB, nil), s.cursor); !ok {
 			s.reply(c, 0, nil) // an unknown or evicted cursor ends the scan
 			return nil
 		}
@@ -81,7 +82,7 @@ func (s scan) Run(c *command.Ctx) error {
 	}
 	var cur uint64
 	if next != nil {
-		cur = c.Cursors.Save(c.DB, next)
+		cur = c.Cursors.Save(store.Scope(c.DB, nil), next)
 	}
 	s.reply(c, cur, out)
 	return nil

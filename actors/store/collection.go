@@ -1,0 +1,196 @@
+package store
+
+import (
+	"errors"
+
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// Coll is a collection key (hash, set, zset, list) open in a Tx. Members
+// live under sub-keys of the key's live version. Every change of size is
+// written to the meta at once, so the rest of the transaction sees it; a
+// collection emptied by removals deletes its meta.
+type Coll struct {
+	t      *Tx
+	key    []byte
+	mk     string
+	meta   codec.Meta
+	live   bool   // the meta is stored and live
+	prefix []byte // sub-key prefix of the version; nil until it exists
+}
+
+// Open returns key's collection of type typ. A missing key yields nil,
+// unless create is set, in which case an empty collection is returned that
+// comes into existence with its first member. Another type is WRONGTYPE.
+func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
+	mk, r, err := t.raw(key, false)
+	if err != nil {
+		return nil, err
+	}
+	if r.live(t.now) {
+		if r.meta.Type != typ {
+			return nil, rerr.ErrWrongType
+		}
+		c := &Coll{t: t, key: key, mk: mk, meta: r.meta, live: true}
+		c.prefix = codec.SubKeyPrefix(t.db, key, r.meta.Version)
+		return c, nil
+	}
+	if !create {
+		return nil, nil
+	}
+	return &Coll{t: t, key: key, mk: mk, meta: codec.Meta{Type: typ}}, nil
+}
+
+// Meta returns the collection's current meta.
+func (c *Coll) Meta() codec.Meta { return c.meta }
+
+// Size returns the number of members.
+func (c *Coll) Size() int64 { return int64(c.meta.Size) }
+
+// Key returns the user key.
+func (c *Coll) Key() []byte { return c.key }
+
+// SubKey returns the storage key of a member (field) of this version.
+func (c *Coll) SubKey(field []byte) []byte {
+	return append(append(make([]byte, 0, len(c.prefix)+len(field)), c.prefix...), field...)
+}
+
+// ScorePrefix returns the prefix of this version's zset score index.
+func (c *Coll) ScorePrefix() []byte {
+	return codec.ScoreKeyPrefix(c.t.db, c.key, c.meta.Version)
+}
+
+// ensure gives a collection that does not exist yet its version.
+func (c *Coll) ensure() error {
+	if c.prefix != nil {
+		return nil
+	}
+	v, err := c.t.drv.NextVersion()
+	if err != nil {
+		return err
+	}
+	c.meta.Version = v
+	c.prefix = codec.SubKeyPrefix(c.t.db, c.key, v)
+	return nil
+}
+
+// Get reads one member's value.
+func (c *Coll) Get(field []byte) ([]byte, bool, error) {
+	if c.prefix == nil {
+		return nil, false, nil
+	}
+	v, err := c.t.txn.Get(c.SubKey(field))
+	if errors.Is(err, drivers.ErrNotFound) {
+		return nil, false, nil
+	}
+	return v, err == nil, err
+}
+
+// Put writes one member's value; the caller accounts for size with Grow.
+func (c *Coll) Put(field, val []byte) error {
+	if err := c.ensure(); err != nil {
+		return err
+	}
+	return c.t.txn.Set(c.SubKey(field), val)
+}
+
+// Remove deletes one member's sub-key; the caller accounts with Grow.
+func (c *Coll) Remove(field []byte) error {
+	if c.prefix == nil {
+		return nil
+	}
+	return c.t.txn.Delete(c.SubKey(field))
+}
+
+// SetRaw writes any key of this collection's version (score index entries).
+func (c *Coll) SetRaw(k, v []byte) error { return c.t.txn.Set(k, v) }
+
+// DeleteRaw deletes any key of this collection's version.
+func (c *Coll) DeleteRaw(k []byte) error { return c.t.txn.Delete(k) }
+
+// Grow changes the size by delta and writes the meta, deleting it when the
+// collection becomes empty.
+func (c *Coll) Grow(delta int64) error {
+	c.meta.Size = uint64(int64(c.meta.Size) + delta)
+	return c.save()
+}
+
+// SetListBounds sets a list's [head, tail) and size, and writes the meta.
+func (c *Coll) SetListBounds(head, tail uint64) error {
+	c.meta.Head, c.meta.Tail, c.meta.Size = head, tail, tail-head
+	return c.save()
+}
+
+func (c *Coll) save() error {
+	if err := c.ensure(); err != nil {
+		return err
+	}
+	_, old, err := c.t.raw(c.key, false)
+	if err != nil {
+		return err
+	}
+	if c.meta.Size == 0 {
+		c.live = false
+		_, err := c.t.remove(c.key, c.mk, old, false)
+		return err
+	}
+	c.live = true
+	return c.t.write(c.key, c.mk, old, c.meta, nil)
+}
+
+// Scan calls fn for members in sub-key order from field from (inclusive)
+// to to (exclusive, nil for the end), or backwards with reverse, stopping
+// after limit members when limit > 0.
+func (c *Coll) Scan(from, to []byte, reverse bool, limit int, fn func(field, val []byte) (bool, error)) error {
+	if c.prefix == nil {
+		return nil
+	}
+	start := c.SubKey(from)
+	end := codec.PrefixEnd(c.prefix)
+	if to != nil {
+		end = c.SubKey(to)
+	}
+	n := len(c.prefix)
+	return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: reverse, Limit: limit}, func(k, v []byte) (bool, error) {
+		return fn(k[n:], v)
+	})
+}
+
+// ScanRaw iterates any range of keys (the zset score index).
+func (c *Coll) ScanRaw(start, end []byte, reverse bool, limit int, fn func(k, v []byte) (bool, error)) error {
+	return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: reverse, Limit: limit}, fn)
+}
+
+// copyCollection copies every sub-key and score entry of src's version to
+// dst under a new version, keeping src's expiry. O(members).
+func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, error) {
+	m := src.meta
+	v, err := t.drv.NextVersion()
+	if err != nil {
+		return m, err
+	}
+	m.Version = v
+	for _, p := range [][3][]byte{
+		{codec.SubKeyPrefix(t.db, srcKey, src.meta.Version), codec.SubKeyPrefix(t.db, dstKey, v)},
+		{codec.ScoreKeyPrefix(t.db, srcKey, src.meta.Version), codec.ScoreKeyPrefix(t.db, dstKey, v)},
+	} {
+		from, to := p[0], p[1]
+		var pairs [][2][]byte
+		err := t.txn.Iterate(from, codec.PrefixEnd(from), drivers.IterOptions{}, func(k, val []byte) (bool, error) {
+			nk := append(append([]byte{}, to...), k[len(from):]...)
+			pairs = append(pairs, [2][]byte{nk, append([]byte{}, val...)})
+			return true, nil
+		})
+		if err != nil {
+			return m, err
+		}
+		for _, kv := range pairs {
+			if err := t.txn.Set(kv[0], kv[1]); err != nil {
+				return m, err
+			}
+		}
+	}
+	return m, nil
+}
