@@ -10,6 +10,7 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/strings"
@@ -25,7 +26,7 @@ const Version = "7.2.0"
 
 // Registry returns the table of every command rekv serves.
 func Registry() *command.Registry {
-	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands())
+	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands())
 }
 
 // Node is a running server.

@@ -43,6 +43,9 @@ func ParseLongDouble(b []byte) (LongDouble, bool) {
 	return LongDouble{f}, true
 }
 
+// IsInf reports whether the value is infinite (strtold accepts "inf").
+func (a LongDouble) IsInf() bool { return a.f.IsInf() }
+
 // Add returns a+b rounded to long double; ok is false if it overflows.
 func (a LongDouble) Add(b LongDouble) (LongDouble, bool) {
 	if a.f.IsInf() || b.f.IsInf() {

@@ -9,6 +9,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -16,9 +17,10 @@ import (
 // Harness holds a store and a registry.
 type Harness struct {
 	t     testing.TB
-	drv   *badger.DB
+	drv   drivers.Driver
 	reg   *command.Registry
 	cache *store.MetaCache
+	curs  *store.Cursors
 	// Now is the command time in unix ms; tests move it to expire keys.
 	Now int64
 	// DB is the selected database.
@@ -27,15 +29,21 @@ type Harness struct {
 	Proto int
 }
 
-// New returns a harness serving the given registration tables.
+// New returns a harness serving the given registration tables on a fresh
+// in-memory Badger.
 func New(t testing.TB, tables ...[]*command.Spec) *Harness {
 	drv, err := badger.Open(badger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = drv.Close() })
+	return NewWithDriver(t, drv, tables...)
+}
+
+// NewWithDriver returns a harness on drv, which the caller closes.
+func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) *Harness {
 	return &Harness{t: t, drv: drv, reg: command.NewRegistry(tables...), cache: store.NewMetaCache(1000),
-		Now: 1_700_000_000_000, Proto: 2}
+		curs: store.NewCursors(64), Now: 1_700_000_000_000, Proto: 2}
 }
 
 // Parse resolves and parses line, returning the parse error if any.
@@ -83,7 +91,7 @@ func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) erro
 	}
 	defer tx.Rollback()
 	ctx := &command.Ctx{W: w, Tx: tx, Now: h.Now, DB: h.DB, Registry: h.reg,
-		Cursors: store.NewCursors(16), Driver: h.drv, PurgeCaches: h.cache.Purge}
+		Cursors: h.curs, Driver: h.drv, PurgeCaches: h.cache.Purge}
 	if err := r.Run(ctx); err != nil {
 		return err
 	}

@@ -1,0 +1,39 @@
+package hash
+
+import "github.com/rekv/rekv/actors/command"
+
+// HDEL key field [field ...]
+type hdel struct {
+	key    []byte
+	fields [][]byte
+}
+
+func parseHDel(args [][]byte) (command.Runner, error) { return hdel{args[1], args[2:]}, nil }
+
+func (h hdel) Run(c *command.Ctx) error {
+	coll, err := open(c, h.key, false)
+	if err != nil || coll == nil {
+		c.W.Int(0)
+		return err
+	}
+	var n int64
+	for _, f := range h.fields {
+		_, ok, err := coll.Get(f)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := coll.Remove(f); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		if err := coll.Grow(-n); err != nil {
+			return err
+		}
+	}
+	c.W.Int(n)
+	return nil
+}

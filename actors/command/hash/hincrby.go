@@ -1,0 +1,56 @@
+package hash
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// HINCRBY key field increment
+type hincrBy struct {
+	key, field []byte
+	by         int64
+}
+
+func parseHIncrBy(args [][]byte) (command.Runner, error) {
+	by, err := command.Int(args[3])
+	if err != nil {
+		return nil, err
+	}
+	return hincrBy{key: args[1], field: args[2], by: by}, nil
+}
+
+func (h hincrBy) Run(c *command.Ctx) error {
+	coll, err := open(c, h.key, true)
+	if err != nil {
+		return err
+	}
+	v, exists, err := coll.Get(h.field)
+	if err != nil {
+		return err
+	}
+	var cur int64
+	if exists {
+		var ok bool
+		if cur, ok = resp.ParseInt(v); !ok {
+			return rerr.Errorf("ERR hash value is not an integer")
+		}
+	}
+	if h.by < 0 && cur < 0 && h.by < math.MinInt64-cur || h.by > 0 && cur > 0 && h.by > math.MaxInt64-cur {
+		return rerr.ErrOverflow
+	}
+	n := cur + h.by
+	if err := coll.Put(h.field, strconv.AppendInt(nil, n, 10)); err != nil {
+		return err
+	}
+	if !exists {
+		if err := coll.Grow(1); err != nil {
+			return err
+		}
+	}
+	c.W.Int(n)
+	return nil
+}

@@ -1,0 +1,50 @@
+package hash
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// HSET key field value [field value ...]
+type hset struct {
+	key   []byte
+	pairs [][]byte
+	ok    bool // HMSET replies +OK
+}
+
+func parseHSet(args [][]byte) (command.Runner, error) { return parsePairs(args, "hset", false) }
+
+func parsePairs(args [][]byte, name string, ok bool) (command.Runner, error) {
+	if len(args)%2 == 1 {
+		return nil, rerr.ErrArity(name)
+	}
+	return hset{key: args[1], pairs: args[2:], ok: ok}, nil
+}
+
+func (h hset) Run(c *command.Ctx) error {
+	coll, err := open(c, h.key, true)
+	if err != nil {
+		return err
+	}
+	var added int64
+	for i := 0; i < len(h.pairs); i += 2 {
+		isNew, err := setField(coll, h.pairs[i], h.pairs[i+1])
+		if err != nil {
+			return err
+		}
+		if isNew {
+			added++
+		}
+	}
+	if added > 0 {
+		if err := coll.Grow(added); err != nil {
+			return err
+		}
+	}
+	if h.ok {
+		c.W.OK()
+	} else {
+		c.W.Int(added)
+	}
+	return nil
+}

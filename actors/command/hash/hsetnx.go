@@ -1,0 +1,29 @@
+package hash
+
+import "github.com/rekv/rekv/actors/command"
+
+// HSETNX key field value
+type hsetNX struct{ key, field, val []byte }
+
+func parseHSetNX(args [][]byte) (command.Runner, error) {
+	return hsetNX{args[1], args[2], args[3]}, nil
+}
+
+func (h hsetNX) Run(c *command.Ctx) error {
+	coll, err := open(c, h.key, true)
+	if err != nil {
+		return err
+	}
+	if _, exists, err := coll.Get(h.field); err != nil || exists {
+		c.W.Int(0)
+		return err
+	}
+	if err := coll.Put(h.field, h.val); err != nil {
+		return err
+	}
+	if err := coll.Grow(1); err != nil {
+		return err
+	}
+	c.W.Int(1)
+	return nil
+}
