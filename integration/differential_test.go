@@ -16,6 +16,108 @@ import (
 // replies depend on time, ids or randomness are left to other tests.
 func scripts() map[string]string {
 	return map[string]string{
+		"settype": `SADD s a b c
+SADD s a d
+SADD s
+SREM s a x
+SREM s
+SREM nokey a
+SCARD s
+SCARD nokey
+SISMEMBER s b
+SISMEMBER s a
+SISMEMBER nokey a
+SMISMEMBER s a b x
+SMISMEMBER nokey a
+~ SMEMBERS s
+SMEMBERS nokey
+SADD t c d e
+~ SINTER s t
+SINTER s nokey
+SINTER nokey s
+~ SUNION s t
+~ SUNION s nokey
+~ SDIFF s t
+SDIFF nokey s
+~ SDIFF s nokey
+SINTERSTORE dst s t
+~ SMEMBERS dst
+SUNIONSTORE dst s t
+SCARD dst
+SDIFFSTORE dst s t
+~ SMEMBERS dst
+SINTERSTORE dst s nokey
+EXISTS dst
+SET str v
+SINTERSTORE str s t
+TYPE str
+~ SINTER s str
+SINTER nokey str
+~ SUNION str
+~ SDIFF s str
+SADD str a
+SINTERCARD 2 s t
+SINTERCARD 2 s t LIMIT 1
+SINTERCARD 2 s t LIMIT 0
+SINTERCARD 1 s
+SINTERCARD 0 s
+SINTERCARD abc s
+SINTERCARD 3 s t
+SINTERCARD 2 s t LIMIT -1
+SINTERCARD 2 s t LIMIT abc
+SINTERCARD 2 s t FOO
+SINTERCARD 2 s t LIMIT
+SINTERCARD 2 s nokey
+SINTERCARD 2 s str
+SMOVE s t b
+SMOVE s t nope
+SMOVE nokey t a
+SMOVE nokey str a
+SMOVE s str c
+SMOVE str s c
+SMOVE s s c
+SMOVE s s nope
+~ SMEMBERS t
+SMOVE s newset c
+SMEMBERS newset
+SCARD s
+SPOP nokey
+SPOP nokey 3
+SPOP s -1
+SPOP s abc
+SPOP s 1 2
+SPOP s 0
+SADD one x
+SPOP one
+EXISTS one
+SADD one x
+SPOP one 5
+EXISTS one
+SRANDMEMBER nokey
+SRANDMEMBER nokey 5
+SRANDMEMBER s 0
+SRANDMEMBER s -9223372036854775808
+SRANDMEMBER s 1 2
+SADD single z
+SRANDMEMBER single
+SRANDMEMBER single 3
+SRANDMEMBER single -3
+SET realstr v
+SPOP realstr
+SPOP realstr 2
+SRANDMEMBER realstr
+SRANDMEMBER realstr 2
+SCARD realstr
+SMEMBERS realstr
+SSCAN realstr 0
+SSCAN nokey 0
+SSCAN single 0
+SSCAN single 0 MATCH y*
+SSCAN single x
+RENAME t t2
+~ SMEMBERS t2
+EXPIRE t2 100
+TTL t2`,
 		"hash": `HSET h f1 v1 f2 v2
 HSET h f1 x f3 v3
 HSET h f1

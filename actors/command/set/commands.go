@@ -1,0 +1,119 @@
+package set
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
+)
+
+const (
+	w  = command.Write
+	r  = command.ReadOnly
+	wf = command.Write | command.Fast
+	rf = command.ReadOnly | command.Fast
+)
+
+// Commands returns the set commands' registration table.
+func Commands() []*command.Spec {
+	first := command.KeySpec{First: 1, Last: 1, Step: 1}
+	two := command.KeySpec{First: 1, Last: 2, Step: 1}
+	all := command.KeySpec{First: 1, Last: -1, Step: 1}
+	return []*command.Spec{
+		{Name: "sadd", Arity: -3, Flags: wf, Keys: first, Parse: parseSAdd},
+		{Name: "srem", Arity: -3, Flags: wf, Keys: first, Parse: parseSRem},
+		{Name: "scard", Arity: 2, Flags: rf, Keys: first, Parse: parseSCard},
+		{Name: "sismember", Arity: 3, Flags: rf, Keys: first, Parse: parseSIsMember},
+		{Name: "smismember", Arity: -3, Flags: rf, Keys: first, Parse: parseSMIsMember},
+		{Name: "smembers", Arity: 2, Flags: r, Keys: first, Parse: parseSMembers},
+		{Name: "spop", Arity: -2, Flags: wf, Keys: first, Parse: parseSPop},
+		{Name: "srandmember", Arity: -2, Flags: r, Keys: first, Parse: parseSRandMember},
+		{Name: "smove", Arity: 4, Flags: wf, Keys: two, Parse: parseSMove},
+		{Name: "sinter", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(inter, false)},
+		{Name: "sunion", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(union, false)},
+		{Name: "sdiff", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(diff, false)},
+		{Name: "sinterstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(inter, true)},
+		{Name: "sunionstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(union, true)},
+		{Name: "sdiffstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(diff, true)},
+		{Name: "sintercard", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: parseSInterCard},
+		{Name: "sscan", Arity: -3, Flags: r, Keys: first, Parse: parseSScan},
+	}
+}
+
+// open returns key's set (nil if missing and not create).
+func open(c *command.Ctx, key []byte, create bool) (*store.Coll, error) {
+	return c.Tx.Open(key, codec.TypeSet, create)
+}
+
+// isMember reports whether m is in s (a nil s is empty).
+func isMember(s *store.Coll, m []byte) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	_, ok, err := s.Get(m)
+	return ok, err
+}
+
+// add inserts members and reports how many were new.
+func add(s *store.Coll, members [][]byte) (int64, error) {
+	var n int64
+	for _, m := range members {
+		ok, err := isMember(s, m)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			continue
+		}
+		if err := s.Put(m, nil); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if n > 0 {
+		return n, s.Grow(n)
+	}
+	return 0, nil
+}
+
+// remove deletes members and reports how many were present.
+func remove(s *store.Coll, members [][]byte) (int64, error) {
+	var n int64
+	for _, m := range members {
+		ok, err := isMember(s, m)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		if err := s.Remove(m); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if n > 0 {
+		return n, s.Grow(-n)
+	}
+	return 0, nil
+}
+
+// members returns every member of s in byte order.
+func members(s *store.Coll) ([][]byte, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var out [][]byte
+	err := s.Scan(nil, nil, false, 0, func(m, _ []byte) (bool, error) {
+		out = append(out, command.Copy(m))
+		return true, nil
+	})
+	return out, err
+}
+
+// writeSet writes members as a RESP3 set (RESP2 array).
+func writeSet(c *command.Ctx, ms [][]byte) {
+	c.W.Set(len(ms))
+	for _, m := range ms {
+		c.W.Bulk(m)
+	}
+}

@@ -1,0 +1,21 @@
+package set
+
+import "github.com/rekv/rekv/actors/command"
+
+// SMEMBERS key
+type smembers struct{ key []byte }
+
+func parseSMembers(args [][]byte) (command.Runner, error) { return smembers{args[1]}, nil }
+
+func (s smembers) Run(c *command.Ctx) error {
+	set, err := open(c, s.key, false)
+	if err != nil {
+		return err
+	}
+	ms, err := members(set)
+	if err != nil {
+		return err
+	}
+	writeSet(c, ms)
+	return nil
+}

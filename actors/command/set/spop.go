@@ -1,0 +1,65 @@
+package set
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// SPOP key [count]
+type spop struct {
+	key      []byte
+	count    int64
+	hasCount bool
+}
+
+func parseSPop(args [][]byte) (command.Runner, error) {
+	s := spop{key: args[1]}
+	switch {
+	case len(args) > 3:
+		return nil, rerr.ErrSyntax
+	case len(args) == 3:
+		n, ok := resp.ParseInt(args[2])
+		if !ok || n < 0 {
+			return nil, rerr.Errorf("ERR value is out of range, must be positive")
+		}
+		s.count, s.hasCount = n, true
+	}
+	return s, nil
+}
+
+func (s spop) Run(c *command.Ctx) error {
+	set, err := open(c, s.key, false)
+	if err != nil {
+		return err
+	}
+	if set == nil || s.hasCount && s.count == 0 {
+		if s.hasCount {
+			c.W.Set(0)
+		} else {
+			c.W.Null()
+		}
+		return nil
+	}
+	n := s.count
+	if !s.hasCount {
+		n = 1
+	}
+	picked, err := command.RandomMembers(set, n)
+	if err != nil {
+		return err
+	}
+	ms := make([][]byte, len(picked))
+	for i, p := range picked {
+		ms[i] = p.Field
+	}
+	if _, err := remove(set, ms); err != nil {
+		return err
+	}
+	if !s.hasCount {
+		c.W.Bulk(ms[0])
+		return nil
+	}
+	writeSet(c, ms)
+	return nil
+}
