@@ -15,6 +15,7 @@ import (
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/command/zset"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
@@ -27,7 +28,7 @@ const Version = "7.2.0"
 
 // Registry returns the table of every command rekv serves.
 func Registry() *command.Registry {
-	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), set.Commands())
+	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), set.Commands(), zset.Commands())
 }
 
 // Node is a running server.

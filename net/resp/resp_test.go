@@ -153,6 +153,8 @@ func TestWriter(t *testing.T) {
 		{"map", func(w *Writer) { w.Map(1); w.BulkString("a"); w.Int(1) }, "*2\r\n$1\r\na\r\n:1\r\n", "%1\r\n$1\r\na\r\n:1\r\n"},
 		{"double", func(w *Writer) { w.Double(1.5) }, "$3\r\n1.5\r\n", ",1.5\r\n"},
 		{"inf", func(w *Writer) { w.Double(mathInf()) }, "$3\r\ninf\r\n", ",inf\r\n"},
+		{"%.17g", func(w *Writer) { w.Double(1.1) }, "$18\r\n1.1000000000000001\r\n", ",1.1000000000000001\r\n"},
+		{"exponent", func(w *Writer) { w.Double(1e20) }, "$5\r\n1e+20\r\n", ",1e+20\r\n"},
 		{"bool", func(w *Writer) { w.Bool(true) }, ":1\r\n", "#t\r\n"},
 		{"verbatim", func(w *Writer) { w.Verbatim("x") }, "$1\r\nx\r\n", "=5\r\ntxt:x\r\n"},
 		{"set", func(w *Writer) { w.Set(0) }, "*0\r\n", "~0\r\n"},

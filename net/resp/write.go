@@ -133,8 +133,8 @@ func (w *Writer) Push(n int) {
 	w.header('*', int64(n))
 }
 
-// Double writes a double (RESP3 ,x; RESP2 a bulk string), formatted like
-// Redis 7.2: the shortest text that reads back to the same value.
+// Double writes a double (RESP3 ,x; RESP2 a bulk string), formatted as
+// Redis 7.0 does ("%.17g").
 func (w *Writer) Double(f float64) {
 	if w.proto == 3 {
 		w.buf = append(w.buf, ',')
@@ -171,8 +171,9 @@ func (w *Writer) Verbatim(s string) {
 	w.BulkString(s)
 }
 
-// AppendFloat appends f as Redis prints doubles: inf, -inf, or the shortest
-// decimal that round-trips.
+// AppendFloat appends f as Redis 7.0 prints doubles: inf, -inf, or C's
+// "%.17g" (which Go's 'g' with 17 digits reproduces, exponent form
+// included).
 func AppendFloat(dst []byte, f float64) []byte {
 	switch {
 	case math.IsInf(f, 1):
@@ -180,5 +181,5 @@ func AppendFloat(dst []byte, f float64) []byte {
 	case math.IsInf(f, -1):
 		return append(dst, "-inf"...)
 	}
-	return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	return strconv.AppendFloat(dst, f, 'g', 17, 64)
 }

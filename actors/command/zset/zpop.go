@@ -1,0 +1,63 @@
+package zset
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// ZPOPMIN key [count] and ZPOPMAX key [count]
+type zpop struct {
+	key      []byte
+	max      bool
+	count    int64
+	hasCount bool
+}
+
+func popParser(max bool) func([][]byte) (command.Runner, error) {
+	return func(args [][]byte) (command.Runner, error) {
+		z := zpop{key: args[1], max: max, count: 1}
+		switch {
+		case len(args) > 3:
+			return nil, rerr.ErrSyntax
+		case len(args) == 3:
+			n, ok := resp.ParseInt(args[2])
+			if !ok || n < 0 {
+				return nil, rerr.Errorf("ERR value is out of range, must be positive")
+			}
+			z.count, z.hasCount = n, true
+		}
+		return z, nil
+	}
+}
+
+func (z zpop) Run(c *command.Ctx) error {
+	set, ok, err := open(c, z.key, false)
+	if err != nil {
+		return err
+	}
+	var es []Entry
+	if ok && z.count > 0 {
+		if es, err = set.byRank(0, z.count-1, z.max); err != nil {
+			return err
+		}
+		ms := make([][]byte, len(es))
+		for i, e := range es {
+			ms[i] = e.Member
+		}
+		if _, err := set.remove(ms); err != nil {
+			return err
+		}
+	}
+	if !z.hasCount {
+		// One pair, flat in both protocols.
+		c.W.Array(2 * len(es))
+		for _, e := range es {
+			c.W.Bulk(e.Member)
+			c.W.Double(e.Score)
+		}
+		return nil
+	}
+	writeEntries(c, es, true)
+	return nil
+}
