@@ -192,3 +192,63 @@ func TestDeleteRangeIfKeepsOthers(t *testing.T) {
 		t.Fatalf("%d TTL entries left, want %d (db 0's)", len(left), flushChunk+2)
 	}
 }
+
+func TestCollectionSizeEmptyAndRename(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	tx := begin(t, d, c)
+	h, err := tx.Open([]byte("h"), codec.TypeHash, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a", "b", "c"} {
+		if err := h.Put([]byte(f), []byte("v"+f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Grow(3); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := tx.SetExpire([]byte("h"), now+1000); !ok || err != nil {
+		t.Fatalf("SetExpire: %v %v", ok, err)
+	}
+	commit(t, tx)
+
+	tx = begin(t, d, c)
+	if err := tx.Rename([]byte("h"), []byte("h2")); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	tx = begin(t, d, c)
+	m, ok, err := tx.Meta([]byte("h2"))
+	if err != nil || !ok || m.Size != 3 || m.ExpireAt != now+1000 {
+		t.Fatalf("renamed meta = %+v %v %v", m, ok, err)
+	}
+	h2, _ := tx.Open([]byte("h2"), codec.TypeHash, false)
+	if v, ok, _ := h2.Get([]byte("b")); !ok || string(v) != "vb" {
+		t.Fatalf("renamed field b = %q %v", v, ok)
+	}
+	if _, err := tx.Open([]byte("h2"), codec.TypeSet, false); err == nil {
+		t.Fatal("opening a hash as a set: no WRONGTYPE")
+	}
+	for _, f := range []string{"a", "b", "c"} {
+		_ = h2.Remove([]byte(f))
+	}
+	if err := h2.Grow(-3); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, tx)
+	// Emptied: no meta, no TTL entry; the renamed-away version is garbage.
+	if got := family(t, d, codec.PrefixMeta); len(got) != 0 {
+		t.Fatalf("meta left: %v", got)
+	}
+	if got := family(t, d, codec.PrefixTTL); len(got) != 0 {
+		t.Fatalf("ttl entries left: %v", got)
+	}
+	if got := family(t, d, codec.PrefixGarbage); len(got) != 1 {
+		t.Fatalf("garbage = %v, want the old version of h only", got)
+	}
+	if got := family(t, d, codec.PrefixData); len(got) != 3 {
+		t.Fatalf("sub-keys = %d, want h's 3 dead ones awaiting GC", len(got))
+	}
+}
