@@ -10,6 +10,10 @@ import (
 // meta key. It is owned by one shard and is not safe for concurrent use.
 type MetaCache struct {
 	lru *simplelru.LRU[string, cached]
+	// edges holds, per index prefix and direction, a key no live entry of
+	// that range lies before (forward) or after (reverse): scans start
+	// there instead of stepping over the tombstones of popped entries.
+	edges *simplelru.LRU[string, []byte]
 }
 
 type cached struct {
@@ -26,11 +30,18 @@ func NewMetaCache(size int) *MetaCache {
 	if err != nil {
 		panic(err) // unreachable: size is positive
 	}
-	return &MetaCache{lru: lru}
+	edges, err := simplelru.NewLRU[string, []byte](max(size/16, 64), nil)
+	if err != nil {
+		panic(err) // unreachable: size is positive
+	}
+	return &MetaCache{lru: lru, edges: edges}
 }
 
 // Purge empties the cache.
-func (c *MetaCache) Purge() { c.lru.Purge() }
+func (c *MetaCache) Purge() {
+	c.lru.Purge()
+	c.edges.Purge()
+}
 
 // Len returns the number of cached entries.
 func (c *MetaCache) Len() int { return c.lru.Len() }

@@ -93,8 +93,13 @@ func (c *Coll) Put(field, val []byte) error {
 	if err := c.ensure(); err != nil {
 		return err
 	}
+	c.DropEdges(c.prefix)
 	return c.t.txn.Set(c.SubKey(field), val)
 }
+
+// Prefix returns the sub-key prefix of the collection's version (nil
+// before it exists).
+func (c *Coll) Prefix() []byte { return c.prefix }
 
 // Remove deletes one member's sub-key; the caller accounts with Grow.
 func (c *Coll) Remove(field []byte) error {
@@ -104,8 +109,12 @@ func (c *Coll) Remove(field []byte) error {
 	return c.t.txn.Delete(c.SubKey(field))
 }
 
-// SetRaw writes any key of this collection's version (score index entries).
-func (c *Coll) SetRaw(k, v []byte) error { return c.t.txn.Set(k, v) }
+// SetRaw writes a key of this collection's version under the range
+// prefix (score index entries), dropping that range's edges.
+func (c *Coll) SetRaw(prefix, k, v []byte) error {
+	c.DropEdges(prefix)
+	return c.t.txn.Set(k, v)
+}
 
 // DeleteRaw deletes any key of this collection's version.
 func (c *Coll) DeleteRaw(k []byte) error { return c.t.txn.Delete(k) }
@@ -155,6 +164,64 @@ func (c *Coll) Scan(from, to []byte, reverse bool, limit int, fn func(field, val
 	n := len(c.prefix)
 	return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: reverse, Limit: limit}, func(k, v []byte) (bool, error) {
 		return fn(k[n:], v)
+	})
+}
+
+func edgeKey(prefix []byte, rev bool) string {
+	if rev {
+		return "r" + string(prefix)
+	}
+	return "f" + string(prefix)
+}
+
+// Edge returns a key of the range under prefix before which (forward) or
+// after which (rev) no live entry lies, or nil if none is known.
+func (c *Coll) Edge(prefix []byte, rev bool) []byte {
+	if mc := c.t.cacheFor(c.mk); mc != nil {
+		if k, ok := mc.edges.Get(edgeKey(prefix, rev)); ok {
+			return k
+		}
+	}
+	return nil
+}
+
+// SetEdge records key as the first (or, with rev, last) live entry of the
+// range under prefix, as a scan just found it. It stays a valid bound when
+// the entry is then deleted, or the transaction rolls back.
+func (c *Coll) SetEdge(prefix []byte, rev bool, key []byte) {
+	if mc := c.t.cacheFor(c.mk); mc != nil {
+		mc.edges.Add(edgeKey(prefix, rev), append([]byte(nil), key...))
+	}
+}
+
+// DropEdges forgets the edges of the range under prefix; every insert into
+// the range calls it, so an edge never hides a live entry.
+func (c *Coll) DropEdges(prefix []byte) {
+	if mc := c.t.cacheFor(c.mk); mc != nil {
+		mc.edges.Remove(edgeKey(prefix, false))
+		mc.edges.Remove(edgeKey(prefix, true))
+	}
+}
+
+// ScanEdge iterates the whole range under prefix from its first (or, with
+// rev, last) live entry, starting at the known edge and recording the
+// entry it finds first as the new edge.
+func (c *Coll) ScanEdge(prefix []byte, rev bool, fn func(k, v []byte) (bool, error)) error {
+	start, end := prefix, codec.PrefixEnd(prefix)
+	if e := c.Edge(prefix, rev); e != nil {
+		if rev {
+			end = append(append([]byte{}, e...), 0)
+		} else {
+			start = e
+		}
+	}
+	first := true
+	return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: rev}, func(k, v []byte) (bool, error) {
+		if first {
+			c.SetEdge(prefix, rev, k)
+			first = false
+		}
+		return fn(k, v)
 	})
 }
 

@@ -47,12 +47,13 @@ func (z zrank) Run(c *command.Ctx) error {
 	// Count the entries before the member in the requested direction.
 	var rank int64
 	target := set.indexKey(s, z.member)
-	p := set.ScorePrefix()
-	if z.rev {
-		err = set.ScanRaw(append(target, 0), endOf(p), false, 0, func([]byte, []byte) (bool, error) { rank++; return true, nil })
-	} else {
-		err = set.ScanRaw(p, target, false, 0, func([]byte, []byte) (bool, error) { rank++; return true, nil })
-	}
+	err = set.ScanEdge(set.ScorePrefix(), z.rev, func(k, _ []byte) (bool, error) {
+		if string(k) == string(target) {
+			return false, nil
+		}
+		rank++
+		return true, nil
+	})
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (z zset) put(member []byte, score float64) (bool, error) {
 	if err := z.Put(member, binary.BigEndian.AppendUint64(nil, math.Float64bits(score))); err != nil {
 		return false, err
 	}
-	return !exists, z.SetRaw(z.indexKey(score, member), nil)
+	return !exists, z.SetRaw(z.ScorePrefix(), z.indexKey(score, member), nil)
 }
 
 // remove deletes members and reports how many existed, updating the size.
@@ -101,20 +101,26 @@ func (z zset) scan(from, to []byte, rev bool, fn func(e Entry) (bool, error)) er
 		return nil
 	}
 	p := z.ScorePrefix()
+	n := len(p)
+	visit := func(k, _ []byte) (bool, error) {
+		s, m, err := codec.DecodeScoreSuffix(k[n:])
+		if err != nil {
+			return false, err
+		}
+		return fn(Entry{Member: command.Copy(m), Score: s})
+	}
+	if from == nil && to == nil {
+		// A walk from one end: start at the known edge, past the
+		// tombstones of popped entries.
+		return z.ScanEdge(p, rev, visit)
+	}
 	if from == nil {
 		from = p
 	}
 	if to == nil {
 		to = codec.PrefixEnd(p)
 	}
-	n := len(p)
-	return z.ScanRaw(from, to, rev, 0, func(k, _ []byte) (bool, error) {
-		s, m, err := codec.DecodeScoreSuffix(k[n:])
-		if err != nil {
-			return false, err
-		}
-		return fn(Entry{Member: command.Copy(m), Score: s})
-	})
+	return z.ScanRaw(from, to, rev, 0, visit)
 }
 
 // byRank returns the entries with ranks start..stop (Redis's index rules),
@@ -293,5 +299,3 @@ func writeEntries(c *command.Ctx, es []Entry, withScores bool) {
 		}
 	}
 }
-
-func endOf(prefix []byte) []byte { return codec.PrefixEnd(prefix) }
