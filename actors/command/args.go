@@ -67,3 +67,13 @@ func Float(arg []byte) (float64, error) {
 
 // Copy returns a copy of b that does not alias it.
 func Copy(b []byte) []byte { return append([]byte{}, b...) }
+
+// PositiveCount parses the count of SPOP, ZPOPMIN and ZPOPMAX: a
+// non-negative integer, else Redis's "must be positive" error.
+func PositiveCount(arg []byte) (int64, error) {
+	n, ok := resp.ParseInt(arg)
+	if !ok || n < 0 {
+		return 0, rerr.Errorf("ERR value is out of range, must be positive")
+	}
+	return n, nil
+}

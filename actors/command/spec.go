@@ -27,6 +27,12 @@ const (
 	Fast
 )
 
+// Flag sets most commands use.
+const (
+	WriteFast = Write | Fast
+	ReadFast  = ReadOnly | Fast
+)
+
 // KeySpec locates key arguments: indexes First, First+Step, ... up to Last.
 // A negative Last counts from the end (-1 is the last argument). First 0
 // means the command has no keys.

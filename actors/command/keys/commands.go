@@ -2,39 +2,32 @@ package keys
 
 import "github.com/rekv/rekv/actors/command"
 
-const (
-	w  = command.Write
-	wf = command.Write | command.Fast
-	rf = command.ReadOnly | command.Fast
-	ks = command.ReadOnly | command.Keyspace
-)
-
 // Commands returns the keyspace commands' registration table.
 func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
 	two := command.KeySpec{First: 1, Last: 2, Step: 1}
 	all := command.KeySpec{First: 1, Last: -1, Step: 1}
 	return []*command.Spec{
-		{Name: "del", Arity: -2, Flags: w, Keys: all, Parse: parseDel},
-		{Name: "unlink", Arity: -2, Flags: wf, Keys: all, Parse: parseDel},
-		{Name: "exists", Arity: -2, Flags: rf, Keys: all, Parse: parseExists},
-		{Name: "type", Arity: 2, Flags: rf, Keys: first, Parse: parseType},
-		{Name: "expire", Arity: -3, Flags: wf, Keys: first, Parse: expireParser("expire", false, true)},
-		{Name: "pexpire", Arity: -3, Flags: wf, Keys: first, Parse: expireParser("pexpire", false, false)},
-		{Name: "expireat", Arity: -3, Flags: wf, Keys: first, Parse: expireParser("expireat", true, true)},
-		{Name: "pexpireat", Arity: -3, Flags: wf, Keys: first, Parse: expireParser("pexpireat", true, false)},
-		{Name: "ttl", Arity: 2, Flags: rf, Keys: first, Parse: ttlParser(false, false)},
-		{Name: "pttl", Arity: 2, Flags: rf, Keys: first, Parse: ttlParser(true, false)},
-		{Name: "expiretime", Arity: 2, Flags: rf, Keys: first, Parse: ttlParser(false, true)},
-		{Name: "pexpiretime", Arity: 2, Flags: rf, Keys: first, Parse: ttlParser(true, true)},
-		{Name: "persist", Arity: 2, Flags: wf, Keys: first, Parse: parsePersist},
-		{Name: "rename", Arity: 3, Flags: w, Keys: two, Parse: parseRename},
-		{Name: "renamenx", Arity: 3, Flags: wf, Keys: two, Parse: parseRenameNX},
-		{Name: "keys", Arity: 2, Flags: ks, Parse: parseKeys},
-		{Name: "scan", Arity: -2, Flags: ks, Parse: parseScan},
-		{Name: "randomkey", Arity: 1, Flags: ks, Parse: parseRandomKey},
-		{Name: "dbsize", Arity: 1, Flags: ks | command.Fast, Parse: parseDBSize},
-		{Name: "flushdb", Arity: -1, Flags: w | command.AllShards, Parse: parseFlushDB},
-		{Name: "flushall", Arity: -1, Flags: w | command.AllShards, Parse: parseFlushAll},
+		{Name: "del", Arity: -2, Flags: command.Write, Keys: all, Parse: parseDel},
+		{Name: "unlink", Arity: -2, Flags: command.WriteFast, Keys: all, Parse: parseDel},
+		{Name: "exists", Arity: -2, Flags: command.ReadFast, Keys: all, Parse: parseExists},
+		{Name: "type", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseType},
+		{Name: "expire", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: expireParser("expire", false, true)},
+		{Name: "pexpire", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: expireParser("pexpire", false, false)},
+		{Name: "expireat", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: expireParser("expireat", true, true)},
+		{Name: "pexpireat", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: expireParser("pexpireat", true, false)},
+		{Name: "ttl", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: ttlParser(false, false)},
+		{Name: "pttl", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: ttlParser(true, false)},
+		{Name: "expiretime", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: ttlParser(false, true)},
+		{Name: "pexpiretime", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: ttlParser(true, true)},
+		{Name: "persist", Arity: 2, Flags: command.WriteFast, Keys: first, Parse: parsePersist},
+		{Name: "rename", Arity: 3, Flags: command.Write, Keys: two, Parse: parseRename},
+		{Name: "renamenx", Arity: 3, Flags: command.WriteFast, Keys: two, Parse: parseRenameNX},
+		{Name: "keys", Arity: 2, Flags: command.ReadOnly | command.Keyspace, Parse: parseKeys},
+		{Name: "scan", Arity: -2, Flags: command.ReadOnly | command.Keyspace, Parse: parseScan},
+		{Name: "randomkey", Arity: 1, Flags: command.ReadOnly | command.Keyspace, Parse: parseRandomKey},
+		{Name: "dbsize", Arity: 1, Flags: command.ReadOnly | command.Keyspace | command.Fast, Parse: parseDBSize},
+		{Name: "flushdb", Arity: -1, Flags: command.Write | command.AllShards, Parse: parseFlushDB},
+		{Name: "flushall", Arity: -1, Flags: command.Write | command.AllShards, Parse: parseFlushAll},
 	}
 }

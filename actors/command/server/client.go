@@ -10,12 +10,12 @@ import (
 
 func clientSubcommands() []*command.Spec {
 	return []*command.Spec{
-		{Name: "id", Arity: 2, Flags: cf, Parse: func([][]byte) (command.Runner, error) { return clientID{}, nil }},
-		{Name: "setname", Arity: 3, Flags: cf, Parse: parseClientSetName},
-		{Name: "getname", Arity: 2, Flags: cf, Parse: func([][]byte) (command.Runner, error) { return clientGetName{}, nil }},
-		{Name: "setinfo", Arity: 4, Flags: cf, Parse: parseClientSetInfo},
-		{Name: "info", Arity: 2, Flags: c, Parse: func([][]byte) (command.Runner, error) { return clientInfo{}, nil }},
-		{Name: "list", Arity: -2, Flags: c, Parse: parseClientList},
+		{Name: "id", Arity: 2, Flags: command.Conn | command.Fast, Parse: func([][]byte) (command.Runner, error) { return clientID{}, nil }},
+		{Name: "setname", Arity: 3, Flags: command.Conn | command.Fast, Parse: parseClientSetName},
+		{Name: "getname", Arity: 2, Flags: command.Conn | command.Fast, Parse: func([][]byte) (command.Runner, error) { return clientGetName{}, nil }},
+		{Name: "setinfo", Arity: 4, Flags: command.Conn | command.Fast, Parse: parseClientSetInfo},
+		{Name: "info", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientInfo{}, nil }},
+		{Name: "list", Arity: -2, Flags: command.Conn, Parse: parseClientList},
 	}
 }
 

@@ -6,36 +6,29 @@ import (
 	"github.com/rekv/rekv/codec"
 )
 
-const (
-	w  = command.Write
-	r  = command.ReadOnly
-	wf = command.Write | command.Fast
-	rf = command.ReadOnly | command.Fast
-)
-
 // Commands returns the set commands' registration table.
 func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
 	two := command.KeySpec{First: 1, Last: 2, Step: 1}
 	all := command.KeySpec{First: 1, Last: -1, Step: 1}
 	return []*command.Spec{
-		{Name: "sadd", Arity: -3, Flags: wf, Keys: first, Parse: parseSAdd},
-		{Name: "srem", Arity: -3, Flags: wf, Keys: first, Parse: parseSRem},
-		{Name: "scard", Arity: 2, Flags: rf, Keys: first, Parse: parseSCard},
-		{Name: "sismember", Arity: 3, Flags: rf, Keys: first, Parse: parseSIsMember},
-		{Name: "smismember", Arity: -3, Flags: rf, Keys: first, Parse: parseSMIsMember},
-		{Name: "smembers", Arity: 2, Flags: r, Keys: first, Parse: parseSMembers},
-		{Name: "spop", Arity: -2, Flags: wf, Keys: first, Parse: parseSPop},
-		{Name: "srandmember", Arity: -2, Flags: r, Keys: first, Parse: parseSRandMember},
-		{Name: "smove", Arity: 4, Flags: wf, Keys: two, Parse: parseSMove},
-		{Name: "sinter", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(inter, false)},
-		{Name: "sunion", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(union, false)},
-		{Name: "sdiff", Arity: -2, Flags: r, Keys: all, Parse: algebraParser(diff, false)},
-		{Name: "sinterstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(inter, true)},
-		{Name: "sunionstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(union, true)},
-		{Name: "sdiffstore", Arity: -3, Flags: w, Keys: all, Parse: algebraParser(diff, true)},
-		{Name: "sintercard", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: parseSInterCard},
-		{Name: "sscan", Arity: -3, Flags: r, Keys: first, Parse: parseSScan},
+		{Name: "sadd", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: parseSAdd},
+		{Name: "srem", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: parseSRem},
+		{Name: "scard", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseSCard},
+		{Name: "sismember", Arity: 3, Flags: command.ReadFast, Keys: first, Parse: parseSIsMember},
+		{Name: "smismember", Arity: -3, Flags: command.ReadFast, Keys: first, Parse: parseSMIsMember},
+		{Name: "smembers", Arity: 2, Flags: command.ReadOnly, Keys: first, Parse: parseSMembers},
+		{Name: "spop", Arity: -2, Flags: command.WriteFast, Keys: first, Parse: parseSPop},
+		{Name: "srandmember", Arity: -2, Flags: command.ReadOnly, Keys: first, Parse: parseSRandMember},
+		{Name: "smove", Arity: 4, Flags: command.WriteFast, Keys: two, Parse: parseSMove},
+		{Name: "sinter", Arity: -2, Flags: command.ReadOnly, Keys: all, Parse: algebraParser(inter, false)},
+		{Name: "sunion", Arity: -2, Flags: command.ReadOnly, Keys: all, Parse: algebraParser(union, false)},
+		{Name: "sdiff", Arity: -2, Flags: command.ReadOnly, Keys: all, Parse: algebraParser(diff, false)},
+		{Name: "sinterstore", Arity: -3, Flags: command.Write, Keys: all, Parse: algebraParser(inter, true)},
+		{Name: "sunionstore", Arity: -3, Flags: command.Write, Keys: all, Parse: algebraParser(union, true)},
+		{Name: "sdiffstore", Arity: -3, Flags: command.Write, Keys: all, Parse: algebraParser(diff, true)},
+		{Name: "sintercard", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: parseSInterCard},
+		{Name: "sscan", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseSScan},
 	}
 }
 

@@ -2,38 +2,31 @@ package strings
 
 import "github.com/rekv/rekv/actors/command"
 
-const (
-	w  = command.Write
-	r  = command.ReadOnly
-	wf = command.Write | command.Fast
-	rf = command.ReadOnly | command.Fast
-)
-
 // Commands returns the string commands' registration table.
 func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
 	all := command.KeySpec{First: 1, Last: -1, Step: 1}
 	pairs := command.KeySpec{First: 1, Last: -1, Step: 2}
 	return []*command.Spec{
-		{Name: "get", Arity: 2, Flags: rf, Keys: first, Parse: parseGet},
-		{Name: "set", Arity: -3, Flags: w, Keys: first, Parse: parseSet},
-		{Name: "setnx", Arity: 3, Flags: wf, Keys: first, Parse: parseSetNX},
-		{Name: "setex", Arity: 4, Flags: w, Keys: first, Parse: parseSetEX},
-		{Name: "psetex", Arity: 4, Flags: w, Keys: first, Parse: parsePSetEX},
-		{Name: "getset", Arity: 3, Flags: wf, Keys: first, Parse: parseGetSet},
-		{Name: "getdel", Arity: 2, Flags: wf, Keys: first, Parse: parseGetDel},
-		{Name: "getex", Arity: -2, Flags: wf, Keys: first, Parse: parseGetEx},
-		{Name: "mget", Arity: -2, Flags: rf, Keys: all, Parse: parseMGet},
-		{Name: "mset", Arity: -3, Flags: w, Keys: pairs, Parse: parseMSet},
-		{Name: "msetnx", Arity: -3, Flags: w, Keys: pairs, Parse: parseMSetNX},
-		{Name: "incr", Arity: 2, Flags: wf, Keys: first, Parse: parseIncr},
-		{Name: "decr", Arity: 2, Flags: wf, Keys: first, Parse: parseDecr},
-		{Name: "incrby", Arity: 3, Flags: wf, Keys: first, Parse: parseIncrBy},
-		{Name: "decrby", Arity: 3, Flags: wf, Keys: first, Parse: parseDecrBy},
-		{Name: "incrbyfloat", Arity: 3, Flags: wf, Keys: first, Parse: parseIncrByFloat},
-		{Name: "append", Arity: 3, Flags: wf, Keys: first, Parse: parseAppend},
-		{Name: "strlen", Arity: 2, Flags: rf, Keys: first, Parse: parseStrlen},
-		{Name: "setrange", Arity: 4, Flags: w, Keys: first, Parse: parseSetRange},
-		{Name: "getrange", Arity: 4, Flags: r, Keys: first, Parse: parseGetRange},
+		{Name: "get", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseGet},
+		{Name: "set", Arity: -3, Flags: command.Write, Keys: first, Parse: parseSet},
+		{Name: "setnx", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseSetNX},
+		{Name: "setex", Arity: 4, Flags: command.Write, Keys: first, Parse: parseSetEX},
+		{Name: "psetex", Arity: 4, Flags: command.Write, Keys: first, Parse: parsePSetEX},
+		{Name: "getset", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseGetSet},
+		{Name: "getdel", Arity: 2, Flags: command.WriteFast, Keys: first, Parse: parseGetDel},
+		{Name: "getex", Arity: -2, Flags: command.WriteFast, Keys: first, Parse: parseGetEx},
+		{Name: "mget", Arity: -2, Flags: command.ReadFast, Keys: all, Parse: parseMGet},
+		{Name: "mset", Arity: -3, Flags: command.Write, Keys: pairs, Parse: parseMSet},
+		{Name: "msetnx", Arity: -3, Flags: command.Write, Keys: pairs, Parse: parseMSetNX},
+		{Name: "incr", Arity: 2, Flags: command.WriteFast, Keys: first, Parse: parseIncr},
+		{Name: "decr", Arity: 2, Flags: command.WriteFast, Keys: first, Parse: parseDecr},
+		{Name: "incrby", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseIncrBy},
+		{Name: "decrby", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseDecrBy},
+		{Name: "incrbyfloat", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseIncrByFloat},
+		{Name: "append", Arity: 3, Flags: command.WriteFast, Keys: first, Parse: parseAppend},
+		{Name: "strlen", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseStrlen},
+		{Name: "setrange", Arity: 4, Flags: command.Write, Keys: first, Parse: parseSetRange},
+		{Name: "getrange", Arity: 4, Flags: command.ReadOnly, Keys: first, Parse: parseGetRange},
 	}
 }

@@ -2,48 +2,41 @@ package zset
 
 import "github.com/rekv/rekv/actors/command"
 
-const (
-	w  = command.Write
-	r  = command.ReadOnly
-	wf = command.Write | command.Fast
-	rf = command.ReadOnly | command.Fast
-)
-
 // Commands returns the sorted-set commands' registration table.
 func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
 	two := command.KeySpec{First: 1, Last: 2, Step: 1}
 	return []*command.Spec{
-		{Name: "zadd", Arity: -4, Flags: wf, Keys: first, Parse: parseZAdd},
-		{Name: "zincrby", Arity: 4, Flags: wf, Keys: first, Parse: parseZIncrBy},
-		{Name: "zscore", Arity: 3, Flags: rf, Keys: first, Parse: parseZScore},
-		{Name: "zmscore", Arity: -3, Flags: rf, Keys: first, Parse: parseZMScore},
-		{Name: "zcard", Arity: 2, Flags: rf, Keys: first, Parse: parseZCard},
-		{Name: "zcount", Arity: 4, Flags: rf, Keys: first, Parse: parseZCount},
-		{Name: "zlexcount", Arity: 4, Flags: rf, Keys: first, Parse: parseZLexCount},
-		{Name: "zrank", Arity: -3, Flags: rf, Keys: first, Parse: rankParser("zrank", false)},
-		{Name: "zrevrank", Arity: -3, Flags: rf, Keys: first, Parse: rankParser("zrevrank", true)},
-		{Name: "zrange", Arity: -4, Flags: r, Keys: first, Parse: parseZRange},
-		{Name: "zrangestore", Arity: -5, Flags: w, Keys: two, Parse: parseZRangeStore},
-		{Name: "zrevrange", Arity: -4, Flags: r, Keys: first, Parse: parseZRevRange},
-		{Name: "zrangebyscore", Arity: -4, Flags: r, Keys: first, Parse: byScoreParser(false)},
-		{Name: "zrevrangebyscore", Arity: -4, Flags: r, Keys: first, Parse: byScoreParser(true)},
-		{Name: "zrangebylex", Arity: -4, Flags: r, Keys: first, Parse: byLexParser(false)},
-		{Name: "zrevrangebylex", Arity: -4, Flags: r, Keys: first, Parse: byLexParser(true)},
-		{Name: "zrem", Arity: -3, Flags: wf, Keys: first, Parse: parseZRem},
-		{Name: "zremrangebyrank", Arity: 4, Flags: w, Keys: first, Parse: remRangeParser(byRankKind)},
-		{Name: "zremrangebyscore", Arity: 4, Flags: w, Keys: first, Parse: remRangeParser(byScoreKind)},
-		{Name: "zremrangebylex", Arity: 4, Flags: w, Keys: first, Parse: remRangeParser(byLexKind)},
-		{Name: "zpopmin", Arity: -2, Flags: wf, Keys: first, Parse: popParser(false)},
-		{Name: "zpopmax", Arity: -2, Flags: wf, Keys: first, Parse: popParser(true)},
-		{Name: "zrandmember", Arity: -2, Flags: r, Keys: first, Parse: parseZRandMember},
-		{Name: "zunion", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zunion", opUnion, false)},
-		{Name: "zinter", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zinter", opInter, false)},
-		{Name: "zdiff", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zdiff", opDiff, false)},
-		{Name: "zunionstore", Arity: -4, Flags: w, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zunionstore", opUnion, true)},
-		{Name: "zinterstore", Arity: -4, Flags: w, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zinterstore", opInter, true)},
-		{Name: "zdiffstore", Arity: -4, Flags: w, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zdiffstore", opDiff, true)},
-		{Name: "zintercard", Arity: -3, Flags: r, KeysFunc: command.NumKeys(1, false), Parse: parseZInterCard},
-		{Name: "zscan", Arity: -3, Flags: r, Keys: first, Parse: parseZScan},
+		{Name: "zadd", Arity: -4, Flags: command.WriteFast, Keys: first, Parse: parseZAdd},
+		{Name: "zincrby", Arity: 4, Flags: command.WriteFast, Keys: first, Parse: parseZIncrBy},
+		{Name: "zscore", Arity: 3, Flags: command.ReadFast, Keys: first, Parse: parseZScore},
+		{Name: "zmscore", Arity: -3, Flags: command.ReadFast, Keys: first, Parse: parseZMScore},
+		{Name: "zcard", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseZCard},
+		{Name: "zcount", Arity: 4, Flags: command.ReadFast, Keys: first, Parse: parseZCount},
+		{Name: "zlexcount", Arity: 4, Flags: command.ReadFast, Keys: first, Parse: parseZLexCount},
+		{Name: "zrank", Arity: -3, Flags: command.ReadFast, Keys: first, Parse: rankParser("zrank", false)},
+		{Name: "zrevrank", Arity: -3, Flags: command.ReadFast, Keys: first, Parse: rankParser("zrevrank", true)},
+		{Name: "zrange", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: parseZRange},
+		{Name: "zrangestore", Arity: -5, Flags: command.Write, Keys: two, Parse: parseZRangeStore},
+		{Name: "zrevrange", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: parseZRevRange},
+		{Name: "zrangebyscore", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: byScoreParser(false)},
+		{Name: "zrevrangebyscore", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: byScoreParser(true)},
+		{Name: "zrangebylex", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: byLexParser(false)},
+		{Name: "zrevrangebylex", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: byLexParser(true)},
+		{Name: "zrem", Arity: -3, Flags: command.WriteFast, Keys: first, Parse: parseZRem},
+		{Name: "zremrangebyrank", Arity: 4, Flags: command.Write, Keys: first, Parse: remRangeParser(byRankKind)},
+		{Name: "zremrangebyscore", Arity: 4, Flags: command.Write, Keys: first, Parse: remRangeParser(byScoreKind)},
+		{Name: "zremrangebylex", Arity: 4, Flags: command.Write, Keys: first, Parse: remRangeParser(byLexKind)},
+		{Name: "zpopmin", Arity: -2, Flags: command.WriteFast, Keys: first, Parse: popParser(false)},
+		{Name: "zpopmax", Arity: -2, Flags: command.WriteFast, Keys: first, Parse: popParser(true)},
+		{Name: "zrandmember", Arity: -2, Flags: command.ReadOnly, Keys: first, Parse: parseZRandMember},
+		{Name: "zunion", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zunion", opUnion, false)},
+		{Name: "zinter", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zinter", opInter, false)},
+		{Name: "zdiff", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: setOpParser("zdiff", opDiff, false)},
+		{Name: "zunionstore", Arity: -4, Flags: command.Write, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zunionstore", opUnion, true)},
+		{Name: "zinterstore", Arity: -4, Flags: command.Write, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zinterstore", opInter, true)},
+		{Name: "zdiffstore", Arity: -4, Flags: command.Write, KeysFunc: command.NumKeys(2, true), Parse: setOpParser("zdiffstore", opDiff, true)},
+		{Name: "zintercard", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: parseZInterCard},
+		{Name: "zscan", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseZScan},
 	}
 }

@@ -3,7 +3,6 @@ package zset
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // ZPOPMIN key [count] and ZPOPMAX key [count]
@@ -21,9 +20,9 @@ func popParser(max bool) func([][]byte) (command.Runner, error) {
 		case len(args) > 3:
 			return nil, rerr.ErrSyntax
 		case len(args) == 3:
-			n, ok := resp.ParseInt(args[2])
-			if !ok || n < 0 {
-				return nil, rerr.Errorf("ERR value is out of range, must be positive")
+			n, err := command.PositiveCount(args[2])
+			if err != nil {
+				return nil, err
 			}
 			z.count, z.hasCount = n, true
 		}
