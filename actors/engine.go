@@ -145,6 +145,46 @@ func (e *Engine) Dispatch(req *Request) {
 	e.multiMu.Unlock()
 }
 
+// SpawnChild starts an actor as a child of the root guardian, supervised
+// like the shards (one-for-one restart).
+func (e *Engine) SpawnChild(name string, producer actor.Producer) (*actor.PID, error) {
+	res, err := e.sys.Root.RequestFuture(e.guardian, &spawnChild{name: name, props: actor.PropsFromProducer(producer)},
+		10*time.Second).Result()
+	if err != nil {
+		return nil, fmt.Errorf("actors: spawn %s: %w", name, err)
+	}
+	sr := res.(spawnResult)
+	return sr.pid, sr.err
+}
+
+type spawnChild struct {
+	name  string
+	props *actor.Props
+}
+
+type spawnResult struct {
+	pid *actor.PID
+	err error
+}
+
+// Exec runs an internal command (the GC's) on one shard through the same
+// path as client commands, and returns its reply once it has committed.
+func (e *Engine) Exec(ctx context.Context, shard, db int, name string, run command.Runner) ([]byte, error) {
+	done := make(chanReplier, 1)
+	e.Dispatch(&Request{Client: done, Spec: &command.Spec{Name: name, Flags: command.Write}, Runner: run,
+		DB: db, Proto: 2, Shards: []int{shard}})
+	select {
+	case b := <-done:
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+type chanReplier chan []byte
+
+func (c chanReplier) Reply(_ uint64, b []byte) { c <- b }
+
 // Stop lets every actor finish its queued commands, then stops them.
 func (e *Engine) Stop(ctx context.Context) error {
 	f := e.sys.Root.PoisonFuture(e.guardian)
@@ -234,6 +274,11 @@ type guardian struct {
 }
 
 func (g *guardian) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*spawnChild); ok {
+		pid, err := ctx.SpawnNamed(m.props, m.name)
+		ctx.Respond(spawnResult{pid: pid, err: err})
+		return
+	}
 	if _, ok := ctx.Message().(*actor.Started); !ok {
 		return
 	}

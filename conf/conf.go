@@ -23,6 +23,7 @@ type Config struct {
 	Server  Server  `koanf:"server"`
 	Storage Storage `koanf:"storage"`
 	Actors  Actors  `koanf:"actors"`
+	GC      GC      `koanf:"gc"`
 	Log     Log     `koanf:"log"`
 	Debug   Debug   `koanf:"debug"`
 }
@@ -67,6 +68,13 @@ type Actors struct {
 	ScanCursors   int `koanf:"scan_cursors"`
 }
 
+// GC configures the garbage collector (active expiry and reclamation).
+type GC struct {
+	Interval         time.Duration `koanf:"interval"`
+	BatchSize        int           `koanf:"batch_size"`
+	MaxKeysPerSecond int           `koanf:"max_keys_per_second"`
+}
+
 // Log configures logging.
 type Log struct {
 	Level  string `koanf:"level"`
@@ -81,6 +89,7 @@ func Default() Config {
 		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
+		GC:     GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000},
 		Log:    Log{Level: "info", Format: "text"},
 	}
 }
@@ -132,6 +141,15 @@ func (c Config) Validate() error {
 	}
 	if c.Actors.ScanCursors < 1 {
 		bad("actors.scan_cursors", "must be positive, got %d", c.Actors.ScanCursors)
+	}
+	if c.GC.Interval < time.Millisecond {
+		bad("gc.interval", "must be at least 1ms, got %v", c.GC.Interval)
+	}
+	if c.GC.BatchSize < 1 {
+		bad("gc.batch_size", "must be positive, got %d", c.GC.BatchSize)
+	}
+	if c.GC.MaxKeysPerSecond < 0 {
+		bad("gc.max_keys_per_second", "must not be negative (0: no cap), got %d", c.GC.MaxKeysPerSecond)
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)

@@ -31,6 +31,7 @@ type Info struct {
 	Driver     string
 	ConfigFile string
 	Config     [][2]string
+	GC         func() [][2]string // INFO gc lines; nil: none
 }
 
 // Server is the gnet event handler. It implements command.Server.
@@ -257,7 +258,15 @@ func (s *Server) Stats() command.Stats {
 		Shards:           s.engine.Shards(),
 		Driver:           s.info.Driver,
 		ConfigFile:       s.info.ConfigFile,
+		GC:               s.gcFields(),
 	}
+}
+
+func (s *Server) gcFields() [][2]string {
+	if s.info.GC == nil {
+		return nil
+	}
+	return s.info.GC()
 }
 
 // Config implements command.Server.

@@ -19,6 +19,7 @@ import (
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/gc"
 	rnet "github.com/rekv/rekv/net"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -38,6 +39,9 @@ type Node struct {
 	engine *actors.Engine
 	net    *rnet.Server
 	log    *slog.Logger
+	gc     *gc.Collector
+	// GCStats are the collector's counters.
+	GCStats *gc.Stats
 
 	closeOnce sync.Once
 	closeErr  error
@@ -59,7 +63,7 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 // then owns and closes.
 func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
 	reg := Registry()
-	n := &Node{cfg: cfg, drv: drv, log: log}
+	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
 	var err error
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors}, drv, reg, nil, log)
@@ -67,19 +71,30 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		return nil, errors.Join(err, drv.Close())
 	}
 	info := rnet.Info{Version: Version, Port: cfg.Server.Port, Driver: cfg.Storage.Driver,
-		ConfigFile: configFile, Config: configParams(cfg)}
+		ConfigFile: configFile, Config: configParams(cfg), GC: n.GCStats.Fields}
 	limits := resp.Limits{MaxBulkLen: cfg.Server.ProtoMaxBulkLen, MaxArgs: cfg.Server.MaxMultibulkLen,
 		MaxInline: cfg.Server.MaxInlineLen}
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients}, info, n.engine, reg, log)
 	n.engine.SetServer(n.net)
+	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
+		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond}, drv, n.engine, n.GCStats, log.With("component", "gc"))
+	if err := n.gc.Start(); err != nil {
+		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
+	}
 	if err := n.net.Start(); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
 	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)
 	return n, nil
 }
+
+// Driver returns the node's storage driver (tests inspect storage).
+func (n *Node) Driver() drivers.Driver { return n.drv }
+
+// GC returns the node's collector (tests run passes and inject faults).
+func (n *Node) GC() *gc.Collector { return n.gc }
 
 // Addr returns the address the node listens on.
 func (n *Node) Addr() string {

@@ -49,6 +49,7 @@ type Stats struct {
 	Shards           int
 	Driver           string
 	ConfigFile       string
+	GC               [][2]string // the INFO gc section's lines
 }
 
 // Ctx is what a running command may use. Fields that do not apply where

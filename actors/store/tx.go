@@ -220,6 +220,26 @@ func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
 	return true, t.write(key, mk, old, m, old.payload)
 }
 
+// ExpireDue is the GC's expiry of one TTL-index entry: if key's meta still
+// expires at expireAt and that time has passed, the key is deleted (its
+// TTL entry removed, a collection's version left as garbage). An entry no
+// meta matches any more is stale and is removed. It reports whether a key
+// was expired.
+func (t *Tx) ExpireDue(key []byte, expireAt int64) (bool, error) {
+	mk, r, err := t.raw(key, false)
+	if err != nil {
+		return false, err
+	}
+	if r.exists && r.meta.ExpireAt == expireAt {
+		if expireAt > t.now {
+			return false, nil
+		}
+		_, err := t.del(key, mk, r)
+		return err == nil, err
+	}
+	return false, t.txn.Delete(codec.TTLKey(expireAt, t.db, key))
+}
+
 // Rename moves src to dst (replacing dst), keeping the TTL. The caller has
 // checked that src exists.
 func (t *Tx) Rename(src, dst []byte) error {

@@ -13,7 +13,7 @@ import (
 )
 
 // INFO [section [section ...]]: server, clients, memory, persistence,
-// stats, replication and keyspace; "all", "everything" and "default" name
+// stats, replication, gc and keyspace; "all", "everything" and "default" name
 // them all.
 type info struct{ sections map[string]bool }
 
@@ -36,7 +36,7 @@ func parseInfo(args [][]byte) (command.Runner, error) {
 func (in info) Run(c *command.Ctx) error {
 	st := c.Server.Stats()
 	var b strings.Builder
-	for _, sec := range []string{"server", "clients", "memory", "persistence", "stats", "replication", "keyspace"} {
+	for _, sec := range []string{"server", "clients", "memory", "persistence", "stats", "replication", "gc", "keyspace"} {
 		if in.sections != nil && !in.sections[sec] {
 			continue
 		}
@@ -83,6 +83,10 @@ func (in info) section(c *command.Ctx, b *strings.Builder, sec string, st comman
 	case "replication":
 		line("role", "master")
 		line("connected_slaves", 0)
+	case "gc":
+		for _, kv := range st.GC {
+			line(kv[0], kv[1])
+		}
 	case "keyspace":
 		return keyspace(c, b)
 	}

@@ -1,0 +1,19 @@
+// Package gc is rekv's garbage collector: a protoactor actor, child of the
+// root guardian (one-for-one restart), that wakes on a timer and
+//
+//   - walks the TTL index ('t') from its oldest entry up to now and expires
+//     those keys through their owning shard actors, so the shards' meta
+//     caches stay right (a dead collection version becomes a 'g' entry);
+//   - walks the garbage entries ('g') and deletes each dead version's
+//     sub-keys and score-index entries in bounded transactions, then the
+//     'g' entry itself.
+//
+// Invariants:
+//   - All progress lives in storage: a TTL entry disappears with its key, a
+//     sub-key once deleted stays deleted, a 'g' entry goes last. A GC that
+//     panics or restarts resumes from storage, never from memory.
+//   - The GC only deletes keys under a dead version. Versions are never
+//     reused, so a key re-created under the same name (a new version) is
+//     never touched by the GC of its previous incarnation.
+//   - Work per pass is bounded by the batch size and by max keys per second.
+package gc

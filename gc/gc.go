@@ -1,0 +1,289 @@
+package gc
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Options tune the collector.
+type Options struct {
+	Interval         time.Duration // between passes
+	BatchSize        int           // TTL and garbage entries read per pass
+	MaxKeysPerSecond int           // keys expired plus sub-keys deleted per second; 0: no cap
+}
+
+// Stats are the collector's counters; they outlive restarts.
+type Stats struct {
+	KeysExpired       atomic.Int64
+	VersionsReclaimed atomic.Int64
+	SubkeysDeleted    atomic.Int64
+	Passes            atomic.Int64
+	Restarts          atomic.Int64
+	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
+	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
+}
+
+// Fields returns the counters as INFO lines.
+func (s *Stats) Fields() [][2]string {
+	f := func(v *atomic.Int64) string { return strconv.FormatInt(v.Load(), 10) }
+	return [][2]string{
+		{"gc_keys_expired", f(&s.KeysExpired)},
+		{"gc_versions_reclaimed", f(&s.VersionsReclaimed)},
+		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
+		{"gc_backlog_versions", f(&s.BacklogVersions)},
+		{"gc_backlog_expired", f(&s.BacklogExpired)},
+		{"gc_passes", f(&s.Passes)},
+		{"gc_restarts", f(&s.Restarts)},
+	}
+}
+
+// Engine is what the collector needs from the actor engine.
+type Engine interface {
+	ShardOf(key []byte) int
+	Exec(ctx context.Context, shard, db int, name string, run command.Runner) ([]byte, error)
+	SpawnChild(name string, producer actor.Producer) (*actor.PID, error)
+}
+
+// Collector runs passes; Start wraps it in a supervised actor.
+type Collector struct {
+	o     Options
+	drv   drivers.Driver
+	eng   Engine
+	stats *Stats
+	log   *slog.Logger
+	// BeforePass, if set, runs at the start of every pass (tests inject
+	// panics with it).
+	BeforePass func()
+}
+
+// New returns a collector; it does nothing until Start.
+func New(o Options, drv drivers.Driver, eng Engine, stats *Stats, log *slog.Logger) *Collector {
+	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log}
+}
+
+// Start spawns the collector's actor under the engine's guardian.
+func (c *Collector) Start() error {
+	_, err := c.eng.SpawnChild("gc", func() actor.Actor { return &gcActor{c: c} })
+	return err
+}
+
+type tick struct{}
+
+type gcActor struct{ c *Collector }
+
+func (a *gcActor) Receive(ctx actor.Context) {
+	switch ctx.Message().(type) {
+	case *actor.Started:
+		a.schedule(ctx)
+	case *actor.Restarting:
+		a.c.stats.Restarts.Add(1)
+	case tick:
+		if a.c.BeforePass != nil {
+			a.c.BeforePass()
+		}
+		if _, err := a.c.Pass(context.Background()); err != nil {
+			a.c.log.Warn("gc pass", "err", err)
+		}
+		a.schedule(ctx)
+	}
+}
+
+func (a *gcActor) schedule(ctx actor.Context) {
+	sys, self := ctx.ActorSystem(), ctx.Self()
+	time.AfterFunc(a.c.o.Interval, func() { sys.Root.Send(self, tick{}) })
+}
+
+// budget is how many keys a pass may delete or expire.
+func (c *Collector) budget() int {
+	b := c.o.BatchSize
+	if c.o.MaxKeysPerSecond > 0 {
+		b = min(b, max(1, int(float64(c.o.MaxKeysPerSecond)*c.o.Interval.Seconds())))
+	}
+	return b
+}
+
+// Pass runs one bounded pass and returns how many keys it expired or
+// deleted.
+func (c *Collector) Pass(ctx context.Context) (int, error) {
+	c.stats.Passes.Add(1)
+	budget := c.budget()
+	n, err := c.expire(ctx, budget)
+	if err != nil {
+		return n, err
+	}
+	m, err := c.reclaim(budget - n)
+	return n + m, err
+}
+
+type ttlItem struct {
+	expireAt int64
+	key      []byte
+}
+
+// expire walks due TTL entries and has their shards expire them.
+func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
+	now := time.Now().UnixMilli()
+	start, end := codec.TTLRangeUntil(now)
+	groups := map[[2]int][]ttlItem{}
+	due := 0
+	err := c.read(func(tx drivers.Txn) error {
+		return tx.Iterate(start, end, drivers.IterOptions{Limit: 10 * c.o.BatchSize}, func(k, _ []byte) (bool, error) {
+			at, db, key, err := codec.DecodeTTLKey(k)
+			if err != nil {
+				return false, err
+			}
+			if due < budget {
+				g := [2]int{c.eng.ShardOf(key), int(db)}
+				groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
+			}
+			due++
+			return true, nil
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	c.stats.BacklogExpired.Store(int64(due))
+	expired := 0
+	for g, items := range groups {
+		b, err := c.eng.Exec(ctx, g[0], g[1], "gc-expire", expireRun{items})
+		if err != nil {
+			return expired, err
+		}
+		if len(b) < 3 || b[0] != ':' {
+			return expired, fmt.Errorf("gc: expire on shard %d: %q", g[0], b)
+		}
+		n, ok := resp.ParseInt(b[1 : len(b)-2])
+		if !ok {
+			return expired, fmt.Errorf("gc: expire on shard %d: %q", g[0], b)
+		}
+		expired += int(n)
+		c.stats.KeysExpired.Add(n)
+	}
+	return expired, nil
+}
+
+// expireRun expires TTL entries on their shard (see store.Tx.ExpireDue).
+type expireRun struct{ items []ttlItem }
+
+func (r expireRun) Run(c *command.Ctx) error {
+	var n int64
+	for _, it := range r.items {
+		ok, err := c.Tx.ExpireDue(it.key, it.expireAt)
+		if err != nil {
+			return err
+		}
+		if ok {
+			n++
+		}
+	}
+	c.W.Int(n)
+	return nil
+}
+
+func (c *Collector) read(fn func(tx drivers.Txn) error) error {
+	tx, err := c.drv.Begin(false)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// reclaim deletes the members of dead versions, then their 'g' entries.
+func (c *Collector) reclaim(budget int) (int, error) {
+	var dead [][]byte
+	pending := 0
+	err := c.read(func(tx drivers.Txn) error {
+		return tx.Iterate([]byte{codec.PrefixGarbage}, []byte{codec.PrefixGarbage + 1}, drivers.IterOptions{Limit: 10 * c.o.BatchSize},
+			func(k, _ []byte) (bool, error) {
+				if len(dead) < c.o.BatchSize {
+					dead = append(dead, command.Copy(k))
+				}
+				pending++
+				return true, nil
+			})
+	})
+	if err != nil {
+		return 0, err
+	}
+	c.stats.BacklogVersions.Store(int64(pending))
+	deleted := 0
+	for _, g := range dead {
+		if deleted >= budget {
+			break
+		}
+		n, done, err := c.deleteVersion(g, budget-deleted)
+		deleted += n
+		if err != nil {
+			return deleted, err
+		}
+		if done {
+			c.stats.VersionsReclaimed.Add(1)
+		}
+	}
+	return deleted, nil
+}
+
+// chunk bounds the deletes of one transaction.
+const chunk = 1024
+
+// deleteVersion deletes up to budget keys of the dead version named by the
+// garbage key g, in transactions of at most chunk deletes; once nothing is
+// left it deletes g too and reports done.
+func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
+	db, key, version, err := codec.DecodeGarbageKey(g)
+	if err != nil {
+		return 0, false, err
+	}
+	prefixes := [][]byte{codec.SubKeyPrefix(db, key, version), codec.ScoreKeyPrefix(db, key, version)}
+	deleted := 0
+	for {
+		tx, err := c.drv.Begin(true)
+		if err != nil {
+			return deleted, false, err
+		}
+		n := 0
+		for _, p := range prefixes {
+			lim := min(chunk, budget-deleted) - n
+			if lim <= 0 {
+				break
+			}
+			err = tx.Iterate(p, codec.PrefixEnd(p), drivers.IterOptions{Limit: lim}, func(k, _ []byte) (bool, error) {
+				n++
+				return true, tx.Delete(k)
+			})
+			if err != nil {
+				tx.Rollback()
+				return deleted, false, err
+			}
+		}
+		done := n == 0
+		if done {
+			err = tx.Delete(g)
+		}
+		if err == nil {
+			err = tx.Commit()
+		}
+		tx.Rollback()
+		if err != nil {
+			return deleted, false, err
+		}
+		deleted += n
+		c.stats.SubkeysDeleted.Add(int64(n))
+		if done || deleted >= budget {
+			return deleted, done, nil
+		}
+	}
+}

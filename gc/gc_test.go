@@ -1,0 +1,195 @@
+package gc_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	stdnet "net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/node"
+)
+
+// start runs a node whose timer-driven GC waits an hour unless interval
+// says otherwise, so tests drive passes themselves.
+func start(t testing.TB, interval time.Duration, beforePass func()) (*node.Node, *redis.Client) {
+	cfg := conf.Default()
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Durability = "no"
+	cfg.Actors.Shards = 4
+	cfg.GC.Interval = interval
+	cfg.GC.BatchSize = 1000
+	cfg.GC.MaxKeysPerSecond = 0
+	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Server.Port = l.Addr().(*stdnet.TCPAddr).Port
+	l.Close()
+	n, err := node.Start(cfg, "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.GC().BeforePass = beforePass
+	t.Cleanup(func() { _ = n.Close(context.Background()) })
+	c := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	return n, c
+}
+
+// count counts the stored keys with a family prefix.
+func count(t testing.TB, d drivers.Driver, prefix byte) int {
+	tx, err := d.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	n := 0
+	err = tx.Iterate([]byte{prefix}, []byte{prefix + 1}, drivers.IterOptions{}, func(_, _ []byte) (bool, error) {
+		n++
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// drain runs passes until one does nothing, at most max passes.
+func drain(t testing.TB, n *node.Node, max int) int {
+	for i := 1; i <= max; i++ {
+		did, err := n.GC().Pass(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if did == 0 {
+			return i
+		}
+	}
+	t.Fatalf("GC did not drain in %d passes", max)
+	return 0
+}
+
+func TestExpiredKeysLeaveStorage(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	for i := 0; i < 1500; i++ {
+		c.Set(ctx, fmt.Sprint("s", i), "v", 50*time.Millisecond)
+	}
+	for i := 0; i < 500; i++ {
+		c.HSet(ctx, fmt.Sprint("h", i), "a", 1, "b", 2)
+		c.PExpire(ctx, fmt.Sprint("h", i), 50*time.Millisecond)
+	}
+	c.Set(ctx, "keep", "v", time.Hour)
+	time.Sleep(80 * time.Millisecond)
+	// 2,000 expired keys at 1,000 per pass, then 1,000 dead hash members:
+	// a handful of passes.
+	passes := drain(t, n, 8)
+	d := n.Driver()
+	if m := count(t, d, codec.PrefixMeta); m != 1 {
+		t.Fatalf("%d meta keys left after %d passes, want 1 (keep)", m, passes)
+	}
+	if tt := count(t, d, codec.PrefixTTL); tt != 1 {
+		t.Fatalf("%d TTL entries left, want 1", tt)
+	}
+	if s, g := count(t, d, codec.PrefixData), count(t, d, codec.PrefixGarbage); s != 0 || g != 0 {
+		t.Fatalf("sub-keys %d, garbage %d left", s, g)
+	}
+	if got := n.GCStats.KeysExpired.Load(); got != 2000 {
+		t.Fatalf("keys expired = %d", got)
+	}
+	if v := c.Get(ctx, "keep").Val(); v != "v" {
+		t.Fatal("live key lost")
+	}
+}
+
+func TestDeletedCollectionIsReclaimedAndSuccessorUntouched(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	for i := 0; i < 100; i++ { // 100,000 members in 100 commands
+		args := make([]any, 0, 2000)
+		for j := 0; j < 1000; j++ {
+			args = append(args, fmt.Sprint("f", i*1000+j), "v")
+		}
+		if err := c.HSet(ctx, "big", args...).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.HLen(ctx, "big").Val(); n != 100_000 {
+		t.Fatalf("HLEN = %d", n)
+	}
+	c.Del(ctx, "big")
+	c.HSet(ctx, "big", "new1", "x", "new2", "y") // the same name, a new version
+	c.ZAdd(ctx, "z", redis.Z{Score: 1, Member: "a"}, redis.Z{Score: 2, Member: "b"})
+	c.Set(ctx, "z", "overwritten", 0) // a dead zset with score entries
+	d := n.Driver()
+	passes := drain(t, n, 120)
+	if s := count(t, d, codec.PrefixData); s != 2 {
+		t.Fatalf("%d sub-keys left after %d passes, want the 2 of the new hash", s, passes)
+	}
+	if z, g := count(t, d, codec.PrefixScore), count(t, d, codec.PrefixGarbage); z != 0 || g != 0 {
+		t.Fatalf("score entries %d, garbage %d left", z, g)
+	}
+	if m := c.HGetAll(ctx, "big").Val(); fmt.Sprint(m) != "map[new1:x new2:y]" {
+		t.Fatalf("new hash = %v", m)
+	}
+	if got := n.GCStats.VersionsReclaimed.Load(); got != 2 {
+		t.Fatalf("versions reclaimed = %d, want 2", got)
+	}
+	if got := n.GCStats.SubkeysDeleted.Load(); got != 100_000+4 {
+		t.Fatalf("sub-keys deleted = %d, want 100,004", got)
+	}
+}
+
+// TestPanicRestartsAndFinishes injects a panic into the first timer pass;
+// the supervisor restarts the collector, which then finishes from storage.
+func TestPanicRestartsAndFinishes(t *testing.T) {
+	var panicked atomic.Bool
+	n, c := start(t, 10*time.Millisecond, func() {
+		if panicked.CompareAndSwap(false, true) {
+			panic("injected GC fault")
+		}
+	})
+	ctx := context.Background()
+	for i := 0; i < 300; i++ {
+		c.Set(ctx, fmt.Sprint("k", i), "v", 20*time.Millisecond)
+	}
+	c.SAdd(ctx, "s", "a", "b", "c")
+	c.Del(ctx, "s")
+	deadline := time.Now().Add(20 * time.Second)
+	d := n.Driver()
+	for time.Now().Before(deadline) {
+		if count(t, d, codec.PrefixMeta) == 0 && count(t, d, codec.PrefixData) == 0 && count(t, d, codec.PrefixGarbage) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !panicked.Load() || n.GCStats.Restarts.Load() < 1 {
+		t.Fatalf("no injected panic/restart: panicked=%v restarts=%d", panicked.Load(), n.GCStats.Restarts.Load())
+	}
+	if m, s, g := count(t, d, codec.PrefixMeta), count(t, d, codec.PrefixData), count(t, d, codec.PrefixGarbage); m+s+g != 0 {
+		t.Fatalf("after restart: meta %d, sub-keys %d, garbage %d left", m, s, g)
+	}
+	if n.GCStats.KeysExpired.Load() != 300 {
+		t.Fatalf("keys expired = %d", n.GCStats.KeysExpired.Load())
+	}
+}
+
+func TestInfoGCSection(t *testing.T) {
+	_, c := start(t, time.Hour, nil)
+	info := c.Info(context.Background(), "gc").Val()
+	for _, f := range []string{"# Gc", "gc_keys_expired:0", "gc_versions_reclaimed:", "gc_subkeys_deleted:", "gc_backlog_versions:"} {
+		if !strings.Contains(info, f) {
+			t.Fatalf("INFO gc lacks %q: %q", f, info)
+		}
+	}
+}
