@@ -60,6 +60,7 @@ type Engine struct {
 	multiMu sync.Mutex
 	// cursors holds SCAN-family positions for every shard.
 	cursors *store.Cursors
+	markers *store.FlushMarkers
 }
 
 type reserve struct {
@@ -75,6 +76,10 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
+	var err error
+	if e.markers, err = store.LoadFlushMarkers(drv); err != nil {
+		return nil, fmt.Errorf("actors: load flush markers: %w", err)
+	}
 	per := max(o.MetaCacheSize/o.Shards, 1)
 	for i := 0; i < o.Shards; i++ {
 		e.caches = append(e.caches, store.NewMetaCache(per))
@@ -93,6 +98,9 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	<-ready
 	return e, nil
 }
+
+// FlushMarkers returns the databases' flush markers (read by the GC).
+func (e *Engine) FlushMarkers() *store.FlushMarkers { return e.markers }
 
 // SetServer sets what commands see as the server (INFO, CLIENT LIST). It
 // must be called before the first Dispatch.
@@ -245,7 +253,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 	}()
 	writable := req.Spec.Flags&command.Write != 0
 	for attempt := 0; ; attempt++ {
-		tx, err := store.Begin(e.drv, writable, req.DB, time.Now().UnixMilli(), caches)
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log,
 				Now: tx.Now(), DB: req.DB, Cursors: cursors, Driver: e.drv, PurgeCaches: purge}

@@ -295,6 +295,10 @@ func DecodeVersion(b []byte) (uint64, error) {
 // high-water mark of the versions it has issued.
 func VersionHWMKey() []byte { return []byte{PrefixSystem, 'v', 'h', 'w', 'm'} }
 
+// FlushMarkerKey returns the system key holding db's flush marker: every
+// meta of db whose version is below the marker's is dead (FLUSHDB).
+func FlushMarkerKey(db uint8) []byte { return []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h', db} }
+
 // PrefixEnd returns the smallest key greater than every key with prefix p, or
 // nil if there is none (p is all 0xff).
 func PrefixEnd(p []byte) []byte {

@@ -16,7 +16,9 @@
 //	             | sortable score (8) | member     -> ""
 //	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
 //	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
-//	system       's' | name                      (driver bookkeeping)
+//	system       's' | name                      (bookkeeping: version high-water
+//	                                               mark; 's' "flush" db -> version,
+//	                                               the db's flush marker)
 //
 // Invariants:
 //   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5.
@@ -27,6 +29,8 @@
 //   - A version is unique per key incarnation and never reused.
 //   - Meta keys of one db are contiguous and ordered by user key, which is what
 //     SCAN and KEYS walk.
+//   - A meta whose version is below its db's flush marker is dead: FLUSHDB
+//     writes only the marker, and the GC reclaims the dead records.
 //   - Sortable scores: IEEE-754 bits; if negative flip all bits, else flip the
 //     sign bit. NaN has no encoding.
 package codec

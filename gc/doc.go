@@ -4,6 +4,9 @@
 //   - walks the TTL index ('t') from its oldest entry up to now and expires
 //     those keys through their owning shard actors, so the shards' meta
 //     caches stay right (a dead collection version becomes a 'g' entry);
+//   - walks the metas of databases emptied by FLUSHDB (which only writes a
+//     flush marker) and removes those the marker hides, through their
+//     shards;
 //   - walks the garbage entries ('g') and deletes each dead version's
 //     sub-keys and score-index entries in bounded transactions, then the
 //     'g' entry itself.

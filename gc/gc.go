@@ -11,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/net/resp"
@@ -26,6 +27,7 @@ type Options struct {
 // Stats are the collector's counters; they outlive restarts.
 type Stats struct {
 	KeysExpired       atomic.Int64
+	FlushedReclaimed  atomic.Int64 // metas removed after FLUSHDB
 	VersionsReclaimed atomic.Int64
 	SubkeysDeleted    atomic.Int64
 	Passes            atomic.Int64
@@ -39,6 +41,7 @@ func (s *Stats) Fields() [][2]string {
 	f := func(v *atomic.Int64) string { return strconv.FormatInt(v.Load(), 10) }
 	return [][2]string{
 		{"gc_keys_expired", f(&s.KeysExpired)},
+		{"gc_flushed_keys_reclaimed", f(&s.FlushedReclaimed)},
 		{"gc_versions_reclaimed", f(&s.VersionsReclaimed)},
 		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
 		{"gc_backlog_versions", f(&s.BacklogVersions)},
@@ -51,6 +54,7 @@ func (s *Stats) Fields() [][2]string {
 // Engine is what the collector needs from the actor engine.
 type Engine interface {
 	ShardOf(key []byte) int
+	FlushMarkers() *store.FlushMarkers
 	Exec(ctx context.Context, shard, db int, name string, run command.Runner) ([]byte, error)
 	SpawnChild(name string, producer actor.Producer) (*actor.PID, error)
 }
@@ -65,6 +69,13 @@ type Collector struct {
 	// BeforePass, if set, runs at the start of every pass (tests inject
 	// panics with it).
 	BeforePass func()
+
+	// Flush sweep progress per db: only hints, storage decides. swept is
+	// the marker a full sweep found nothing under; cursor where the
+	// current sweep resumes; found whether this sweep reclaimed anything.
+	swept  [store.Databases]uint64
+	cursor [store.Databases][]byte
+	found  [store.Databases]bool
 }
 
 // New returns a collector; it does nothing until Start.
@@ -122,8 +133,106 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	m, err := c.reclaim(budget - n)
-	return n + m, err
+	f, err := c.sweepFlushed(ctx, budget-n)
+	if err != nil {
+		return n + f, err
+	}
+	m, err := c.reclaim(budget - n - f)
+	return n + f + m, err
+}
+
+// sweepFlushed removes, through their shards, metas that FLUSHDB's markers
+// hide (their collections' versions become garbage for reclaim).
+func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
+	markers := c.eng.FlushMarkers()
+	done := 0
+	for db := 0; db < store.Databases && done < budget; db++ {
+		marker := markers.Get(db)
+		if marker == 0 || c.swept[db] == marker {
+			continue
+		}
+		groups := map[int][][]byte{}
+		n, end := 0, false
+		start, stop := codec.MetaRange(uint8(db))
+		if c.cursor[db] != nil {
+			start = c.cursor[db]
+		}
+		err := c.read(func(tx drivers.Txn) error {
+			end = true
+			return tx.Iterate(start, stop, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+				if n >= budget-done {
+					c.cursor[db], end = command.Copy(k), false
+					return false, nil
+				}
+				m, _, err := codec.DecodeMeta(v)
+				if err != nil {
+					return false, err
+				}
+				if m.Version < marker {
+					_, key, _ := codec.DecodeMetaKey(k)
+					sh := c.eng.ShardOf(key)
+					groups[sh] = append(groups[sh], command.Copy(key))
+					n++
+				}
+				return true, nil
+			})
+		})
+		if err != nil {
+			return done, err
+		}
+		for sh, keys := range groups {
+			r, err := c.exec(ctx, sh, db, "gc-flush", reclaimFlushedRun{keys})
+			done += r
+			c.stats.FlushedReclaimed.Add(int64(r))
+			if err != nil {
+				return done, err
+			}
+		}
+		if n > 0 {
+			c.found[db] = true
+		}
+		if end {
+			if !c.found[db] {
+				c.swept[db] = marker // a whole sweep found nothing left
+			}
+			c.cursor[db], c.found[db] = nil, false
+		}
+	}
+	return done, nil
+}
+
+// reclaimFlushedRun deletes flushed metas on their shard.
+type reclaimFlushedRun struct{ keys [][]byte }
+
+func (r reclaimFlushedRun) Run(c *command.Ctx) error {
+	var n int64
+	for _, k := range r.keys {
+		ok, err := c.Tx.ReclaimFlushed(k)
+		if err != nil {
+			return err
+		}
+		if ok {
+			n++
+		}
+	}
+	c.W.Int(n)
+	return nil
+}
+
+// exec runs an internal command on a shard and returns its integer reply.
+func (c *Collector) exec(ctx context.Context, shard, db int, name string, run command.Runner) (int, error) {
+	b, err := c.eng.Exec(ctx, shard, db, name, run)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) < 3 || b[0] != ':' {
+		return 0, fmt.Errorf("gc: %s on shard %d: %q", name, shard, b)
+	}
+	n, ok := resp.ParseInt(b[1 : len(b)-2])
+	if !ok {
+		return 0, fmt.Errorf("gc: %s on shard %d: %q", name, shard, b)
+	}
+	return int(n), nil
 }
 
 type ttlItem struct {
@@ -157,19 +266,12 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	c.stats.BacklogExpired.Store(int64(due))
 	expired := 0
 	for g, items := range groups {
-		b, err := c.eng.Exec(ctx, g[0], g[1], "gc-expire", expireRun{items})
+		n, err := c.exec(ctx, g[0], g[1], "gc-expire", expireRun{items})
+		expired += n
+		c.stats.KeysExpired.Add(int64(n))
 		if err != nil {
 			return expired, err
 		}
-		if len(b) < 3 || b[0] != ':' {
-			return expired, fmt.Errorf("gc: expire on shard %d: %q", g[0], b)
-		}
-		n, ok := resp.ParseInt(b[1 : len(b)-2])
-		if !ok {
-			return expired, fmt.Errorf("gc: expire on shard %d: %q", g[0], b)
-		}
-		expired += int(n)
-		c.stats.KeysExpired.Add(n)
 	}
 	return expired, nil
 }

@@ -193,3 +193,49 @@ func TestInfoGCSection(t *testing.T) {
 		}
 	}
 }
+
+// TestFlushDBIsO1AndReclaimedByGC flushes a db holding strings, TTL keys
+// and a collection: the flush itself writes one record, the data vanishes
+// at once for readers, keys written after it survive, and the GC then
+// empties storage of the old records.
+func TestFlushDBIsO1AndReclaimedByGC(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	for i := 0; i < 3000; i++ {
+		c.Set(ctx, fmt.Sprint("k", i), "v", 0)
+	}
+	c.Set(ctx, "ttl", "v", time.Hour)
+	c.SAdd(ctx, "set", "a", "b", "c")
+	other := redis.NewClient(&redis.Options{Addr: n.Addr(), DB: 1})
+	defer other.Close()
+	other.Set(ctx, "db1", "stays", 0)
+	if err := c.FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.DBSize(ctx).Val(); got != 0 {
+		t.Fatalf("DBSIZE after FLUSHDB = %d", got)
+	}
+	if c.Exists(ctx, "k1", "ttl", "set").Val() != 0 || c.SCard(ctx, "set").Val() != 0 {
+		t.Fatal("flushed keys still visible")
+	}
+	c.Set(ctx, "k1", "after", 0) // written after the flush: must survive the GC
+	drain(t, n, 20)
+	d := n.Driver()
+	if m := count(t, d, codec.PrefixMeta); m != 2 {
+		t.Fatalf("%d metas left, want 2 (k1 after the flush, db1)", m)
+	}
+	if s, g, tt := count(t, d, codec.PrefixData), count(t, d, codec.PrefixGarbage), count(t, d, codec.PrefixTTL); s+g+tt != 0 {
+		t.Fatalf("sub-keys %d, garbage %d, ttl %d left", s, g, tt)
+	}
+	if v := c.Get(ctx, "k1").Val(); v != "after" {
+		t.Fatalf("k1 = %q", v)
+	}
+	if v := other.Get(ctx, "db1").Val(); v != "stays" {
+		t.Fatalf("db 1 = %q", v)
+	}
+	// 3,000 strings + ttl + set, less k1, whose dead meta the SET after
+	// the flush replaced.
+	if got := n.GCStats.FlushedReclaimed.Load(); got != 3001 {
+		t.Fatalf("flushed keys reclaimed = %d, want 3001", got)
+	}
+}

@@ -29,7 +29,7 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.live(t.now) {
+	if t.live(r) {
 		if r.meta.Type != typ {
 			return nil, rerr.ErrWrongType
 		}

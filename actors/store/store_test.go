@@ -21,7 +21,7 @@ func open(t *testing.T) *badger.DB {
 }
 
 func begin(t *testing.T, d drivers.Driver, c *MetaCache) *Tx {
-	tx, err := Begin(d, true, 0, now, func([]byte) *MetaCache { return c })
+	tx, err := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}.Begin(true, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,47 +149,6 @@ func TestFailedCommitEvictsCache(t *testing.T) {
 	}
 	if _, ok := c.get(string(codec.MetaKey(0, []byte("k")))); ok {
 		t.Fatal("cache kept an entry for a key whose commit failed")
-	}
-}
-
-func TestDeleteRangeInChunks(t *testing.T) {
-	d := open(t)
-	tx, _ := d.Begin(true)
-	for i := 0; i < 3*flushChunk+5; i++ {
-		_ = tx.Set(codec.MetaKey(0, []byte(fmt.Sprintf("k%06d", i))), []byte{})
-	}
-	_ = tx.Set(codec.MetaKey(1, []byte("other-db")), []byte{})
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	start, end := codec.MetaRange(0)
-	if err := DeleteRange(d, start, end); err != nil {
-		t.Fatal(err)
-	}
-	if got := family(t, d, codec.PrefixMeta); len(got) != 1 {
-		t.Fatalf("%d meta keys left, want only db 1's", len(got))
-	}
-}
-
-func TestDeleteRangeIfKeepsOthers(t *testing.T) {
-	d := open(t)
-	tx, _ := d.Begin(true)
-	for i := 0; i < 2*flushChunk+3; i++ {
-		_ = tx.Set(codec.TTLKey(int64(i), byte(i%2), []byte("k")), []byte{})
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	err := DeleteRangeIf(d, []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}, func(k []byte) bool {
-		_, db, _, _ := codec.DecodeTTLKey(k)
-		return db == 1
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	left := family(t, d, codec.PrefixTTL)
-	if len(left) != flushChunk+2 {
-		t.Fatalf("%d TTL entries left, want %d (db 0's)", len(left), flushChunk+2)
 	}
 }
 

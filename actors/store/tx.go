@@ -16,13 +16,16 @@ type CacheResolver func(metaKey []byte) *MetaCache
 // Tx is one command's view of storage: a driver transaction plus the caches
 // of the shards the command holds.
 type Tx struct {
-	txn    drivers.Txn
-	drv    drivers.Driver
-	db     uint8
-	now    int64
-	caches CacheResolver
-	seen   map[string]record
-	dirty  []string
+	txn     drivers.Txn
+	drv     drivers.Driver
+	db      uint8
+	now     int64
+	caches  CacheResolver
+	markers *FlushMarkers
+	minVer  uint64 // the db's flush marker: lower versions are dead
+	seen    map[string]record
+	dirty   []string
+	flushed map[int]uint64 // markers to publish on commit
 }
 
 type record struct {
@@ -32,15 +35,28 @@ type record struct {
 	loaded  bool // payload is known
 }
 
-func (r record) live(now int64) bool { return r.exists && !r.meta.Expired(now) }
+// Env is what transactions share: the store, the shards' caches and the
+// flush markers. Caches and markers may be nil.
+type Env struct {
+	Drv     drivers.Driver
+	Caches  CacheResolver
+	Markers *FlushMarkers
+}
 
-// Begin starts a Tx on drv for database db at time now (unix ms).
-func Begin(drv drivers.Driver, writable bool, db int, now int64, caches CacheResolver) (*Tx, error) {
-	txn, err := drv.Begin(writable)
+// Begin starts a Tx for database db at time now (unix ms).
+func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
+	txn, err := e.Drv.Begin(writable)
 	if err != nil {
 		return nil, err
 	}
-	return &Tx{txn: txn, drv: drv, db: uint8(db), now: now, caches: caches, seen: make(map[string]record, 2)}, nil
+	return &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
+		minVer: e.Markers.Get(db), seen: make(map[string]record, 2)}, nil
+}
+
+// live reports whether r is a key that exists for readers: stored, not
+// expired, not flushed.
+func (t *Tx) live(r record) bool {
+	return r.exists && !r.meta.Expired(t.now) && r.meta.Version >= t.minVer
 }
 
 // DB returns the selected database.
@@ -52,9 +68,15 @@ func (t *Tx) Now() int64 { return t.now }
 // Driver returns the underlying transaction, for keyspace-wide operations.
 func (t *Tx) Driver() drivers.Txn { return t.txn }
 
-// Commit commits and then publishes the writes to the caches.
+// Commit commits and then publishes the writes to the caches (and any
+// flush markers to readers).
 func (t *Tx) Commit() error {
 	err := t.txn.Commit()
+	if err == nil {
+		for db, v := range t.flushed {
+			t.markers.v[db].Store(v)
+		}
+	}
 	for _, mk := range t.dirty {
 		c := t.cacheFor(mk)
 		if c == nil {
@@ -123,7 +145,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 // Meta returns the live meta of key, or ok false if it does not exist.
 func (t *Tx) Meta(key []byte) (m codec.Meta, ok bool, err error) {
 	_, r, err := t.raw(key, false)
-	if err != nil || !r.live(t.now) {
+	if err != nil || !t.live(r) {
 		return codec.Meta{}, false, err
 	}
 	return r.meta, true, nil
@@ -148,7 +170,7 @@ func (t *Tx) Exists(key []byte) (bool, error) {
 // exist; the error is rerr.ErrWrongType for another type.
 func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
 	_, r, err := t.raw(key, false)
-	if err != nil || !r.live(t.now) {
+	if err != nil || !t.live(r) {
 		return nil, false, err
 	}
 	if r.meta.Type != codec.TypeString {
@@ -169,7 +191,7 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 		return err
 	}
 	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
-	if old.live(t.now) && old.meta.Type == codec.TypeString {
+	if t.live(old) && old.meta.Type == codec.TypeString {
 		m.Version = old.meta.Version
 	} else if m.Version, err = t.drv.NextVersion(); err != nil {
 		return err
@@ -190,7 +212,7 @@ func (t *Tx) SetStringKeepTTL(key, val []byte) error {
 		return err
 	}
 	var expireAt int64
-	if old.live(t.now) {
+	if t.live(old) {
 		expireAt = old.meta.ExpireAt
 	}
 	return t.SetString(key, val, expireAt)
@@ -209,7 +231,7 @@ func (t *Tx) Delete(key []byte) (bool, error) {
 // deletes the key. It reports false if the key does not exist.
 func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
 	mk, old, err := t.raw(key, true)
-	if err != nil || !old.live(t.now) {
+	if err != nil || !t.live(old) {
 		return false, err
 	}
 	if expireAt != 0 && expireAt <= t.now {
@@ -218,6 +240,47 @@ func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
 	m := old.meta
 	m.ExpireAt = expireAt
 	return true, t.write(key, mk, old, m, old.payload)
+}
+
+// Flush empties db (FLUSHDB) by writing its flush marker: a new version,
+// below which every meta of db is dead. The caller holds every shard and
+// purges their caches.
+func (t *Tx) Flush(db int) error {
+	v, err := t.drv.NextVersion()
+	if err != nil {
+		return err
+	}
+	if err := t.txn.Set(codec.FlushMarkerKey(uint8(db)), codec.EncodeVersion(v)); err != nil {
+		return err
+	}
+	if t.flushed == nil {
+		t.flushed = map[int]uint64{}
+	}
+	t.flushed[db] = v
+	if db == int(t.db) {
+		t.minVer = v
+	}
+	return nil
+}
+
+// Flushed reports whether a meta of db with version v is dead by FLUSHDB.
+func (t *Tx) Flushed(db int, v uint64) bool {
+	if m, ok := t.flushed[db]; ok {
+		return v < m
+	}
+	return t.markers.Dead(db, v)
+}
+
+// ReclaimFlushed is the GC's removal of a meta hidden by a flush marker: if
+// key's stored meta is dead that way, it is deleted with its TTL entry (a
+// collection's version left as garbage). It reports whether it removed one.
+func (t *Tx) ReclaimFlushed(key []byte) (bool, error) {
+	mk, r, err := t.raw(key, false)
+	if err != nil || !r.exists || r.meta.Version >= t.minVer {
+		return false, err
+	}
+	_, err = t.del(key, mk, r)
+	return err == nil, err
 }
 
 // ExpireDue is the GC's expiry of one TTL-index entry: if key's meta still
@@ -247,7 +310,7 @@ func (t *Tx) Rename(src, dst []byte) error {
 	if err != nil {
 		return err
 	}
-	if !s.live(t.now) {
+	if !t.live(s) {
 		return rerr.ErrNoSuchKey
 	}
 	if smk == string(codec.MetaKey(t.db, dst)) {
@@ -265,7 +328,7 @@ func (t *Tx) Rename(src, dst []byte) error {
 		if m, err = t.copyCollection(s, src, dst); err != nil {
 			return err
 		}
-	case d.live(t.now) && d.meta.Type == codec.TypeString:
+	case t.live(d) && d.meta.Type == codec.TypeString:
 		m.Version = d.meta.Version
 	default:
 		if m.Version, err = t.drv.NextVersion(); err != nil {
@@ -305,7 +368,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	}
 	t.seen[mk] = record{loaded: true}
 	t.dirty = append(t.dirty, mk)
-	return old.live(t.now), nil
+	return t.live(old), nil
 }
 
 func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []byte) error {
@@ -346,7 +409,7 @@ func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, err
 		if err != nil {
 			return false, fmt.Errorf("store: key %q: %w", key, err)
 		}
-		if m.Expired(t.now) {
+		if m.Expired(t.now) || m.Version < t.minVer {
 			return true, nil
 		}
 		return fn(key, m)

@@ -16,11 +16,12 @@ import (
 
 // Harness holds a store and a registry.
 type Harness struct {
-	t     testing.TB
-	drv   drivers.Driver
-	reg   *command.Registry
-	cache *store.MetaCache
-	curs  *store.Cursors
+	t       testing.TB
+	drv     drivers.Driver
+	reg     *command.Registry
+	cache   *store.MetaCache
+	curs    *store.Cursors
+	markers *store.FlushMarkers
 	// Now is the command time in unix ms; tests move it to expire keys.
 	Now int64
 	// DB is the selected database.
@@ -43,7 +44,7 @@ func New(t testing.TB, tables ...[]*command.Spec) *Harness {
 // NewWithDriver returns a harness on drv, which the caller closes.
 func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) *Harness {
 	return &Harness{t: t, drv: drv, reg: command.NewRegistry(tables...), cache: store.NewMetaCache(1000),
-		curs: store.NewCursors(64), Now: 1_700_000_000_000, Proto: 2}
+		curs: store.NewCursors(64), markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2}
 }
 
 // Parse resolves and parses line, returning the parse error if any.
@@ -85,7 +86,7 @@ func (h *Harness) Do(line string) string {
 
 func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) error {
 	writable := spec.Flags&command.Write != 0
-	tx, err := store.Begin(h.drv, writable, h.DB, h.Now, func([]byte) *store.MetaCache { return h.cache })
+	tx, err := store.Env{Drv: h.drv, Caches: func([]byte) *store.MetaCache { return h.cache }, Markers: h.markers}.Begin(writable, h.DB, h.Now)
 	if err != nil {
 		return err
 	}

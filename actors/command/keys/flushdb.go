@@ -4,12 +4,12 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/drivers"
 )
 
-// FLUSHDB [ASYNC | SYNC]. It holds every shard, deletes the db's records in
-// bounded transactions and empties the shards' caches.
+// FLUSHDB [ASYNC | SYNC]. O(1): it writes the db's flush marker (a fresh
+// version below which every key of the db is dead to readers) while holding
+// every shard, and empties the shards' caches; the GC then reclaims the
+// dead records in the background. SYNC and ASYNC behave alike.
 type flush struct{ all bool }
 
 func parseFlushDB(args [][]byte) (command.Runner, error) { return parseFlush(args, false) }
@@ -22,34 +22,19 @@ func parseFlush(args [][]byte, all bool) (command.Runner, error) {
 }
 
 func (f flush) Run(c *command.Ctx) error {
-	defer c.PurgeCaches()
-	var ranges [][2][]byte
+	dbs := []int{c.DB}
 	if f.all {
-		for _, p := range []byte{codec.PrefixMeta, codec.PrefixData, codec.PrefixScore, codec.PrefixTTL, codec.PrefixGarbage} {
-			ranges = append(ranges, [2][]byte{{p}, {p + 1}})
+		dbs = dbs[:0]
+		for db := 0; db < store.Databases; db++ {
+			dbs = append(dbs, db)
 		}
-	} else {
-		db := byte(c.DB)
-		for _, p := range []byte{codec.PrefixMeta, codec.PrefixData, codec.PrefixScore, codec.PrefixGarbage} {
-			ranges = append(ranges, [2][]byte{{p, db}, {p, db + 1}})
-		}
-		if err := deleteTTLEntries(c.Driver, db); err != nil {
+	}
+	for _, db := range dbs {
+		if err := c.Tx.Flush(db); err != nil {
 			return err
 		}
 	}
-	for _, r := range ranges {
-		if err := store.DeleteRange(c.Driver, r[0], r[1]); err != nil {
-			return err
-		}
-	}
+	c.PurgeCaches()
 	c.W.OK()
 	return nil
-}
-
-// deleteTTLEntries removes the TTL-index entries of one db.
-func deleteTTLEntries(drv drivers.Driver, db byte) error {
-	return store.DeleteRangeIf(drv, []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}, func(k []byte) bool {
-		_, kdb, _, err := codec.DecodeTTLKey(k)
-		return err == nil && kdb == db
-	})
 }

@@ -107,7 +107,7 @@ func keyspace(c *command.Ctx, b *strings.Builder) error {
 		if err != nil {
 			return false, err
 		}
-		if int(db) < Databases && !m.Expired(c.Now) {
+		if int(db) < Databases && !m.Expired(c.Now) && !c.Tx.Flushed(int(db), m.Version) {
 			keys[db]++
 			if m.ExpireAt != 0 {
 				expires[db]++

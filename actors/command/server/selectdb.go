@@ -3,11 +3,12 @@ package server
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
 )
 
 // Databases is the number of logical databases (SELECT 0..15).
-const Databases = 16
+const Databases = store.Databases
 
 // SELECT index
 type selectDB struct{ db int }
