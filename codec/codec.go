@@ -295,6 +295,9 @@ func DecodeVersion(b []byte) (uint64, error) {
 // high-water mark of the versions it has issued.
 func VersionHWMKey() []byte { return []byte{PrefixSystem, 'v', 'h', 'w', 'm'} }
 
+// OrphanCursorKey is the system key where the GC's orphan sweep resumes.
+func OrphanCursorKey() []byte { return []byte{PrefixSystem, 'o', 'r', 'p', 'h', 'a', 'n'} }
+
 // FlushMarkerKey returns the system key holding db's flush marker: every
 // meta of db whose version is below the marker's is dead (FLUSHDB).
 func FlushMarkerKey(db uint8) []byte { return []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h', db} }

@@ -73,6 +73,8 @@ type GC struct {
 	Interval         time.Duration `koanf:"interval"`
 	BatchSize        int           `koanf:"batch_size"`
 	MaxKeysPerSecond int           `koanf:"max_keys_per_second"`
+	OrphanInterval   time.Duration `koanf:"orphan_interval"`
+	OrphanBatch      int           `koanf:"orphan_batch"`
 }
 
 // Log configures logging.
@@ -89,8 +91,9 @@ func Default() Config {
 		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
-		GC:     GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000},
-		Log:    Log{Level: "info", Format: "text"},
+		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
+			OrphanInterval: time.Second, OrphanBatch: 1000},
+		Log: Log{Level: "info", Format: "text"},
 	}
 }
 
@@ -147,6 +150,9 @@ func (c Config) Validate() error {
 	}
 	if c.GC.BatchSize < 1 {
 		bad("gc.batch_size", "must be positive, got %d", c.GC.BatchSize)
+	}
+	if c.GC.OrphanInterval < 0 || c.GC.OrphanBatch < 1 {
+		bad("gc.orphan_interval", "orphan_interval must not be negative (0 disables) and orphan_batch must be positive")
 	}
 	if c.GC.MaxKeysPerSecond < 0 {
 		bad("gc.max_keys_per_second", "must not be negative (0: no cap), got %d", c.GC.MaxKeysPerSecond)

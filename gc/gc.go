@@ -1,7 +1,9 @@
 package gc
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -22,6 +24,8 @@ type Options struct {
 	Interval         time.Duration // between passes
 	BatchSize        int           // TTL and garbage entries read per pass
 	MaxKeysPerSecond int           // keys expired plus sub-keys deleted per second; 0: no cap
+	OrphanInterval   time.Duration // between orphan-sweep steps; 0 disables the sweep
+	OrphanBatch      int           // versions checked per orphan-sweep step
 }
 
 // Stats are the collector's counters; they outlive restarts.
@@ -32,6 +36,7 @@ type Stats struct {
 	SubkeysDeleted    atomic.Int64
 	Passes            atomic.Int64
 	Restarts          atomic.Int64
+	OrphansFound      atomic.Int64 // dead versions with no garbage entry, found by the sweep
 	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
 	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
 }
@@ -46,6 +51,7 @@ func (s *Stats) Fields() [][2]string {
 		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
 		{"gc_backlog_versions", f(&s.BacklogVersions)},
 		{"gc_backlog_expired", f(&s.BacklogExpired)},
+		{"gc_orphans_found", f(&s.OrphansFound)},
 		{"gc_passes", f(&s.Passes)},
 		{"gc_restarts", f(&s.Restarts)},
 	}
@@ -91,12 +97,20 @@ func (c *Collector) Start() error {
 
 type tick struct{}
 
+type orphanTick struct{}
+
 type gcActor struct{ c *Collector }
 
 func (a *gcActor) Receive(ctx actor.Context) {
 	switch ctx.Message().(type) {
 	case *actor.Started:
 		a.schedule(ctx)
+		a.scheduleOrphans(ctx)
+	case orphanTick:
+		if _, err := a.c.OrphanStep(); err != nil {
+			a.c.log.Warn("gc orphan sweep", "err", err)
+		}
+		a.scheduleOrphans(ctx)
 	case *actor.Restarting:
 		a.c.stats.Restarts.Add(1)
 	case tick:
@@ -113,6 +127,14 @@ func (a *gcActor) Receive(ctx actor.Context) {
 func (a *gcActor) schedule(ctx actor.Context) {
 	sys, self := ctx.ActorSystem(), ctx.Self()
 	time.AfterFunc(a.c.o.Interval, func() { sys.Root.Send(self, tick{}) })
+}
+
+func (a *gcActor) scheduleOrphans(ctx actor.Context) {
+	if a.c.o.OrphanInterval <= 0 {
+		return
+	}
+	sys, self := ctx.ActorSystem(), ctx.Self()
+	time.AfterFunc(a.c.o.OrphanInterval, func() { sys.Root.Send(self, orphanTick{}) })
 }
 
 // budget is how many keys a pass may delete or expire.
@@ -388,4 +410,134 @@ func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
 			return deleted, done, nil
 		}
 	}
+}
+
+// OrphanStep checks up to OrphanBatch versions of stored sub-keys and
+// score entries, resuming where the last step stopped (a cursor kept in
+// storage, wrapping at the end). A version whose key's meta no longer has
+// it, and that has no garbage entry, is an orphan (left by a crash or a
+// bug): it gets a garbage entry, so reclaim deletes it. It returns the
+// orphans found. Sub-keys and their meta are written in one transaction,
+// so one snapshot shows either both or a garbage entry for a dead version.
+func (c *Collector) OrphanStep() (int, error) {
+	tx, err := c.drv.Begin(false)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	cur, err := tx.Get(codec.OrphanCursorKey())
+	if err != nil && !errors.Is(err, drivers.ErrNotFound) {
+		return 0, err
+	}
+	if len(cur) == 0 {
+		cur = []byte{codec.PrefixData}
+	}
+	var orphans [][]byte
+	checked := 0
+	for checked < max(c.o.OrphanBatch, 1) {
+		k, ok, err := firstKey(tx, cur)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			cur = nil // wrapped: the next step starts over
+			break
+		}
+		var db uint8
+		var key []byte
+		var version uint64
+		if k[0] == codec.PrefixScore {
+			db, key, version, _, err = decodeScoreKey(k)
+		} else {
+			db, key, version, _, err = codec.DecodeSubKey(k)
+		}
+		if err != nil {
+			return 0, err
+		}
+		prefix := k[:6+len(key)+8]
+		cur = codec.PrefixEnd(prefix) // skip the rest of this version
+		checked++
+		dead, err := c.orphaned(tx, db, key, version)
+		if err != nil {
+			return 0, err
+		}
+		if dead {
+			orphans = append(orphans, codec.GarbageKey(db, key, version))
+		}
+	}
+	wtx, err := c.drv.Begin(true)
+	if err != nil {
+		return 0, err
+	}
+	defer wtx.Rollback()
+	for _, g := range orphans {
+		if err := wtx.Set(g, nil); err != nil {
+			return 0, err
+		}
+	}
+	if cur == nil {
+		err = wtx.Delete(codec.OrphanCursorKey())
+	} else {
+		err = wtx.Set(codec.OrphanCursorKey(), cur)
+	}
+	if err == nil {
+		err = wtx.Commit()
+	}
+	if err != nil {
+		return 0, err
+	}
+	c.stats.OrphansFound.Add(int64(len(orphans)))
+	return len(orphans), nil
+}
+
+// orphaned reports whether version of (db, key) is dead without a garbage
+// entry. A meta hidden by a flush marker still counts as its owner: the
+// flush sweep turns it into garbage.
+func (c *Collector) orphaned(tx drivers.Txn, db uint8, key []byte, version uint64) (bool, error) {
+	if _, err := tx.Get(codec.GarbageKey(db, key, version)); err == nil {
+		return false, nil
+	} else if !errors.Is(err, drivers.ErrNotFound) {
+		return false, err
+	}
+	v, err := tx.Get(codec.MetaKey(db, key))
+	if errors.Is(err, drivers.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	m, _, err := codec.DecodeMeta(v)
+	if err != nil {
+		return false, err
+	}
+	return m.Version != version, nil
+}
+
+// firstKey returns the first sub-key or score key at or after from.
+func firstKey(tx drivers.Txn, from []byte) ([]byte, bool, error) {
+	for _, p := range []byte{codec.PrefixData, codec.PrefixScore} {
+		start, end := []byte{p}, []byte{p + 1}
+		if bytes.Compare(from, end) >= 0 {
+			continue
+		}
+		if bytes.Compare(from, start) > 0 {
+			start = from
+		}
+		var k []byte
+		err := tx.Iterate(start, end, drivers.IterOptions{Limit: 1}, func(key, _ []byte) (bool, error) {
+			k = command.Copy(key)
+			return false, nil
+		})
+		if err != nil || k != nil {
+			return k, k != nil, err
+		}
+	}
+	return nil, false, nil
+}
+
+// decodeScoreKey splits a score-index key like a sub-key.
+func decodeScoreKey(k []byte) (uint8, []byte, uint64, []byte, error) {
+	d := append([]byte{codec.PrefixData}, k[1:]...)
+	db, key, version, rest, err := codec.DecodeSubKey(d)
+	return db, key, version, rest, err
 }

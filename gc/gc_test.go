@@ -239,3 +239,46 @@ func TestFlushDBIsO1AndReclaimedByGC(t *testing.T) {
 		t.Fatalf("flushed keys reclaimed = %d, want 3001", got)
 	}
 }
+
+// TestOrphanSweepFindsLostVersions plants members of versions that have no
+// meta and no garbage entry (as a crash mid-way could leave) next to a live
+// hash, and checks the sweep queues only the orphans and the GC reclaims
+// them.
+func TestOrphanSweepFindsLostVersions(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	c.HSet(ctx, "live", "a", 1, "b", 2)
+	c.ZAdd(ctx, "zlive", redis.Z{Score: 1, Member: "m"})
+	d := n.Driver()
+	tx, _ := d.Begin(true)
+	for v := uint64(1); v <= 3; v++ {
+		for i := 0; i < 10; i++ {
+			_ = tx.Set(codec.AppendSubKey(nil, 0, []byte("lost"), v, fmt.Appendf(nil, "f%d", i)), nil)
+		}
+	}
+	_ = tx.Set(codec.AppendScoreKey(nil, 2, []byte("zlost"), 9, 1.5, []byte("m")), nil)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i := 0; i < 5; i++ { // a few steps cover the 6 versions and wrap
+		got, err := n.GC().OrphanStep()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found += got
+	}
+	if found != 4 {
+		t.Fatalf("orphans found = %d, want 4 (3 hash versions, 1 zset version)", found)
+	}
+	drain(t, n, 10)
+	if s, z := count(t, d, codec.PrefixData), count(t, d, codec.PrefixScore); s != 3 || z != 1 {
+		t.Fatalf("sub-keys %d, score entries %d left, want the live ones (3, 1)", s, z)
+	}
+	if m := c.HGetAll(ctx, "live").Val(); fmt.Sprint(m) != "map[a:1 b:2]" {
+		t.Fatalf("live hash = %v", m)
+	}
+	if got, _ := n.GC().OrphanStep(); got != 0 {
+		t.Fatalf("second sweep found %d", got)
+	}
+}
