@@ -82,6 +82,10 @@ type Collector struct {
 	swept  [store.Databases]uint64
 	cursor [store.Databases][]byte
 	found  [store.Databases]bool
+	// resume holds, per garbage entry being reclaimed, where each of its
+	// ranges continues: deleting from the range start again would step
+	// over the tombstones of everything deleted before. A hint only.
+	resume map[string]*[2][]byte
 }
 
 // New returns a collector; it does nothing until Start.
@@ -372,6 +376,14 @@ func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
 		return 0, false, err
 	}
 	prefixes := [][]byte{codec.SubKeyPrefix(db, key, version), codec.ScoreKeyPrefix(db, key, version)}
+	if c.resume == nil {
+		c.resume = map[string]*[2][]byte{}
+	}
+	from := c.resume[string(g)]
+	if from == nil {
+		from = &[2][]byte{prefixes[0], prefixes[1]}
+		c.resume[string(g)] = from
+	}
 	deleted := 0
 	for {
 		tx, err := c.drv.Begin(true)
@@ -379,13 +391,15 @@ func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
 			return deleted, false, err
 		}
 		n := 0
-		for _, p := range prefixes {
+		next := *from
+		for i, p := range prefixes {
 			lim := min(chunk, budget-deleted) - n
 			if lim <= 0 {
 				break
 			}
-			err = tx.Iterate(p, codec.PrefixEnd(p), drivers.IterOptions{Limit: lim}, func(k, _ []byte) (bool, error) {
+			err = tx.Iterate(from[i], codec.PrefixEnd(p), drivers.IterOptions{Limit: lim}, func(k, _ []byte) (bool, error) {
 				n++
+				next[i] = append(command.Copy(k), 0)
 				return true, tx.Delete(k)
 			})
 			if err != nil {
@@ -403,6 +417,10 @@ func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
 		tx.Rollback()
 		if err != nil {
 			return deleted, false, err
+		}
+		*from = next
+		if done {
+			delete(c.resume, string(g))
 		}
 		deleted += n
 		c.stats.SubkeysDeleted.Add(int64(n))
