@@ -75,6 +75,7 @@ type GC struct {
 	MaxKeysPerSecond int           `koanf:"max_keys_per_second"`
 	OrphanInterval   time.Duration `koanf:"orphan_interval"`
 	OrphanBatch      int           `koanf:"orphan_batch"`
+	CompactAfterKeys int64         `koanf:"compact_after_keys"`
 }
 
 // Log configures logging.
@@ -92,7 +93,7 @@ func Default() Config {
 			ValueLogGCInterval: 10 * time.Minute}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
-			OrphanInterval: time.Second, OrphanBatch: 1000},
+			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log: Log{Level: "info", Format: "text"},
 	}
 }
@@ -153,6 +154,9 @@ func (c Config) Validate() error {
 	}
 	if c.GC.OrphanInterval < 0 || c.GC.OrphanBatch < 1 {
 		bad("gc.orphan_interval", "orphan_interval must not be negative (0 disables) and orphan_batch must be positive")
+	}
+	if c.GC.CompactAfterKeys < 0 {
+		bad("gc.compact_after_keys", "must not be negative (0 never compacts), got %d", c.GC.CompactAfterKeys)
 	}
 	if c.GC.MaxKeysPerSecond < 0 {
 		bad("gc.max_keys_per_second", "must not be negative (0: no cap), got %d", c.GC.MaxKeysPerSecond)

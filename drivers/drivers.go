@@ -45,3 +45,10 @@ type Txn interface {
 	// Rollback discards the transaction; it is safe after Commit.
 	Rollback()
 }
+
+// Compactor is implemented by drivers that can be asked to give back the
+// space of deleted keys now (an LSM keeps it until compaction). The GC
+// calls it after reclaiming many keys.
+type Compactor interface {
+	Compact() error
+}

@@ -26,6 +26,10 @@ type Options struct {
 	MaxKeysPerSecond int           // keys expired plus sub-keys deleted per second; 0: no cap
 	OrphanInterval   time.Duration // between orphan-sweep steps; 0 disables the sweep
 	OrphanBatch      int           // versions checked per orphan-sweep step
+	// CompactAfter asks a driver that supports it (drivers.Compactor) to
+	// compact once this many keys were deleted since its last compaction
+	// and the backlog is empty; 0 never asks.
+	CompactAfter int64
 }
 
 // Stats are the collector's counters; they outlive restarts.
@@ -37,6 +41,7 @@ type Stats struct {
 	Passes            atomic.Int64
 	Restarts          atomic.Int64
 	OrphansFound      atomic.Int64 // dead versions with no garbage entry, found by the sweep
+	Compactions       atomic.Int64 // driver compactions asked for
 	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
 	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
 }
@@ -52,6 +57,7 @@ func (s *Stats) Fields() [][2]string {
 		{"gc_backlog_versions", f(&s.BacklogVersions)},
 		{"gc_backlog_expired", f(&s.BacklogExpired)},
 		{"gc_orphans_found", f(&s.OrphansFound)},
+		{"gc_compactions", f(&s.Compactions)},
 		{"gc_passes", f(&s.Passes)},
 		{"gc_restarts", f(&s.Restarts)},
 	}
@@ -86,6 +92,8 @@ type Collector struct {
 	// ranges continues: deleting from the range start again would step
 	// over the tombstones of everything deleted before. A hint only.
 	resume map[string]*[2][]byte
+	// sinceCompact counts keys deleted since the last driver compaction.
+	sinceCompact int64
 }
 
 // New returns a collector; it does nothing until Start.
@@ -164,7 +172,29 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 		return n + f, err
 	}
 	m, err := c.reclaim(budget - n - f)
-	return n + f + m, err
+	if err != nil {
+		return n + f + m, err
+	}
+	c.sinceCompact += int64(n + f + m)
+	if err := c.maybeCompact(); err != nil {
+		return n + f + m, err
+	}
+	return n + f + m, nil
+}
+
+// maybeCompact asks the driver to compact once enough was deleted and the
+// garbage backlog is drained.
+func (c *Collector) maybeCompact() error {
+	cp, ok := c.drv.(drivers.Compactor)
+	if !ok || c.o.CompactAfter <= 0 || c.sinceCompact < c.o.CompactAfter || c.stats.BacklogVersions.Load() > 0 {
+		return nil
+	}
+	c.sinceCompact = 0
+	c.stats.Compactions.Add(1)
+	t0 := time.Now()
+	err := cp.Compact()
+	c.log.Info("gc: storage compacted", "took", time.Since(t0).Round(time.Millisecond), "err", err)
+	return err
 }
 
 // sweepFlushed removes, through their shards, metas that FLUSHDB's markers

@@ -29,6 +29,11 @@ func start(t testing.TB, interval time.Duration, beforePass func()) (*node.Node,
 	cfg.GC.Interval = interval
 	cfg.GC.BatchSize = 1000
 	cfg.GC.MaxKeysPerSecond = 0
+	cfg.GC.OrphanInterval = 0 // tests run sweep steps themselves
+	return startCfg(t, cfg, beforePass)
+}
+
+func startCfg(t testing.TB, cfg conf.Config, beforePass func()) (*node.Node, *redis.Client) {
 	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -80,7 +80,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,
-		OrphanBatch: cfg.GC.OrphanBatch}, drv, n.engine, n.GCStats, log.With("component", "gc"))
+		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys}, drv, n.engine, n.GCStats, log.With("component", "gc"))
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}

@@ -114,6 +114,25 @@ func (d *DB) valueLogGC() {
 	}
 }
 
+// Compact flushes the memtables and compacts every level into one, so the
+// space of deleted keys comes back. Badger has no direct memtable flush:
+// dropping a marker key's prefix flushes them (briefly holding writes),
+// then Flatten merges the levels, discarding deleted keys. Its cost is a
+// rewrite of the live data.
+func (d *DB) Compact() error {
+	marker := []byte{codec.PrefixSystem, 0, 'c', 'o', 'm', 'p', 'a', 'c', 't'}
+	if err := d.db.Update(func(tx *bdg.Txn) error { return tx.Set(marker, nil) }); err != nil {
+		return fmt.Errorf("badger: compact: %w", err)
+	}
+	if err := d.db.DropPrefix(marker); err != nil {
+		return fmt.Errorf("badger: compact: flush: %w", err)
+	}
+	if err := d.db.Flatten(2); err != nil {
+		return fmt.Errorf("badger: compact: flatten: %w", err)
+	}
+	return nil
+}
+
 // Close stops background work, syncs and closes the store.
 func (d *DB) Close() error {
 	close(d.stop)
