@@ -129,9 +129,13 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		if a.c.BeforePass != nil {
 			a.c.BeforePass()
 		}
-		if _, err := a.c.Pass(context.Background()); err != nil {
+		// A deadline: during shutdown a stopped shard never answers, and
+		// the guardian must not wait on a blocked collector.
+		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if _, err := a.c.Pass(pctx); err != nil {
 			a.c.log.Warn("gc pass", "err", err)
 		}
+		cancel()
 		a.schedule(ctx)
 	}
 }
