@@ -78,9 +78,9 @@ type Collector struct {
 	eng   Engine
 	stats *Stats
 	log   *slog.Logger
-	// BeforePass, if set, runs at the start of every pass (tests inject
-	// panics with it).
-	BeforePass func()
+	// beforePass, if set, runs at the start of every timer pass (tests
+	// inject panics with it).
+	beforePass atomic.Pointer[func()]
 
 	// Flush sweep progress per db: only hints, storage decides. swept is
 	// the marker a full sweep found nothing under; cursor where the
@@ -100,6 +100,10 @@ type Collector struct {
 func New(o Options, drv drivers.Driver, eng Engine, stats *Stats, log *slog.Logger) *Collector {
 	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log}
 }
+
+// SetBeforePass installs a hook run at the start of every timer pass;
+// tests inject faults with it. Safe while the collector runs.
+func (c *Collector) SetBeforePass(fn func()) { c.beforePass.Store(&fn) }
 
 // Start spawns the collector's actor under the engine's guardian.
 func (c *Collector) Start() error {
@@ -126,8 +130,8 @@ func (a *gcActor) Receive(ctx actor.Context) {
 	case *actor.Restarting:
 		a.c.stats.Restarts.Add(1)
 	case tick:
-		if a.c.BeforePass != nil {
-			a.c.BeforePass()
+		if fn := a.c.beforePass.Load(); fn != nil {
+			(*fn)()
 		}
 		// A deadline: during shutdown a stopped shard never answers, and
 		// the guardian must not wait on a blocked collector.

@@ -44,7 +44,9 @@ func startCfg(t testing.TB, cfg conf.Config, beforePass func()) (*node.Node, *re
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.GC().BeforePass = beforePass
+	if beforePass != nil {
+		n.GC().SetBeforePass(beforePass)
+	}
 	t.Cleanup(func() { _ = n.Close(context.Background()) })
 	c := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
 	t.Cleanup(func() { c.Close() })
