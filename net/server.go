@@ -189,23 +189,23 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 	seq := cl.nextSeq
 	cl.nextSeq++
 	s.totalCmds.Add(1)
+	spec, resolveErr := s.reg.Resolve(args)
 	cl.mu.Lock()
 	db, proto := cl.db, cl.proto
 	cl.lastSeen = time.Now()
+	if spec != nil {
+		cl.lastCmd = spec.FullName()
+	}
 	cl.mu.Unlock()
 	fail := func(err error, name string) {
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
 		cl.Reply(seq, w.Bytes())
 	}
-	spec, err := s.reg.Resolve(args)
-	if err != nil {
-		fail(err, "")
+	if resolveErr != nil {
+		fail(resolveErr, "")
 		return
 	}
-	cl.mu.Lock()
-	cl.lastCmd = spec.FullName()
-	cl.mu.Unlock()
 	runner, err := spec.Parse(args)
 	if err != nil {
 		fail(err, spec.FullName())
