@@ -87,3 +87,27 @@ func TestKeysScanDBSizeFlush(t *testing.T) {
 		{"randomkey", "$-1\r\n"},
 	})
 }
+
+// TestFlushHidesFromEveryReader checks FLUSHDB's marker hides old keys from
+// KEYS, SCAN, DBSIZE, RANDOMKEY and type reads, while keys written after it
+// are seen, and FLUSHALL covers every db.
+func TestFlushHidesFromEveryReader(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{"mset a 1 b 2 c 3", "+OK\r\n"},
+		{"flushdb", "+OK\r\n"},
+		{"set d 4", "+OK\r\n"},
+		{"keys *", "*1\r\n$1\r\nd\r\n"},
+		{"scan 0", "*2\r\n$1\r\n0\r\n*1\r\n$1\r\nd\r\n"},
+		{"dbsize", ":1\r\n"},
+		{"randomkey", "$1\r\nd\r\n"},
+		{"type a", "+none\r\n"},
+		{"set a new", "+OK\r\n"},
+		{"get a", "$3\r\nnew\r\n"},
+		{"ttl a", ":-1\r\n"},
+	})
+	h.DB = 3
+	h.Run([]c{{"set x 1", "+OK\r\n"}, {"flushall", "+OK\r\n"}, {"dbsize", ":0\r\n"}})
+	h.DB = 0
+	h.Run([]c{{"dbsize", ":0\r\n"}, {"exists a d", ":0\r\n"}})
+}
