@@ -44,6 +44,8 @@ type Server struct {
 	MaxMultibulkLen int64  `koanf:"max_multibulk_len"`
 	MaxInlineLen    int    `koanf:"max_inline_len"`
 	Multicore       bool   `koanf:"multicore"`
+	RequirePass     string `koanf:"requirepass"`
+	ProtectedMode   bool   `koanf:"protected_mode"`
 }
 
 // Storage selects and configures the driver.
@@ -88,7 +90,7 @@ type Log struct {
 func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
-			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true},
+			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true},
 		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},

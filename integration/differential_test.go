@@ -756,6 +756,11 @@ HELLO 1
 HELLO 3 FOO
 HELLO 3 AUTH default
 NOSUCHCMD a b
+AUTH x
+AUTH default anything
+AUTH other x
+AUTH a b c
+AUTH
 FLUSHDB foo
 FLUSHDB ASYNC extra
 FLUSHDB SYNC

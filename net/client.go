@@ -33,6 +33,7 @@ type client struct {
 	need     int // bytes the incomplete command at the head needs, if known
 	scratch  [][]byte
 	quitting bool
+	authed   bool
 
 	outMu    sync.Mutex
 	written  uint64   // sequence number of pending[0]
@@ -164,6 +165,11 @@ func (cl *client) SetLibVer(v string) {
 }
 
 func (cl *client) CloseAfterReply() { cl.quitting = true }
+
+// Authenticated is true once AUTH succeeded, or always without requirepass.
+func (cl *client) Authenticated() bool { return cl.authed || cl.srv.opts.RequirePass == "" }
+
+func (cl *client) SetAuthenticated() { cl.authed = true }
 
 func (cl *client) Info() string {
 	cl.mu.Lock()

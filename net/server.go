@@ -2,8 +2,10 @@ package net
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"log/slog"
+	stdnet "net"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/net/resp"
 )
 
@@ -22,6 +25,11 @@ type Options struct {
 	Multicore  bool
 	Limits     resp.Limits
 	MaxClients int
+	// RequirePass, when set, makes clients AUTH first (NOAUTH otherwise).
+	RequirePass string
+	// ProtectedMode refuses clients from non-loopback addresses while no
+	// password is set, as Redis's protected mode does.
+	ProtectedMode bool
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -103,6 +111,9 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	if s.opts.MaxClients > 0 && s.nclients.Load() >= int64(s.opts.MaxClients) {
 		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
+	}
+	if refuse(s.opts, c.RemoteAddr()) {
+		return []byte(deniedReply), gnet.Close
 	}
 	now := time.Now()
 	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: c.RemoteAddr().String(),
@@ -206,6 +217,10 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		fail(resolveErr, "")
 		return
 	}
+	if spec.Flags&command.NoAuth == 0 && !cl.Authenticated() {
+		fail(rerr.ErrNoAuth, spec.FullName())
+		return
+	}
 	runner, err := spec.Parse(args)
 	if err != nil {
 		fail(err, spec.FullName())
@@ -267,6 +282,41 @@ func (s *Server) gcFields() [][2]string {
 		return nil
 	}
 	return s.info.GC()
+}
+
+// CheckAuth implements command.Server.
+func (s *Server) CheckAuth(user, pass []byte) error {
+	switch {
+	case s.opts.RequirePass == "" && user == nil:
+		return rerr.ErrNoPassword
+	case user != nil && string(user) != "default":
+		return rerr.ErrWrongPass
+	case s.opts.RequirePass == "":
+		return nil // the default user has no password: any is accepted
+	case subtle.ConstantTimeCompare(pass, []byte(s.opts.RequirePass)) != 1:
+		return rerr.ErrWrongPass
+	}
+	return nil
+}
+
+// deniedReply is Redis's protected-mode refusal.
+const deniedReply = "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. " +
+	"In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of " +
+	"the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting " +
+	"to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to " +
+	"make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected " +
+	"mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' " +
+	"option. 4) Set up an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start " +
+	"accepting connections from the outside.\r\n"
+
+// refuse reports whether protected mode turns a client away: no password,
+// protected mode on, and a peer that is not a loopback address.
+func refuse(o Options, addr stdnet.Addr) bool {
+	if !o.ProtectedMode || o.RequirePass != "" {
+		return false
+	}
+	tcp, ok := addr.(*stdnet.TCPAddr)
+	return ok && !tcp.IP.IsLoopback()
 }
 
 // Config implements command.Server.

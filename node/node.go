@@ -76,7 +76,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		MaxInline: cfg.Server.MaxInlineLen}
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
-		MaxClients: cfg.Server.MaxClients}, info, n.engine, reg, log)
+		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
+		ProtectedMode: cfg.Server.ProtectedMode}, info, n.engine, reg, log)
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,

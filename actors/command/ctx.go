@@ -25,6 +25,10 @@ type Client interface {
 	// CloseAfterReply closes the connection once this command's reply is
 	// written (QUIT).
 	CloseAfterReply()
+	// Authenticated reports whether the client may run every command;
+	// SetAuthenticated records a successful AUTH.
+	Authenticated() bool
+	SetAuthenticated()
 }
 
 // Server is what commands may learn about the whole server. Its methods
@@ -36,6 +40,10 @@ type Server interface {
 	Stats() Stats
 	// Config returns the CONFIG GET parameters and their values.
 	Config() [][2]string
+	// CheckAuth checks a user and password against requirepass: nil,
+	// rerr.ErrWrongPass, or rerr.ErrNoPassword for a bare password when
+	// none is configured (user is nil for the one-argument AUTH).
+	CheckAuth(user, pass []byte) error
 }
 
 // Stats are server-wide counters reported by INFO.

@@ -25,6 +25,9 @@ const (
 	AllShards
 	// Fast marks O(1) commands, as COMMAND INFO reports.
 	Fast
+	// NoAuth commands run before a client authenticates (AUTH, HELLO,
+	// QUIT); every other command then answers NOAUTH.
+	NoAuth
 )
 
 // Flag sets most commands use.

@@ -32,6 +32,10 @@ var (
 	ErrNaNOrInfinity   = &Error{"ERR increment would produce NaN or Infinity"}
 	ErrInternal        = &Error{"ERR internal error"}
 	ErrUnknownProtocol = &Error{"NOPROTO unsupported protocol version"}
+	ErrNoAuth          = &Error{"NOAUTH Authentication required."}
+	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}
+	ErrNoPassword      = &Error{"ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"}
+	ErrHelloNoAuth     = &Error{"NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"}
 )
 
 // ErrArity returns the wrong-arity error for a command's full name

@@ -7,8 +7,9 @@ func Commands() []*command.Spec {
 	return []*command.Spec{
 		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast, Parse: parsePing},
 		{Name: "echo", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseEcho},
-		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast, Parse: parseHello},
-		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast, Parse: parseQuit},
+		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseHello},
+		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseQuit},
+		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseAuth},
 		{Name: "select", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseSelect},
 		{Name: "time", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseTime},
 		{Name: "client", Arity: -2, Flags: command.Conn, Subcommands: clientSubcommands()},

@@ -44,9 +44,13 @@ func parseHello(args [][]byte) (command.Runner, error) {
 }
 
 func (h hello) Run(c *command.Ctx) error {
-	if h.auth && string(h.user) != "default" {
-		// Without requirepass the only user is "default", with no password.
-		return rerr.Errorf("WRONGPASS invalid username-password pair or user is disabled.")
+	if h.auth {
+		if err := c.Server.CheckAuth(h.user, h.pass); err != nil {
+			return err
+		}
+		c.Client.SetAuthenticated()
+	} else if !c.Client.Authenticated() {
+		return rerr.ErrHelloNoAuth
 	}
 	if h.name != nil {
 		if err := validName(h.name); err != nil {
