@@ -45,6 +45,7 @@ type Server struct {
 	MaxInlineLen    int    `koanf:"max_inline_len"`
 	Multicore       bool   `koanf:"multicore"`
 	RequirePass     string `koanf:"requirepass"`
+	Timeout         int    `koanf:"timeout"`
 	ProtectedMode   bool   `koanf:"protected_mode"`
 }
 
@@ -111,6 +112,9 @@ func (c Config) Validate() error {
 	}
 	if c.Server.Port < 0 || c.Server.Port > 65535 {
 		bad("server.port", "must be 0..65535, got %d", c.Server.Port)
+	}
+	if c.Server.Timeout < 0 {
+		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)
 	}
 	if c.Server.MaxClients < 1 {
 		bad("server.max_clients", "must be positive, got %d", c.Server.MaxClients)

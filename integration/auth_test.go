@@ -62,3 +62,27 @@ func TestRequirePass(t *testing.T) {
 		bad.Close()
 	}
 }
+
+// TestIdleTimeout checks idle clients are closed after server.timeout while
+// busy ones stay.
+func TestIdleTimeout(t *testing.T) {
+	n := startNode(t, "badger", func(c *conf.Config) { c.Server.Timeout = 1 })
+	idle := dialRaw(t, n.Addr())
+	busy := dialRaw(t, n.Addr())
+	if got := idle.do("PING"); got != "+PONG\r\n" {
+		t.Fatal(got)
+	}
+	for i := 0; i < 6; i++ { // 3 s of activity on busy
+		if got := busy.do("PING"); got != "+PONG\r\n" {
+			t.Fatalf("busy client: %q", got)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	_ = idle.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := idle.r.ReadByte(); err != io.EOF {
+		t.Fatalf("idle client not closed: %v", err)
+	}
+	if got := busy.do("CONFIG", "GET", "timeout"); got != "*2\r\n$7\r\ntimeout\r\n$1\r\n1\r\n" {
+		t.Fatalf("CONFIG GET timeout = %q", got)
+	}
+}

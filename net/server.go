@@ -30,6 +30,8 @@ type Options struct {
 	// ProtectedMode refuses clients from non-loopback addresses while no
 	// password is set, as Redis's protected mode does.
 	ProtectedMode bool
+	// IdleTimeout closes clients idle that long; 0 never.
+	IdleTimeout time.Duration
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -77,6 +79,7 @@ func (s *Server) Start() error {
 			gnet.WithMulticore(s.opts.Multicore),
 			gnet.WithReusePort(false),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
+			gnet.WithTicker(s.opts.IdleTimeout > 0),
 			gnet.WithLogLevel(4)) // gnet's own logs: errors only
 	}()
 	select {
@@ -105,6 +108,22 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 	s.eng = eng
 	close(s.booted)
 	return gnet.None
+}
+
+// OnTick closes clients idle longer than the idle timeout.
+func (s *Server) OnTick() (time.Duration, gnet.Action) {
+	deadline := time.Now().Add(-s.opts.IdleTimeout)
+	s.clients.Range(func(_, v any) bool {
+		cl := v.(*client)
+		cl.mu.Lock()
+		idle := cl.lastSeen.Before(deadline)
+		cl.mu.Unlock()
+		if idle {
+			_ = cl.conn.Close()
+		}
+		return true
+	})
+	return min(time.Second, s.opts.IdleTimeout/2+time.Millisecond), gnet.None
 }
 
 // OnOpen registers a client.

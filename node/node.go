@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
@@ -77,7 +78,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
-		ProtectedMode: cfg.Server.ProtectedMode}, info, n.engine, reg, log)
+		ProtectedMode: cfg.Server.ProtectedMode,
+		IdleTimeout:   time.Duration(cfg.Server.Timeout) * time.Second}, info, n.engine, reg, log)
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,
@@ -139,6 +141,6 @@ func configParams(cfg conf.Config) [][2]string {
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
 		{"maxmemory", "0"},
-		{"timeout", "0"},
+		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
 	}
 }
