@@ -43,9 +43,6 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 	return &Coll{t: t, key: key, mk: mk, meta: codec.Meta{Type: typ}}, nil
 }
 
-// Meta returns the collection's current meta.
-func (c *Coll) Meta() codec.Meta { return c.meta }
-
 // Size returns the number of members.
 func (c *Coll) Size() int64 { return int64(c.meta.Size) }
 
@@ -123,12 +120,6 @@ func (c *Coll) DeleteRaw(k []byte) error { return c.t.txn.Delete(k) }
 // collection becomes empty.
 func (c *Coll) Grow(delta int64) error {
 	c.meta.Size = uint64(int64(c.meta.Size) + delta)
-	return c.save()
-}
-
-// SetListBounds sets a list's [head, tail) and size, and writes the meta.
-func (c *Coll) SetListBounds(head, tail uint64) error {
-	c.meta.Head, c.meta.Tail, c.meta.Size = head, tail, tail-head
 	return c.save()
 }
 

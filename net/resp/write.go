@@ -32,12 +32,6 @@ func (w *Writer) Proto() int {
 // Bytes returns what was written; it aliases the writer's buffer.
 func (w *Writer) Bytes() []byte { return w.buf }
 
-// Len returns the number of bytes written.
-func (w *Writer) Len() int { return len(w.buf) }
-
-// Truncate drops everything written after the first n bytes.
-func (w *Writer) Truncate(n int) { w.buf = w.buf[:n] }
-
 func (w *Writer) header(c byte, n int64) {
 	w.buf = append(w.buf, c)
 	w.buf = strconv.AppendInt(w.buf, n, 10)
