@@ -267,6 +267,12 @@ func DecodeSubKey(k []byte) (db uint8, key []byte, version uint64, field []byte,
 	return decodeKeyed(k, PrefixData)
 }
 
+// DecodeScoreKey splits a score-index key into its parts; rest is the
+// sortable score and member (see DecodeScoreSuffix). Slices alias k.
+func DecodeScoreKey(k []byte) (db uint8, key []byte, version uint64, rest []byte, err error) {
+	return decodeKeyed(k, PrefixScore)
+}
+
 func decodeKeyed(k []byte, prefix byte) (db uint8, key []byte, version uint64, rest []byte, err error) {
 	if len(k) < 14 || k[0] != prefix {
 		return 0, nil, 0, nil, ErrCorrupt

@@ -195,6 +195,7 @@ func FuzzDecodeKeys(f *testing.F) {
 	f.Add(AppendSubKey(nil, 0, []byte("k"), 1, []byte("f")))
 	f.Add(GarbageKey(1, []byte("key"), 2))
 	f.Add(TTLKey(5, 0, []byte("k")))
+	f.Add(AppendScoreKey(nil, 1, []byte("z"), 3, -2.5, []byte("m")))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if db, key, ver, field, err := DecodeSubKey(b); err == nil {
 			if re := AppendSubKey(nil, db, key, ver, field); !bytes.Equal(re, b) {
@@ -204,6 +205,11 @@ func FuzzDecodeKeys(f *testing.F) {
 		if db, key, ver, err := DecodeGarbageKey(b); err == nil {
 			if re := GarbageKey(db, key, ver); !bytes.Equal(re, b) {
 				t.Fatalf("garbage re-encode %x != %x", re, b)
+			}
+		}
+		if db, key, ver, rest, err := DecodeScoreKey(b); err == nil {
+			if re := append(ScoreKeyPrefix(db, key, ver), rest...); !bytes.Equal(re, b) {
+				t.Fatalf("score key re-encode %x != %x", re, b)
 			}
 		}
 		if at, db, key, err := DecodeTTLKey(b); err == nil {

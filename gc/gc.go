@@ -499,19 +499,15 @@ func (c *Collector) OrphanStep() (int, error) {
 			cur = nil // wrapped: the next step starts over
 			break
 		}
-		var db uint8
-		var key []byte
-		var version uint64
+		decode, prefixOf := codec.DecodeSubKey, codec.SubKeyPrefix
 		if k[0] == codec.PrefixScore {
-			db, key, version, _, err = decodeScoreKey(k)
-		} else {
-			db, key, version, _, err = codec.DecodeSubKey(k)
+			decode, prefixOf = codec.DecodeScoreKey, codec.ScoreKeyPrefix
 		}
+		db, key, version, _, err := decode(k)
 		if err != nil {
 			return 0, err
 		}
-		prefix := k[:6+len(key)+8]
-		cur = codec.PrefixEnd(prefix) // skip the rest of this version
+		cur = codec.PrefixEnd(prefixOf(db, key, version)) // skip the rest of this version
 		checked++
 		dead, err := c.orphaned(tx, db, key, version)
 		if err != nil {
@@ -589,11 +585,4 @@ func firstKey(tx drivers.Txn, from []byte) ([]byte, bool, error) {
 		}
 	}
 	return nil, false, nil
-}
-
-// decodeScoreKey splits a score-index key like a sub-key.
-func decodeScoreKey(k []byte) (uint8, []byte, uint64, []byte, error) {
-	d := append([]byte{codec.PrefixData}, k[1:]...)
-	db, key, version, rest, err := codec.DecodeSubKey(d)
-	return db, key, version, rest, err
 }
