@@ -39,8 +39,12 @@ type Request struct {
 	DB     int
 	Proto  int
 	Shards []int // ascending shard indexes the command holds
+	// NoBlock makes a blocking command reply as if it timed out instead
+	// of waiting (inside MULTI/EXEC).
+	NoBlock bool
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
+	wait *waiter    // a waiter run again after a serve it could not take
 }
 
 // Engine owns the actor system and the shards.
@@ -61,6 +65,7 @@ type Engine struct {
 	// cursors holds SCAN-family positions for every shard.
 	cursors *store.Cursors
 	markers *store.FlushMarkers
+	blocked *blocked
 }
 
 type reserve struct {
@@ -72,7 +77,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors)}
+	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors), blocked: newBlocked()}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
@@ -229,7 +234,15 @@ func (e *Engine) execute(req *Request, own int) {
 		caches = func([]byte) *store.MetaCache { return c }
 		purge = c.Purge
 	}
-	req.Client.Reply(req.Seq, e.run(req, caches, e.cursors, purge))
+	out, ready, err := e.run(req, caches, e.cursors, purge)
+	if errors.Is(err, command.ErrWouldBlock) {
+		e.park(req, req.Runner.(command.Blocker))
+	} else {
+		req.Client.Reply(req.Seq, out)
+	}
+	if len(ready) > 0 {
+		e.serve(req.DB, ready, req.Shards, caches)
+	}
 }
 
 func release(held []*reserve) {
@@ -239,8 +252,10 @@ func release(held []*reserve) {
 }
 
 // run executes the command in a transaction, retrying conflicts, and
-// returns the reply.
-func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte) {
+// returns the reply and the list keys it pushed to. Errors become replies,
+// except command.ErrWouldBlock (a blocking command found every key empty
+// and may wait) and errLost (a serve's waiter ended), which write nothing.
+func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte, ready [][]byte, _ error) {
 	w := resp.NewWriter(req.Proto)
 	name := req.Spec.FullName()
 	defer func() {
@@ -248,7 +263,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 			e.log.Error("command panicked", "cmd", name, "panic", fmt.Sprint(p))
 			w.Reset(req.Proto)
 			w.Error("ERR internal error")
-			out = w.Bytes()
+			out, ready = w.Bytes(), nil
 		}
 	}()
 	writable := req.Spec.Flags&command.Write != 0
@@ -260,18 +275,26 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 			err = req.Runner.Run(ctx)
 			if err == nil && writable {
 				err = tx.Commit()
+				ready = tx.Ready()
 			}
 			tx.Rollback()
 		}
 		if err == nil {
-			return w.Bytes()
+			return w.Bytes(), ready, nil
 		}
+		ready = nil
 		w.Reset(req.Proto)
-		if errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry {
+		switch {
+		case errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry:
 			continue
+		case errors.Is(err, command.ErrWouldBlock) && req.NoBlock:
+			req.Runner.(command.Blocker).TimedOut(w)
+			return w.Bytes(), nil, nil
+		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost):
+			return nil, nil, err
 		}
 		command.Reply(w, err, name, e.log)
-		return w.Bytes()
+		return w.Bytes(), nil, nil
 	}
 }
 

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"bufio"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,12 @@ import (
 // top-level elements are compared as a sorted multiset. Commands whose
 // replies depend on time, ids or randomness are left to other tests.
 func scripts() map[string]string {
+	m := baseScripts()
+	maps.Copy(m, listScripts())
+	return m
+}
+
+func baseScripts() map[string]string {
 	return map[string]string{
 		"zset-write": `ZADD z 1 a 2 b 3 c
 ZADD z 1.5 a 4 d

@@ -3,6 +3,7 @@ package net
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -34,6 +35,9 @@ type client struct {
 	scratch  [][]byte
 	quitting bool
 	authed   bool
+	// waitSeq is seq+1 of a blocking command still without its reply: the
+	// loop parses nothing after it until then. 0: none.
+	waitSeq atomic.Uint64
 
 	outMu    sync.Mutex
 	written  uint64   // sequence number of pending[0]
@@ -60,6 +64,10 @@ func (cl *client) Reply(seq uint64, b []byte) {
 	cl.pending[i] = b
 	if !cl.inBatch {
 		cl.flushLocked()
+	}
+	if w := cl.waitSeq.Load(); w != 0 && seq+1 == w {
+		cl.waitSeq.Store(0)
+		_ = cl.conn.Wake(nil) // parse what arrived meanwhile
 	}
 }
 

@@ -148,6 +148,7 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 	if cl, ok := c.Context().(*client); ok {
 		cl.markClosed()
+		s.engine.Cancel(cl)
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
 	}
@@ -167,7 +168,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl.need = 0
 	cl.beginBatch()
 	consumed := 0
-	for consumed < len(buf) && !cl.quitting {
+	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
 		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
 		if err != nil {
 			seq := cl.nextSeq
@@ -259,6 +260,11 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		}
 		return
 	}
+	if spec.Flags&command.Blocking != 0 {
+		// Like Redis, read nothing more from a client until its blocking
+		// command replies; Reply then wakes the loop for what is buffered.
+		cl.waitSeq.Store(seq + 1)
+	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args)})
 }
@@ -287,6 +293,7 @@ func (s *Server) Stats() command.Stats {
 		StartUnixMs:      s.start.UnixMilli(),
 		Port:             s.info.Port,
 		ConnectedClients: int(s.nclients.Load()),
+		BlockedClients:   s.engine.Blocked(),
 		TotalConnections: s.totalConns.Load(),
 		TotalCommands:    s.totalCmds.Load(),
 		Shards:           s.engine.Shards(),

@@ -13,6 +13,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/list"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
@@ -30,7 +31,7 @@ const Version = "7.2.0"
 
 // Registry returns the table of every command rekv serves.
 func Registry() *command.Registry {
-	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), set.Commands(), zset.Commands())
+	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), list.Commands(), set.Commands(), zset.Commands())
 }
 
 // Node is a running server.

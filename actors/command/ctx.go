@@ -52,6 +52,7 @@ type Stats struct {
 	StartUnixMs      int64
 	Port             int
 	ConnectedClients int
+	BlockedClients   int // waiting in BLPOP and friends
 	TotalConnections int64
 	TotalCommands    int64
 	Shards           int

@@ -28,6 +28,9 @@ const (
 	// NoAuth commands run before a client authenticates (AUTH, HELLO,
 	// QUIT); every other command then answers NOAUTH.
 	NoAuth
+	// Blocking commands may wait for keys (BLPOP...); their Runner is a
+	// Blocker, and the connection reads no further command until the reply.
+	Blocking
 )
 
 // Flag sets most commands use.

@@ -133,7 +133,9 @@ func (c *Coll) save() error {
 	}
 	if c.meta.Size == 0 {
 		c.live = false
-		_, err := c.t.remove(c.key, c.mk, old, false)
+		// Emptied member by member, the version has no sub-keys left; a
+		// rebased collection leaves its old version to the GC.
+		_, err := c.t.remove(c.key, c.mk, old, old.meta.Version != c.meta.Version)
 		return err
 	}
 	c.live = true
@@ -252,3 +254,54 @@ func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, erro
 	}
 	return m, nil
 }
+
+// ListOrigin is where a new list's head and tail start, so both ends can
+// grow by 2^63 elements.
+const ListOrigin uint64 = 1 << 63
+
+// Bounds returns a list's element indexes [head, tail); a list that does
+// not exist yet is empty at ListOrigin.
+func (c *Coll) Bounds() (head, tail uint64) {
+	if c.meta.Size == 0 && c.meta.Head == 0 && c.meta.Tail == 0 {
+		return ListOrigin, ListOrigin
+	}
+	return c.meta.Head, c.meta.Tail
+}
+
+// SetBounds sets a list's [head, tail) and its size, and writes the meta
+// (deleting it when the list becomes empty).
+func (c *Coll) SetBounds(head, tail uint64) error {
+	c.meta.Head, c.meta.Tail, c.meta.Size = head, tail, tail-head
+	return c.save()
+}
+
+// Rebase moves the collection to a fresh version: later Puts go under the
+// new version, and the old one becomes a garbage entry once the meta is
+// saved (SetBounds or Grow). Rewriting a few survivors this way makes a
+// large removal O(survivors).
+func (c *Coll) Rebase() error {
+	v, err := c.t.drv.NextVersion()
+	if err != nil {
+		return err
+	}
+	c.meta.Version = v
+	c.prefix = codec.SubKeyPrefix(c.t.db, c.key, v)
+	return nil
+}
+
+// Drop deletes the whole collection in O(1), like DEL: the meta goes and
+// the version becomes a garbage entry.
+func (c *Coll) Drop() error {
+	_, old, err := c.t.raw(c.key, false)
+	if err != nil {
+		return err
+	}
+	c.live = false
+	c.meta.Size = 0
+	_, err = c.t.remove(c.key, c.mk, old, true)
+	return err
+}
+
+// Signal records that key (a list) gained elements in this transaction, so
+// clients blocked on it are served after the commit.
+func (c *Coll) Signal() { c.t.signal(c.key) }

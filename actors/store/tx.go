@@ -26,6 +26,7 @@ type Tx struct {
 	seen    map[string]record
 	dirty   []string
 	flushed map[int]uint64 // markers to publish on commit
+	ready   [][]byte       // list keys that gained elements
 }
 
 type record struct {
@@ -91,6 +92,19 @@ func (t *Tx) Commit() error {
 	}
 	t.dirty = t.dirty[:0]
 	return err
+}
+
+// Ready returns the list keys that gained elements in this transaction
+// (BLPOP and friends wait on them), in the order they were first signalled.
+func (t *Tx) Ready() [][]byte { return t.ready }
+
+func (t *Tx) signal(key []byte) {
+	for _, k := range t.ready {
+		if string(k) == string(key) {
+			return
+		}
+	}
+	t.ready = append(t.ready, key)
 }
 
 // Rollback discards the transaction; cached state is untouched.

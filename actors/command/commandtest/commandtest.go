@@ -94,6 +94,13 @@ func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) erro
 	ctx := &command.Ctx{W: w, Tx: tx, Now: h.Now, DB: h.DB, Registry: h.reg,
 		Cursors: h.curs, Driver: h.drv, PurgeCaches: h.cache.Purge}
 	if err := r.Run(ctx); err != nil {
+		// A blocking command that finds nothing answers like a timeout, as
+		// inside MULTI: the harness never waits.
+		if b, ok := r.(command.Blocker); ok && errors.Is(err, command.ErrWouldBlock) {
+			w.Reset(h.Proto)
+			b.TimedOut(w)
+			return nil
+		}
 		return err
 	}
 	if writable {

@@ -70,6 +70,7 @@ func (in info) section(c *command.Ctx, b *strings.Builder, sec string, st comman
 		line("rekv_shards", st.Shards)
 	case "clients":
 		line("connected_clients", st.ConnectedClients)
+		line("blocked_clients", st.BlockedClients)
 	case "memory":
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)

@@ -1,0 +1,50 @@
+package command
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// ErrWouldBlock is what a Blocker's Run or Serve returns when every key it
+// waits on is empty: the engine then parks the client (or, where it may not
+// block, as inside MULTI, replies TimedOut).
+var ErrWouldBlock = errors.New("command: would block")
+
+// Blocker is the Runner of a command that may wait for keys (BLPOP, BRPOP,
+// BLMOVE, BRPOPLPUSH, BLMPOP). Run is the non-blocking attempt over every
+// key, exactly like the command's non-blocking form.
+type Blocker interface {
+	Runner
+	// WaitKeys returns the keys the client waits on, in its order.
+	WaitKeys() [][]byte
+	// ServeKeys returns the other keys serving touches (BLMOVE's
+	// destination), so the engine holds their shards too.
+	ServeKeys() [][]byte
+	// Timeout is how long to wait; 0 waits forever.
+	Timeout() time.Duration
+	// Serve runs the command against key alone, which has just gained
+	// elements; ErrWouldBlock if it is empty again.
+	Serve(c *Ctx, key []byte) error
+	// TimedOut writes the reply of a wait that ended without data.
+	TimedOut(w *resp.Writer)
+}
+
+// Timeout parses a blocking command's timeout in seconds (a float) like
+// Redis 7.0: truncated to milliseconds, where a value too large for a
+// 64-bit count of milliseconds wraps negative ("timeout is negative").
+func Timeout(arg []byte) (time.Duration, error) {
+	f, ok := ParseFloat(arg)
+	if !ok || math.IsNaN(f) {
+		return 0, rerr.Errorf("ERR timeout is not a float or out of range")
+	}
+	ms := math.Trunc(f * 1000)
+	if ms < 0 || ms >= math.MaxInt64 {
+		return 0, rerr.Errorf("ERR timeout is negative")
+	}
+	const maxMs = math.MaxInt64 / int64(time.Millisecond)
+	return time.Duration(min(int64(ms), maxMs)) * time.Millisecond, nil
+}

@@ -1,0 +1,63 @@
+package list
+
+import (
+	"bytes"
+
+	"github.com/rekv/rekv/actors/command"
+)
+
+// LMOVE source destination LEFT|RIGHT LEFT|RIGHT and RPOPLPUSH source
+// destination. Atomic across shards: the router holds both keys' shards
+// and the move is one transaction.
+type lmove struct {
+	src, dst         []byte
+	fromLeft, toLeft bool
+}
+
+func parseLMove(args [][]byte) (command.Runner, error) {
+	from, err := side(args[3])
+	if err != nil {
+		return nil, err
+	}
+	to, err := side(args[4])
+	if err != nil {
+		return nil, err
+	}
+	return lmove{args[1], args[2], from, to}, nil
+}
+
+func parseRPopLPush(args [][]byte) (command.Runner, error) {
+	return lmove{args[1], args[2], false, true}, nil
+}
+
+func (x lmove) Run(c *command.Ctx) error {
+	v, err := x.move(c)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		c.W.Null()
+	} else {
+		c.W.Bulk(v)
+	}
+	return nil
+}
+
+// move moves one element and returns it; nil if the source is missing.
+func (x lmove) move(c *command.Ctx) ([]byte, error) {
+	src, err := open(c, x.src, false)
+	if err != nil || src == nil {
+		return nil, err
+	}
+	dst := src
+	if !bytes.Equal(x.src, x.dst) {
+		if dst, err = open(c, x.dst, true); err != nil {
+			return nil, err
+		}
+	}
+	vs, err := src.pop(x.fromLeft, 1)
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], dst.push(x.toLeft, vs[0])
+}

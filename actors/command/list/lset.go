@@ -1,0 +1,34 @@
+package list
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// LSET key index element: one point write.
+type lset struct{ key, index, elem []byte }
+
+func parseLSet(args [][]byte) (command.Runner, error) { return lset{args[1], args[2], args[3]}, nil }
+
+func (x lset) Run(c *command.Ctx) error {
+	l, err := open(c, x.key, false)
+	if err != nil {
+		return err
+	}
+	if l == nil {
+		return rerr.ErrNoSuchKey
+	}
+	n, err := command.Int(x.index)
+	if err != nil {
+		return err
+	}
+	i, ok := l.abs(n)
+	if !ok {
+		return rerr.Errorf("ERR index out of range")
+	}
+	if err := l.c.Put(sub(i), x.elem); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
