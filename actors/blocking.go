@@ -212,10 +212,10 @@ func (s *serveRunner) Run(c *command.Ctx) error {
 
 // serve hands the elements pushed to ready keys to their waiters. held are
 // the shards the caller holds, with their caches.
-func (e *Engine) serve(db int, ready [][]byte, held []int, caches store.CacheResolver) {
-	queue := append([][]byte(nil), ready...)
+func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResolver) {
+	queue := append([]store.KeyRef(nil), ready...)
 	for len(queue) > 0 {
-		key := queue[0]
+		db, key := queue[0].DB, queue[0].Key
 		queue = queue[1:]
 		for {
 			w := e.blocked.first(db, key)
@@ -231,7 +231,7 @@ func (e *Engine) serve(db int, ready [][]byte, held []int, caches store.CacheRes
 			}
 			req := &Request{Seq: w.req.Seq, Client: w.req.Client, Spec: w.req.Spec, DB: db, Proto: w.req.Proto,
 				Runner: &serveRunner{w: w, key: key}}
-			out, more, err := e.run(req, caches, e.cursors, nil)
+			out, fx, err := e.run(req, caches, e.cursors, nil)
 			if errors.Is(err, command.ErrWouldBlock) {
 				break // the key is empty again
 			}
@@ -241,7 +241,8 @@ func (e *Engine) serve(db int, ready [][]byte, held []int, caches store.CacheRes
 			}
 			e.blocked.remove(w)
 			w.req.Client.Reply(w.req.Seq, out)
-			queue = append(queue, more...)
+			e.watches.touch(fx.touched, fx.flushed)
+			queue = append(queue, fx.ready...)
 		}
 	}
 }

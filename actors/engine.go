@@ -66,6 +66,7 @@ type Engine struct {
 	cursors *store.Cursors
 	markers *store.FlushMarkers
 	blocked *blocked
+	watches *watches
 }
 
 type reserve struct {
@@ -77,7 +78,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors), blocked: newBlocked()}
+	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors), blocked: newBlocked(), watches: newWatches()}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
@@ -234,14 +235,29 @@ func (e *Engine) execute(req *Request, own int) {
 		caches = func([]byte) *store.MetaCache { return c }
 		purge = c.Purge
 	}
-	out, ready, err := e.run(req, caches, e.cursors, purge)
+	out, fx, err := e.run(req, caches, e.cursors, purge)
 	if errors.Is(err, command.ErrWouldBlock) {
 		e.park(req, req.Runner.(command.Blocker))
 	} else {
 		req.Client.Reply(req.Seq, out)
 	}
-	if len(ready) > 0 {
-		e.serve(req.DB, ready, req.Shards, caches)
+	e.after(fx, req.Shards, caches)
+}
+
+// effects are what a committed command changed, for watchers, blocked
+// clients and notifications.
+type effects struct {
+	ready, touched []store.KeyRef
+	flushed        []int
+}
+
+// after reacts to a committed command: WATCHes of the keys it touched
+// break, then clients blocked on the lists it pushed to are served (which
+// may commit more).
+func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
+	e.watches.touch(fx.touched, fx.flushed)
+	if len(fx.ready) > 0 {
+		e.serve(fx.ready, held, caches)
 	}
 }
 
@@ -255,7 +271,7 @@ func release(held []*reserve) {
 // returns the reply and the list keys it pushed to. Errors become replies,
 // except command.ErrWouldBlock (a blocking command found every key empty
 // and may wait) and errLost (a serve's waiter ended), which write nothing.
-func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte, ready [][]byte, _ error) {
+func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	name := req.Spec.FullName()
 	defer func() {
@@ -263,7 +279,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 			e.log.Error("command panicked", "cmd", name, "panic", fmt.Sprint(p))
 			w.Reset(req.Proto)
 			w.Error("ERR internal error")
-			out, ready = w.Bytes(), nil
+			out, fx = w.Bytes(), effects{}
 		}
 	}()
 	writable := req.Spec.Flags&command.Write != 0
@@ -274,27 +290,27 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 				Now: tx.Now(), DB: req.DB, Cursors: cursors, Driver: e.drv, PurgeCaches: purge}
 			err = req.Runner.Run(ctx)
 			if err == nil && writable {
-				err = tx.Commit()
-				ready = tx.Ready()
+				if err = tx.Commit(); err == nil {
+					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes()}
+				}
 			}
 			tx.Rollback()
 		}
 		if err == nil {
-			return w.Bytes(), ready, nil
+			return w.Bytes(), fx, nil
 		}
-		ready = nil
 		w.Reset(req.Proto)
 		switch {
 		case errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry:
 			continue
 		case errors.Is(err, command.ErrWouldBlock) && req.NoBlock:
 			req.Runner.(command.Blocker).TimedOut(w)
-			return w.Bytes(), nil, nil
+			return w.Bytes(), effects{}, nil
 		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost):
-			return nil, nil, err
+			return nil, effects{}, err
 		}
 		command.Reply(w, err, name, e.log)
-		return w.Bytes(), nil, nil
+		return w.Bytes(), effects{}, nil
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 func scripts() map[string]string {
 	m := baseScripts()
 	maps.Copy(m, listScripts())
+	maps.Copy(m, txScripts())
 	return m
 }
 

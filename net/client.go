@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
+
+	"github.com/rekv/rekv/actors"
 )
 
 // client is one connection's state. Fields under mu may be read by other
@@ -34,7 +36,15 @@ type client struct {
 	need     int // bytes the incomplete command at the head needs, if known
 	scratch  [][]byte
 	quitting bool
-	authed   bool
+	authed   atomic.Bool // set by AUTH, possibly inside EXEC on an actor
+
+	// MULTI state, event-loop only.
+	multi      bool
+	multiErr   bool // a command failed to queue: EXEC aborts
+	queue      []actors.Queued
+	queueShard map[int]bool
+	watch      *actors.WatchState
+	watchShard map[int]bool
 	// waitSeq is seq+1 of a blocking command still without its reply: the
 	// loop parses nothing after it until then. 0: none.
 	waitSeq atomic.Uint64
@@ -175,9 +185,9 @@ func (cl *client) SetLibVer(v string) {
 func (cl *client) CloseAfterReply() { cl.quitting = true }
 
 // Authenticated is true once AUTH succeeded, or always without requirepass.
-func (cl *client) Authenticated() bool { return cl.authed || cl.srv.opts.RequirePass == "" }
+func (cl *client) Authenticated() bool { return cl.authed.Load() || cl.srv.opts.RequirePass == "" }
 
-func (cl *client) SetAuthenticated() { cl.authed = true }
+func (cl *client) SetAuthenticated() { cl.authed.Store(true) }
 
 func (cl *client) Info() string {
 	cl.mu.Lock()

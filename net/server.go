@@ -149,6 +149,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 	if cl, ok := c.Context().(*client); ok {
 		cl.markClosed()
 		s.engine.Cancel(cl)
+		s.engine.Unwatch(cl.watch)
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
 	}
@@ -232,6 +233,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
 		cl.Reply(seq, w.Bytes())
+		cl.multiErr = cl.multi // a command that cannot be queued aborts EXEC
 	}
 	if resolveErr != nil {
 		fail(resolveErr, "")
@@ -242,6 +244,24 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		return
 	}
 	runner, err := spec.Parse(args)
+	if spec.Flags&command.Transaction != 0 {
+		if err != nil {
+			fail(err, spec.FullName())
+			return
+		}
+		s.transaction(cl, seq, spec, args, db, proto)
+		return
+	}
+	if cl.multi && spec.Name != "quit" {
+		// Queued; a parse error is replied by EXEC, like Redis's runtime
+		// syntax errors.
+		cl.queue = append(cl.queue, actors.Queued{Spec: spec, Runner: runner, Err: err})
+		for _, i := range s.engine.Route(spec, args) {
+			cl.queueShard[i] = true
+		}
+		cl.Reply(seq, []byte("+QUEUED\r\n"))
+		return
+	}
 	if err != nil {
 		fail(err, spec.FullName())
 		return

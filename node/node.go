@@ -31,7 +31,8 @@ const Version = "7.2.0"
 
 // Registry returns the table of every command rekv serves.
 func Registry() *command.Registry {
-	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), list.Commands(), set.Commands(), zset.Commands())
+	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), list.Commands(), set.Commands(), zset.Commands(),
+		rnet.Commands())
 }
 
 // Node is a running server.

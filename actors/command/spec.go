@@ -31,6 +31,9 @@ const (
 	// Blocking commands may wait for keys (BLPOP...); their Runner is a
 	// Blocker, and the connection reads no further command until the reply.
 	Blocking
+	// Transaction commands (MULTI, EXEC, DISCARD, WATCH, UNWATCH) are run
+	// by the connection's transaction state, never queued.
+	Transaction
 )
 
 // Flag sets most commands use.

@@ -91,6 +91,7 @@ func (c *Coll) Put(field, val []byte) error {
 		return err
 	}
 	c.DropEdges(c.prefix)
+	c.t.touch(c.key)
 	return c.t.txn.Set(c.SubKey(field), val)
 }
 
@@ -103,6 +104,7 @@ func (c *Coll) Remove(field []byte) error {
 	if c.prefix == nil {
 		return nil
 	}
+	c.t.touch(c.key)
 	return c.t.txn.Delete(c.SubKey(field))
 }
 
@@ -110,11 +112,15 @@ func (c *Coll) Remove(field []byte) error {
 // prefix (score index entries), dropping that range's edges.
 func (c *Coll) SetRaw(prefix, k, v []byte) error {
 	c.DropEdges(prefix)
+	c.t.touch(c.key)
 	return c.t.txn.Set(k, v)
 }
 
 // DeleteRaw deletes any key of this collection's version.
-func (c *Coll) DeleteRaw(k []byte) error { return c.t.txn.Delete(k) }
+func (c *Coll) DeleteRaw(k []byte) error {
+	c.t.touch(c.key)
+	return c.t.txn.Delete(k)
+}
 
 // Grow changes the size by delta and writes the meta, deleting it when the
 // collection becomes empty.

@@ -26,7 +26,47 @@ type Tx struct {
 	seen    map[string]record
 	dirty   []string
 	flushed map[int]uint64 // markers to publish on commit
-	ready   [][]byte       // list keys that gained elements
+	ready   refSet         // list keys that gained elements
+	touched refSet         // keys written (WATCH, notifications)
+	deleted refSet         // keys whose meta was removed
+}
+
+// refSet is an insertion-ordered set of keys.
+type refSet struct {
+	list []KeyRef
+	idx  map[string]struct{} // built once the list is long
+}
+
+func (s *refSet) add(db uint8, key []byte) {
+	if n := len(s.list); n > 0 && s.list[n-1].DB == int(db) && string(s.list[n-1].Key) == string(key) {
+		return
+	}
+	if s.idx == nil && len(s.list) >= 8 {
+		s.idx = make(map[string]struct{}, 16)
+		for _, r := range s.list {
+			s.idx[string(append([]byte{uint8(r.DB)}, r.Key...))] = struct{}{}
+		}
+	}
+	if s.idx != nil {
+		id := string(append([]byte{db}, key...))
+		if _, ok := s.idx[id]; ok {
+			return
+		}
+		s.idx[id] = struct{}{}
+	} else {
+		for _, r := range s.list {
+			if r.DB == int(db) && string(r.Key) == string(key) {
+				return
+			}
+		}
+	}
+	s.list = append(s.list, KeyRef{int(db), key})
+}
+
+// KeyRef names a key of a database.
+type KeyRef struct {
+	DB  int
+	Key []byte
 }
 
 type record struct {
@@ -96,16 +136,38 @@ func (t *Tx) Commit() error {
 
 // Ready returns the list keys that gained elements in this transaction
 // (BLPOP and friends wait on them), in the order they were first signalled.
-func (t *Tx) Ready() [][]byte { return t.ready }
+func (t *Tx) Ready() []KeyRef { return t.ready.list }
 
-func (t *Tx) signal(key []byte) {
-	for _, k := range t.ready {
-		if string(k) == string(key) {
-			return
-		}
+// Touched returns the keys this transaction wrote (members included), in
+// the order first written.
+func (t *Tx) Touched() []KeyRef { return t.touched.list }
+
+// Deleted returns the keys whose meta this transaction removed.
+func (t *Tx) Deleted() []KeyRef { return t.deleted.list }
+
+// Flushes returns the databases this transaction flushed.
+func (t *Tx) Flushes() []int {
+	var dbs []int
+	for db := range t.flushed {
+		dbs = append(dbs, db)
 	}
-	t.ready = append(t.ready, key)
+	return dbs
 }
+
+// Use switches the database later operations address (SELECT inside
+// MULTI); the transaction's state is keyed by database, so it stays valid.
+func (t *Tx) Use(db int) {
+	t.db = uint8(db)
+	if v, ok := t.flushed[db]; ok {
+		t.minVer = v
+	} else {
+		t.minVer = t.markers.Get(db)
+	}
+}
+
+func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
+
+func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
 
 // Rollback discards the transaction; cached state is untouched.
 func (t *Tx) Rollback() { t.txn.Rollback() }
@@ -380,6 +442,8 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	if err := t.txn.Delete([]byte(mk)); err != nil {
 		return false, err
 	}
+	t.touch(key)
+	t.deleted.add(t.db, key)
 	t.seen[mk] = record{loaded: true}
 	t.dirty = append(t.dirty, mk)
 	return t.live(old), nil
@@ -404,6 +468,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	if err := t.txn.Set([]byte(mk), codec.AppendMeta(nil, m, payload)); err != nil {
 		return err
 	}
+	t.touch(key)
 	t.seen[mk] = record{meta: m, exists: true, payload: payload, loaded: true}
 	t.dirty = append(t.dirty, mk)
 	return nil

@@ -177,3 +177,6 @@ func AppendFloat(dst []byte, f float64) []byte {
 	}
 	return strconv.AppendFloat(dst, f, 'g', 17, 64)
 }
+
+// Raw appends an already encoded reply (EXEC's array of replies).
+func (w *Writer) Raw(b []byte) { w.buf = append(w.buf, b...) }

@@ -1,0 +1,229 @@
+package actors
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// MULTI/EXEC and WATCH.
+//
+// A WATCH runs on the shards of its keys, so it registers after every
+// earlier write to them. Every committed write then marks the WatchStates
+// watching the keys it touched (Tx.Touched; FLUSHDB/FLUSHALL mark their
+// whole database) as broken. EXEC runs as one request holding the shards
+// of every queued key and every watched key, in one driver transaction: it
+// fails (nil reply) if its WatchState broke, or if a key that was live at
+// WATCH time has expired since, as in Redis 7; otherwise it runs the queued
+// commands one after another and no other command can observe a partial
+// state (the barrier and the single transaction). Watches on other rekv
+// nodes sharing a TiKV are not seen (writes there do not reach this
+// registry).
+
+// WatchState is one client's current WATCH: created by its connection at
+// the first WATCH, ended by EXEC, DISCARD, UNWATCH or disconnection.
+type WatchState struct {
+	broken atomic.Bool
+	mu     sync.Mutex
+	ended  bool
+	keys   []waitKey
+	expire map[waitKey]int64 // expiry (unix ms) of keys live when watched
+}
+
+// Keys returns how many keys are registered.
+func (ws *WatchState) Keys() int {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return len(ws.keys)
+}
+
+type watches struct {
+	mu    sync.Mutex
+	byKey map[waitKey]map[*WatchState]struct{}
+	n     atomic.Int64
+}
+
+func newWatches() *watches {
+	return &watches{byKey: map[waitKey]map[*WatchState]struct{}{}}
+}
+
+// touch breaks the watches of keys and of flushed databases.
+func (w *watches) touch(keys []store.KeyRef, flushed []int) {
+	if w.n.Load() == 0 || (len(keys) == 0 && len(flushed) == 0) {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, k := range keys {
+		for ws := range w.byKey[waitKey{k.DB, string(k.Key)}] {
+			ws.broken.Store(true)
+		}
+	}
+	for _, db := range flushed {
+		for k, set := range w.byKey {
+			if k.db == db {
+				for ws := range set {
+					ws.broken.Store(true)
+				}
+			}
+		}
+	}
+}
+
+// drop ends ws and unregisters its keys.
+func (w *watches) drop(ws *WatchState) {
+	if ws == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.ended = true
+	for _, k := range ws.keys {
+		if set := w.byKey[k]; set != nil {
+			delete(set, ws)
+			if len(set) == 0 {
+				delete(w.byKey, k)
+			}
+		}
+	}
+	w.n.Add(-int64(len(ws.keys)))
+	ws.keys = nil
+}
+
+// Unwatch ends a client's WATCH (UNWATCH, or the client went away).
+func (e *Engine) Unwatch(ws *WatchState) { e.watches.drop(ws) }
+
+// WatchRunner returns the Runner of WATCH keys... for ws; it must be
+// dispatched on the keys' shards.
+func (e *Engine) WatchRunner(ws *WatchState, keys [][]byte) command.Runner {
+	return &watchRunner{w: e.watches, ws: ws, keys: keys}
+}
+
+type watchRunner struct {
+	w    *watches
+	ws   *WatchState
+	keys [][]byte
+}
+
+func (r *watchRunner) Run(c *command.Ctx) error {
+	type state struct {
+		k        waitKey
+		expireAt int64
+	}
+	st := make([]state, 0, len(r.keys))
+	for _, key := range r.keys {
+		m, ok, err := c.Tx.Meta(key)
+		if err != nil {
+			return err
+		}
+		s := state{k: waitKey{c.DB, string(key)}}
+		if ok {
+			s.expireAt = m.ExpireAt
+		}
+		st = append(st, s)
+	}
+	r.w.mu.Lock()
+	defer r.w.mu.Unlock()
+	r.ws.mu.Lock()
+	defer r.ws.mu.Unlock()
+	if !r.ws.ended {
+		for _, s := range st {
+			set := r.w.byKey[s.k]
+			if set == nil {
+				set = map[*WatchState]struct{}{}
+				r.w.byKey[s.k] = set
+			}
+			if _, dup := set[r.ws]; dup {
+				continue
+			}
+			set[r.ws] = struct{}{}
+			r.ws.keys = append(r.ws.keys, s.k)
+			r.w.n.Add(1)
+			if s.expireAt != 0 {
+				if r.ws.expire == nil {
+					r.ws.expire = map[waitKey]int64{}
+				}
+				r.ws.expire[s.k] = s.expireAt
+			}
+		}
+	}
+	c.W.OK()
+	return nil
+}
+
+// Queued is one command queued by MULTI. Err, when set, is its parse
+// error, replied in EXEC's array like a runtime error (as in Redis).
+type Queued struct {
+	Spec   *command.Spec
+	Runner command.Runner
+	Err    error
+}
+
+// ExecRunner returns the Runner of EXEC for the queued commands, checking
+// ws (nil: no WATCH) first. client is the connection, for the queued
+// connection commands (SELECT...).
+func (e *Engine) ExecRunner(ws *WatchState, cmds []Queued, client command.Client) command.Runner {
+	return &execRunner{e: e, ws: ws, cmds: cmds, client: client}
+}
+
+type execRunner struct {
+	e      *Engine
+	ws     *WatchState
+	cmds   []Queued
+	client command.Client
+}
+
+func (x *execRunner) Run(c *command.Ctx) error {
+	if x.ws != nil {
+		broken := x.ws.broken.Load()
+		x.ws.mu.Lock()
+		for _, at := range x.ws.expire {
+			if at <= c.Now {
+				broken = true
+			}
+		}
+		x.ws.mu.Unlock()
+		x.e.watches.drop(x.ws)
+		if broken {
+			c.W.NullArray()
+			return nil
+		}
+	}
+	proto := c.W.Proto()
+	c.W.Array(len(x.cmds))
+	sub := resp.NewWriter(proto)
+	for _, q := range x.cmds {
+		sub.Reset(proto)
+		err := q.Err
+		if err == nil {
+			cc := *c
+			cc.W, cc.Client, cc.DB = sub, x.client, c.Tx.DB()
+			err = q.Runner.Run(&cc)
+			if b, ok := q.Runner.(command.Blocker); ok && errors.Is(err, command.ErrWouldBlock) {
+				sub.Reset(proto)
+				b.TimedOut(sub) // a transaction never blocks
+				err = nil
+			}
+			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
+				c.Tx.Use(x.client.DB()) // SELECT
+			}
+		}
+		if err != nil {
+			var re *rerr.Error
+			if !errors.As(err, &re) {
+				return err // storage failure or conflict: the whole EXEC retries or fails
+			}
+			sub.Reset(proto)
+			command.Reply(sub, err, q.Spec.FullName(), x.e.log)
+		}
+		c.W.Raw(sub.Bytes())
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package integration
+
+// txScripts are MULTI/EXEC/WATCH differential scripts (see scripts).
+func txScripts() map[string]string {
+	return map[string]string{
+		"multi": `MULTI
+SET a 1
+INCR a
+GET a
+LPUSH l x
+BLPOP nokey 0
+BRPOPLPUSH nokey dst 0
+PING
+ECHO hi
+EXEC
+MULTI
+MULTI
+SET b 2
+INCR b
+LPUSH b x
+SET c 1 NX XX
+GET b
+EXEC
+EXEC
+DISCARD
+MULTI
+SET d 1
+DISCARD
+GET d
+MULTI
+SET e 1
+NOSUCHCOMMAND
+GET e
+EXEC
+GET e
+MULTI
+SET e 1
+GET
+EXEC
+MULTI
+EXEC
+MULTI
+WATCH x
+EXEC
+WATCH
+UNWATCH x
+MULTI
+SELECT 1
+SET indb1 v
+SELECT 0
+EXEC
+GET indb1
+SELECT 1
+GET indb1
+SELECT 0
+MULTI
+INCR a
+DISCARD extra
+EXEC`,
+		"watch": `SET k 1
+WATCH k
+SET k 2
+MULTI
+INCR k
+EXEC
+GET k
+WATCH k
+MULTI
+INCR k
+EXEC
+GET k
+WATCH k nokey
+MULTI
+INCR k
+EXEC
+WATCH k
+UNWATCH
+SET k 10
+MULTI
+INCR k
+EXEC
+WATCH k
+DEL k
+MULTI
+PING
+EXEC
+WATCH nokey
+SET nokey v
+MULTI
+PING
+EXEC
+WATCH nokey2
+MULTI
+PING
+DISCARD
+SET nokey2 v
+MULTI
+PING
+EXEC
+HSET h f v
+WATCH h
+HSET h f v2
+MULTI
+PING
+EXEC
+RPUSH l a
+WATCH l
+LSET l 0 b
+MULTI
+PING
+EXEC
+SET w 1
+WATCH w
+FLUSHDB
+MULTI
+PING
+EXEC
+SET w 1
+WATCH w
+SET w 1 XX GET
+MULTI
+PING
+EXEC
+SET w 1
+WATCH w
+SET w 1 NX
+MULTI
+PING
+EXEC`,
+	}
+}

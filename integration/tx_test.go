@@ -1,0 +1,175 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestWatchIncrementsFromManyClients: 20 clients increment one key with
+// WATCH/GET/MULTI/SET/EXEC and retry on a nil EXEC; the total is exact.
+func TestWatchIncrementsFromManyClients(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		const clients, each = 20, 25
+		var aborted atomic.Int64
+		var wg sync.WaitGroup
+		for i := 0; i < clients; i++ {
+			c := newClient(t, addr, 2+i%2)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for n := 0; n < each; {
+					err := c.Watch(ctx, func(tx *redis.Tx) error {
+						v, err := tx.Get(ctx, "counter").Int()
+						if err != nil && !errors.Is(err, redis.Nil) {
+							return err
+						}
+						_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+							p.Set(ctx, "counter", v+1, 0)
+							return nil
+						})
+						return err
+					}, "counter")
+					switch {
+					case errors.Is(err, redis.TxFailedErr):
+						aborted.Add(1)
+						if aborted.Load() > 100_000 {
+							t.Error("too many aborted transactions")
+							return
+						}
+					case err != nil:
+						t.Error(err)
+						return
+					default:
+						n++
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if got := admin.Get(ctx, "counter").Val(); got != strconv.Itoa(clients*each) {
+			t.Fatalf("counter = %s, want %d", got, clients*each)
+		}
+		t.Logf("%d increments, %d aborted EXECs retried", clients*each, aborted.Load())
+		if aborted.Load() == 0 {
+			t.Log("no EXEC was aborted: WATCH conflicts did not occur in this run")
+		}
+	})
+}
+
+// TestExecAtomicAcrossShards: EXEC moves 1 from one of 8 keys (on several
+// shards) to another; a concurrent reader's MGET of all keys always sums
+// to the same total.
+func TestExecAtomicAcrossShards(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 2)
+		must(t, c.FlushAll(ctx).Err())
+		keys := make([]string, 8)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("acct:%d", i)
+			must(t, c.Set(ctx, keys[i], 100, 0).Err())
+		}
+		stop := make(chan struct{})
+		var reads atomic.Int64
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := newClient(t, addr, 2)
+			for i := 0; i < 20_000; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				vs, err := r.MGet(ctx, keys...).Result()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				sum := 0
+				for _, v := range vs {
+					n, _ := strconv.Atoi(v.(string))
+					sum += n
+				}
+				if sum != 800 {
+					t.Errorf("reader saw a partial transaction: sum %d", sum)
+					return
+				}
+				reads.Add(1)
+			}
+		}()
+		deadline := time.Now().Add(5 * time.Second)
+		for i := 0; i < 1000 && time.Now().Before(deadline); i++ {
+			from, to := keys[i%8], keys[(i*3+1)%8]
+			if from == to {
+				continue
+			}
+			cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.DecrBy(ctx, from, 1)
+				p.IncrBy(ctx, to, 1)
+				return nil
+			})
+			if err != nil || len(cmds) != 2 {
+				t.Fatalf("EXEC: %v", err)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		if reads.Load() == 0 {
+			t.Fatal("the reader read nothing")
+		}
+	})
+}
+
+// TestMultiErrors checks replies through go-redis: EXECABORT, per-command
+// runtime errors, and a MULTI that never blocks.
+func TestMultiErrors(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 3)
+		must(t, c.FlushAll(ctx).Err())
+		c.Set(ctx, "s", "v", 0)
+		cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Incr(ctx, "n")
+			p.LPush(ctx, "s", "x") // WRONGTYPE at run time
+			p.BLPop(ctx, 0, "empty")
+			p.Incr(ctx, "n")
+			return nil
+		})
+		if err == nil || len(cmds) != 4 {
+			t.Fatalf("EXEC = %v (%d replies)", err, len(cmds))
+		}
+		if cmds[1].Err() == nil || cmds[1].Err().Error() != "WRONGTYPE Operation against a key holding the wrong kind of value" {
+			t.Fatalf("LPUSH in EXEC: %v", cmds[1].Err())
+		}
+		if cmds[2].Err() != redis.Nil {
+			t.Fatalf("BLPOP in EXEC: %v, want nil reply", cmds[2].Err())
+		}
+		if n := c.Get(ctx, "n").Val(); n != "2" {
+			t.Fatalf("n = %s", n)
+		}
+		_, err = c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Incr(ctx, "n")
+			p.Do(ctx, "nosuchcommand")
+			return nil
+		})
+		if err == nil || err.Error() != "EXECABORT Transaction discarded because of previous errors." {
+			t.Fatalf("EXEC after a queueing error: %v", err)
+		}
+		if n := c.Get(ctx, "n").Val(); n != "2" {
+			t.Fatalf("n = %s after an aborted EXEC", n)
+		}
+	})
+}
