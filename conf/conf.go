@@ -47,6 +47,13 @@ type Server struct {
 	RequirePass     string `koanf:"requirepass"`
 	Timeout         int    `koanf:"timeout"`
 	ProtectedMode   bool   `koanf:"protected_mode"`
+	// Unsent output, in bytes, after which a client is disconnected (0: no
+	// limit): normal clients and Pub/Sub subscribers, as Redis's
+	// client-output-buffer-limit hard limits.
+	OutputBufferLimitNormal int `koanf:"output_buffer_limit_normal"`
+	OutputBufferLimitPubSub int `koanf:"output_buffer_limit_pubsub"`
+	// NotifyKeyspaceEvents is Redis's notify-keyspace-events ("" off).
+	NotifyKeyspaceEvents string `koanf:"notify_keyspace_events"`
 }
 
 // Storage selects and configures the driver.
@@ -91,7 +98,8 @@ type Log struct {
 func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
-			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true},
+			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
+			OutputBufferLimitPubSub: 32 << 20},
 		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
@@ -112,6 +120,15 @@ func (c Config) Validate() error {
 	}
 	if c.Server.Port < 0 || c.Server.Port > 65535 {
 		bad("server.port", "must be 0..65535, got %d", c.Server.Port)
+	}
+	if c.Server.OutputBufferLimitNormal < 0 {
+		bad("server.output_buffer_limit_normal", "must not be negative (0 disables), got %d", c.Server.OutputBufferLimitNormal)
+	}
+	if c.Server.OutputBufferLimitPubSub < 0 {
+		bad("server.output_buffer_limit_pubsub", "must not be negative (0 disables), got %d", c.Server.OutputBufferLimitPubSub)
+	}
+	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmA") != "" {
+		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m A)", c.Server.NotifyKeyspaceEvents)
 	}
 	if c.Server.Timeout < 0 {
 		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)

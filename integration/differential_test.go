@@ -19,6 +19,7 @@ func scripts() map[string]string {
 	m := baseScripts()
 	maps.Copy(m, listScripts())
 	maps.Copy(m, txScripts())
+	maps.Copy(m, pubsubScripts())
 	return m
 }
 

@@ -30,6 +30,8 @@ type client struct {
 	libVer   string
 	lastCmd  string
 	lastSeen time.Time
+	subs     map[string]struct{} // SUBSCRIBEd channels
+	psubs    map[string]struct{} // PSUBSCRIBEd patterns
 
 	// Event-loop only.
 	nextSeq  uint64
@@ -55,6 +57,8 @@ type client struct {
 	inBatch  bool     // OnTraffic is running: flush once at its end
 	closeSeq uint64   // close after writing the reply before this seq; 0 = no
 	closed   bool
+	assigned atomic.Uint64       // sequence numbers handed out so far
+	held     map[uint64][][]byte // pushes to write right after reply seq
 }
 
 // Reply implements actors.Replier: it is called from any goroutine.
@@ -109,11 +113,18 @@ func (cl *client) flushLocked() {
 	if n == 0 || cl.closed {
 		return
 	}
-	bufs := make([][]byte, n)
-	copy(bufs, cl.pending[:n])
+	bufs := make([][]byte, 0, n)
+	for k, b := range cl.pending[:n] {
+		bufs = append(bufs, b)
+		if len(cl.held) > 0 {
+			seq := cl.written + uint64(k)
+			bufs = append(bufs, cl.held[seq]...)
+			delete(cl.held, seq)
+		}
+	}
 	cl.pending = append(cl.pending[:0], cl.pending[n:]...)
 	cl.written += uint64(n)
-	var cb gnet.AsyncCallback
+	cb := cl.checkOutput
 	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
 		cl.closed = true
 		cb = func(c gnet.Conn, _ error) error { return c.Close() }
@@ -123,10 +134,47 @@ func (cl *client) flushLocked() {
 	}
 }
 
+// push queues an out-of-band message (Pub/Sub) after the replies of every
+// command the client sent so far. Safe from any goroutine.
+func (cl *client) push(b []byte) {
+	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
+	if cl.closed {
+		return
+	}
+	if a := cl.assigned.Load(); a > cl.written {
+		if cl.held == nil {
+			cl.held = map[uint64][][]byte{}
+		}
+		cl.held[a-1] = append(cl.held[a-1], b)
+		return
+	}
+	if err := cl.conn.AsyncWritev([][]byte{b}, cl.checkOutput); err != nil {
+		cl.closed = true
+	}
+}
+
+// checkOutput runs on the event loop after a write: a client whose unsent
+// output exceeds its class's limit (pub/sub or normal) is disconnected.
+func (cl *client) checkOutput(c gnet.Conn, _ error) error {
+	limit := cl.srv.opts.OutputLimitNormal
+	if cl.subscriptions() > 0 {
+		limit = cl.srv.opts.OutputLimitPubSub
+	}
+	if limit > 0 && c.OutboundBuffered() > limit {
+		cl.srv.log.Warn("client closed for exceeding its output buffer limit", "id", cl.id, "addr", cl.addr,
+			"buffered", c.OutboundBuffered(), "limit", limit)
+		cl.markClosed()
+		return c.Close()
+	}
+	return nil
+}
+
 func (cl *client) markClosed() {
 	cl.outMu.Lock()
 	cl.closed = true
 	cl.pending = nil
+	cl.held = nil
 	cl.outMu.Unlock()
 }
 

@@ -9,18 +9,18 @@ import (
 	"github.com/rekv/rekv/net/resp"
 )
 
-// Commands returns the commands the connection runs itself: MULTI, EXEC,
-// DISCARD, WATCH and UNWATCH (see transaction).
+// Commands returns the commands the connection runs itself: Pub/Sub, and
+// MULTI, EXEC, DISCARD, WATCH and UNWATCH (see transaction).
 func Commands() []*command.Spec {
 	tx := command.Transaction | command.Fast
 	none := func([][]byte) (command.Runner, error) { return nil, nil }
-	return []*command.Spec{
+	return append(pubsubCommands(), []*command.Spec{
 		{Name: "multi", Arity: 1, Flags: tx, Parse: none},
 		{Name: "exec", Arity: 1, Flags: tx | command.Write, Parse: none},
 		{Name: "discard", Arity: 1, Flags: tx, Parse: none},
 		{Name: "watch", Arity: -2, Flags: tx, Keys: command.KeySpec{First: 1, Last: -1, Step: 1}, Parse: none},
 		{Name: "unwatch", Arity: 1, Flags: tx, Parse: none},
-	}
+	}...)
 }
 
 var (

@@ -32,6 +32,10 @@ type Options struct {
 	ProtectedMode bool
 	// IdleTimeout closes clients idle that long; 0 never.
 	IdleTimeout time.Duration
+	// OutputLimitNormal and OutputLimitPubSub cap a client's unsent output
+	// in bytes (0: no limit); a client over it is disconnected.
+	OutputLimitNormal int
+	OutputLimitPubSub int
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -59,6 +63,8 @@ type Server struct {
 	booted  chan struct{}
 	stopped chan error
 
+	broker *broker
+
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
 	nclients   atomic.Int64
@@ -68,7 +74,7 @@ type Server struct {
 
 // New returns a server that routes commands to engine.
 func New(o Options, info Info, engine *actors.Engine, reg *command.Registry, log *slog.Logger) *Server {
-	return &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(),
+	return &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(), broker: newBroker(),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 }
 
@@ -150,6 +156,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 		cl.markClosed()
 		s.engine.Cancel(cl)
 		s.engine.Unwatch(cl.watch)
+		s.unsubscribeAll(cl)
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
 	}
@@ -174,6 +181,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		if err != nil {
 			seq := cl.nextSeq
 			cl.nextSeq++
+			cl.assigned.Store(cl.nextSeq)
 			w := resp.NewWriter(2)
 			command.Reply(w, err, "", s.log)
 			cl.Reply(seq, w.Bytes())
@@ -220,6 +228,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 	args := copyArgs(raw)
 	seq := cl.nextSeq
 	cl.nextSeq++
+	cl.assigned.Store(cl.nextSeq)
 	s.totalCmds.Add(1)
 	spec, resolveErr := s.reg.Resolve(args)
 	cl.mu.Lock()
@@ -243,7 +252,24 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
+	if proto == 2 && !subscriberCommand(spec.Name) && cl.subscriptions() > 0 {
+		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
+		return
+	}
 	runner, err := spec.Parse(args)
+	if err == nil && spec.Name == "ping" && proto == 2 && cl.subscriptions() > 0 {
+		// PING in RESP2 subscriber mode answers in the push shape.
+		w := resp.NewWriter(2)
+		w.Array(2)
+		w.BulkString("pong")
+		if len(args) > 1 {
+			w.Bulk(args[1])
+		} else {
+			w.BulkString("")
+		}
+		cl.Reply(seq, w.Bytes())
+		return
+	}
 	if spec.Flags&command.Transaction != 0 {
 		if err != nil {
 			fail(err, spec.FullName())
@@ -287,6 +313,16 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args)})
+}
+
+// subscriberCommand reports the commands a RESP2 client may send while it
+// has subscriptions.
+func subscriberCommand(name string) bool {
+	switch name {
+	case "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping", "quit", "reset":
+		return true
+	}
+	return false
 }
 
 // ClientList implements command.Server.

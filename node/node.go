@@ -80,8 +80,10 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
-		ProtectedMode: cfg.Server.ProtectedMode,
-		IdleTimeout:   time.Duration(cfg.Server.Timeout) * time.Second}, info, n.engine, reg, log)
+		ProtectedMode:     cfg.Server.ProtectedMode,
+		IdleTimeout:       time.Duration(cfg.Server.Timeout) * time.Second,
+		OutputLimitNormal: cfg.Server.OutputBufferLimitNormal,
+		OutputLimitPubSub: cfg.Server.OutputBufferLimitPubSub}, info, n.engine, reg, log)
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,
@@ -144,5 +146,8 @@ func configParams(cfg conf.Config) [][2]string {
 		{"dir", cfg.Storage.Badger.Dir},
 		{"maxmemory", "0"},
 		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
+		{"client-output-buffer-limit", fmt.Sprintf("normal %d %d 0 slave 268435456 67108864 60 pubsub %d %d 0",
+			cfg.Server.OutputBufferLimitNormal, cfg.Server.OutputBufferLimitNormal,
+			cfg.Server.OutputBufferLimitPubSub, cfg.Server.OutputBufferLimitPubSub)},
 	}
 }
