@@ -284,14 +284,19 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 	}()
 	writable := req.Spec.Flags&command.Write != 0
 	for attempt := 0; ; attempt++ {
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers}.Begin(writable, req.DB, time.Now().UnixMilli())
+		notify := writable && e.srv != nil && e.srv.NotifyFlags() != 0
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: notify}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log,
 				Now: tx.Now(), DB: req.DB, Cursors: cursors, Driver: e.drv, PurgeCaches: purge}
 			err = req.Runner.Run(ctx)
 			if err == nil && writable {
+				if _, isExec := req.Runner.(*execRunner); !isExec {
+					noteEvents(tx, req.Spec, 0, 0)
+				}
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes()}
+					e.publishNotes(tx.Notes())
 				}
 			}
 			tx.Rollback()

@@ -205,7 +205,11 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		if err == nil {
 			cc := *c
 			cc.W, cc.Client, cc.DB = sub, x.client, c.Tx.DB()
+			tFrom, dFrom := len(c.Tx.Touched()), len(c.Tx.Deleted())
 			err = q.Runner.Run(&cc)
+			if err == nil {
+				noteEvents(c.Tx, q.Spec, tFrom, dFrom)
+			}
 			if b, ok := q.Runner.(command.Blocker); ok && errors.Is(err, command.ErrWouldBlock) {
 				sub.Reset(proto)
 				b.TimedOut(sub) // a transaction never blocks

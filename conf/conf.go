@@ -127,8 +127,8 @@ func (c Config) Validate() error {
 	if c.Server.OutputBufferLimitPubSub < 0 {
 		bad("server.output_buffer_limit_pubsub", "must not be negative (0 disables), got %d", c.Server.OutputBufferLimitPubSub)
 	}
-	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmA") != "" {
-		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m A)", c.Server.NotifyKeyspaceEvents)
+	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmnA") != "" {
+		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m n A)", c.Server.NotifyKeyspaceEvents)
 	}
 	if c.Server.Timeout < 0 {
 		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)

@@ -34,5 +34,18 @@ UNSUBSCRIBE a
 PUNSUBSCRIBE n*
 PING
 GET k`,
+		"config-notify": `CONFIG GET notify-keyspace-events
+CONFIG SET notify-keyspace-events KEA
+CONFIG GET notify-keyspace-events
+CONFIG SET notify-keyspace-events Elgx
+CONFIG GET notify-keyspace-events
+CONFIG SET notify-keyspace-events g$lshzxetK
+CONFIG GET notify-keyspace-events
+CONFIG SET notify-keyspace-events Q
+CONFIG GET notify-keyspace-events
+CONFIG SET notify-keyspace-events
+CONFIG SET nosuch 1
+CONFIG SET notify-keyspace-events ""
+CONFIG GET notify-keyspace-events`,
 	}
 }

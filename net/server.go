@@ -36,6 +36,8 @@ type Options struct {
 	// in bytes (0: no limit); a client over it is disconnected.
 	OutputLimitNormal int
 	OutputLimitPubSub int
+	// NotifyKeyspaceEvents is the initial notify-keyspace-events value.
+	NotifyKeyspaceEvents string
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -64,6 +66,7 @@ type Server struct {
 	stopped chan error
 
 	broker *broker
+	notify atomic.Uint32 // command.NotifyClass
 
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
@@ -74,8 +77,12 @@ type Server struct {
 
 // New returns a server that routes commands to engine.
 func New(o Options, info Info, engine *actors.Engine, reg *command.Registry, log *slog.Logger) *Server {
-	return &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(), broker: newBroker(),
+	s := &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(), broker: newBroker(),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
+	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
+		s.notify.Store(uint32(n))
+	}
+	return s
 }
 
 // Start starts the event loops and returns once the listener is up.
@@ -402,4 +409,6 @@ func refuse(o Options, addr stdnet.Addr) bool {
 }
 
 // Config implements command.Server.
-func (s *Server) Config() [][2]string { return s.info.Config }
+func (s *Server) Config() [][2]string {
+	return append(append([][2]string{}, s.info.Config...), [2]string{"notify-keyspace-events", s.NotifyFlags().String()})
+}

@@ -31,7 +31,14 @@ const Version = "7.2.0"
 
 // Registry returns the table of every command rekv serves.
 func Registry() *command.Registry {
-	return command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands(), hash.Commands(), list.Commands(), set.Commands(), zset.Commands(),
+	return command.NewRegistry(
+		command.WithClass(command.NotifyString, strings.Commands()),
+		command.WithClass(command.NotifyGeneric, keys.Commands()),
+		server.Commands(),
+		command.WithClass(command.NotifyHash, hash.Commands()),
+		command.WithClass(command.NotifyList, list.Commands()),
+		command.WithClass(command.NotifySet, set.Commands()),
+		command.WithClass(command.NotifyZSet, zset.Commands()),
 		rnet.Commands())
 }
 
@@ -80,10 +87,11 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
-		ProtectedMode:     cfg.Server.ProtectedMode,
-		IdleTimeout:       time.Duration(cfg.Server.Timeout) * time.Second,
-		OutputLimitNormal: cfg.Server.OutputBufferLimitNormal,
-		OutputLimitPubSub: cfg.Server.OutputBufferLimitPubSub}, info, n.engine, reg, log)
+		ProtectedMode:        cfg.Server.ProtectedMode,
+		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
+		OutputLimitNormal:    cfg.Server.OutputBufferLimitNormal,
+		OutputLimitPubSub:    cfg.Server.OutputBufferLimitPubSub,
+		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents}, info, n.engine, reg, log)
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,

@@ -44,6 +44,13 @@ type Server interface {
 	// rerr.ErrWrongPass, or rerr.ErrNoPassword for a bare password when
 	// none is configured (user is nil for the one-argument AUTH).
 	CheckAuth(user, pass []byte) error
+	// SetConfig sets a run-time parameter (CONFIG SET).
+	SetConfig(name, value string) error
+	// NotifyFlags returns the keyspace notification classes enabled.
+	NotifyFlags() NotifyClass
+	// Notify publishes a keyspace notification of class for key in db, if
+	// that class is enabled.
+	Notify(db int, class NotifyClass, event string, key []byte)
 }
 
 // Stats are server-wide counters reported by INFO.

@@ -72,8 +72,22 @@ type Spec struct {
 	// Subcommands of a container command such as CLIENT; keyed by lower-case
 	// name.
 	Subcommands []*Spec
+	// Class is the keyspace-notification class of the command's events
+	// (its type's class; generic for key commands). See WithClass.
+	Class NotifyClass
 
 	parent *Spec
+}
+
+// WithClass sets the notification class of every spec in a table that has
+// none, and returns the table.
+func WithClass(class NotifyClass, specs []*Spec) []*Spec {
+	for _, s := range specs {
+		if s.Class == 0 {
+			s.Class = class
+		}
+	}
+	return specs
 }
 
 // FullName returns "name" or "parent|name", the form Redis uses in errors.

@@ -311,3 +311,6 @@ func (c *Coll) Drop() error {
 // Signal records that key (a list) gained elements in this transaction, so
 // clients blocked on it are served after the commit.
 func (c *Coll) Signal() { c.t.signal(c.key) }
+
+// Note records a keyspace notification for this key (see Tx.AddNote).
+func (c *Coll) Note(class uint16, event string) { c.t.AddNote(class, event, c.key) }

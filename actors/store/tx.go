@@ -29,6 +29,16 @@ type Tx struct {
 	ready   refSet         // list keys that gained elements
 	touched refSet         // keys written (WATCH, notifications)
 	deleted refSet         // keys whose meta was removed
+	notify  bool           // keyspace notifications are on: collect notes
+	notes   []Note
+}
+
+// Note is a keyspace notification to publish after the commit.
+type Note struct {
+	DB    int
+	Class uint16 // command.NotifyClass
+	Event string
+	Key   []byte
 }
 
 // refSet is an insertion-ordered set of keys.
@@ -77,11 +87,13 @@ type record struct {
 }
 
 // Env is what transactions share: the store, the shards' caches and the
-// flush markers. Caches and markers may be nil.
+// flush markers. Caches and markers may be nil. Notify makes transactions
+// collect keyspace notifications.
 type Env struct {
 	Drv     drivers.Driver
 	Caches  CacheResolver
 	Markers *FlushMarkers
+	Notify  bool
 }
 
 // Begin starts a Tx for database db at time now (unix ms).
@@ -91,7 +103,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		return nil, err
 	}
 	return &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
-		minVer: e.Markers.Get(db), seen: make(map[string]record, 2)}, nil
+		minVer: e.Markers.Get(db), seen: make(map[string]record, 2), notify: e.Notify}, nil
 }
 
 // live reports whether r is a key that exists for readers: stored, not
@@ -153,6 +165,40 @@ func (t *Tx) Flushes() []int {
 	}
 	return dbs
 }
+
+// Notifying reports whether notifications are collected.
+func (t *Tx) Notifying() bool { return t.notify }
+
+// AddNote records a keyspace notification for key in the current database
+// (when notifications are on).
+func (t *Tx) AddNote(class uint16, event string, key []byte) {
+	if t.notify {
+		t.notes = append(t.notes, Note{DB: int(t.db), Class: class, Event: event, Key: key})
+	}
+}
+
+// AddNoteIn records a notification for a key of database db.
+func (t *Tx) AddNoteIn(db int, class uint16, event string, key []byte) {
+	if t.notify {
+		t.notes = append(t.notes, Note{DB: db, Class: class, Event: event, Key: key})
+	}
+}
+
+// NoteCount returns how many notifications are recorded.
+func (t *Tx) NoteCount() int { return len(t.notes) }
+
+// LastNoteTo moves the last notification to position i (LMOVE announces
+// its push before its pop, as Redis does).
+func (t *Tx) LastNoteTo(i int) {
+	if n := len(t.notes); i < n-1 {
+		last := t.notes[n-1]
+		copy(t.notes[i+1:], t.notes[i:n-1])
+		t.notes[i] = last
+	}
+}
+
+// Notes returns the notifications recorded, in order.
+func (t *Tx) Notes() []Note { return t.notes }
 
 // Use switches the database later operations address (SELECT inside
 // MULTI); the transaction's state is keyed by database, so it stays valid.
@@ -225,6 +271,14 @@ func (t *Tx) Meta(key []byte) (m codec.Meta, ok bool, err error) {
 		return codec.Meta{}, false, err
 	}
 	return r.meta, true, nil
+}
+
+// MetaIn is Meta for a key of database db.
+func (t *Tx) MetaIn(db int, key []byte) (codec.Meta, bool, error) {
+	cur := int(t.db)
+	t.Use(db)
+	defer t.Use(cur)
+	return t.Meta(key)
 }
 
 // Type returns the type of key, TypeNone if it does not exist.

@@ -122,6 +122,11 @@ func (l *list) push(left bool, elems ...[]byte) error {
 		}
 	}
 	l.c.Signal()
+	ev := "rpush"
+	if left {
+		ev = "lpush"
+	}
+	l.c.Note(uint16(command.NotifyList), ev)
 	return l.c.SetBounds(l.head, l.tail)
 }
 
@@ -166,11 +171,14 @@ func (l *list) pop(left bool, n int64) ([][]byte, error) {
 			return nil, err
 		}
 	}
+	ev := "rpop"
 	if left {
 		l.head += uint64(len(out))
+		ev = "lpop"
 	} else {
 		l.tail -= uint64(len(out))
 	}
+	l.c.Note(uint16(command.NotifyList), ev)
 	return out, l.c.SetBounds(l.head, l.tail)
 }
 

@@ -55,9 +55,14 @@ func (x lmove) move(c *command.Ctx) ([]byte, error) {
 			return nil, err
 		}
 	}
+	n := c.Tx.NoteCount()
 	vs, err := src.pop(x.fromLeft, 1)
 	if err != nil {
 		return nil, err
 	}
-	return vs[0], dst.push(x.toLeft, vs[0])
+	if err := dst.push(x.toLeft, vs[0]); err != nil {
+		return nil, err
+	}
+	c.Tx.LastNoteTo(n) // Redis announces the push first
+	return vs[0], nil
 }

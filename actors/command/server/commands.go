@@ -16,6 +16,7 @@ func Commands() []*command.Spec {
 		{Name: "command", Arity: -1, Flags: command.Conn, Parse: parseCommand},
 		{Name: "config", Arity: -2, Flags: command.Conn, Subcommands: []*command.Spec{
 			{Name: "get", Arity: -3, Flags: command.Conn, Parse: parseConfigGet},
+			{Name: "set", Arity: -4, Flags: command.Conn, Parse: parseConfigSet},
 		}},
 		{Name: "info", Arity: -1, Flags: command.ReadOnly | command.Keyspace, Parse: parseInfo},
 	}

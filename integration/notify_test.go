@@ -1,0 +1,120 @@
+package integration
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+)
+
+// notifyScript runs on a connection while another connection of the same
+// server listens to every keyspace and keyevent channel.
+const notifyScript = `SET a 1
+SET a 2 EX 100
+EXPIRE a 200
+PERSIST a
+SETEX b 100 x
+SETNX a 3
+SETNX c 3
+MSET a 1 d 4
+GETSET a 5
+GETDEL a
+INCR n
+INCRBY n 5
+DECR n
+INCRBYFLOAT n 1.5
+APPEND s x
+SETRANGE s 3 y
+DEL b c d n s nokey
+SET e v
+EXPIRE e -1
+SET f v
+RENAME f g
+LPUSH l 1 2
+RPUSH l 3
+LPOP l
+RPOP l 2
+RPUSH src x y
+LMOVE src dst LEFT RIGHT
+RPOPLPUSH src dst
+LSET dst 0 z
+LREM dst 0 z
+LTRIM dst 1 0
+HSET h f v g w
+HINCRBY h n 1
+HDEL h f g n
+SADD s1 a b
+SREM s1 a
+SPOP s1
+SADD s2 a
+SMOVE s2 s3 a
+ZADD z 1 a 2 b
+ZINCRBY z 1 a
+ZREM z a
+ZPOPMIN z
+FLUSHALL`
+
+// TestKeyspaceNotificationsMatchRedis compares the notifications of
+// notifyScript on rekv and on redis-server, message by message.
+func TestKeyspaceNotificationsMatchRedis(t *testing.T) {
+	redisAddr := redisServer(t)
+	n := startNode(t, "badger", func(c *conf.Config) { c.Server.NotifyKeyspaceEvents = "KEA" })
+	collect := func(addr string) []string {
+		cmd, sub := dialRaw(t, addr), dialRaw(t, addr)
+		cmd.do("FLUSHALL")
+		cmd.do("CONFIG", "SET", "notify-keyspace-events", "KEA")
+		sub.do("PSUBSCRIBE", "__key*@*__:*")
+		for _, line := range strings.Split(notifyScript, "\n") {
+			cmd.do(strings.Fields(line)...)
+		}
+		cmd.do("CONFIG", "SET", "notify-keyspace-events", "")
+		var got []string
+		_ = sub.conn.SetReadDeadline(time.Now().Add(time.Second))
+		for {
+			m, err := readReply(sub.r)
+			if err != nil {
+				break
+			}
+			got = append(got, m)
+		}
+		return got
+	}
+	want, got := collect(redisAddr), collect(n.Addr())
+	if strings.Join(want, "") != strings.Join(got, "") {
+		short := func(ms []string) string {
+			var out []string
+			for _, m := range ms {
+				parts := strings.Split(m, "\r\n") // *4 $8 pmessage $n pattern $n channel $n payload
+				if len(parts) > 8 {
+					out = append(out, strings.TrimPrefix(parts[6], "__key")+"="+parts[8])
+				}
+			}
+			return strings.Join(out, " ")
+		}
+		t.Fatalf("notifications differ\n redis: %s\n  rekv: %s", short(want), short(got))
+	}
+}
+
+// TestExpiredNotification: a key that expires is announced as "expired"
+// once the GC removes it.
+func TestExpiredNotification(t *testing.T) {
+	n := startNode(t, "badger", func(c *conf.Config) { c.Server.NotifyKeyspaceEvents = "Ex" })
+	ctx := context.Background()
+	c := newClient(t, n.Addr(), 2)
+	ps := newClient(t, n.Addr(), 3).Subscribe(ctx, "__keyevent@0__:expired")
+	defer ps.Close()
+	if _, err := ps.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	must(t, c.Set(ctx, "soon", "v", 50*time.Millisecond).Err())
+	select {
+	case m := <-ps.Channel():
+		if m.Payload != "soon" {
+			t.Fatalf("expired event for %q", m.Payload)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no expired event")
+	}
+}
