@@ -205,5 +205,8 @@ func redisServer(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(crashChildEnv); spec != "" {
+		os.Exit(crashChild(spec)) // this process is a server for the crash test
+	}
 	os.Exit(m.Run())
 }
