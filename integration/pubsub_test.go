@@ -128,3 +128,44 @@ func TestSlowSubscriberIsCutOff(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNormalOutputLimit: with server.output_buffer_limit_normal set, a
+// client that pipelines big reads without reading the replies is
+// disconnected instead of growing the server's memory.
+func TestNormalOutputLimit(t *testing.T) {
+	n := startNode(t, "badger", func(c *conf.Config) { c.Server.OutputBufferLimitNormal = 4 << 20 })
+	ctx := context.Background()
+	admin := newClient(t, n.Addr(), 2)
+	must(t, admin.Set(ctx, "big", strings.Repeat("v", 1<<20), 0).Err())
+	conn, err := stdnet.DialTimeout("tcp", n.Addr(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*stdnet.TCPConn).SetReadBuffer(4096)
+	_ = conn.SetWriteDeadline(time.Now().Add(20 * time.Second))
+	req := []byte(strings.Repeat(encode("GET", "big"), 50))
+	closed := false
+	for i := 0; i < 40 && !closed; i++ { // at most 2,000 replies of 1 MiB
+		if _, err := conn.Write(req); err != nil {
+			closed = true
+		}
+		for j := 0; j < 50 && !closed; j++ {
+			if admin.ClientList(ctx).Val() != "" && countClients(t, admin) == 1 {
+				closed = true
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	if !closed {
+		t.Fatal("a client that never reads was not disconnected")
+	}
+	if err := admin.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func countClients(t *testing.T, c *redis.Client) int {
+	t.Helper()
+	return strings.Count(c.ClientList(context.Background()).Val(), "\n")
+}
