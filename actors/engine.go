@@ -337,7 +337,12 @@ func (g *guardian) Receive(ctx actor.Context) {
 	g.once.Do(func() {
 		for i := range g.e.caches {
 			i := i
-			props := actor.PropsFromProducer(func() actor.Actor { return &shard{e: g.e, idx: i} })
+			sh := &shard{e: g.e, idx: i}
+			props := actor.PropsFromProducer(func() actor.Actor { return sh },
+				actor.WithMailbox(func() actor.Mailbox {
+					sh.mb = actor.Unbounded()()
+					return sh.mb
+				}))
 			g.e.pids = append(g.e.pids, ctx.Spawn(props))
 		}
 		close(g.ready)
@@ -345,18 +350,31 @@ func (g *guardian) Receive(ctx actor.Context) {
 }
 
 type shard struct {
-	e   *Engine
-	idx int
+	e     *Engine
+	idx   int
+	mb    actor.Mailbox // to see whether more requests wait (group commit)
+	group *group        // the open group, see batch.go
 }
 
 func (s *shard) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *Request:
+		if batchable(m) {
+			s.add(m)
+			return
+		}
+		s.flush()
 		s.e.execute(m, s.idx)
 	case *reserve:
+		s.flush() // the command holding this shard must see every earlier write
 		close(m.ack)
 		<-m.release
+	case *actor.Stopping:
+		s.flush()
 	case *actor.Restarting:
+		if s.group != nil {
+			s.fallback() // its commands still get replies
+		}
 		s.e.caches[s.idx].Purge()
 	}
 }

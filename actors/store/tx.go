@@ -115,6 +115,10 @@ func (t *Tx) live(r record) bool {
 // DB returns the selected database.
 func (t *Tx) DB() int { return int(t.db) }
 
+// SetNow sets the time later operations use (a group of commands sharing
+// one transaction, each at its own time).
+func (t *Tx) SetNow(ms int64) { t.now = ms }
+
 // Now returns the command's time in unix milliseconds.
 func (t *Tx) Now() int64 { return t.now }
 

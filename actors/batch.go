@@ -1,0 +1,167 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Group commit.
+//
+// A shard runs the single-shard commands waiting in its mailbox in one
+// driver transaction and commits once when the mailbox is empty (or the
+// group is full): one Badger commit, and with durability always one fsync,
+// for many commands. Commands still run one after another and each sees
+// the writes of those before it (they share one store.Tx), so results are
+// the same as one transaction each; replies, watch breaks, notifications
+// and blocked-client serving wait for the commit, so nothing uncommitted
+// is ever observed outside the shard.
+//
+// The group is committed before anything that must not see or be seen by
+// uncommitted state: a multi-shard command's reservation, a command that is
+// not single-shard, a blocking command, EXEC/WATCH, and a push to a key
+// with blocked clients (they are served at once, as in Redis). If the
+// group fails — a commit error, a transaction grown too big, a storage
+// error or a panic inside a command — it is rolled back and every command
+// in it runs again alone, each in its own transaction with the usual
+// retries, so an error only reaches the command that causes it.
+
+// maxGroup bounds the commands in one group.
+const maxGroup = 256
+
+type group struct {
+	tx    *store.Tx
+	reqs  []*Request
+	outs  [][]byte
+	w     *resp.Writer
+	notes bool
+}
+
+// batchable reports whether req may join a group.
+func batchable(req *Request) bool {
+	if len(req.Shards) != 1 || req.NoBlock || req.wait != nil {
+		return false
+	}
+	if req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction) != 0 {
+		return false
+	}
+	switch req.Runner.(type) {
+	case *execRunner, *watchRunner, *serveRunner:
+		return false
+	}
+	return true
+}
+
+// add runs req in the shard's open group (opening one), or alone when the
+// group cannot take it.
+func (s *shard) add(req *Request) {
+	e := s.e
+	if s.group == nil {
+		notify := e.srv != nil && e.srv.NotifyFlags() != 0
+		c := e.caches[s.idx]
+		tx, err := store.Env{Drv: e.drv, Caches: func([]byte) *store.MetaCache { return c }, Markers: e.markers,
+			Notify: notify}.Begin(true, req.DB, time.Now().UnixMilli())
+		if err != nil {
+			e.execute(req, s.idx)
+			return
+		}
+		s.group = &group{tx: tx, w: resp.NewWriter(2), notes: notify}
+	}
+	g := s.group
+	g.reqs = append(g.reqs, req)
+	out, ok := s.runGrouped(g, req)
+	if !ok {
+		s.fallback()
+		return
+	}
+	g.outs = append(g.outs, out)
+	if len(g.reqs) >= maxGroup || s.mb.UserMessageCount() == 0 || s.feedsWaiters(g) {
+		s.flush()
+	}
+}
+
+// runGrouped runs one command in the group's transaction; false means the
+// group is spoiled and must be re-run command by command.
+func (s *shard) runGrouped(g *group, req *Request) (out []byte, ok bool) {
+	e := s.e
+	w := g.w
+	w.Reset(req.Proto)
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("command panicked in a group; re-running the group alone", "cmd", req.Spec.FullName(), "panic", fmt.Sprint(p))
+			ok = false
+		}
+	}()
+	tx := g.tx
+	tx.Use(req.DB)
+	tx.SetNow(time.Now().UnixMilli())
+	tFrom, dFrom := len(tx.Touched()), len(tx.Deleted())
+	c := e.caches[s.idx]
+	ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log, Now: tx.Now(), DB: req.DB,
+		Cursors: e.cursors, Driver: e.drv, PurgeCaches: c.Purge}
+	err := req.Runner.Run(ctx)
+	if err == nil {
+		noteEvents(tx, req.Spec, tFrom, dFrom)
+		return append([]byte(nil), w.Bytes()...), true
+	}
+	var re *rerr.Error
+	if !errors.As(err, &re) {
+		return nil, false // storage trouble, too big, conflict: not this group's business
+	}
+	w.Reset(req.Proto)
+	command.Reply(w, err, req.Spec.FullName(), e.log)
+	return append([]byte(nil), w.Bytes()...), true
+}
+
+// feedsWaiters reports whether the last command pushed to a list a client
+// is blocked on, so the group must commit now and serve it.
+func (s *shard) feedsWaiters(g *group) bool {
+	if s.e.blocked.n.Load() == 0 {
+		return false
+	}
+	for _, k := range g.tx.Ready() {
+		if s.e.blocked.first(k.DB, k.Key) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// flush commits the open group and sends its replies.
+func (s *shard) flush() {
+	g := s.group
+	if g == nil {
+		return
+	}
+	if err := g.tx.Commit(); err != nil {
+		s.fallback()
+		return
+	}
+	s.group = nil
+	g.tx.Rollback()
+	if g.notes {
+		s.e.publishNotes(g.tx.Notes())
+	}
+	for i, req := range g.reqs {
+		req.Client.Reply(req.Seq, g.outs[i])
+	}
+	c := s.e.caches[s.idx]
+	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes()}, []int{s.idx},
+		func([]byte) *store.MetaCache { return c })
+}
+
+// fallback abandons the open group and runs its commands one by one.
+func (s *shard) fallback() {
+	g := s.group
+	s.group = nil
+	g.tx.Rollback()
+	s.e.caches[s.idx].Purge() // a failed commit may have left entries behind
+	for _, req := range g.reqs {
+		s.e.execute(req, s.idx)
+	}
+}
