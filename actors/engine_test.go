@@ -88,6 +88,13 @@ func newEngine(t *testing.T, reg *command.Registry, shards int) *Engine {
 // send parses and dispatches lines as one client would pipeline them and
 // returns the replies by sequence number.
 func send(t *testing.T, e *Engine, reg *command.Registry, lines []string, extra map[int]*Request) []string {
+	col := dispatchAll(t, e, reg, lines, extra)
+	return col.results(t, len(lines))
+}
+
+// dispatchAll dispatches lines (or extra requests at their indexes) as one
+// client's pipeline, without waiting.
+func dispatchAll(t *testing.T, e *Engine, reg *command.Registry, lines []string, extra map[int]*Request) *collector {
 	col := &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: len(lines)}
 	for i, line := range lines {
 		if r, ok := extra[i]; ok {
@@ -106,8 +113,15 @@ func send(t *testing.T, e *Engine, reg *command.Registry, lines []string, extra 
 		}
 		e.Dispatch(&Request{Seq: uint64(i), Client: col, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)})
 	}
+	return col
+}
+
+// results waits for n replies and returns them by sequence number.
+func (col *collector) results(t *testing.T, n int) []string {
 	col.wait(t)
-	out := make([]string, len(lines))
+	out := make([]string, n)
+	col.mu.Lock()
+	defer col.mu.Unlock()
 	for i := range out {
 		out[i] = col.replies[uint64(i)]
 	}

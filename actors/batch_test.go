@@ -1,0 +1,106 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/drivers/badger"
+)
+
+// commitCounter counts the commits of writable transactions.
+type commitCounter struct {
+	drivers.Driver
+	commits atomic.Int64
+}
+
+func (d *commitCounter) Begin(writable bool) (drivers.Txn, error) {
+	tx, err := d.Driver.Begin(writable)
+	if err != nil || !writable {
+		return tx, err
+	}
+	return &countedTxn{Txn: tx, d: d}, nil
+}
+
+type countedTxn struct {
+	drivers.Txn
+	d *commitCounter
+}
+
+func (t *countedTxn) Commit() error { t.d.commits.Add(1); return t.Txn.Commit() }
+
+// gate holds its shards until opened.
+type gate chan struct{}
+
+func (g gate) Run(c *command.Ctx) error { <-g; c.W.OK(); return nil }
+
+// TestGroupCommit queues 1,000 INCRs and GETs behind a command holding
+// their shard: they run in a few transactions, not 1,000, and every reply
+// is exactly what one-by-one execution gives. A panicking command in the
+// middle of a group gets its error while the rest of the group commits.
+func TestGroupCommit(t *testing.T) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := &commitCounter{Driver: bdb}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 2, MetaCacheSize: 1000, ScanCursors: 10}, drv, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+
+	const n = 1000
+	gateSpec := &command.Spec{Name: "gate", Flags: command.Write}
+	g := make(gate)
+	lines := []string{"gate"}
+	for i := 1; i <= n; i++ {
+		if i%2 == 1 {
+			lines = append(lines, "incr k")
+		} else {
+			lines = append(lines, "get k")
+		}
+	}
+	before := drv.commits.Load()
+	col := dispatchAll(t, e, reg, lines, map[int]*Request{0: {Spec: gateSpec, Runner: g, Proto: 2, Shards: []int{0, 1}}})
+	close(g) // everything is queued behind the gate
+	got := col.results(t, len(lines))
+	commits := drv.commits.Load() - before
+	for i := 1; i <= n; i++ {
+		want := fmt.Sprintf(":%d\r\n", (i+1)/2)
+		if i%2 == 0 {
+			want = fmt.Sprintf("$%d\r\n%d\r\n", len(fmt.Sprint(i/2)), i/2)
+		}
+		if got[i] != want {
+			t.Fatalf("reply %d (%s) = %q, want %q", i, lines[i], got[i], want)
+		}
+	}
+	t.Logf("%d queued commands in %d commits", n, commits-1)
+	if commits > 6 { // the gate, then groups of at most 256
+		t.Fatalf("%d commits for %d queued commands: no group commit", commits, n)
+	}
+
+	// A panic inside a group: that command gets the error, the others
+	// their normal replies (the group is re-run command by command).
+	g = make(gate)
+	boom := &command.Spec{Name: "boom", Flags: command.Write}
+	col = dispatchAll(t, e, reg, []string{"gate", "incr k", "boom", "incr k", "get k"}, map[int]*Request{
+		0: {Spec: gateSpec, Runner: g, Proto: 2, Shards: []int{0, 1}},
+		2: {Spec: boom, Runner: panicker{}, Proto: 2, Shards: []int{e.ShardOf([]byte("k"))}},
+	})
+	close(g)
+	got = col.results(t, 5)
+	want := []string{"+OK\r\n", ":501\r\n", "-ERR internal error\r\n", ":502\r\n", "$3\r\n502\r\n"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("group with a panic: %q, want %q", got, want)
+	}
+}
