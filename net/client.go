@@ -51,21 +51,31 @@ type client struct {
 	// loop parses nothing after it until then. 0: none.
 	waitSeq atomic.Uint64
 
-	outMu    sync.Mutex
-	written  uint64   // sequence number of pending[0]
-	pending  [][]byte // replies by seq-written; nil = not ready
-	inBatch  bool     // OnTraffic is running: flush once at its end
-	closeSeq uint64   // close after writing the reply before this seq; 0 = no
-	closed   bool
-	assigned atomic.Uint64       // sequence numbers handed out so far
-	held     map[uint64][][]byte // pushes to write right after reply seq
+	outMu      sync.Mutex
+	written    uint64              // sequence number of pending[0]
+	pending    [][]byte            // replies by seq-written; nil = not ready
+	out        [][]byte            // in order, ready for the socket
+	outBytes   int                 // bytes in out
+	held       map[uint64][][]byte // pushes to write right after reply seq
+	inBatch    bool                // OnTraffic is running: it writes at its end
+	wakeQueued bool                // a loop wake-up will write out
+	closeSeq   uint64              // close after writing the reply before this seq; 0 = no
+	closing    bool                // out ends with the last reply before closing
+	closed     bool
+	assigned   atomic.Uint64 // sequence numbers handed out so far
 }
+
+// Output: replies (from any goroutine) wait in pending until all earlier
+// ones are ready, then move to out. Only the event loop writes to the
+// socket: at the end of OnTraffic, or on a wake-up requested when a reply
+// arrives between reads. Everything ready by then goes out in one writev,
+// so a pipeline's replies cost one syscall per wake-up, not one each.
 
 // Reply implements actors.Replier: it is called from any goroutine.
 func (cl *client) Reply(seq uint64, b []byte) {
 	cl.outMu.Lock()
-	defer cl.outMu.Unlock()
 	if cl.closed {
+		cl.outMu.Unlock()
 		return
 	}
 	i := int(seq - cl.written)
@@ -76,13 +86,54 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		b = []byte{}
 	}
 	cl.pending[i] = b
-	if !cl.inBatch {
-		cl.flushLocked()
-	}
+	cl.advanceLocked()
+	wake := false
 	if w := cl.waitSeq.Load(); w != 0 && seq+1 == w {
 		cl.waitSeq.Store(0)
-		_ = cl.conn.Wake(nil) // parse what arrived meanwhile
+		wake = true // parse what arrived while the client was blocked
 	}
+	wake = cl.needWakeLocked() || wake
+	cl.outMu.Unlock()
+	if wake {
+		_ = cl.conn.Wake(nil)
+	}
+}
+
+// advanceLocked moves the ready prefix of pending (and the pushes held
+// behind it) to out.
+func (cl *client) advanceLocked() {
+	n := 0
+	for n < len(cl.pending) && cl.pending[n] != nil {
+		seq := cl.written + uint64(n)
+		cl.out = append(cl.out, cl.pending[n])
+		cl.outBytes += len(cl.pending[n])
+		if len(cl.held) > 0 {
+			for _, h := range cl.held[seq] {
+				cl.out = append(cl.out, h)
+				cl.outBytes += len(h)
+			}
+			delete(cl.held, seq)
+		}
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	cl.pending = append(cl.pending[:0], cl.pending[n:]...)
+	cl.written += uint64(n)
+	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
+		cl.closing = true
+	}
+}
+
+// needWakeLocked reports whether out must be written by a wake-up (none is
+// queued and OnTraffic is not running to do it).
+func (cl *client) needWakeLocked() bool {
+	if len(cl.out) == 0 || cl.inBatch || cl.wakeQueued {
+		return false
+	}
+	cl.wakeQueued = true
+	return true
 }
 
 func (cl *client) beginBatch() {
@@ -91,55 +142,42 @@ func (cl *client) beginBatch() {
 	cl.outMu.Unlock()
 }
 
+// endBatch runs on the event loop at the end of OnTraffic: it writes out.
 func (cl *client) endBatch() {
 	cl.outMu.Lock()
 	cl.inBatch = false
-	cl.flushLocked()
+	cl.wakeQueued = false
+	bufs, closing := cl.out, cl.closing
+	cl.out, cl.outBytes = nil, 0
+	if closing {
+		cl.closed = true
+	}
 	cl.outMu.Unlock()
+	if len(bufs) > 0 {
+		_, _ = cl.conn.Writev(bufs)
+		cl.checkOutput(cl.conn)
+	}
+	if closing {
+		_ = cl.conn.Close()
+	}
 }
 
 // closeAfter makes the connection close once the reply of seq is written.
 func (cl *client) closeAfter(seq uint64) {
 	cl.outMu.Lock()
 	cl.closeSeq = seq + 1
+	if cl.written >= cl.closeSeq {
+		cl.closing = true
+	}
 	cl.outMu.Unlock()
-}
-
-func (cl *client) flushLocked() {
-	n := 0
-	for n < len(cl.pending) && cl.pending[n] != nil {
-		n++
-	}
-	if n == 0 || cl.closed {
-		return
-	}
-	bufs := make([][]byte, 0, n)
-	for k, b := range cl.pending[:n] {
-		bufs = append(bufs, b)
-		if len(cl.held) > 0 {
-			seq := cl.written + uint64(k)
-			bufs = append(bufs, cl.held[seq]...)
-			delete(cl.held, seq)
-		}
-	}
-	cl.pending = append(cl.pending[:0], cl.pending[n:]...)
-	cl.written += uint64(n)
-	cb := cl.checkOutput
-	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
-		cl.closed = true
-		cb = func(c gnet.Conn, _ error) error { return c.Close() }
-	}
-	if err := cl.conn.AsyncWritev(bufs, cb); err != nil {
-		cl.closed = true
-	}
 }
 
 // push queues an out-of-band message (Pub/Sub) after the replies of every
 // command the client sent so far. Safe from any goroutine.
 func (cl *client) push(b []byte) {
 	cl.outMu.Lock()
-	defer cl.outMu.Unlock()
 	if cl.closed {
+		cl.outMu.Unlock()
 		return
 	}
 	if a := cl.assigned.Load(); a > cl.written {
@@ -147,16 +185,21 @@ func (cl *client) push(b []byte) {
 			cl.held = map[uint64][][]byte{}
 		}
 		cl.held[a-1] = append(cl.held[a-1], b)
+		cl.outMu.Unlock()
 		return
 	}
-	if err := cl.conn.AsyncWritev([][]byte{b}, cl.checkOutput); err != nil {
-		cl.closed = true
+	cl.out = append(cl.out, b)
+	cl.outBytes += len(b)
+	wake := cl.needWakeLocked()
+	cl.outMu.Unlock()
+	if wake {
+		_ = cl.conn.Wake(nil)
 	}
 }
 
 // checkOutput runs on the event loop after a write: a client whose unsent
 // output exceeds its class's limit (pub/sub or normal) is disconnected.
-func (cl *client) checkOutput(c gnet.Conn, _ error) error {
+func (cl *client) checkOutput(c gnet.Conn) {
 	limit := cl.srv.opts.OutputLimitNormal
 	if cl.subscriptions() > 0 {
 		limit = cl.srv.opts.OutputLimitPubSub
@@ -165,16 +208,14 @@ func (cl *client) checkOutput(c gnet.Conn, _ error) error {
 		cl.srv.log.Warn("client closed for exceeding its output buffer limit", "id", cl.id, "addr", cl.addr,
 			"buffered", c.OutboundBuffered(), "limit", limit)
 		cl.markClosed()
-		return c.Close()
+		_ = c.Close()
 	}
-	return nil
 }
 
 func (cl *client) markClosed() {
 	cl.outMu.Lock()
 	cl.closed = true
-	cl.pending = nil
-	cl.held = nil
+	cl.pending, cl.out, cl.held = nil, nil, nil
 	cl.outMu.Unlock()
 }
 

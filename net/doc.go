@@ -7,9 +7,13 @@
 //   - The event loop never blocks: it parses, copies, dispatches and returns.
 //   - Every command gets the connection's next sequence number. Replies,
 //     whichever goroutine produces them, wait in the connection's reorder
-//     buffer until all earlier ones are out, and are written with one
-//     AsyncWritev per ready run. Every write goes through that one path, so
-//     gnet's task queue keeps them in order.
+//     buffer until all earlier ones are ready. Only the event loop writes
+//     to the socket: at the end of OnTraffic, or in a Wake requested when a
+//     reply arrives between reads; everything ready by then goes out in one
+//     writev, so a pipeline's replies cost one syscall per wake-up.
+//   - Pub/Sub messages are queued behind the replies of the commands the
+//     subscriber sent before; a client whose unsent output passes its
+//     output buffer limit is closed.
 //   - Exactly the bytes of complete commands are discarded from the inbound
 //     buffer (never Discard(0), which in gnet v2.10 discards everything).
 //   - A protocol error is answered after the replies of the commands before

@@ -173,7 +173,14 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 // OnTraffic parses every complete command in the inbound buffer.
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl, ok := c.Context().(*client)
-	if !ok || cl.quitting {
+	if !ok {
+		return gnet.None
+	}
+	// Replies that become ready while this runs are written once, at the
+	// end (a Wake for pending replies also lands here).
+	cl.beginBatch()
+	defer cl.endBatch()
+	if cl.quitting {
 		return gnet.None
 	}
 	if cl.need > 0 && c.InboundBuffered() < cl.need {
@@ -181,7 +188,6 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	}
 	buf, _ := c.Peek(-1)
 	cl.need = 0
-	cl.beginBatch()
 	consumed := 0
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
 		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
@@ -210,7 +216,6 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	if consumed > 0 {
 		_, _ = c.Discard(consumed)
 	}
-	cl.endBatch()
 	return gnet.None
 }
 
