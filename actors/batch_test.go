@@ -104,3 +104,34 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatalf("group with a panic: %q, want %q", got, want)
 	}
 }
+
+// BenchmarkShardSet sends SETs through routing, the actor hop, a group on
+// in-memory Badger and back (b.N commands in flight in batches of 64).
+func BenchmarkShardSet(b *testing.B) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 4, MetaCacheSize: 100000, ScanCursors: 10}, bdb, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = e.Stop(context.Background()); _ = bdb.Close() }()
+	spec, _ := reg.Resolve([][]byte{[]byte("set"), []byte("k"), []byte("v")})
+	done := make(chanReplier, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += 64 {
+		n := min(64, b.N-i)
+		for j := 0; j < n; j++ {
+			args := [][]byte{[]byte("set"), fmt.Appendf(nil, "key:%d", (i+j)%10000), []byte("value")}
+			run, _ := spec.Parse(args)
+			e.Dispatch(&Request{Seq: uint64(j), Client: done, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)})
+		}
+		for j := 0; j < n; j++ {
+			<-done
+		}
+	}
+}

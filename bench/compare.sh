@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Side-by-side throughput of rekv (Badger, default durability) and Debian's
+# Side-by-side speed of rekv (Badger, default durability) and Debian's
 # redis-server (no persistence) on loopback, alternating servers each round.
-# Prints the median requests/s per test and the rekv/Redis ratio.
+# Prints a markdown table of median requests/s, the rekv/Redis ratio and
+# p50/p99 latencies per test and pipeline depth, then each server's RSS
+# after loading 1,000,000 100-byte values.
 #
-#   bench/compare.sh [rounds] [requests] [tests] [pipeline]
-#   e.g. bench/compare.sh 3 200000 set,get 1
-#   KEYSPACE=100000 bench/compare.sh ...   random keys (redis-benchmark -r)
-#   CLIENTS=50 (default)
+#   bench/compare.sh [rounds] [requests] [tests] [pipelines]
+#   e.g. bench/compare.sh 3 100000 set,get "1 16"
+#   KEYSPACE=100000 (default; random keys, redis-benchmark -r; 0 = one key)
+#   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
-requests=${2:-200000}
-tests=${3:-set,get}
-pipeline=${4:-1}
+requests=${2:-100000}
+tests=${3:-set,get,incr,mset,lpush,rpop,sadd,hset,zadd,lrange_100}
+pipelines=${4:-1 16}
 clients=${CLIENTS:-50}
+keyspace=${KEYSPACE:-100000}
+rsskeys=${RSS_KEYS:-1000000}
 
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
@@ -33,32 +37,68 @@ wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && 
 go build -o "$work/rekv" .
 rport=$(free_port); kport=$(free_port)
 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
-pids+=($!)
+rpid=$!; pids+=("$rpid")
 "$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn >/dev/null 2>&1 &
-pids+=($!)
+kpid=$!; pids+=("$kpid")
 wait_port "$rport"; wait_port "$kport"
 
-run() { # port -> lines "TEST rps"
-  timeout 300 redis-benchmark -p "$1" -q -n "$requests" -c "$clients" -P "$pipeline" ${KEYSPACE:+-r "$KEYSPACE"} -t "$tests" 2>/dev/null \
-    | tr '\r' '\n' | grep 'requests per second' | sed -E 's/^ *([^:]+): ([0-9.]+) requests per second.*/\1\t\2/'
+# run port pipeline -> lines "TEST<TAB>rps<TAB>p50<TAB>p99" for the asked tests
+run() {
+  local r=()
+  [ "$keyspace" != 0 ] && r=(-r "$keyspace")
+  timeout 600 redis-benchmark -p "$1" -n "$requests" -c "$clients" -P "$2" "${r[@]}" -t "$tests" --csv 2>/dev/null \
+    | python3 -c '
+import csv, sys
+for row in csv.reader(sys.stdin):
+    if len(row) < 7 or row[0] == "test" or "needed to benchmark" in row[0]:
+        continue
+    print("\t".join([row[0].split(" ")[0], row[1], row[4], row[6]]))'
 }
 
 for i in $(seq "$rounds"); do
-  run "$kport" | sed 's/^/rekv\t/' >> "$work/results"
-  run "$rport" | sed 's/^/redis\t/' >> "$work/results"
+  for p in $pipelines; do
+    run "$kport" "$p" | sed "s/^/rekv\t$p\t/" >> "$work/results"
+    run "$rport" "$p" | sed "s/^/redis\t$p\t/" >> "$work/results"
+  done
 done
 
-echo "rounds=$rounds requests=$requests clients=$clients pipeline=$pipeline keyspace=${KEYSPACE:-1} (median requests/s)"
-printf "%-18s %12s %12s %8s\n" test rekv redis ratio
+echo "rounds=$rounds requests=$requests clients=$clients keyspace=$keyspace; medians; $(nproc) cores, $(uname -m)"
+echo
 python3 - "$work/results" <<'PY'
 import sys, statistics, collections
 d = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 for line in open(sys.argv[1]):
-    srv, test, rps = line.rstrip("\n").split("\t")
-    if test not in order: order.append(test)
-    d[test][srv].append(float(rps))
-for t in order:
-    k, r = statistics.median(d[t]["rekv"]), statistics.median(d[t]["redis"])
-    print(f"{t:<18} {k:12.0f} {r:12.0f} {k/r:8.2f}")
+    srv, p, test, rps, p50, p99 = line.rstrip("\n").split("\t")
+    key = (test, int(p))
+    if key not in order: order.append(key)
+    d[key][srv].append((float(rps), float(p50), float(p99)))
+med = lambda xs, i: statistics.median(x[i] for x in xs)
+print("| test | pipeline | rekv ops/s | redis ops/s | rekv/redis | rekv p50/p99 ms | redis p50/p99 ms |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+for key in sorted(order, key=lambda k: (k[1], order.index(k))):
+    k, r = d[key]["rekv"], d[key]["redis"]
+    if not k or not r: continue
+    print(f"| {key[0]} | {key[1]} | {med(k,0):.0f} | {med(r,0):.0f} | {med(k,0)/med(r,0):.2f} | "
+          f"{med(k,1):.3f} / {med(k,2):.3f} | {med(r,1):.3f} / {med(r,2):.3f} |")
 PY
+
+if [ "$rsskeys" != 0 ]; then
+  # Load exactly RSS_KEYS distinct 100-byte values into each, then read RSS.
+  python3 -c '
+import sys
+n, v = int(sys.argv[1]), b"x" * 100
+out = sys.stdout.buffer
+for i in range(n):
+    k = b"rss:%d" % i
+    out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$100\r\n%s\r\n" % (len(k), k, v))
+' "$rsskeys" > "$work/load.resp"
+  rss() { awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' "/proc/$1/status"; }
+  echo
+  for s in "rekv $kport $kpid" "redis $rport $rpid"; do
+    set -- $s
+    redis-cli -p "$2" flushall >/dev/null
+    timeout 600 redis-cli -p "$2" --pipe < "$work/load.resp" >/dev/null
+    echo "$1: RSS $(rss "$3") after loading $rsskeys 100-byte values (dbsize $(redis-cli -p "$2" dbsize))"
+  done
+fi
