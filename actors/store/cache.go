@@ -6,8 +6,10 @@ import (
 	"github.com/rekv/rekv/codec"
 )
 
-// MetaCache is an LRU of key metadata (without string payloads), keyed by
-// meta key. It is owned by one shard and is not safe for concurrent use.
+// MetaCache is an LRU of key metadata, keyed by meta key, with the payload
+// of short strings (up to MaxCachedPayload bytes) so GET of a hot key does
+// not touch storage. It is owned by one shard and is not safe for
+// concurrent use.
 type MetaCache struct {
 	lru *simplelru.LRU[string, cached]
 	// edges holds, per index prefix and direction, a key no live entry of
@@ -17,8 +19,21 @@ type MetaCache struct {
 }
 
 type cached struct {
-	meta   codec.Meta
-	exists bool
+	meta    codec.Meta
+	exists  bool
+	payload []byte // a string's value when short; never modified
+	loaded  bool   // payload is the value
+}
+
+// MaxCachedPayload is the longest string value the cache keeps.
+const MaxCachedPayload = 64
+
+// withPayload returns c holding payload p when it is short enough.
+func withPayload(c cached, m codec.Meta, p []byte) cached {
+	if m.Type == codec.TypeString && len(p) <= MaxCachedPayload {
+		c.payload, c.loaded = p, true
+	}
+	return c
 }
 
 // NewMetaCache returns a cache of at most size entries (at least 1).

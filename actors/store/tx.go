@@ -144,7 +144,11 @@ func (t *Tx) Commit() error {
 			continue
 		}
 		r := t.seen[mk]
-		c.put(mk, cached{meta: r.meta, exists: r.exists})
+		e := cached{meta: r.meta, exists: r.exists}
+		if r.loaded && r.exists {
+			e = withPayload(e, r.meta, r.payload)
+		}
+		c.put(mk, e)
 	}
 	t.dirty = t.dirty[:0]
 	return err
@@ -238,8 +242,8 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	}
 	c := t.cacheFor(mk)
 	if c != nil {
-		if e, ok := c.get(mk); ok && (!payload || !e.exists || e.meta.Type != codec.TypeString) {
-			r := record{meta: e.meta, exists: e.exists}
+		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString) {
+			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded}
 			t.seen[mk] = r
 			return mk, r, nil
 		}
@@ -263,7 +267,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	r := record{meta: m, exists: true, payload: p, loaded: true}
 	t.seen[mk] = r
 	if c != nil {
-		c.put(mk, cached{meta: m, exists: true})
+		c.put(mk, withPayload(cached{meta: m, exists: true}, m, p))
 	}
 	return mk, r, nil
 }
