@@ -102,7 +102,7 @@ func Default() Config {
 			OutputBufferLimitPubSub: 32 << 20},
 		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute}},
-		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 20, ScanCursors: 1 << 14},
+		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log: Log{Level: "info", Format: "text"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -116,6 +117,31 @@ func TestThousandConnections(t *testing.T) {
 			conns, ops.Load(), elapsed.Round(time.Millisecond), float64(ops.Load())/elapsed.Seconds(), active)
 		if active < conns/2 {
 			t.Fatalf("only %d of %d connections got through a round of commands", active, conns)
+		}
+	})
+}
+
+// TestHugePipeline writes 20,000 commands in one go (more replies than one
+// writev may carry, and more than the in-flight cap) and reads every reply
+// in order.
+func TestHugePipeline(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		var b strings.Builder
+		const n = 20_000
+		for i := 0; i < n; i++ {
+			b.WriteString(encode("SET", fmt.Sprint("p:", i), strconv.Itoa(i)))
+			b.WriteString(encode("GET", fmt.Sprint("p:", i)))
+		}
+		go r.write(b.String())
+		for i := 0; i < n; i++ {
+			if got := r.reply(); got != "+OK\r\n" {
+				t.Fatalf("reply %d to SET = %q", i, got)
+			}
+			v := strconv.Itoa(i)
+			if got := r.reply(); got != fmt.Sprintf("$%d\r\n%s\r\n", len(v), v) {
+				t.Fatalf("reply %d to GET = %q", i, got)
+			}
 		}
 	})
 }

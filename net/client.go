@@ -52,8 +52,10 @@ type client struct {
 	waitSeq atomic.Uint64
 
 	outMu      sync.Mutex
-	written    uint64              // sequence number of pending[0]
-	pending    [][]byte            // replies by seq-written; nil = not ready
+	written    uint64              // sequence number of pending[phead]
+	pending    [][]byte            // replies by seq-written+phead; nil = not ready
+	phead      int                 // pending[:phead] are written (compacted lazily)
+	paused     bool                // OnTraffic stopped parsing: too many in flight
 	out        [][]byte            // in order, ready for the socket
 	outBytes   int                 // bytes in out
 	held       map[uint64][][]byte // pushes to write right after reply seq
@@ -79,6 +81,7 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		return
 	}
 	i := int(seq - cl.written)
+	i += cl.phead
 	for len(cl.pending) <= i {
 		cl.pending = append(cl.pending, nil)
 	}
@@ -92,6 +95,10 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		cl.waitSeq.Store(0)
 		wake = true // parse what arrived while the client was blocked
 	}
+	if cl.paused && cl.assigned.Load()-cl.written <= maxInFlight/2 {
+		cl.paused = false
+		wake = true // parse the rest of what the client sent
+	}
 	wake = cl.needWakeLocked() || wake
 	cl.outMu.Unlock()
 	if wake {
@@ -103,10 +110,11 @@ func (cl *client) Reply(seq uint64, b []byte) {
 // behind it) to out.
 func (cl *client) advanceLocked() {
 	n := 0
-	for n < len(cl.pending) && cl.pending[n] != nil {
+	for cl.phead+n < len(cl.pending) && cl.pending[cl.phead+n] != nil {
 		seq := cl.written + uint64(n)
-		cl.out = append(cl.out, cl.pending[n])
-		cl.outBytes += len(cl.pending[n])
+		cl.out = append(cl.out, cl.pending[cl.phead+n])
+		cl.outBytes += len(cl.pending[cl.phead+n])
+		cl.pending[cl.phead+n] = nil
 		if len(cl.held) > 0 {
 			for _, h := range cl.held[seq] {
 				cl.out = append(cl.out, h)
@@ -119,7 +127,11 @@ func (cl *client) advanceLocked() {
 	if n == 0 {
 		return
 	}
-	cl.pending = append(cl.pending[:0], cl.pending[n:]...)
+	cl.phead += n
+	if cl.phead >= len(cl.pending)/2 { // amortised O(1): copy only when half is dead
+		cl.pending = append(cl.pending[:0], cl.pending[cl.phead:]...)
+		cl.phead = 0
+	}
 	cl.written += uint64(n)
 	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
 		cl.closing = true
@@ -154,11 +166,63 @@ func (cl *client) endBatch() {
 	}
 	cl.outMu.Unlock()
 	if len(bufs) > 0 {
-		_, _ = cl.conn.Writev(bufs)
+		writeAll(cl.conn, bufs)
 		cl.checkOutput(cl.conn)
 	}
 	if closing {
 		_ = cl.conn.Close()
+	}
+}
+
+// maxInFlight bounds the commands of one connection that are dispatched
+// but not yet answered; past it, parsing pauses (the rest waits in the
+// input buffer) until half have been answered, so a client pipelining a
+// million commands does not fill the actors' mailboxes.
+const maxInFlight = 4096
+
+// pauseIfBusy reports whether parsing must stop for now, and if so marks
+// the client paused so a reply resumes it.
+func (cl *client) pauseIfBusy() bool {
+	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
+	if cl.assigned.Load()-cl.written < maxInFlight {
+		return false
+	}
+	cl.paused = true
+	return true
+}
+
+// maxIovecs stays under the kernel's IOV_MAX (1024) per writev.
+const maxIovecs = 512
+
+// writeAll writes bufs in order: runs of small replies are joined into one
+// buffer, and no writev gets more than maxIovecs buffers (a longer one
+// fails with EINVAL and gnet would close the connection).
+func writeAll(c gnet.Conn, bufs [][]byte) {
+	const small = 4 << 10
+	iov := make([][]byte, 0, min(len(bufs), maxIovecs))
+	var joined []byte
+	flushJoined := func() {
+		if len(joined) > 0 {
+			iov = append(iov, joined)
+			joined = nil
+		}
+	}
+	for _, b := range bufs {
+		if len(b) < small {
+			joined = append(joined, b...)
+			continue
+		}
+		flushJoined()
+		iov = append(iov, b)
+		if len(iov) >= maxIovecs {
+			_, _ = c.Writev(iov)
+			iov = iov[:0:0]
+		}
+	}
+	flushJoined()
+	if len(iov) > 0 {
+		_, _ = c.Writev(iov)
 	}
 }
 

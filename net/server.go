@@ -189,7 +189,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	buf, _ := c.Peek(-1)
 	cl.need = 0
 	consumed := 0
-	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
+	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
 		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
 		if err != nil {
 			seq := cl.nextSeq
