@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -23,6 +24,11 @@ type Options struct {
 	Shards        int // number of shard actors
 	MetaCacheSize int // meta cache entries in all, split across shards
 	ScanCursors   int // SCAN cursors remembered
+	// Shared means other nodes write the same store (TiKV): no meta cache
+	// (another node may change what it remembers), flush markers re-read
+	// per transaction, and conflicts retried with a growing, jittered
+	// back-off, since they are then expected under contention.
+	Shared bool
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -59,6 +65,7 @@ type Engine struct {
 	guardian *actor.PID
 	all      []int
 	maxRetry int
+	backoff  bool // sleep between conflict retries (shared store)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -83,10 +90,16 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
 	var err error
-	if e.markers, err = store.LoadFlushMarkers(drv); err != nil {
+	if e.markers, err = store.LoadFlushMarkers(drv, o.Shared); err != nil {
 		return nil, fmt.Errorf("actors: load flush markers: %w", err)
 	}
 	per := max(o.MetaCacheSize/o.Shards, 1)
+	if o.Shared || o.MetaCacheSize == 0 {
+		per = 0 // disabled
+	}
+	if o.Shared {
+		e.maxRetry, e.backoff = 100, true
+	}
 	for i := 0; i < o.Shards; i++ {
 		e.caches = append(e.caches, store.NewMetaCache(per))
 		e.all = append(e.all, i)
@@ -307,6 +320,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 		w.Reset(req.Proto)
 		switch {
 		case errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry:
+			if e.backoff {
+				conflictBackoff(attempt)
+			}
 			continue
 		case errors.Is(err, command.ErrWouldBlock) && req.NoBlock:
 			req.Runner.(command.Blocker).TimedOut(w)
@@ -391,3 +407,11 @@ func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
 func (m minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h.Handle(ctx, r) }
 func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler            { return minLevel{m.min, m.h.WithAttrs(a)} }
 func (m minLevel) WithGroup(n string) slog.Handler                 { return minLevel{m.min, m.h.WithGroup(n)} }
+
+// conflictBackoff sleeps before retry attempt+1 of a conflicting
+// transaction: up to 100 µs doubling to 20 ms, jittered so that nodes
+// contending for one key do not retry in lock step.
+func conflictBackoff(attempt int) {
+	ceiling := min(100*time.Microsecond<<min(attempt, 8), 20*time.Millisecond)
+	time.Sleep(time.Duration(rand.Int64N(int64(ceiling)) + 1))
+}

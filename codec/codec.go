@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 )
 
@@ -303,6 +304,24 @@ func VersionHWMKey() []byte { return []byte{PrefixSystem, 'v', 'h', 'w', 'm'} }
 
 // OrphanCursorKey is the system key where the GC's orphan sweep resumes.
 func OrphanCursorKey() []byte { return []byte{PrefixSystem, 'o', 'r', 'p', 'h', 'a', 'n'} }
+
+// GCLeaseKey is the system key of the GC lease: on a store shared by
+// several nodes, only the node holding it collects. Its value is
+// EncodeLease's.
+func GCLeaseKey() []byte { return []byte{PrefixSystem, 'g', 'c', 'l', 'e', 'a', 's', 'e'} }
+
+// EncodeLease encodes a lease held by owner until unix ms until.
+func EncodeLease(owner string, until int64) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, uint64(until)), owner...)
+}
+
+// DecodeLease decodes EncodeLease's bytes.
+func DecodeLease(b []byte) (owner string, until int64, err error) {
+	if len(b) < 8 {
+		return "", 0, fmt.Errorf("codec: lease of %d bytes: %w", len(b), ErrCorrupt)
+	}
+	return string(b[8:]), int64(binary.BigEndian.Uint64(b)), nil
+}
 
 // FlushMarkerKey returns the system key holding db's flush marker: every
 // meta of db whose version is below the marker's is dead (FLUSHDB).

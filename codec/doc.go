@@ -18,7 +18,9 @@
 //	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
 //	system       's' | name                      (bookkeeping: version high-water
 //	                                               mark; 's' "flush" db -> version,
-//	                                               the db's flush marker)
+//	                                               the db's flush marker;
+//	                                               's' "gclease" -> until ms (8)
+//	                                               | owner, the GC lease)
 //
 // Invariants:
 //   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5.

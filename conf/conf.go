@@ -58,8 +58,24 @@ type Server struct {
 
 // Storage selects and configures the driver.
 type Storage struct {
-	Driver string `koanf:"driver"`
+	Driver string `koanf:"driver"` // badger | tikv
+	// Shared (tikv only) means several rekv nodes serve the same cluster:
+	// no per-shard meta cache, flush markers read per transaction, GC
+	// under a lease. Set it false only for a single node, to get the cache.
+	Shared bool   `koanf:"shared"`
 	Badger Badger `koanf:"badger"`
+	TiKV   TiKV   `koanf:"tikv"`
+}
+
+// TiKV configures the TiKV driver.
+type TiKV struct {
+	// PD lists PD endpoints (host:port); ["mock://"] runs client-go's
+	// in-process mock cluster, for testing only (data lives in memory).
+	PD             []string      `koanf:"pd"`
+	ConnectTimeout time.Duration `koanf:"connect_timeout"`
+	MaxTxnMiB      int           `koanf:"max_txn_mib"`
+	// GCLeaseTerm is how long the GC lease holds between renewals.
+	GCLeaseTerm time.Duration `koanf:"gc_lease_term"`
 }
 
 // Badger configures the embedded Badger driver.
@@ -100,8 +116,9 @@ func Default() Config {
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20},
-		Storage: Storage{Driver: "badger", Badger: Badger{Dir: "./data", Durability: "everysec",
-			ValueLogGCInterval: 10 * time.Minute}},
+		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
+			ValueLogGCInterval: 10 * time.Minute},
+			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
@@ -145,8 +162,31 @@ func (c Config) Validate() error {
 	if c.Server.MaxInlineLen < 1024 {
 		bad("server.max_inline_len", "must be at least 1024, got %d", c.Server.MaxInlineLen)
 	}
-	if c.Storage.Driver != "badger" {
-		bad("storage.driver", "must be badger, got %q", c.Storage.Driver)
+	if c.Storage.Driver != "badger" && c.Storage.Driver != "tikv" {
+		bad("storage.driver", "must be badger or tikv, got %q", c.Storage.Driver)
+	}
+	if c.Storage.Driver == "tikv" {
+		pd := c.Storage.TiKV.PD
+		if len(pd) == 0 {
+			bad("storage.tikv.pd", "must list the PD addresses (host:port) for driver tikv")
+		}
+		for _, a := range pd {
+			if a == "mock://" && len(pd) > 1 {
+				bad("storage.tikv.pd", "mock:// cannot be mixed with real addresses")
+			}
+			if a != "mock://" && !strings.Contains(a, ":") {
+				bad("storage.tikv.pd", "%q is not host:port", a)
+			}
+		}
+	}
+	if c.Storage.TiKV.ConnectTimeout <= 0 {
+		bad("storage.tikv.connect_timeout", "must be positive, got %v", c.Storage.TiKV.ConnectTimeout)
+	}
+	if c.Storage.TiKV.MaxTxnMiB < 1 {
+		bad("storage.tikv.max_txn_mib", "must be positive, got %d", c.Storage.TiKV.MaxTxnMiB)
+	}
+	if c.Storage.TiKV.GCLeaseTerm < time.Second {
+		bad("storage.tikv.gc_lease_term", "must be at least 1s, got %v", c.Storage.TiKV.GCLeaseTerm)
 	}
 	if c.Storage.Driver == "badger" && c.Storage.Badger.Dir == "" {
 		bad("storage.badger.dir", "must not be empty")
@@ -200,7 +240,7 @@ func (c Config) Validate() error {
 func flagKeys() map[string]string {
 	return map[string]string{
 		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
-		"durability": "storage.badger.durability", "driver": "storage.driver",
+		"durability": "storage.badger.durability", "driver": "storage.driver", "pd": "storage.tikv.pd",
 		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr",
 	}
 }

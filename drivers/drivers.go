@@ -52,3 +52,21 @@ type Txn interface {
 type Compactor interface {
 	Compact() error
 }
+
+// ReadLocker is implemented by transactions that do not detect read-write
+// conflicts on their own (TiKV's optimistic transactions are snapshot
+// isolated: only keys both sides write conflict). After LockRead(key), a
+// concurrent commit that wrote key makes this transaction's Commit fail
+// with ErrConflict, as if it had written key too. It costs nothing when
+// the transaction writes nothing. Badger (serializable) does not need it.
+type ReadLocker interface {
+	LockRead(key []byte) error
+}
+
+// LockRead marks key as read by tx when tx needs it (see ReadLocker).
+func LockRead(tx Txn, key []byte) error {
+	if l, ok := tx.(ReadLocker); ok {
+		return l.LockRead(key)
+	}
+	return nil
+}

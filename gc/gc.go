@@ -30,6 +30,10 @@ type Options struct {
 	// compact once this many keys were deleted since its last compaction
 	// and the backlog is empty; 0 never asks.
 	CompactAfter int64
+	// Lease, when set (a store shared by several nodes), makes this node
+	// collect only while it holds the lease, and re-read the flush
+	// markers other nodes may have written before each pass.
+	Lease *Lease
 }
 
 // Stats are the collector's counters; they outlive restarts.
@@ -44,6 +48,7 @@ type Stats struct {
 	Compactions       atomic.Int64 // driver compactions asked for
 	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
 	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
+	LeaseHeld         atomic.Int64 // lease checks this node won (shared store)
 }
 
 // Fields returns the counters as INFO lines.
@@ -60,6 +65,7 @@ func (s *Stats) Fields() [][2]string {
 		{"gc_compactions", f(&s.Compactions)},
 		{"gc_passes", f(&s.Passes)},
 		{"gc_restarts", f(&s.Restarts)},
+		{"gc_lease_held", f(&s.LeaseHeld)},
 	}
 }
 
@@ -94,6 +100,7 @@ type Collector struct {
 	resume map[string]*[2][]byte
 	// sinceCompact counts keys deleted since the last driver compaction.
 	sinceCompact int64
+	leased       bool // held the lease at the last check
 }
 
 // New returns a collector; it does nothing until Start.
@@ -123,6 +130,10 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		a.schedule(ctx)
 		a.scheduleOrphans(ctx)
 	case orphanTick:
+		if !a.c.holding() {
+			a.scheduleOrphans(ctx)
+			return
+		}
 		if _, err := a.c.OrphanStep(); err != nil {
 			a.c.log.Warn("gc orphan sweep", "err", err)
 		}
@@ -135,11 +146,13 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		}
 		// A deadline: during shutdown a stopped shard never answers, and
 		// the guardian must not wait on a blocked collector.
-		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if _, err := a.c.Pass(pctx); err != nil {
-			a.c.log.Warn("gc pass", "err", err)
+		if a.c.holding() {
+			pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if _, err := a.c.Pass(pctx); err != nil {
+				a.c.log.Warn("gc pass", "err", err)
+			}
+			cancel()
 		}
-		cancel()
 		a.schedule(ctx)
 	}
 }
@@ -155,6 +168,33 @@ func (a *gcActor) scheduleOrphans(ctx actor.Context) {
 	}
 	sys, self := ctx.ActorSystem(), ctx.Self()
 	time.AfterFunc(a.c.o.OrphanInterval, func() { sys.Root.Send(self, orphanTick{}) })
+}
+
+// holding reports whether this node may collect now: always without a
+// lease; with one, while it holds it (then with flush markers refreshed
+// from storage, since another node may have flushed).
+func (c *Collector) holding() bool {
+	if c.o.Lease == nil {
+		return true
+	}
+	ok, err := c.o.Lease.Hold(c.drv)
+	if err != nil {
+		c.log.Warn("gc lease", "err", err)
+		return false
+	}
+	if ok != c.leased {
+		c.leased = ok
+		c.log.Info("gc lease", "held", ok)
+	}
+	if !ok {
+		return false
+	}
+	c.stats.LeaseHeld.Add(1)
+	if err := c.eng.FlushMarkers().Reload(c.drv); err != nil {
+		c.log.Warn("gc: reload flush markers", "err", err)
+		return false
+	}
+	return true
 }
 
 // budget is how many keys a pass may delete or expire.

@@ -20,7 +20,8 @@ import (
 )
 
 // drivers lists the storage drivers every integration test runs on.
-func drivers() []string { return []string{"badger"} }
+// TiKV runs on client-go's in-process mock cluster (a fresh one per node).
+func drivers() []string { return []string{"badger", "tikv"} }
 
 // forEachDriver runs fn as a subtest per driver, each with a fresh server.
 func forEachDriver(t *testing.T, fn func(t *testing.T, addr string)) {
@@ -51,6 +52,7 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 	cfg.Storage.Badger.Dir = t.TempDir()
 	cfg.Storage.Badger.Durability = "no"
 	cfg.Storage.Badger.MemTableMiB = 16
+	cfg.Storage.TiKV.PD = []string{"mock://"}
 	cfg.Actors.Shards = 4
 	if edit != nil {
 		edit(&cfg)

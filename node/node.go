@@ -2,9 +2,12 @@ package node
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -21,6 +24,7 @@ import (
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/tikv"
 	"github.com/rekv/rekv/gc"
 	rnet "github.com/rekv/rekv/net"
 	"github.com/rekv/rekv/net/resp"
@@ -75,8 +79,9 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	reg := Registry()
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
 	var err error
+	shared := Shared(cfg.Storage)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
-		ScanCursors: cfg.Actors.ScanCursors}, drv, reg, nil, log)
+		ScanCursors: cfg.Actors.ScanCursors, Shared: shared}, drv, reg, nil, log)
 	if err != nil {
 		return nil, errors.Join(err, drv.Close())
 	}
@@ -95,7 +100,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.engine.SetServer(n.net)
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,
-		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys}, drv, n.engine, n.GCStats, log.With("component", "gc"))
+		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys, Lease: lease(shared, cfg.Storage.TiKV)},
+		drv, n.engine, n.GCStats, log.With("component", "gc"))
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
@@ -129,12 +135,36 @@ func (n *Node) Close(ctx context.Context) error {
 	return n.closeErr
 }
 
+// Shared reports whether other nodes may write the node's store: a TiKV
+// cluster unless storage.shared is off (Badger is embedded, never shared).
+func Shared(s conf.Storage) bool { return s.Driver == "tikv" && s.Shared }
+
+// lease returns the GC lease of a node on a shared store, nil otherwise.
+func lease(shared bool, t conf.TiKV) *gc.Lease {
+	if !shared {
+		return nil
+	}
+	var id [8]byte
+	_, _ = rand.Read(id[:]) // crypto/rand never fails on Linux
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(id[:]))
+	return &gc.Lease{Owner: owner, Term: t.GCLeaseTerm, Now: time.Now}
+}
+
+// TiKVOptions returns the TiKV driver's options for s.
+func TiKVOptions(s conf.Storage, log *slog.Logger) tikv.Options {
+	return tikv.Options{PD: s.TiKV.PD, ConnectTimeout: s.TiKV.ConnectTimeout,
+		MaxTxnBytes: s.TiKV.MaxTxnMiB << 20, Logger: log.With("component", "tikv")}
+}
+
 func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
 	switch s.Driver {
 	case "badger":
 		return badger.Open(badger.Options{Dir: s.Badger.Dir, Durability: s.Badger.Durability,
 			ValueLogGC: s.Badger.ValueLogGCInterval, MemTableSize: s.Badger.MemTableMiB << 20,
 			BlockCacheMiB: s.Badger.BlockCacheMiB, Logger: log.With("component", "badger")})
+	case "tikv":
+		return tikv.Open(TiKVOptions(s, log))
 	}
 	return nil, fmt.Errorf("storage.driver: unknown driver %q", s.Driver)
 }

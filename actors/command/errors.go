@@ -5,12 +5,14 @@ import (
 	"log/slog"
 
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/net/resp"
 )
 
-// Reply writes err to w as a RESP error. Errors that are not *rerr.Error are
-// internal: they are logged with the command name and reported as
-// "ERR internal error", never leaked.
+// Reply writes err to w as a RESP error. Storage refusals have their own
+// replies (too large; TRYAGAIN after lost conflict retries); other errors
+// that are not *rerr.Error are internal: they are logged with the command
+// name and reported as "ERR internal error", never leaked.
 func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 	var e *rerr.Error
 	var pe *resp.ProtocolError
@@ -19,6 +21,10 @@ func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 		w.Error(e.Msg)
 	case errors.As(err, &pe):
 		w.Error("ERR " + pe.Error())
+	case errors.Is(err, drivers.ErrTxnTooBig):
+		w.Error(rerr.ErrStorageTooBig.Msg)
+	case errors.Is(err, drivers.ErrConflict):
+		w.Error(rerr.ErrTryAgain.Msg)
 	default:
 		if log != nil {
 			log.Error("command failed", "cmd", cmd, "err", err)

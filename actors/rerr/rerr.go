@@ -19,18 +19,26 @@ func Errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 
 // Redis errors shared by several commands, with Redis's exact text.
 var (
-	ErrWrongType       = &Error{"WRONGTYPE Operation against a key holding the wrong kind of value"}
-	ErrSyntax          = &Error{"ERR syntax error"}
-	ErrNotInteger      = &Error{"ERR value is not an integer or out of range"}
-	ErrNotFloat        = &Error{"ERR value is not a valid float"}
-	ErrOverflow        = &Error{"ERR increment or decrement would overflow"}
-	ErrNoSuchKey       = &Error{"ERR no such key"}
-	ErrDBIndex         = &Error{"ERR DB index is out of range"}
-	ErrOffsetRange     = &Error{"ERR offset is out of range"}
-	ErrStringTooLong   = &Error{"ERR string exceeds maximum allowed size (proto-max-bulk-len)"}
-	ErrInvalidCursor   = &Error{"ERR invalid cursor"}
-	ErrNaNOrInfinity   = &Error{"ERR increment would produce NaN or Infinity"}
-	ErrInternal        = &Error{"ERR internal error"}
+	ErrWrongType     = &Error{"WRONGTYPE Operation against a key holding the wrong kind of value"}
+	ErrSyntax        = &Error{"ERR syntax error"}
+	ErrNotInteger    = &Error{"ERR value is not an integer or out of range"}
+	ErrNotFloat      = &Error{"ERR value is not a valid float"}
+	ErrOverflow      = &Error{"ERR increment or decrement would overflow"}
+	ErrNoSuchKey     = &Error{"ERR no such key"}
+	ErrDBIndex       = &Error{"ERR DB index is out of range"}
+	ErrOffsetRange   = &Error{"ERR offset is out of range"}
+	ErrStringTooLong = &Error{"ERR string exceeds maximum allowed size (proto-max-bulk-len)"}
+	ErrInvalidCursor = &Error{"ERR invalid cursor"}
+	ErrNaNOrInfinity = &Error{"ERR increment would produce NaN or Infinity"}
+	ErrInternal      = &Error{"ERR internal error"}
+	// rekv's own: the storage refused the command's writes as too large
+	// (TiKV: one key and value over its raft entry limit, or a
+	// transaction over storage.tikv.max_txn_mib).
+	ErrStorageTooBig = &Error{"ERR value or transaction too large for the storage"}
+	// rekv's own: the command lost every retry against concurrent writes
+	// (other nodes on a shared store) and was not applied. TRYAGAIN is
+	// Redis Cluster's code for "not applied, retry"; clients retry it.
+	ErrTryAgain        = &Error{"TRYAGAIN storage write conflict, the command was not applied"}
 	ErrUnknownProtocol = &Error{"NOPROTO unsupported protocol version"}
 	ErrNoAuth          = &Error{"NOAUTH Authentication required."}
 	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}

@@ -36,10 +36,12 @@ func withPayload(c cached, m codec.Meta, p []byte) cached {
 	return c
 }
 
-// NewMetaCache returns a cache of at most size entries (at least 1).
+// NewMetaCache returns a cache of at most size entries; size 0 returns a
+// disabled cache, which remembers nothing (nodes sharing one store cannot
+// trust what they remember: another node may have changed it).
 func NewMetaCache(size int) *MetaCache {
 	if size < 1 {
-		size = 1
+		return &MetaCache{}
 	}
 	lru, err := simplelru.NewLRU[string, cached](size, nil)
 	if err != nil {
@@ -52,14 +54,25 @@ func NewMetaCache(size int) *MetaCache {
 	return &MetaCache{lru: lru, edges: edges}
 }
 
+// Disabled reports whether the cache remembers nothing.
+func (c *MetaCache) Disabled() bool { return c.lru == nil }
+
 // Purge empties the cache.
 func (c *MetaCache) Purge() {
+	if c.Disabled() {
+		return
+	}
 	c.lru.Purge()
 	c.edges.Purge()
 }
 
 // Len returns the number of cached entries.
-func (c *MetaCache) Len() int { return c.lru.Len() }
+func (c *MetaCache) Len() int {
+	if c.Disabled() {
+		return 0
+	}
+	return c.lru.Len()
+}
 
 func (c *MetaCache) get(mk string) (cached, bool) { return c.lru.Get(mk) }
 

@@ -31,6 +31,7 @@ type Tx struct {
 	deleted refSet         // keys whose meta was removed
 	notify  bool           // keyspace notifications are on: collect notes
 	notes   []Note
+	err     error // a failed marker read by Use, reported by the next read
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -102,8 +103,13 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
+	minVer, err := e.Markers.Marker(txn, db)
+	if err != nil {
+		txn.Rollback()
+		return nil, err
+	}
 	return &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
-		minVer: e.Markers.Get(db), seen: make(map[string]record, 2), notify: e.Notify}, nil
+		minVer: minVer, seen: make(map[string]record, 2), notify: e.Notify}, nil
 }
 
 // live reports whether r is a key that exists for readers: stored, not
@@ -131,7 +137,7 @@ func (t *Tx) Commit() error {
 	err := t.txn.Commit()
 	if err == nil {
 		for db, v := range t.flushed {
-			t.markers.v[db].Store(v)
+			t.markers.raise(db, v)
 		}
 	}
 	for _, mk := range t.dirty {
@@ -214,9 +220,13 @@ func (t *Tx) Use(db int) {
 	t.db = uint8(db)
 	if v, ok := t.flushed[db]; ok {
 		t.minVer = v
-	} else {
-		t.minVer = t.markers.Get(db)
+		return
 	}
+	v, err := t.markers.Marker(t.txn, db)
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	t.minVer = v
 }
 
 func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
@@ -230,13 +240,19 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 	if t.caches == nil {
 		return nil
 	}
-	return t.caches([]byte(mk))
+	if c := t.caches([]byte(mk)); c != nil && !c.Disabled() {
+		return c
+	}
+	return nil
 }
 
 // raw returns the stored state of key, live or expired; with payload set it
 // also loads a string's payload.
 func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	mk := string(codec.MetaKey(t.db, key))
+	if t.err != nil {
+		return mk, record{}, t.err
+	}
 	if r, ok := t.seen[mk]; ok && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString) {
 		return mk, r, nil
 	}
@@ -249,6 +265,9 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		}
 	}
 	v, err := t.txn.Get([]byte(mk))
+	if lerr := drivers.LockRead(t.txn, []byte(mk)); lerr != nil {
+		return mk, record{}, lerr
+	}
 	if errors.Is(err, drivers.ErrNotFound) {
 		r := record{loaded: true}
 		t.seen[mk] = r
@@ -539,6 +558,9 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 // ScanMeta calls fn for each live key of the selected db from user key
 // start on (inclusive), in key order, until fn returns false.
 func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, error)) error {
+	if t.err != nil {
+		return t.err
+	}
 	from, end := codec.MetaRange(t.db)
 	from = append(from, start...)
 	return t.txn.Iterate(from, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {

@@ -24,7 +24,9 @@ func Run(t *testing.T, open func(t *testing.T) drivers.Driver) {
 		{"IterateReverse", testIterateReverse},
 		{"IterateStop", testIterateStop},
 		{"Conflict", testConflict},
+		{"ReadConflict", testReadConflict},
 		{"NoConflictOnDisjointKeys", testDisjoint},
+		{"EmptyValues", testEmptyValues},
 		{"TxnTooBig", testTxnTooBig},
 		{"NextVersionUnique", testNextVersion},
 		{"BinaryKeys", testBinaryKeys},
@@ -268,6 +270,58 @@ func testConflict(t *testing.T, d drivers.Driver) {
 	}
 	if v, _ := get(t, d, "c"); v != "1" {
 		t.Fatalf("c = %q after conflict", v)
+	}
+}
+
+// testReadConflict: t1 reads a (LockRead) and writes b; t2 writes a and
+// commits first; t1 must fail, or a decision based on a stale a would land.
+func testReadConflict(t *testing.T, d drivers.Driver) {
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "a", "0") })
+	t1, _ := d.Begin(true)
+	defer t1.Rollback()
+	if _, err := t1.Get([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := drivers.LockRead(t1, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "a", "1") })
+	mustSet(t, t1, "b", "from stale a")
+	if err := t1.Commit(); !errors.Is(err, drivers.ErrConflict) {
+		t.Fatalf("commit after a concurrent write of a read key: got %v, want ErrConflict", err)
+	}
+	if _, ok := get(t, d, "b"); ok {
+		t.Fatal("the conflicting transaction's write is visible")
+	}
+	// A read-only use of LockRead commits fine.
+	t2, _ := d.Begin(true)
+	defer t2.Rollback()
+	if err := drivers.LockRead(t2, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := t2.Commit(); err != nil {
+		t.Fatalf("commit of a transaction that wrote nothing: %v", err)
+	}
+}
+
+// testEmptyValues: an empty value is stored and read back as empty, not
+// as missing, by Get, BatchGet and Iterate.
+func testEmptyValues(t *testing.T, d drivers.Driver) {
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "e", "") })
+	if v, ok := get(t, d, "e"); !ok || v != "" {
+		t.Fatalf("Get e = %q, %v", v, ok)
+	}
+	tx, _ := d.Begin(false)
+	defer tx.Rollback()
+	vs, err := tx.BatchGet([][]byte{[]byte("e"), []byte("nope")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs[0] == nil || len(vs[0]) != 0 || vs[1] != nil {
+		t.Fatalf("BatchGet = %q", vs)
+	}
+	if got := collect(t, d, "e", "f", drivers.IterOptions{}); len(got) != 1 || got[0] != "e=" {
+		t.Fatalf("Iterate = %q", got)
 	}
 }
 

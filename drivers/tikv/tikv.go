@@ -1,0 +1,190 @@
+package tikv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tikv/client-go/v2/oracle"
+	"github.com/tikv/client-go/v2/testutils"
+	tikvstore "github.com/tikv/client-go/v2/tikv"
+	"github.com/tikv/client-go/v2/txnkv"
+
+	"github.com/rekv/rekv/drivers"
+)
+
+// MockPD is the PD address that selects client-go's in-process mock.
+const MockPD = "mock://"
+
+// Options configure the TiKV driver.
+type Options struct {
+	// PD lists the PD endpoints (host:port), or just MockPD.
+	PD []string
+	// ConnectTimeout bounds the connection to PD at Open.
+	ConnectTimeout time.Duration
+	// MaxTxnBytes bounds one transaction's writes (keys and values).
+	MaxTxnBytes int
+	// MaxEntryBytes bounds one key plus its value.
+	MaxEntryBytes int
+	// Logger receives client-go's warnings and errors.
+	Logger *slog.Logger
+}
+
+// Defaults for Options' zero fields.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultMaxTxnBytes    = 100 << 20 // TiDB's txn-total-size-limit
+	DefaultMaxEntryBytes  = 6 << 20 // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
+)
+
+func (o *Options) fill() {
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.MaxTxnBytes <= 0 {
+		o.MaxTxnBytes = DefaultMaxTxnBytes
+	}
+	if o.MaxEntryBytes <= 0 {
+		o.MaxEntryBytes = DefaultMaxEntryBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// DB is a drivers.Driver on a TiKV cluster (or the in-process mock).
+type DB struct {
+	store   *tikvstore.KVStore
+	opts    Options
+	onClose func() error // closes a private mock after the store
+	once    sync.Once
+	err     error
+}
+
+var _ drivers.Driver = (*DB)(nil)
+
+// Open connects to the cluster named by o.PD.
+func Open(o Options) (*DB, error) {
+	o.fill()
+	routeLogs(o.Logger)
+	if len(o.PD) == 1 && o.PD[0] == MockPD {
+		m, err := NewMock()
+		if err != nil {
+			return nil, err
+		}
+		d, err := m.Open(o)
+		if err != nil {
+			return nil, errors.Join(err, m.Close())
+		}
+		d.onClose = m.Close
+		return d, nil
+	}
+	if len(o.PD) == 0 {
+		return nil, errors.New("tikv: no PD address")
+	}
+	type result struct {
+		c   *txnkv.Client
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := txnkv.NewClient(o.PD)
+		done <- result{c, err}
+	}()
+	timer := time.NewTimer(o.ConnectTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("tikv: connect to PD %s: %w", strings.Join(o.PD, ","), r.err)
+		}
+		return &DB{store: r.c.KVStore, opts: o}, nil
+	case <-timer.C:
+		go func() { // client-go keeps trying; close whatever it ends with
+			if r := <-done; r.c != nil {
+				_ = r.c.Close()
+			}
+		}()
+		return nil, fmt.Errorf("tikv: connect to PD %s: no answer within %v", strings.Join(o.PD, ","), o.ConnectTimeout)
+	}
+}
+
+// Mock is client-go's in-process TiKV cluster (one region, one store),
+// which several DBs — several rekv nodes — may share.
+type Mock struct {
+	client *testutils.MockClient
+	pd     interface{ Close() }
+	open   func(hijack func(tikvstore.Client) tikvstore.Client) (*tikvstore.KVStore, error)
+}
+
+// NewMock starts an empty in-memory mock cluster.
+func NewMock() (*Mock, error) {
+	client, cluster, pdClient, err := testutils.NewMockTiKV("", nil)
+	if err != nil {
+		return nil, fmt.Errorf("tikv: mock cluster: %w", err)
+	}
+	testutils.BootstrapWithSingleStore(cluster)
+	m := &Mock{client: client, pd: pdClient}
+	m.open = func(hijack func(tikvstore.Client) tikvstore.Client) (*tikvstore.KVStore, error) {
+		return tikvstore.NewTestTiKVStore(client, pdClient, hijack, nil, 0)
+	}
+	return m, nil
+}
+
+// Open returns a DB on the mock with its own client state (region cache,
+// oracle client), as a separate node would have.
+func (m *Mock) Open(o Options) (*DB, error) {
+	o.fill()
+	routeLogs(o.Logger)
+	s, err := m.open(func(c tikvstore.Client) tikvstore.Client { return sharedClient{c} })
+	if err != nil {
+		return nil, fmt.Errorf("tikv: mock store: %w", err)
+	}
+	return &DB{store: s, opts: o}, nil
+}
+
+// Close stops the mock; close its DBs first.
+func (m *Mock) Close() error {
+	m.pd.Close()
+	return m.client.Close()
+}
+
+// sharedClient keeps one DB's Close from closing the mock under the others.
+type sharedClient struct{ tikvstore.Client }
+
+func (sharedClient) Close() error { return nil }
+
+// Close closes the client (and a private mock).
+func (d *DB) Close() error {
+	d.once.Do(func() {
+		d.err = d.store.Close()
+		if d.onClose != nil {
+			d.err = errors.Join(d.err, d.onClose())
+		}
+	})
+	return d.err
+}
+
+// NextVersion returns a timestamp from TiKV's oracle: unique and growing
+// across every node of the cluster.
+func (d *DB) NextVersion() (uint64, error) {
+	ts, err := d.store.GetOracle().GetTimestamp(context.Background(), &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	if err != nil {
+		return 0, fmt.Errorf("tikv: timestamp: %w", err)
+	}
+	return ts, nil
+}
+
+// Begin starts an optimistic transaction.
+func (d *DB) Begin(writable bool) (drivers.Txn, error) {
+	tx, err := d.store.Begin()
+	if err != nil {
+		return nil, wrap(err)
+	}
+	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
+	return &txn{tx: tx, writable: writable}, nil
+}

@@ -1,0 +1,199 @@
+package tikv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tikverr "github.com/tikv/client-go/v2/error"
+	"github.com/tikv/client-go/v2/kv"
+	"github.com/tikv/client-go/v2/txnkv/transaction"
+
+	"github.com/rekv/rekv/drivers"
+)
+
+// valuePrefix starts every stored value (TiKV refuses empty values).
+const valuePrefix = 0x00
+
+type txn struct {
+	tx       *transaction.KVTxn
+	writable bool
+	writes   int
+	reads    [][]byte // LockRead keys, locked at commit if the txn writes
+	done     bool
+}
+
+var (
+	_ drivers.Txn        = (*txn)(nil)
+	_ drivers.ReadLocker = (*txn)(nil)
+)
+
+func wrap(err error) error {
+	var conflict *tikverr.ErrWriteConflict
+	var retryable *tikverr.ErrRetryable
+	var tooLarge *tikverr.ErrTxnTooLarge
+	var entryTooLarge *tikverr.ErrEntryTooLarge
+	var keyTooLarge *tikverr.ErrKeyTooLarge
+	switch {
+	case err == nil:
+		return nil
+	case tikverr.IsErrNotFound(err):
+		return drivers.ErrNotFound
+	case errors.As(err, &conflict), errors.As(err, &retryable), errors.As(err, new(*tikverr.ErrWriteConflictInLatch)):
+		return fmt.Errorf("%w: %w", drivers.ErrConflict, err)
+	case errors.As(err, &tooLarge), errors.As(err, &entryTooLarge), errors.As(err, &keyTooLarge):
+		return fmt.Errorf("%w: %w", drivers.ErrTxnTooBig, err)
+	}
+	return fmt.Errorf("tikv: %w", err)
+}
+
+// decode strips the format prefix from a stored value and copies it.
+func decode(v []byte) ([]byte, error) {
+	if len(v) == 0 || v[0] != valuePrefix {
+		return nil, fmt.Errorf("tikv: stored value without format prefix (%d bytes)", len(v))
+	}
+	return append(make([]byte, 0, len(v)-1), v[1:]...), nil
+}
+
+func (t *txn) live() error {
+	if t.done {
+		return drivers.ErrClosed
+	}
+	return nil
+}
+
+func (t *txn) Get(key []byte) ([]byte, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
+	e, err := t.tx.Get(context.Background(), key)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return decode(e.Value)
+}
+
+func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
+	m, err := t.tx.BatchGet(context.Background(), keys)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		if e, ok := m[string(k)]; ok {
+			if out[i], err = decode(e.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func (t *txn) Set(key, value []byte) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if !t.writable {
+		return fmt.Errorf("tikv: write in a read-only transaction: %w", drivers.ErrClosed)
+	}
+	v := make([]byte, 1, len(value)+1)
+	v[0] = valuePrefix
+	t.writes++
+	return wrap(t.tx.Set(key, append(v, value...)))
+}
+
+func (t *txn) Delete(key []byte) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if !t.writable {
+		return fmt.Errorf("tikv: write in a read-only transaction: %w", drivers.ErrClosed)
+	}
+	t.writes++
+	return wrap(t.tx.Delete(key))
+}
+
+// LockRead makes a concurrent commit of key conflict with this transaction
+// (when it writes anything): key is committed as a lock record.
+func (t *txn) LockRead(key []byte) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if t.writable {
+		t.reads = append(t.reads, append([]byte(nil), key...))
+	}
+	return nil
+}
+
+type iterator interface {
+	Valid() bool
+	Key() []byte
+	Value() []byte
+	Next() error
+	Close()
+}
+
+func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v []byte) (bool, error)) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	var it iterator
+	var err error
+	if opts.Reverse {
+		it, err = t.tx.IterReverse(end, start)
+	} else {
+		it, err = t.tx.Iter(start, end)
+	}
+	if err != nil {
+		return wrap(err)
+	}
+	defer it.Close()
+	for n := 0; it.Valid(); {
+		v := it.Value()
+		if len(v) == 0 || v[0] != valuePrefix {
+			return fmt.Errorf("tikv: stored value without format prefix at %q", it.Key())
+		}
+		more, err := fn(it.Key(), v[1:])
+		if err != nil {
+			return err
+		}
+		n++
+		if !more || (opts.Limit > 0 && n >= opts.Limit) {
+			return nil
+		}
+		if err := it.Next(); err != nil {
+			return wrap(err)
+		}
+	}
+	return nil
+}
+
+func (t *txn) Commit() error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	t.done = true
+	if t.writes == 0 {
+		return wrap(t.tx.Rollback())
+	}
+	ctx := context.Background()
+	if len(t.reads) > 0 {
+		lc := kv.NewLockCtx(t.tx.StartTS(), 0, time.Now())
+		if err := t.tx.LockKeys(ctx, lc, t.reads...); err != nil {
+			_ = t.tx.Rollback()
+			return wrap(err)
+		}
+	}
+	return wrap(t.tx.Commit(ctx))
+}
+
+func (t *txn) Rollback() {
+	if !t.done {
+		t.done = true
+		_ = t.tx.Rollback()
+	}
+}

@@ -1,0 +1,373 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/drivers/tikv"
+	"github.com/rekv/rekv/node"
+)
+
+// startCluster starts n rekv nodes in this process sharing one in-process
+// mock TiKV cluster, each with its own client state, and returns their
+// addresses.
+func startCluster(t *testing.T, n int) []string {
+	t.Helper()
+	m, err := tikv.NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			t.Errorf("close mock: %v", err)
+		}
+	})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var addrs []string
+	for i := 0; i < n; i++ {
+		cfg := conf.Default()
+		cfg.Storage.Driver = "tikv"
+		cfg.Storage.TiKV.PD = []string{tikv.MockPD}
+		cfg.Storage.Shared = true
+		cfg.Actors.Shards = 4
+		var nd *node.Node
+		for try := 0; try < 5; try++ {
+			db, oerr := m.Open(node.TiKVOptions(cfg.Storage, log))
+			if oerr != nil {
+				t.Fatal(oerr)
+			}
+			cfg.Server.Port = freePort(t)
+			if nd, err = node.StartWithDriver(cfg, "", db, log); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { // before the mock's cleanup: cleanups run last-in first-out
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := nd.Close(ctx); err != nil {
+				t.Errorf("close node: %v", err)
+			}
+		})
+		addrs = append(addrs, nd.Addr())
+	}
+	return addrs
+}
+
+// notApplied reports a reply that says the command did not run (the node
+// lost every retry against the other nodes): it is counted, not applied.
+func notApplied(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN")
+}
+
+// TestMultiNodeExactState: clients on three nodes hammer the same keys
+// with INCR, HINCRBY, LPUSH, SADD/SREM, then LPOP a shared list dry. The
+// final state must account for every acknowledged write exactly, and no
+// element may be popped twice.
+func TestMultiNodeExactState(t *testing.T) {
+	addrs := startCluster(t, 3)
+	const perNode, ops = 4, 120
+	deadline := time.Now().Add(60 * time.Second)
+	var incrs, hincrs, retries atomic.Int64
+	var mu sync.Mutex
+	pushed := map[string]bool{}
+	members := map[string]bool{}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(addrs)*perNode)
+	for n, addr := range addrs {
+		for c := 0; c < perNode; c++ {
+			wg.Add(1)
+			go func(id string, rc *redis.Client) {
+				defer wg.Done()
+				ctx := context.Background()
+				for i := 0; i < ops && time.Now().Before(deadline); i++ {
+					var err error
+					switch i % 4 {
+					case 0:
+						if err = rc.Incr(ctx, "ctr").Err(); err == nil {
+							incrs.Add(1)
+						}
+					case 1:
+						if err = rc.HIncrBy(ctx, "h", "f", 1).Err(); err == nil {
+							hincrs.Add(1)
+						}
+					case 2:
+						v := fmt.Sprintf("%s-%d", id, i)
+						if err = rc.LPush(ctx, "l", v).Err(); err == nil {
+							mu.Lock()
+							pushed[v] = true
+							mu.Unlock()
+						}
+					case 3:
+						v := fmt.Sprintf("%s-%d", id, i)
+						if err = rc.SAdd(ctx, "s", v).Err(); err != nil {
+							break
+						}
+						mu.Lock()
+						members[v] = true
+						mu.Unlock()
+						if i%8 == 3 {
+							if err = rc.SRem(ctx, "s", v).Err(); err == nil {
+								mu.Lock()
+								delete(members, v)
+								mu.Unlock()
+							}
+						}
+					}
+					if notApplied(err) {
+						retries.Add(1)
+					} else if err != nil {
+						errs <- fmt.Errorf("client %s op %d: %w", id, i, err)
+						return
+					}
+				}
+			}(fmt.Sprintf("n%dc%d", n, c), newClient(t, addr, 2))
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	t.Logf("acknowledged: %d INCR, %d HINCRBY, %d LPUSH, %d set members; %d TRYAGAIN replies",
+		incrs.Load(), hincrs.Load(), len(pushed), len(members), retries.Load())
+	ctx := context.Background()
+	for i, addr := range addrs { // every node sees the same final state
+		rc := newClient(t, addr, 2)
+		if got, _ := rc.Get(ctx, "ctr").Int64(); got != incrs.Load() {
+			t.Errorf("node %d: ctr = %d, acknowledged INCRs %d", i, got, incrs.Load())
+		}
+		if got, _ := rc.HGet(ctx, "h", "f").Int64(); got != hincrs.Load() {
+			t.Errorf("node %d: h.f = %d, acknowledged HINCRBYs %d", i, got, hincrs.Load())
+		}
+		list, err := rc.LRange(ctx, "l", 0, -1).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameSet(list, pushed) {
+			t.Errorf("node %d: list has %d elements, %d pushes acknowledged (or different ones)", i, len(list), len(pushed))
+		}
+		set, err := rc.SMembers(ctx, "s").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameSet(set, members) {
+			t.Errorf("node %d: set has %d members, want %d", i, len(set), len(members))
+		}
+		if n, _ := rc.SCard(ctx, "s").Result(); n != int64(len(members)) {
+			t.Errorf("node %d: SCARD = %d, want %d", i, n, len(members))
+		}
+	}
+	popAll(t, addrs, pushed)
+}
+
+// popAll pops the list dry from every node at once and checks each pushed
+// element came out exactly once.
+func popAll(t *testing.T, addrs []string, pushed map[string]bool) {
+	t.Helper()
+	var mu sync.Mutex
+	popped := map[string]int{}
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(60 * time.Second)
+	for _, addr := range addrs {
+		for c := 0; c < 3; c++ {
+			wg.Add(1)
+			go func(rc *redis.Client) {
+				defer wg.Done()
+				for i := 0; i < 10*len(pushed) && time.Now().Before(deadline); i++ {
+					v, err := rc.LPop(context.Background(), "l").Result()
+					if errors.Is(err, redis.Nil) {
+						return
+					}
+					if notApplied(err) {
+						continue
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					popped[v]++
+					mu.Unlock()
+				}
+			}(newClient(t, addr, 2))
+		}
+	}
+	wg.Wait()
+	for v, n := range popped {
+		if n != 1 || !pushed[v] {
+			t.Errorf("%q popped %d times (pushed: %v)", v, n, pushed[v])
+		}
+	}
+	if len(popped) != len(pushed) {
+		t.Errorf("popped %d distinct elements, %d were pushed", len(popped), len(pushed))
+	}
+}
+
+func sameSet(got []string, want map[string]bool) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for _, v := range got {
+		if !want[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// kvInput and kvOutput are one GET, SET or INCR of the linearizability
+// history.
+type kvInput struct {
+	op, key, val string
+}
+
+type kvOutput struct {
+	val    string
+	exists bool
+}
+
+// kvModel is the sequential specification of GET/SET/INCR on string keys,
+// partitioned per key.
+func kvModel() porcupine.Model {
+	return porcupine.Model{
+		Partition: func(h []porcupine.Operation) [][]porcupine.Operation {
+			byKey := map[string][]porcupine.Operation{}
+			for _, op := range h {
+				k := op.Input.(kvInput).key
+				byKey[k] = append(byKey[k], op)
+			}
+			var out [][]porcupine.Operation
+			for _, ops := range byKey {
+				out = append(out, ops)
+			}
+			return out
+		},
+		Init: func() any { return kvOutput{} },
+		Step: func(state, input, output any) (bool, any) {
+			s, in, out := state.(kvOutput), input.(kvInput), output.(kvOutput)
+			switch in.op {
+			case "get":
+				return out == s, s
+			case "set":
+				return true, kvOutput{val: in.val, exists: true}
+			default: // incr
+				n := int64(0)
+				if s.exists {
+					n, _ = strconv.ParseInt(s.val, 10, 64)
+				}
+				next := kvOutput{val: strconv.FormatInt(n+1, 10), exists: true}
+				return out == next, next
+			}
+		},
+		DescribeOperation: func(input, output any) string {
+			in, out := input.(kvInput), output.(kvOutput)
+			return fmt.Sprintf("%s %s %s -> %q %v", in.op, in.key, in.val, out.val, out.exists)
+		},
+	}
+}
+
+// TestMultiNodeLinearizable records a history of GET, SET and INCR on
+// three keys from clients spread over three nodes and checks it is
+// linearizable (porcupine).
+func TestMultiNodeLinearizable(t *testing.T) {
+	addrs := startCluster(t, 3)
+	const perNode, ops = 3, 150
+	keys := []string{"x", "y", "z"}
+	start := time.Now()
+	deadline := start.Add(60 * time.Second)
+	var mu sync.Mutex
+	var history []porcupine.Operation
+	var wg sync.WaitGroup
+	for n, addr := range addrs {
+		for c := 0; c < perNode; c++ {
+			wg.Add(1)
+			id := n*perNode + c
+			go func(rc *redis.Client, rng *rand.Rand) {
+				defer wg.Done()
+				ctx := context.Background()
+				for i := 0; i < ops && time.Now().Before(deadline); i++ {
+					in := kvInput{key: keys[rng.IntN(len(keys))]}
+					var out kvOutput
+					var err error
+					call := time.Since(start).Nanoseconds()
+					switch r := rng.IntN(10); {
+					case r < 4:
+						in.op = "get"
+						out.val, err = rc.Get(ctx, in.key).Result()
+						out.exists = err == nil
+						if errors.Is(err, redis.Nil) {
+							err = nil
+						}
+					case r < 7:
+						in.op, in.val = "set", strconv.Itoa(rng.IntN(1000))
+						err = rc.Set(ctx, in.key, in.val, 0).Err()
+					default:
+						in.op = "incr"
+						var v int64
+						v, err = rc.Incr(ctx, in.key).Result()
+						out = kvOutput{val: strconv.FormatInt(v, 10), exists: true}
+					}
+					ret := time.Since(start).Nanoseconds()
+					if notApplied(err) {
+						continue // not applied: not part of the history
+					}
+					if err != nil {
+						t.Errorf("client %d: %s %s: %v", id, in.op, in.key, err)
+						return
+					}
+					mu.Lock()
+					history = append(history, porcupine.Operation{ClientId: id, Input: in, Call: call, Output: out, Return: ret})
+					mu.Unlock()
+				}
+			}(newClient(t, addr, 2), rand.New(rand.NewPCG(uint64(id), 7)))
+		}
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	sort.Slice(history, func(i, j int) bool { return history[i].Call < history[j].Call })
+	res := porcupine.CheckOperationsTimeout(kvModel(), history, 60*time.Second)
+	t.Logf("%d operations checked: %s", len(history), res)
+	if res != porcupine.Ok {
+		t.Fatalf("history of %d operations is %s, not linearizable", len(history), res)
+	}
+	if len(history) < len(addrs)*perNode*ops/2 {
+		t.Fatalf("only %d operations recorded", len(history))
+	}
+}
+
+// TestLinearizabilityCheckerCatchesStaleRead guards the checker itself: a
+// history with a read of an overwritten value must be refused.
+func TestLinearizabilityCheckerCatchesStaleRead(t *testing.T) {
+	h := []porcupine.Operation{
+		{ClientId: 0, Input: kvInput{op: "set", key: "x", val: "1"}, Call: 0, Output: kvOutput{}, Return: 10},
+		{ClientId: 0, Input: kvInput{op: "set", key: "x", val: "2"}, Call: 20, Output: kvOutput{}, Return: 30},
+		{ClientId: 1, Input: kvInput{op: "get", key: "x"}, Call: 40, Output: kvOutput{val: "1", exists: true}, Return: 50},
+	}
+	if porcupine.CheckOperations(kvModel(), h) {
+		t.Fatal("a stale read passed the check")
+	}
+	h[2].Output = kvOutput{val: "2", exists: true}
+	if !porcupine.CheckOperations(kvModel(), h) {
+		t.Fatal("a fresh read failed the check")
+	}
+}
