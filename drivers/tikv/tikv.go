@@ -38,7 +38,7 @@ type Options struct {
 const (
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultMaxTxnBytes    = 100 << 20 // TiDB's txn-total-size-limit
-	DefaultMaxEntryBytes  = 6 << 20 // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
+	DefaultMaxEntryBytes  = 6 << 20   // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
 )
 
 func (o *Options) fill() {
