@@ -74,6 +74,8 @@ type Engine struct {
 	markers *store.FlushMarkers
 	blocked *blocked
 	watches *watches
+	// stopPoll ends the poller of keys with blocked clients (shared store).
+	stopPoll chan struct{}
 }
 
 type reserve struct {
@@ -115,6 +117,10 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	}
 	e.guardian = pid
 	<-ready
+	if o.Shared {
+		e.stopPoll = make(chan struct{})
+		go e.poll(e.stopPoll)
+	}
 	return e, nil
 }
 
@@ -214,6 +220,9 @@ func (c chanReplier) Reply(_ uint64, b []byte) { c <- b }
 
 // Stop lets every actor finish its queued commands, then stops them.
 func (e *Engine) Stop(ctx context.Context) error {
+	if e.stopPoll != nil {
+		close(e.stopPoll)
+	}
 	f := e.sys.Root.PoisonFuture(e.guardian)
 	done := make(chan error, 1)
 	go func() { done <- f.Wait() }()
@@ -381,6 +390,8 @@ func (s *shard) Receive(ctx actor.Context) {
 		}
 		s.flush()
 		s.e.execute(m, s.idx)
+	case *poke:
+		s.servePoke(m)
 	case *reserve:
 		s.flush() // the command holding this shard must see every earlier write
 		close(m.ack)

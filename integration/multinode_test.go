@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,17 +38,25 @@ func startCluster(t *testing.T, n int) []string {
 			t.Errorf("close mock: %v", err)
 		}
 	})
+	return startNodes(t, n, []string{tikv.MockPD}, m.Open)
+}
+
+// startNodes starts n nodes on a shared TiKV cluster (pd), each on a
+// driver from open.
+func startNodes(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv.DB, error)) []string {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var addrs []string
 	for i := 0; i < n; i++ {
 		cfg := conf.Default()
 		cfg.Storage.Driver = "tikv"
-		cfg.Storage.TiKV.PD = []string{tikv.MockPD}
+		cfg.Storage.TiKV.PD = pd
 		cfg.Storage.Shared = true
 		cfg.Actors.Shards = 4
 		var nd *node.Node
+		var err error
 		for try := 0; try < 5; try++ {
-			db, oerr := m.Open(node.TiKVOptions(cfg.Storage, log))
+			db, oerr := open(node.TiKVOptions(cfg.Storage, log))
 			if oerr != nil {
 				t.Fatal(oerr)
 			}
@@ -82,7 +91,13 @@ func notApplied(err error) bool {
 // final state must account for every acknowledged write exactly, and no
 // element may be popped twice.
 func TestMultiNodeExactState(t *testing.T) {
-	addrs := startCluster(t, 3)
+	exactState(t, startCluster(t, 3))
+}
+
+func exactState(t *testing.T, addrs []string) {
+	if err := newClient(t, addrs[0], 2).Del(context.Background(), "ctr", "h", "l", "s").Err(); err != nil {
+		t.Fatal(err)
+	}
 	const perNode, ops = 4, 120
 	deadline := time.Now().Add(60 * time.Second)
 	var incrs, hincrs, retries atomic.Int64
@@ -288,9 +303,15 @@ func kvModel() porcupine.Model {
 // three keys from clients spread over three nodes and checks it is
 // linearizable (porcupine).
 func TestMultiNodeLinearizable(t *testing.T) {
-	addrs := startCluster(t, 3)
-	const perNode, ops = 3, 150
+	linearizable(t, startCluster(t, 3))
+}
+
+func linearizable(t *testing.T, addrs []string) {
 	keys := []string{"x", "y", "z"}
+	if err := newClient(t, addrs[0], 2).Del(context.Background(), keys...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const perNode, ops = 3, 150
 	start := time.Now()
 	deadline := start.Add(60 * time.Second)
 	var mu sync.Mutex
@@ -369,5 +390,79 @@ func TestLinearizabilityCheckerCatchesStaleRead(t *testing.T) {
 	h[2].Output = kvOutput{val: "2", exists: true}
 	if !porcupine.CheckOperations(kvModel(), h) {
 		t.Fatal("a fresh read failed the check")
+	}
+}
+
+// TestRealTiKVCluster runs the multi-node workloads on two nodes of a real
+// TiKV cluster when REKV_TEST_TIKV_PD names its PD endpoints (comma
+// separated); it uses and deletes the keys ctr, h, l, s, x, y and z of db 0.
+func TestRealTiKVCluster(t *testing.T) {
+	pd := os.Getenv("REKV_TEST_TIKV_PD")
+	if pd == "" {
+		t.Skip("REKV_TEST_TIKV_PD not set: no real TiKV cluster to test against")
+	}
+	addrs := startNodes(t, 2, strings.Split(pd, ","), tikv.Open)
+	t.Run("ExactState", func(t *testing.T) { exactState(t, addrs) })
+	t.Run("Linearizable", func(t *testing.T) { linearizable(t, addrs) })
+}
+
+// TestMultiNodeBlockingPop: clients blocked in BLPOP/BLMOVE on one node
+// are woken by pushes on other nodes, each element delivered once.
+func TestMultiNodeBlockingPop(t *testing.T) {
+	addrs := startCluster(t, 3)
+	ctx := context.Background()
+	type popped struct {
+		val string
+		err error
+	}
+	const waiters = 4
+	got := make(chan popped, waiters+1)
+	for i := 0; i < waiters; i++ {
+		rc := newClient(t, addrs[i%2], 2)
+		go func() {
+			r, err := rc.BLPop(ctx, 10*time.Second, "q").Result()
+			if err != nil {
+				got <- popped{err: err}
+				return
+			}
+			got <- popped{val: r[1]}
+		}()
+	}
+	mover := newClient(t, addrs[1], 2)
+	go func() {
+		v, err := mover.BLMove(ctx, "src", "dst", "LEFT", "RIGHT", 10*time.Second).Result()
+		got <- popped{val: v, err: err}
+	}()
+	pusher := newClient(t, addrs[2], 2)
+	time.Sleep(300 * time.Millisecond) // let the waiters block first
+	for i := 0; i < waiters; i++ {
+		if err := pusher.RPush(ctx, "q", fmt.Sprintf("v%d", i)).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pusher.RPush(ctx, "src", "moved").Err(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < waiters+1; i++ {
+		p := <-got
+		if p.err != nil {
+			t.Fatalf("blocked client: %v", p.err)
+		}
+		if seen[p.val] {
+			t.Fatalf("%q delivered twice", p.val)
+		}
+		seen[p.val] = true
+	}
+	for _, v := range []string{"v0", "v1", "v2", "v3", "moved"} {
+		if !seen[v] {
+			t.Errorf("%q never delivered (got %v)", v, seen)
+		}
+	}
+	if n, _ := pusher.LLen(ctx, "q").Result(); n != 0 {
+		t.Errorf("q still holds %d elements", n)
+	}
+	if v, _ := pusher.LRange(ctx, "dst", 0, -1).Result(); len(v) != 1 || v[0] != "moved" {
+		t.Errorf("dst = %q", v)
 	}
 }

@@ -47,8 +47,7 @@ func (c slogCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 	for _, f := range fields {
 		f.AddTo(enc)
 	}
-	attrs := make([]any, 0, 2+2*len(enc.Fields))
-	attrs = append(attrs, "component", "tikv-client")
+	attrs := make([]any, 0, 2*len(enc.Fields))
 	for k, v := range enc.Fields {
 		attrs = append(attrs, k, v)
 	}
