@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -21,9 +22,10 @@ import (
 // fails (nil reply) if its WatchState broke, or if a key that was live at
 // WATCH time has expired since, as in Redis 7; otherwise it runs the queued
 // commands one after another and no other command can observe a partial
-// state (the barrier and the single transaction). Watches on other rekv
-// nodes sharing a TiKV are not seen (writes there do not reach this
-// registry).
+// state (the barrier and the single transaction). On a store shared with
+// other nodes, whose writes never reach this registry, WATCH also records
+// each key's write stamp and the db's flush marker, and EXEC compares them
+// in its own transaction (see store/stamp.go).
 
 // WatchState is one client's current WATCH: created by its connection at
 // the first WATCH, ended by EXEC, DISCARD, UNWATCH or disconnection.
@@ -33,6 +35,36 @@ type WatchState struct {
 	ended  bool
 	keys   []waitKey
 	expire map[waitKey]int64 // expiry (unix ms) of keys live when watched
+	// On a shared store: each key's write stamp (nil: none) and each
+	// db's flush marker at WATCH time. Kept after drop, for EXEC retries.
+	stamps map[waitKey][]byte
+	floors map[int]uint64
+}
+
+// changed reports whether a watched key's stamp or a watched db's flush
+// marker differs in tx (shared stores).
+func (ws *WatchState) changed(tx *store.Tx) (bool, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	for k, was := range ws.stamps {
+		now, err := tx.Stamp(k.db, []byte(k.key))
+		if err != nil {
+			return false, err
+		}
+		if !bytes.Equal(now, was) {
+			return true, nil
+		}
+	}
+	for db, was := range ws.floors {
+		now, err := tx.FlushFloor(db)
+		if err != nil {
+			return false, err
+		}
+		if now != was {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Keys returns how many keys are registered.
@@ -116,8 +148,11 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 	type state struct {
 		k        waitKey
 		expireAt int64
+		stamp    []byte
 	}
 	st := make([]state, 0, len(r.keys))
+	shared := c.Tx.Shared()
+	var floor uint64
 	for _, key := range r.keys {
 		m, ok, err := c.Tx.Meta(key)
 		if err != nil {
@@ -127,7 +162,18 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 		if ok {
 			s.expireAt = m.ExpireAt
 		}
+		if shared {
+			if s.stamp, err = c.Tx.Stamp(c.DB, key); err != nil {
+				return err
+			}
+		}
 		st = append(st, s)
+	}
+	if shared {
+		var err error
+		if floor, err = c.Tx.FlushFloor(c.DB); err != nil {
+			return err
+		}
 	}
 	r.w.mu.Lock()
 	defer r.w.mu.Unlock()
@@ -146,6 +192,15 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 			set[r.ws] = struct{}{}
 			r.ws.keys = append(r.ws.keys, s.k)
 			r.w.n.Add(1)
+			if shared {
+				if r.ws.stamps == nil {
+					r.ws.stamps, r.ws.floors = map[waitKey][]byte{}, map[int]uint64{}
+				}
+				r.ws.stamps[s.k] = s.stamp
+				if _, ok := r.ws.floors[c.DB]; !ok {
+					r.ws.floors[c.DB] = floor
+				}
+			}
 			if s.expireAt != 0 {
 				if r.ws.expire == nil {
 					r.ws.expire = map[waitKey]int64{}
@@ -191,6 +246,13 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		}
 		x.ws.mu.Unlock()
 		x.e.watches.drop(x.ws)
+		if !broken && c.Tx.Shared() {
+			changed, err := x.ws.changed(c.Tx)
+			if err != nil {
+				return err
+			}
+			broken = changed
+		}
 		if broken {
 			c.W.NullArray()
 			return nil

@@ -18,6 +18,7 @@ const (
 	PrefixTTL     byte = 't'
 	PrefixGarbage byte = 'g'
 	PrefixSystem  byte = 's'
+	PrefixStamp   byte = 'w'
 )
 
 // EncodingVersion is stored in the high nibble of the meta flags byte.
@@ -90,6 +91,14 @@ func AppendMetaKey(dst []byte, db uint8, key []byte) []byte {
 // MetaKey returns the meta key of (db, key).
 func MetaKey(db uint8, key []byte) []byte {
 	return AppendMetaKey(make([]byte, 0, 2+len(key)), db, key)
+}
+
+// StampKey returns the key of a user key's write stamp: on a store shared
+// by several nodes, every transaction that writes the key (members
+// included) sets it to a fresh random value, or deletes it with the key,
+// so WATCH on one node sees writes made on another.
+func StampKey(db uint8, key []byte) []byte {
+	return append(append(make([]byte, 0, 2+len(key)), PrefixStamp, db), key...)
 }
 
 // DecodeMetaKey splits a meta key into its db and user key (aliasing k).

@@ -16,6 +16,7 @@
 //	             | sortable score (8) | member     -> ""
 //	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
 //	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
+//	write stamp  'w' | db (1) | userkey          -> random (8), shared stores only
 //	system       's' | name                      (bookkeeping: version high-water
 //	                                               mark; 's' "flush" db -> version,
 //	                                               the db's flush marker;

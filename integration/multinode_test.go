@@ -466,3 +466,83 @@ func TestMultiNodeBlockingPop(t *testing.T) {
 		t.Errorf("dst = %q", v)
 	}
 }
+
+// TestMultiNodeWatch: a WATCH on one node is broken by writes made on
+// another — a SET, a member-only HSET, a FLUSHDB — and holds otherwise;
+// optimistic increments from clients on three nodes add up exactly.
+func TestMultiNodeWatch(t *testing.T) {
+	addrs := startCluster(t, 3)
+	ctx := context.Background()
+	a, b := newClient(t, addrs[0], 2), newClient(t, addrs[1], 2)
+	if err := b.HSet(ctx, "hw", "f", "1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, key string
+		write     func() error // on node b, between WATCH and EXEC; nil: none
+	}{
+		{"untouched", "k", nil},
+		{"set", "k", func() error { return b.Set(ctx, "k", "other", 0).Err() }},
+		{"field update", "hw", func() error { return b.HSet(ctx, "hw", "f", "2").Err() }},
+		{"flushdb", "k", func() error { return b.FlushDB(ctx).Err() }},
+	}
+	for _, tc := range cases {
+		err := a.Watch(ctx, func(tx *redis.Tx) error {
+			if tc.write != nil {
+				if err := tc.write(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, "done-"+tc.name, "1", 0)
+				return nil
+			})
+			return err
+		}, tc.key)
+		switch {
+		case tc.write == nil && err != nil:
+			t.Errorf("%s: EXEC failed without a write: %v", tc.name, err)
+		case tc.write != nil && !errors.Is(err, redis.TxFailedErr):
+			t.Errorf("%s: EXEC after a write on another node: %v, want the transaction to fail", tc.name, err)
+		}
+	}
+
+	// Optimistic increments through every node.
+	const clients, each = 12, 15
+	var wg sync.WaitGroup
+	var aborted atomic.Int64
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func(rc *redis.Client) {
+			defer wg.Done()
+			deadline := time.Now().Add(60 * time.Second)
+			for done := 0; done < each && time.Now().Before(deadline); {
+				err := rc.Watch(ctx, func(tx *redis.Tx) error {
+					n, err := tx.Get(ctx, "wctr").Int()
+					if err != nil && !errors.Is(err, redis.Nil) {
+						return err
+					}
+					_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+						p.Set(ctx, "wctr", n+1, 0)
+						return nil
+					})
+					return err
+				}, "wctr")
+				switch {
+				case err == nil:
+					done++
+				case errors.Is(err, redis.TxFailedErr), notApplied(err):
+					aborted.Add(1)
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}(newClient(t, addrs[i%len(addrs)], 2))
+	}
+	wg.Wait()
+	if got, _ := a.Get(ctx, "wctr").Int(); got != clients*each {
+		t.Fatalf("wctr = %d, want %d (%d aborted attempts)", got, clients*each, aborted.Load())
+	}
+	t.Logf("%d increments, %d aborted attempts retried", clients*each, aborted.Load())
+}

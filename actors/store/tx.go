@@ -134,7 +134,13 @@ func (t *Tx) Driver() drivers.Txn { return t.txn }
 // Commit commits and then publishes the writes to the caches (and any
 // flush markers to readers).
 func (t *Tx) Commit() error {
-	err := t.txn.Commit()
+	var err error
+	if t.markers.Shared() {
+		err = t.writeStamps()
+	}
+	if err == nil {
+		err = t.txn.Commit()
+	}
 	if err == nil {
 		for db, v := range t.flushed {
 			t.markers.raise(db, v)

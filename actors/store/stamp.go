@@ -1,0 +1,67 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// Write stamps (shared stores only).
+//
+// WATCH on one node must see writes made on another, which never pass
+// through this node's watch registry. So on a shared store every write
+// transaction also sets, for each key it touched, a stamp record
+// (codec.StampKey) to a fresh random value, and deletes it when the key no
+// longer exists. WATCH records the stamps and the db's flush marker; EXEC
+// reads them again in its own transaction (locked, so a write committed
+// in between makes EXEC conflict and retry) and aborts if any differs.
+// A key created and deleted again entirely on another node between WATCH
+// and EXEC leaves no trace and does not break the watch.
+
+// writeStamps sets or deletes the stamps of the keys this transaction
+// touched; Commit calls it on shared stores.
+func (t *Tx) writeStamps() error {
+	for _, k := range t.touched.list {
+		sk := codec.StampKey(uint8(k.DB), k.Key)
+		if r, ok := t.seen[string(codec.MetaKey(uint8(k.DB), k.Key))]; ok && !r.exists {
+			if err := t.txn.Delete(sk); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := t.txn.Set(sk, binary.BigEndian.AppendUint64(nil, rand.Uint64())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stamp returns key's write stamp in database db (nil when it has none)
+// and marks it read, so a concurrent change makes this transaction
+// conflict. It is only meaningful on a shared store.
+func (t *Tx) Stamp(db int, key []byte) ([]byte, error) {
+	sk := codec.StampKey(uint8(db), key)
+	v, err := t.txn.Get(sk)
+	if errors.Is(err, drivers.ErrNotFound) {
+		v, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, drivers.LockRead(t.txn, sk)
+}
+
+// FlushFloor returns the flush marker of database db as this transaction
+// sees it.
+func (t *Tx) FlushFloor(db int) (uint64, error) {
+	if v, ok := t.flushed[db]; ok {
+		return v, nil
+	}
+	return t.markers.Marker(t.txn, db)
+}
+
+// Shared reports whether other nodes write the same store.
+func (t *Tx) Shared() bool { return t.markers.Shared() }
