@@ -16,7 +16,11 @@ import (
 // A shard runs the single-shard commands waiting in its mailbox in one
 // driver transaction and commits once when the mailbox is empty (or the
 // group is full): one Badger commit, and with durability always one fsync,
-// for many commands. Commands still run one after another and each sees
+// for many commands. On a shared store only writes are grouped: a read
+// must see every write acknowledged before it arrived, also those of other
+// nodes, so it needs a transaction begun after it arrived (a write in a
+// group is safe: what it read is locked, and a change by another node
+// since the group began makes the commit conflict and the group re-run). Commands still run one after another and each sees
 // the writes of those before it (they share one store.Tx), so results are
 // the same as one transaction each; replies, watch breaks, notifications
 // and blocked-client serving wait for the commit, so nothing uncommitted

@@ -66,6 +66,7 @@ type Engine struct {
 	all      []int
 	maxRetry int
 	backoff  bool // sleep between conflict retries (shared store)
+	shared   bool // other nodes write the store (Options.Shared)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -100,7 +101,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		per = 0 // disabled
 	}
 	if o.Shared {
-		e.maxRetry, e.backoff = 100, true
+		e.maxRetry, e.backoff, e.shared = 100, true, true
 	}
 	for i := 0; i < o.Shards; i++ {
 		e.caches = append(e.caches, store.NewMetaCache(per))
@@ -384,7 +385,7 @@ type shard struct {
 func (s *shard) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *Request:
-		if batchable(m) {
+		if batchable(m) && (!s.e.shared || m.Spec.Flags&command.Write != 0) {
 			s.add(m)
 			return
 		}

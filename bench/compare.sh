@@ -9,6 +9,7 @@
 #   e.g. bench/compare.sh 3 100000 set,get "1 16"
 #   KEYSPACE=100000 (default; random keys, redis-benchmark -r; 0 = one key)
 #   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
+#   REKV_ARGS="--driver tikv --pd mock://" runs rekv on another driver
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
@@ -38,7 +39,8 @@ go build -o "$work/rekv" .
 rport=$(free_port); kport=$(free_port)
 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
 rpid=$!; pids+=("$rpid")
-"$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn >/dev/null 2>&1 &
+# shellcheck disable=SC2086 # REKV_ARGS is a list of flags
+"$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${REKV_ARGS:-} >/dev/null 2>&1 &
 kpid=$!; pids+=("$kpid")
 wait_port "$rport"; wait_port "$kport"
 

@@ -268,8 +268,8 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 		Prefix:      "REKV_",
 		EnvironFunc: func() []string { return environ },
 		TransformFunc: func(key, v string) (string, any) {
-			key = strings.ToLower(strings.TrimPrefix(key, "REKV_"))
-			return strings.ReplaceAll(key, "__", "."), v
+			key = strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(key, "REKV_")), "__", ".")
+			return key, listValue(key, v)
 		},
 	}), nil)
 	if err != nil {
@@ -278,7 +278,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	set := map[string]any{}
 	fs.Visit(func(f *flag.Flag) {
 		if key, ok := flagKeys[f.Name]; ok {
-			set[key] = f.Value.String()
+			set[key] = listValue(key, f.Value.String())
 		}
 	})
 	if err := k.Load(confmap.Provider(set, "."), nil); err != nil {
@@ -299,6 +299,15 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 		errs = append(errs, err)
 	}
 	return cfg, *path, errors.Join(errs...)
+}
+
+// listValue splits the comma-separated value of a list key given as one
+// string (environment, flags); other values stay as they are.
+func listValue(key, v string) any {
+	if key == "storage.tikv.pd" {
+		return strings.Split(v, ",")
+	}
+	return v
 }
 
 func knownKeys(t reflect.Type, prefix string) map[string]bool {

@@ -69,3 +69,30 @@ func TestExampleFileLoads(t *testing.T) {
 		t.Errorf("example port = %d", cfg.Server.Port)
 	}
 }
+
+func TestTiKVSettings(t *testing.T) {
+	cfg, _, err := Load(nil, []string{"REKV_STORAGE__DRIVER=tikv", "REKV_STORAGE__TIKV__PD=pd1:2379,pd2:2379"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.Storage.TiKV.PD, " "); got != "pd1:2379 pd2:2379" || !cfg.Storage.Shared {
+		t.Fatalf("pd = %q, shared = %v", got, cfg.Storage.Shared)
+	}
+	cfg, _, err = Load([]string{"--driver", "tikv", "--pd", "mock://"}, nil, io.Discard)
+	if err != nil || len(cfg.Storage.TiKV.PD) != 1 || cfg.Storage.TiKV.PD[0] != "mock://" {
+		t.Fatalf("--pd mock:// = %q, %v", cfg.Storage.TiKV.PD, err)
+	}
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"REKV_STORAGE__DRIVER=tikv"}, "storage.tikv.pd: must list"},
+		{[]string{"REKV_STORAGE__DRIVER=tikv", "REKV_STORAGE__TIKV__PD=nohostport"}, `storage.tikv.pd: "nohostport" is not host:port`},
+		{[]string{"REKV_STORAGE__DRIVER=tikv", "REKV_STORAGE__TIKV__PD=mock://,pd:1"}, "storage.tikv.pd: mock:// cannot be mixed"},
+		{[]string{"REKV_STORAGE__DRIVER=rocks"}, `storage.driver: must be badger or tikv, got "rocks"`},
+	} {
+		if _, _, err := Load(nil, tc.env, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.env, err, tc.want)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func exactState(t *testing.T, addrs []string) {
 	if err := newClient(t, addrs[0], 2).Del(context.Background(), "ctr", "h", "l", "s").Err(); err != nil {
 		t.Fatal(err)
 	}
-	const perNode, ops = 4, 120
+	const perNode, ops = 3, 80
 	deadline := time.Now().Add(60 * time.Second)
 	var incrs, hincrs, retries atomic.Int64
 	var mu sync.Mutex

@@ -39,6 +39,20 @@ func (t *Tx) writeStamps() error {
 	return nil
 }
 
+// lockRead marks a key this transaction read (its meta, and on a shared
+// store its stamp, which every write of the key or its members changes):
+// a write of it committed by another node after this transaction began
+// then makes this transaction's commit conflict (drivers.ReadLocker).
+func (t *Tx) lockRead(mk string, key []byte) error {
+	if err := drivers.LockRead(t.txn, []byte(mk)); err != nil {
+		return err
+	}
+	if t.markers.Shared() {
+		return drivers.LockRead(t.txn, codec.StampKey(t.db, key))
+	}
+	return nil
+}
+
 // Stamp returns key's write stamp in database db (nil when it has none)
 // and marks it read, so a concurrent change makes this transaction
 // conflict. It is only meaningful on a shared store.

@@ -271,7 +271,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		}
 	}
 	v, err := t.txn.Get([]byte(mk))
-	if lerr := drivers.LockRead(t.txn, []byte(mk)); lerr != nil {
+	if lerr := t.lockRead(mk, key); lerr != nil {
 		return mk, record{}, lerr
 	}
 	if errors.Is(err, drivers.ErrNotFound) {
