@@ -9,7 +9,9 @@
 #   e.g. bench/compare.sh 3 100000 set,get "1 16"
 #   KEYSPACE=100000 (default; random keys, redis-benchmark -r; 0 = one key)
 #   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
-#   REKV_ARGS="--driver tikv --pd mock://" runs rekv on another driver
+#   BENCH_REKV_FLAGS="--driver tikv --pd mock://" runs rekv on another driver
+#   (not REKV_*: rekv reads those variables as settings)
+#   (not REKV_*: rekv reads those as settings)
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
@@ -33,14 +35,14 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
+wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; cat "$work"/*.log >&2; exit 1; }
 
 go build -o "$work/rekv" .
 rport=$(free_port); kport=$(free_port)
 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
 rpid=$!; pids+=("$rpid")
-# shellcheck disable=SC2086 # REKV_ARGS is a list of flags
-"$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${REKV_ARGS:-} >/dev/null 2>&1 &
+# shellcheck disable=SC2086 # BENCH_REKV_FLAGS is a list of flags
+"$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${BENCH_REKV_FLAGS:-} >"$work/rekv.log" 2>&1 &
 kpid=$!; pids+=("$kpid")
 wait_port "$rport"; wait_port "$kport"
 
