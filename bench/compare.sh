@@ -11,7 +11,6 @@
 #   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
 #   BENCH_REKV_FLAGS="--driver tikv --pd mock://" runs rekv on another driver
 #   (not REKV_*: rekv reads those variables as settings)
-#   (not REKV_*: rekv reads those as settings)
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
