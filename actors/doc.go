@@ -20,4 +20,11 @@
 //   - A reply is produced only after the command's transaction committed.
 //   - A panic inside a command is recovered: the client gets
 //     "ERR internal error", the transaction is discarded, the shard goes on.
+//   - On a store shared with other nodes (Options.Shared) the shards still
+//     order this node's commands, but other nodes write the same keys: the
+//     meta caches are off, conflicts are retried with back-off (then
+//     TRYAGAIN), reads are never group committed (a group's snapshot may
+//     predate a write another node acknowledged before the read arrived),
+//     WATCH also compares write stamps, and keys with blocked clients are
+//     re-checked every 50 ms (poll.go).
 package actors

@@ -19,4 +19,8 @@
 //     reused, so a key re-created under the same name (a new version) is
 //     never touched by the GC of its previous incarnation.
 //   - Work per pass is bounded by the batch size and by max keys per second.
+//   - On a store shared by several nodes (TiKV), a node collects only while
+//     it holds the GC lease (Lease: a record taken and renewed in
+//     transactions, so two nodes racing for it conflict and one wins), and
+//     re-reads the flush markers before each pass.
 package gc

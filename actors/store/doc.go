@@ -13,4 +13,11 @@
 //     expiry) leaves a garbage entry in the same transaction.
 //   - An expired key is treated as missing by every read; writing over it
 //     starts a new incarnation with a new version.
+//   - On a store shared with other nodes (FlushMarkers.Shared) the cache is
+//     disabled (other nodes change metas), each transaction reads its db's
+//     flush marker from its own snapshot, every meta a write transaction
+//     reads is locked (drivers.ReadLocker) together with the key's write
+//     stamp, and every key a write transaction touches gets a new stamp
+//     (stamp.go), so conflicting writes on different nodes cannot both
+//     commit and WATCH sees them.
 package store
