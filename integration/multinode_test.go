@@ -517,17 +517,7 @@ func TestMultiNodeWatch(t *testing.T) {
 			defer wg.Done()
 			deadline := time.Now().Add(60 * time.Second)
 			for done := 0; done < each && time.Now().Before(deadline); {
-				err := rc.Watch(ctx, func(tx *redis.Tx) error {
-					n, err := tx.Get(ctx, "wctr").Int()
-					if err != nil && !errors.Is(err, redis.Nil) {
-						return err
-					}
-					_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-						p.Set(ctx, "wctr", n+1, 0)
-						return nil
-					})
-					return err
-				}, "wctr")
+				err := watchIncr(ctx, rc, "wctr")
 				switch {
 				case err == nil:
 					done++

@@ -29,17 +29,7 @@ func TestWatchIncrementsFromManyClients(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for n := 0; n < each; {
-					err := c.Watch(ctx, func(tx *redis.Tx) error {
-						v, err := tx.Get(ctx, "counter").Int()
-						if err != nil && !errors.Is(err, redis.Nil) {
-							return err
-						}
-						_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-							p.Set(ctx, "counter", v+1, 0)
-							return nil
-						})
-						return err
-					}, "counter")
+					err := watchIncr(ctx, c, "counter")
 					switch {
 					case errors.Is(err, redis.TxFailedErr):
 						aborted.Add(1)
@@ -65,6 +55,22 @@ func TestWatchIncrementsFromManyClients(t *testing.T) {
 			t.Log("no EXEC was aborted: WATCH conflicts did not occur in this run")
 		}
 	})
+}
+
+// watchIncr adds 1 to key optimistically: WATCH, GET, MULTI, SET, EXEC. It
+// returns redis.TxFailedErr when the EXEC was aborted.
+func watchIncr(ctx context.Context, c *redis.Client, key string) error {
+	return c.Watch(ctx, func(tx *redis.Tx) error {
+		v, err := tx.Get(ctx, key).Int()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, key, v+1, 0)
+			return nil
+		})
+		return err
+	}, key)
 }
 
 // TestExecAtomicAcrossShards: EXEC moves 1 from one of 8 keys (on several
