@@ -16,11 +16,7 @@ import (
 // A shard runs the single-shard commands waiting in its mailbox in one
 // driver transaction and commits once when the mailbox is empty (or the
 // group is full): one Badger commit, and with durability always one fsync,
-// for many commands. On a shared store only writes are grouped: a read
-// must see every write acknowledged before it arrived, also those of other
-// nodes, so it needs a transaction begun after it arrived (a write in a
-// group is safe: what it read is locked, and a change by another node
-// since the group began makes the commit conflict and the group re-run). Commands still run one after another and each sees
+// for many commands. Commands still run one after another and each sees
 // the writes of those before it (they share one store.Tx), so results are
 // the same as one transaction each; replies, watch breaks, notifications
 // and blocked-client serving wait for the commit, so nothing uncommitted
@@ -34,6 +30,12 @@ import (
 // error or a panic inside a command — it is rolled back and every command
 // in it runs again alone, each in its own transaction with the usual
 // retries, so an error only reaches the command that causes it.
+//
+// On a shared store only writes are grouped: a read must see every write
+// acknowledged before it arrived, also those of other nodes, so it needs a
+// transaction begun after it arrived (a write in a group is safe: what it
+// read is locked, and a change by another node since the group began makes
+// the commit conflict and the group re-run).
 
 // maxGroup bounds the commands in one group.
 const maxGroup = 256
@@ -46,9 +48,13 @@ type group struct {
 	notes bool
 }
 
-// batchable reports whether req may join a group.
-func batchable(req *Request) bool {
+// batchable reports whether req may join a group; shared is
+// Options.Shared (then reads are never grouped).
+func batchable(req *Request, shared bool) bool {
 	if len(req.Shards) != 1 || req.NoBlock || req.wait != nil {
+		return false
+	}
+	if shared && req.Spec.Flags&command.Write == 0 {
 		return false
 	}
 	if req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction) != 0 {

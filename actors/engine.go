@@ -65,7 +65,6 @@ type Engine struct {
 	guardian *actor.PID
 	all      []int
 	maxRetry int
-	backoff  bool // sleep between conflict retries (shared store)
 	shared   bool // other nodes write the store (Options.Shared)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
@@ -101,7 +100,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		per = 0 // disabled
 	}
 	if o.Shared {
-		e.maxRetry, e.backoff, e.shared = 100, true, true
+		e.maxRetry, e.shared = 100, true
 	}
 	for i := 0; i < o.Shards; i++ {
 		e.caches = append(e.caches, store.NewMetaCache(per))
@@ -330,7 +329,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 		w.Reset(req.Proto)
 		switch {
 		case errors.Is(err, drivers.ErrConflict) && attempt < e.maxRetry:
-			if e.backoff {
+			if e.shared {
 				conflictBackoff(attempt)
 			}
 			continue
@@ -385,7 +384,7 @@ type shard struct {
 func (s *shard) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *Request:
-		if batchable(m) && (!s.e.shared || m.Spec.Flags&command.Write != 0) {
+		if batchable(m, s.e.shared) {
 			s.add(m)
 			return
 		}
