@@ -68,14 +68,5 @@ func (t *Tx) Stamp(db int, key []byte) ([]byte, error) {
 	return v, drivers.LockRead(t.txn, sk)
 }
 
-// FlushFloor returns the flush marker of database db as this transaction
-// sees it.
-func (t *Tx) FlushFloor(db int) (uint64, error) {
-	if v, ok := t.flushed[db]; ok {
-		return v, nil
-	}
-	return t.markers.Marker(t.txn, db)
-}
-
 // Shared reports whether other nodes write the same store.
 func (t *Tx) Shared() bool { return t.markers.Shared() }

@@ -31,7 +31,8 @@ type Tx struct {
 	deleted refSet         // keys whose meta was removed
 	notify  bool           // keyspace notifications are on: collect notes
 	notes   []Note
-	err     error // a failed marker read by Use, reported by the next read
+	err     error          // a failed marker read by Use, reported by the next read
+	floors  map[int]uint64 // markers read from storage (shared), once per db
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -103,13 +104,13 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	minVer, err := e.Markers.Marker(txn, db)
-	if err != nil {
+	t := &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
+		seen: make(map[string]record, 2), notify: e.Notify}
+	if t.minVer, err = t.FlushFloor(db); err != nil {
 		txn.Rollback()
 		return nil, err
 	}
-	return &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
-		minVer: minVer, seen: make(map[string]record, 2), notify: e.Notify}, nil
+	return t, nil
 }
 
 // live reports whether r is a key that exists for readers: stored, not
@@ -224,15 +225,32 @@ func (t *Tx) Notes() []Note { return t.notes }
 // MULTI); the transaction's state is keyed by database, so it stays valid.
 func (t *Tx) Use(db int) {
 	t.db = uint8(db)
-	if v, ok := t.flushed[db]; ok {
-		t.minVer = v
-		return
-	}
-	v, err := t.markers.Marker(t.txn, db)
+	v, err := t.FlushFloor(db)
 	if err != nil && t.err == nil {
 		t.err = err
 	}
 	t.minVer = v
+}
+
+// FlushFloor returns the flush marker of database db as this transaction
+// sees it: one it wrote, else (shared store) the one in its snapshot, read
+// once per database — the Use of every grouped command would otherwise read
+// it again — else the one held in memory.
+func (t *Tx) FlushFloor(db int) (uint64, error) {
+	if v, ok := t.flushed[db]; ok {
+		return v, nil
+	}
+	if v, ok := t.floors[db]; ok {
+		return v, nil
+	}
+	v, err := t.markers.Marker(t.txn, db)
+	if err == nil && t.markers.Shared() {
+		if t.floors == nil {
+			t.floors = make(map[int]uint64, 1)
+		}
+		t.floors[db] = v
+	}
+	return v, err
 }
 
 func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
