@@ -171,8 +171,7 @@ func (a *gcActor) scheduleOrphans(ctx actor.Context) {
 }
 
 // holding reports whether this node may collect now: always without a
-// lease; with one, while it holds it (then with flush markers refreshed
-// from storage, since another node may have flushed).
+// lease; with one, while it holds it.
 func (c *Collector) holding() bool {
 	if c.o.Lease == nil {
 		return true
@@ -190,10 +189,6 @@ func (c *Collector) holding() bool {
 		return false
 	}
 	c.stats.LeaseHeld.Add(1)
-	if err := c.eng.FlushMarkers().Reload(c.drv); err != nil {
-		c.log.Warn("gc: reload flush markers", "err", err)
-		return false
-	}
 	return true
 }
 
@@ -210,6 +205,11 @@ func (c *Collector) budget() int {
 // deleted.
 func (c *Collector) Pass(ctx context.Context) (int, error) {
 	c.stats.Passes.Add(1)
+	if c.o.Lease != nil { // shared store: another node may have flushed
+		if err := c.eng.FlushMarkers().Reload(c.drv); err != nil {
+			return 0, fmt.Errorf("gc: reload flush markers: %w", err)
+		}
+	}
 	budget := c.budget()
 	n, err := c.expire(ctx, budget)
 	if err != nil {

@@ -30,17 +30,30 @@ func LoadFlushMarkers(drv drivers.Driver, shared bool) (*FlushMarkers, error) {
 	return f, f.Reload(drv)
 }
 
-// Reload raises the markers to what storage holds now.
+// Reload raises the markers to what storage holds now (one batch read).
 func (f *FlushMarkers) Reload(drv drivers.Driver) error {
 	tx, err := drv.Begin(false)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for db := 0; db < Databases; db++ {
-		if _, err := f.read(tx, db); err != nil {
+	keys := make([][]byte, Databases)
+	for db := range keys {
+		keys[db] = codec.FlushMarkerKey(uint8(db))
+	}
+	vals, err := tx.BatchGet(keys)
+	if err != nil {
+		return err
+	}
+	for db, b := range vals {
+		if b == nil {
+			continue
+		}
+		v, err := codec.DecodeVersion(b)
+		if err != nil {
 			return err
 		}
+		f.raise(db, v)
 	}
 	return nil
 }
