@@ -2,7 +2,6 @@ package actors
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -44,6 +43,7 @@ type group struct {
 	tx    *store.Tx
 	reqs  []*Request
 	outs  [][]byte
+	errs  []error // each command's error, already in its reply
 	w     *resp.Writer
 	notes bool
 }
@@ -60,10 +60,6 @@ func batchable(req *Request, shared bool) bool {
 	if req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction) != 0 {
 		return false
 	}
-	switch req.Runner.(type) {
-	case *execRunner, *watchRunner, *serveRunner:
-		return false
-	}
 	return true
 }
 
@@ -72,7 +68,7 @@ func batchable(req *Request, shared bool) bool {
 func (s *shard) add(req *Request) {
 	e := s.e
 	if s.group == nil {
-		notify := e.srv != nil && e.srv.NotifyFlags() != 0
+		notify := e.rt.notifying()
 		c := e.caches[s.idx]
 		tx, err := store.Env{Drv: e.drv, Caches: func([]byte) *store.MetaCache { return c }, Markers: e.markers,
 			Notify: notify}.Begin(true, req.DB, time.Now().UnixMilli())
@@ -84,48 +80,40 @@ func (s *shard) add(req *Request) {
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
-	out, ok := s.runGrouped(g, req)
+	out, cmdErr, ok := s.runGrouped(g, req)
 	if !ok {
 		s.fallback()
 		return
 	}
-	g.outs = append(g.outs, out)
+	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
 	if len(g.reqs) >= maxGroup || s.mb.UserMessageCount() == 0 || s.feedsWaiters(g) {
 		s.flush()
 	}
 }
 
-// runGrouped runs one command in the group's transaction; false means the
-// group is spoiled and must be re-run command by command.
-func (s *shard) runGrouped(g *group, req *Request) (out []byte, ok bool) {
+// runGrouped runs one command in the group's transaction and returns its
+// reply and error; false means the group is spoiled and must be re-run
+// command by command.
+func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok bool) {
 	e := s.e
 	w := g.w
 	w.Reset(req.Proto)
-	defer func() {
-		if p := recover(); p != nil {
-			e.log.Error("command panicked in a group; re-running the group alone", "cmd", req.Spec.FullName(), "panic", fmt.Sprint(p))
-			ok = false
-		}
-	}()
 	tx := g.tx
 	tx.Use(req.DB)
 	tx.SetNow(time.Now().UnixMilli())
-	tFrom, dFrom := len(tx.Touched()), len(tx.Deleted())
-	c := e.caches[s.idx]
-	ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log, Now: tx.Now(), DB: req.DB,
-		Cursors: e.cursors, Driver: e.drv, PurgeCaches: c.Purge}
-	err := req.Runner.Run(ctx)
+	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge})
 	if err == nil {
-		noteEvents(tx, req.Spec, tFrom, dFrom)
-		return append([]byte(nil), w.Bytes()...), true
+		return append([]byte(nil), w.Bytes()...), nil, true
 	}
 	var re *rerr.Error
 	if !errors.As(err, &re) {
-		return nil, false // storage trouble, too big, conflict: not this group's business
+		// Storage trouble, too big, conflict, a panic: not this group's
+		// business; its commands re-run alone.
+		return nil, nil, false
 	}
 	w.Reset(req.Proto)
 	command.Reply(w, err, req.Spec.FullName(), e.log)
-	return append([]byte(nil), w.Bytes()...), true
+	return append([]byte(nil), w.Bytes()...), err, true
 }
 
 // feedsWaiters reports whether the last command pushed to a list a client
@@ -158,7 +146,7 @@ func (s *shard) flush() {
 		s.e.publishNotes(g.tx.Notes())
 	}
 	for i, req := range g.reqs {
-		req.Client.Reply(req.Seq, g.outs[i])
+		req.reply(g.outs[i], g.errs[i])
 	}
 	c := s.e.caches[s.idx]
 	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes()}, []int{s.idx},

@@ -135,3 +135,8 @@ func BenchmarkShardSet(b *testing.B) {
 		}
 	}
 }
+
+// chanReplier sends each reply to the channel.
+type chanReplier chan []byte
+
+func (c chanReplier) Reply(_ uint64, b []byte) { c <- b }

@@ -231,7 +231,7 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 			}
 			req := &Request{Seq: w.req.Seq, Client: w.req.Client, Spec: w.req.Spec, DB: db, Proto: w.req.Proto,
 				Runner: &serveRunner{w: w, key: key}}
-			out, fx, err := e.run(req, caches, e.cursors, nil)
+			out, fx, err := e.run(req, caches, nil)
 			if errors.Is(err, command.ErrWouldBlock) {
 				break // the key is empty again
 			}

@@ -51,14 +51,14 @@ type Request struct {
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
+	done chan error // Exec's: receives the command's error after commit
 }
 
 // Engine owns the actor system and the shards.
 type Engine struct {
 	sys      *actor.ActorSystem
 	drv      drivers.Driver
-	reg      *command.Registry
-	srv      command.Server
+	rt       Runtime
 	log      *slog.Logger
 	caches   []*store.MetaCache
 	pids     []*actor.PID
@@ -69,8 +69,6 @@ type Engine struct {
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
-	// cursors holds SCAN-family positions for every shard.
-	cursors *store.Cursors
 	markers *store.FlushMarkers
 	blocked *blocked
 	watches *watches
@@ -87,7 +85,8 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, reg: reg, srv: srv, log: log, maxRetry: 16, cursors: store.NewCursors(o.ScanCursors), blocked: newBlocked(), watches: newWatches()}
+	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(),
+		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
@@ -129,7 +128,7 @@ func (e *Engine) FlushMarkers() *store.FlushMarkers { return e.markers }
 
 // SetServer sets what commands see as the server (INFO, CLIENT LIST). It
 // must be called before the first Dispatch.
-func (e *Engine) SetServer(srv command.Server) { e.srv = srv }
+func (e *Engine) SetServer(srv command.Server) { e.rt.Server = srv }
 
 // Shards returns the number of shards.
 func (e *Engine) Shards() int { return len(e.pids) }
@@ -201,22 +200,33 @@ type spawnResult struct {
 }
 
 // Exec runs an internal command (the GC's) on one shard through the same
-// path as client commands, and returns its reply once it has committed.
-func (e *Engine) Exec(ctx context.Context, shard, db int, name string, run command.Runner) ([]byte, error) {
-	done := make(chanReplier, 1)
-	e.Dispatch(&Request{Client: done, Spec: &command.Spec{Name: name, Flags: command.Write}, Runner: run,
-		DB: db, Proto: 2, Shards: []int{shard}})
+// path as client commands and returns, once it has committed, the command's
+// error: nil, or what its Run returned after the usual conflict retries.
+// The runner keeps its own results; the reply bytes are dropped.
+func (e *Engine) Exec(ctx context.Context, shard, db int, spec *command.Spec, run command.Runner) error {
+	done := make(chan error, 1)
+	e.Dispatch(&Request{Client: discard{}, Spec: spec, Runner: run, DB: db, Proto: 2, Shards: []int{shard}, done: done})
 	select {
-	case b := <-done:
-		return b, nil
+	case err := <-done:
+		return err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 
-type chanReplier chan []byte
+// reply sends a committed (or failed) command's reply, and its error to
+// Exec's caller.
+func (req *Request) reply(out []byte, err error) {
+	req.Client.Reply(req.Seq, out)
+	if req.done != nil {
+		req.done <- err
+	}
+}
 
-func (c chanReplier) Reply(_ uint64, b []byte) { c <- b }
+// discard drops replies (Exec's commands).
+type discard struct{}
+
+func (discard) Reply(uint64, []byte) {}
 
 // Stop lets every actor finish its queued commands, then stops them.
 func (e *Engine) Stop(ctx context.Context) error {
@@ -257,11 +267,11 @@ func (e *Engine) execute(req *Request, own int) {
 		caches = func([]byte) *store.MetaCache { return c }
 		purge = c.Purge
 	}
-	out, fx, err := e.run(req, caches, e.cursors, purge)
+	out, fx, err := e.run(req, caches, purge)
 	if errors.Is(err, command.ErrWouldBlock) {
 		e.park(req, req.Runner.(command.Blocker))
 	} else {
-		req.Client.Reply(req.Seq, out)
+		req.reply(out, err)
 	}
 	e.after(fx, req.Shards, caches)
 }
@@ -290,32 +300,19 @@ func release(held []*reserve) {
 }
 
 // run executes the command in a transaction, retrying conflicts, and
-// returns the reply and the list keys it pushed to. Errors become replies,
-// except command.ErrWouldBlock (a blocking command found every key empty
-// and may wait) and errLost (a serve's waiter ended), which write nothing.
-func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cursors, purge func()) (out []byte, fx effects, _ error) {
+// returns the reply, what the command changed, and the command's error
+// (already written into the reply). command.ErrWouldBlock (a blocking
+// command found every key empty and may wait) and errLost (a serve's
+// waiter ended) write nothing.
+func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
-	name := req.Spec.FullName()
-	defer func() {
-		if p := recover(); p != nil {
-			e.log.Error("command panicked", "cmd", name, "panic", fmt.Sprint(p))
-			w.Reset(req.Proto)
-			w.Error("ERR internal error")
-			out, fx = w.Bytes(), effects{}
-		}
-	}()
 	writable := req.Spec.Flags&command.Write != 0
+	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge}
 	for attempt := 0; ; attempt++ {
-		notify := writable && e.srv != nil && e.srv.NotifyFlags() != 0
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: notify}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
-			ctx := &command.Ctx{W: w, Tx: tx, Server: e.srv, Registry: e.reg, Log: e.log,
-				Now: tx.Now(), DB: req.DB, Cursors: cursors, Driver: e.drv, PurgeCaches: purge}
-			err = req.Runner.Run(ctx)
+			err = e.rt.Step(tx, w, call)
 			if err == nil && writable {
-				if _, isExec := req.Runner.(*execRunner); !isExec {
-					noteEvents(tx, req.Spec, 0, 0)
-				}
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes()}
 					e.publishNotes(tx.Notes())
@@ -333,14 +330,11 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, cursors *store.Cu
 				conflictBackoff(attempt)
 			}
 			continue
-		case errors.Is(err, command.ErrWouldBlock) && req.NoBlock:
-			req.Runner.(command.Blocker).TimedOut(w)
-			return w.Bytes(), effects{}, nil
 		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost):
 			return nil, effects{}, err
 		}
-		command.Reply(w, err, name, e.log)
-		return w.Bytes(), effects{}, nil
+		command.Reply(w, err, req.Spec.FullName(), e.log)
+		return w.Bytes(), effects{}, err
 	}
 }
 

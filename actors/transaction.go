@@ -265,18 +265,9 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		sub.Reset(proto)
 		err := q.Err
 		if err == nil {
-			cc := *c
-			cc.W, cc.Client, cc.DB = sub, x.client, c.Tx.DB()
-			tFrom, dFrom := len(c.Tx.Touched()), len(c.Tx.Deleted())
-			err = q.Runner.Run(&cc)
-			if err == nil {
-				noteEvents(c.Tx, q.Spec, tFrom, dFrom)
-			}
-			if b, ok := q.Runner.(command.Blocker); ok && errors.Is(err, command.ErrWouldBlock) {
-				sub.Reset(proto)
-				b.TimedOut(sub) // a transaction never blocks
-				err = nil
-			}
+			// A transaction never blocks: NoBlock.
+			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
+				Purge: c.PurgeCaches})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}

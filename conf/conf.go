@@ -245,6 +245,16 @@ func flagKeys() map[string]string {
 	}
 }
 
+// EnvPrefix starts every environment variable that is a setting:
+// REKV_SECTION__KEY sets section.key. Such a variable naming no setting is
+// an error at start-up, like an unknown key in the YAML file.
+const EnvPrefix = "REKV_"
+
+// TestEnvPrefix starts the switches of the project's own tests
+// (REKVTEST_TIKV_PD...): outside the settings' namespace, so the server
+// never reads them.
+const TestEnvPrefix = "REKVTEST_"
+
 // Load builds the configuration from args (without the program name) and
 // the environment (os.Environ form). It returns the config file used, if any.
 func Load(args, environ []string, usage io.Writer) (Config, string, error) {
@@ -264,11 +274,13 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 			return Config{}, "", fmt.Errorf("config file %s: %w", *path, err)
 		}
 	}
+	fromEnv := map[string]string{} // config key -> the variable that set it
 	err := k.Load(env.Provider(".", env.Opt{
-		Prefix:      "REKV_",
+		Prefix:      EnvPrefix,
 		EnvironFunc: func() []string { return environ },
-		TransformFunc: func(key, v string) (string, any) {
-			key = strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(key, "REKV_")), "__", ".")
+		TransformFunc: func(name, v string) (string, any) {
+			key := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, EnvPrefix)), "__", ".")
+			fromEnv[key] = name
 			return key, listValue(key, v)
 		},
 	}), nil)
@@ -288,7 +300,12 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	var errs []error
 	known := knownKeys(reflect.TypeOf(cfg), "")
 	for _, key := range k.Keys() {
-		if !known[key] {
+		switch {
+		case known[key]:
+		case fromEnv[key] != "":
+			errs = append(errs, fmt.Errorf("%s: unknown setting (every %s* variable is a setting, %sSECTION__KEY; test switches are %s*)",
+				fromEnv[key], EnvPrefix, EnvPrefix, TestEnvPrefix))
+		default:
 			errs = append(errs, fmt.Errorf("%s: unknown key", key))
 		}
 	}

@@ -53,10 +53,23 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"server.port", "storage.badger.durability", "server.prot: unknown key", "log.level"} {
+	for _, want := range []string{"server.port", "storage.badger.durability", "REKV_SERVER__PROT: unknown setting", "log.level"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
+	}
+}
+
+// TestEnvNamespace: a REKV_ variable is a setting (an unknown one is an
+// error), and the tests' REKVTEST_ switches are outside that namespace.
+func TestEnvNamespace(t *testing.T) {
+	_, _, err := Load(nil, []string{"REKVTEST_TIKV_PD=127.0.0.1:2379", "REKVTEST_LOAD_SECONDS=9"}, io.Discard)
+	if err != nil {
+		t.Errorf("test switches refused: %v", err)
+	}
+	_, _, err = Load(nil, []string{"REKV_TEST_TIKV_PD=127.0.0.1:2379"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "REKV_TEST_TIKV_PD: unknown setting") {
+		t.Errorf("unknown REKV_ variable: err = %v", err)
 	}
 }
 

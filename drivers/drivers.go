@@ -15,6 +15,12 @@ var (
 	ErrClosed = errors.New("drivers: closed")
 )
 
+// SystemPrefix starts the keys a driver may keep for its own bookkeeping
+// (Badger's version high-water mark). The codec reserves this first byte
+// for system records (codec.PrefixSystem; a test checks they agree), so
+// drivers need not know the rest of the layout.
+const SystemPrefix byte = 's'
+
 // Driver is a transactional ordered key-value store.
 type Driver interface {
 	// Begin starts a transaction; writable is false for read-only ones.

@@ -35,14 +35,14 @@ func dirSize(t testing.TB, dir string) int64 {
 	return total
 }
 
-// TestDiskSpaceComesBack loads collection data (REKV_TEST_DISK_MIB, e.g.
+// TestDiskSpaceComesBack loads collection data (REKVTEST_DISK_MIB, e.g.
 // 1024), deletes it, lets the GC run and checks the Badger directory
 // shrinks back to within 2x of its size before the load. It takes minutes,
-// so it only runs when REKV_TEST_DISK_MIB is set.
+// so it only runs when REKVTEST_DISK_MIB is set.
 func TestDiskSpaceComesBack(t *testing.T) {
-	mib, _ := strconv.Atoi(os.Getenv("REKV_TEST_DISK_MIB"))
+	mib, _ := strconv.Atoi(os.Getenv("REKVTEST_DISK_MIB"))
 	if mib <= 0 {
-		t.Skip("set REKV_TEST_DISK_MIB (e.g. 1024) to run the disk-space test")
+		t.Skip("set REKVTEST_DISK_MIB (e.g. 1024) to run the disk-space test")
 	}
 	dir := t.TempDir()
 	cfg := conf.Default()

@@ -16,7 +16,6 @@ import (
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // Options tune the collector.
@@ -73,7 +72,7 @@ func (s *Stats) Fields() [][2]string {
 type Engine interface {
 	ShardOf(key []byte) int
 	FlushMarkers() *store.FlushMarkers
-	Exec(ctx context.Context, shard, db int, name string, run command.Runner) ([]byte, error)
+	Exec(ctx context.Context, shard, db int, spec *command.Spec, run command.Runner) error
 	SpawnChild(name string, producer actor.Producer) (*actor.PID, error)
 }
 
@@ -285,12 +284,12 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 			return done, err
 		}
 		for sh, keys := range groups {
-			r, err := c.exec(ctx, sh, db, "gc-flush", reclaimFlushedRun{keys})
-			done += r
-			c.stats.FlushedReclaimed.Add(int64(r))
-			if err != nil {
+			run := &reclaimFlushedRun{keys: keys}
+			if err := c.eng.Exec(ctx, sh, db, reclaimFlushedSpec(), run); err != nil {
 				return done, err
 			}
+			done += run.n
+			c.stats.FlushedReclaimed.Add(int64(run.n))
 		}
 		if n > 0 {
 			c.found[db] = true
@@ -305,38 +304,30 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 	return done, nil
 }
 
-// reclaimFlushedRun deletes flushed metas on their shard.
-type reclaimFlushedRun struct{ keys [][]byte }
+// reclaimFlushedRun deletes flushed metas on their shard; n is how many.
+type reclaimFlushedRun struct {
+	keys [][]byte
+	n    int
+}
 
-func (r reclaimFlushedRun) Run(c *command.Ctx) error {
-	var n int64
+// reclaimFlushedSpec declares the GC's removal of flushed keys: a write
+// that raises no keyspace event (FLUSHDB raised none either).
+func reclaimFlushedSpec() *command.Spec {
+	return &command.Spec{Name: "gc-flush", Flags: command.Write}
+}
+
+func (r *reclaimFlushedRun) Run(c *command.Ctx) error {
+	r.n = 0 // a conflict re-runs it
 	for _, k := range r.keys {
 		ok, err := c.Tx.ReclaimFlushed(k)
 		if err != nil {
 			return err
 		}
 		if ok {
-			n++
+			r.n++
 		}
 	}
-	c.W.Int(n)
 	return nil
-}
-
-// exec runs an internal command on a shard and returns its integer reply.
-func (c *Collector) exec(ctx context.Context, shard, db int, name string, run command.Runner) (int, error) {
-	b, err := c.eng.Exec(ctx, shard, db, name, run)
-	if err != nil {
-		return 0, err
-	}
-	if len(b) < 3 || b[0] != ':' {
-		return 0, fmt.Errorf("gc: %s on shard %d: %q", name, shard, b)
-	}
-	n, ok := resp.ParseInt(b[1 : len(b)-2])
-	if !ok {
-		return 0, fmt.Errorf("gc: %s on shard %d: %q", name, shard, b)
-	}
-	return int(n), nil
 }
 
 type ttlItem struct {
@@ -370,31 +361,40 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	c.stats.BacklogExpired.Store(int64(due))
 	expired := 0
 	for g, items := range groups {
-		n, err := c.exec(ctx, g[0], g[1], "gc-expire", expireRun{items})
-		expired += n
-		c.stats.KeysExpired.Add(int64(n))
-		if err != nil {
+		run := &expireRun{items: items}
+		if err := c.eng.Exec(ctx, g[0], g[1], expireSpec(), run); err != nil {
 			return expired, err
 		}
+		expired += run.n
+		c.stats.KeysExpired.Add(int64(run.n))
 	}
 	return expired, nil
 }
 
 // expireRun expires TTL entries on their shard (see store.Tx.ExpireDue).
-type expireRun struct{ items []ttlItem }
+// n is how many it expired.
+type expireRun struct {
+	items []ttlItem
+	n     int
+}
 
-func (r expireRun) Run(c *command.Ctx) error {
-	var n int64
+// expireSpec declares the GC's expiry: each key it removes raises Redis's
+// "expired" event (class x).
+func expireSpec() *command.Spec {
+	return &command.Spec{Name: "gc-expire", Flags: command.Write, Class: command.NotifyExpired, Event: "expired"}
+}
+
+func (r *expireRun) Run(c *command.Ctx) error {
+	r.n = 0 // a conflict re-runs it
 	for _, it := range r.items {
 		ok, err := c.Tx.ExpireDue(it.key, it.expireAt)
 		if err != nil {
 			return err
 		}
 		if ok {
-			n++
+			r.n++
 		}
 	}
-	c.W.Int(n)
 	return nil
 }
 

@@ -394,12 +394,12 @@ func TestLinearizabilityCheckerCatchesStaleRead(t *testing.T) {
 }
 
 // TestRealTiKVCluster runs the multi-node workloads on two nodes of a real
-// TiKV cluster when REKV_TEST_TIKV_PD names its PD endpoints (comma
+// TiKV cluster when REKVTEST_TIKV_PD names its PD endpoints (comma
 // separated); it uses and deletes the keys ctr, h, l, s, x, y and z of db 0.
 func TestRealTiKVCluster(t *testing.T) {
-	pd := os.Getenv("REKV_TEST_TIKV_PD")
+	pd := os.Getenv("REKVTEST_TIKV_PD")
 	if pd == "" {
-		t.Skip("REKV_TEST_TIKV_PD not set: no real TiKV cluster to test against")
+		t.Skip("REKVTEST_TIKV_PD not set: no real TiKV cluster to test against")
 	}
 	addrs := startNodes(t, 2, strings.Split(pd, ","), tikv.Open)
 	t.Run("ExactState", func(t *testing.T) { exactState(t, addrs) })

@@ -265,7 +265,7 @@ func (cl *client) push(b []byte) {
 // output exceeds its class's limit (pub/sub or normal) is disconnected.
 func (cl *client) checkOutput(c gnet.Conn) {
 	limit := cl.srv.opts.OutputLimitNormal
-	if cl.subscriptions() > 0 {
+	if cl.Subscriptions() > 0 {
 		limit = cl.srv.opts.OutputLimitPubSub
 	}
 	if limit > 0 && c.OutboundBuffered() > limit {

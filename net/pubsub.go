@@ -109,8 +109,9 @@ func (s *Server) unsubscribeAll(cl *client) {
 	}
 }
 
-// subscriptions returns the client's channel and pattern count.
-func (cl *client) subscriptions() int {
+// Subscriptions implements command.Client: the client's channel and
+// pattern count.
+func (cl *client) Subscriptions() int {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	return len(cl.subs) + len(cl.psubs)
@@ -119,11 +120,12 @@ func (cl *client) subscriptions() int {
 // pubsubCommands are the Pub/Sub commands (connection commands).
 func pubsubCommands() []*command.Spec {
 	conn := command.Conn
+	sub := command.Conn | command.PubSubContext
 	return []*command.Spec{
-		{Name: "subscribe", Arity: -2, Flags: conn, Parse: subParser(false, true)},
-		{Name: "unsubscribe", Arity: -1, Flags: conn, Parse: subParser(false, false)},
-		{Name: "psubscribe", Arity: -2, Flags: conn, Parse: subParser(true, true)},
-		{Name: "punsubscribe", Arity: -1, Flags: conn, Parse: subParser(true, false)},
+		{Name: "subscribe", Arity: -2, Flags: sub, Parse: subParser(false, true)},
+		{Name: "unsubscribe", Arity: -1, Flags: sub, Parse: subParser(false, false)},
+		{Name: "psubscribe", Arity: -2, Flags: sub, Parse: subParser(true, true)},
+		{Name: "punsubscribe", Arity: -1, Flags: sub, Parse: subParser(true, false)},
 		{Name: "publish", Arity: 3, Flags: conn | command.Fast, Parse: parsePublish},
 		{Name: "pubsub", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "channels", Arity: -2, Flags: conn, Parse: parsePubsubChannels},
@@ -171,7 +173,7 @@ func (x subscribe) Run(c *command.Ctx) error {
 		c.W.Push(3)
 		c.W.BulkString(kind)
 		c.W.Null()
-		c.W.Int(int64(cl.subscriptions()))
+		c.W.Int(int64(cl.Subscriptions()))
 		return nil
 	}
 	for _, n := range names {

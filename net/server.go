@@ -264,24 +264,11 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
-	if proto == 2 && !subscriberCommand(spec.Name) && cl.subscriptions() > 0 {
+	if proto == 2 && spec.Flags&command.PubSubContext == 0 && cl.Subscriptions() > 0 {
 		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
 		return
 	}
 	runner, err := spec.Parse(args)
-	if err == nil && spec.Name == "ping" && proto == 2 && cl.subscriptions() > 0 {
-		// PING in RESP2 subscriber mode answers in the push shape.
-		w := resp.NewWriter(2)
-		w.Array(2)
-		w.BulkString("pong")
-		if len(args) > 1 {
-			w.Bulk(args[1])
-		} else {
-			w.BulkString("")
-		}
-		cl.Reply(seq, w.Bytes())
-		return
-	}
 	if spec.Flags&command.Transaction != 0 {
 		if err != nil {
 			fail(err, spec.FullName())
@@ -290,7 +277,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		s.transaction(cl, seq, spec, args, db, proto)
 		return
 	}
-	if cl.multi && spec.Name != "quit" {
+	if cl.multi && spec.Flags&command.NotQueued == 0 {
 		// Queued; a parse error is replied by EXEC, like Redis's runtime
 		// syntax errors.
 		cl.queue = append(cl.queue, actors.Queued{Spec: spec, Runner: runner, Err: err})
@@ -325,16 +312,6 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args)})
-}
-
-// subscriberCommand reports the commands a RESP2 client may send while it
-// has subscriptions.
-func subscriberCommand(name string) bool {
-	switch name {
-	case "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping", "quit", "reset":
-		return true
-	}
-	return false
 }
 
 // ClientList implements command.Server.

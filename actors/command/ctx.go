@@ -4,7 +4,6 @@ import (
 	"log/slog"
 
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/net/resp"
 )
 
@@ -29,6 +28,9 @@ type Client interface {
 	// SetAuthenticated records a successful AUTH.
 	Authenticated() bool
 	SetAuthenticated()
+	// Subscriptions returns how many channels and patterns the client is
+	// subscribed to (RESP2 clients with some are in subscriber mode).
+	Subscriptions() int
 }
 
 // Server is what commands may learn about the whole server. Its methods
@@ -83,8 +85,7 @@ type Ctx struct {
 	DB int
 	// Cursors holds SCAN, HSCAN, SSCAN and ZSCAN positions.
 	Cursors *store.Cursors
-	// Driver and PurgeCaches are set for AllShards commands, which hold
-	// every shard and may work outside a single transaction.
-	Driver      drivers.Driver
+	// PurgeCaches empties the meta caches of the shards the command holds
+	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()
 }

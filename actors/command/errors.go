@@ -5,7 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
 )
 
@@ -21,9 +21,9 @@ func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 		w.Error(e.Msg)
 	case errors.As(err, &pe):
 		w.Error("ERR " + pe.Error())
-	case errors.Is(err, drivers.ErrTxnTooBig):
+	case errors.Is(err, store.ErrTooBig):
 		w.Error(rerr.ErrStorageTooBig.Msg)
-	case errors.Is(err, drivers.ErrConflict):
+	case errors.Is(err, store.ErrConflict):
 		w.Error(rerr.ErrTryAgain.Msg)
 	default:
 		if log != nil {

@@ -34,6 +34,16 @@ const (
 	// Transaction commands (MULTI, EXEC, DISCARD, WATCH, UNWATCH) are run
 	// by the connection's transaction state, never queued.
 	Transaction
+	// PubSubContext commands are allowed while a RESP2 client has
+	// subscriptions (SUBSCRIBE and friends, PING, QUIT, RESET); every
+	// other command is then refused, as in Redis.
+	PubSubContext
+	// NotQueued commands run at once even inside MULTI (QUIT).
+	NotQueued
+	// OwnEvents commands record their keyspace events themselves, from
+	// inside their Run, because the event depends on what they did (LPUSH
+	// or RPUSH by side); Event is then empty.
+	OwnEvents
 )
 
 // Flag sets most commands use.
@@ -75,6 +85,18 @@ type Spec struct {
 	// Class is the keyspace-notification class of the command's events
 	// (its type's class; generic for key commands). See WithClass.
 	Class NotifyClass
+	// Event is the keyspace event the command raises for each key it wrote
+	// ("" for none). A key the command deleted as a side effect (a set
+	// emptied by SREM) also gets the generic "del", and an "expire" on a
+	// key the command deleted is only a "del", as in Redis.
+	Event string
+	// KeyEvent, when set, names the event of the i-th key the command
+	// wrote instead of Event; gone tells whether the command deleted it
+	// (RENAME: rename_from/rename_to; SMOVE: srem/sadd).
+	KeyEvent func(i int, gone bool) string
+	// EventTTL makes the command also raise the generic "expire" for a
+	// key it wrote and left with a TTL (SET EX, SETEX, PSETEX).
+	EventTTL bool
 
 	parent *Spec
 }

@@ -283,7 +283,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	c := t.cacheFor(mk)
 	if c != nil {
 		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString) {
-			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded}
+			r := record(e)
 			t.seen[mk] = r
 			return mk, r, nil
 		}
@@ -516,11 +516,11 @@ func (t *Tx) Rename(src, dst []byte) error {
 			return err
 		}
 	}
-	if err := t.write(dst, dmk, d, m, s.payload); err != nil {
+	// The source goes first, so notifications read rename_from, rename_to.
+	if _, err := t.del(src, smk, s); err != nil {
 		return err
 	}
-	_, err = t.del(src, smk, s)
-	return err
+	return t.write(dst, dmk, d, m, s.payload)
 }
 
 func (t *Tx) del(key []byte, mk string, old record) (bool, error) {
@@ -601,4 +601,28 @@ func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, err
 		}
 		return fn(key, m)
 	})
+}
+
+// CountKeys counts the live keys of every database, and those of them with
+// a TTL, by walking every meta record (INFO keyspace).
+func (t *Tx) CountKeys() (keys, expires [Databases]int64, err error) {
+	start, end := codec.MetaRangeAll()
+	err = t.txn.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		db, _, err := codec.DecodeMetaKey(k)
+		if err != nil {
+			return false, err
+		}
+		m, _, err := codec.DecodeMeta(v)
+		if err != nil {
+			return false, err
+		}
+		if int(db) < Databases && !m.Expired(t.now) && !t.Flushed(int(db), m.Version) {
+			keys[db]++
+			if m.ExpireAt != 0 {
+				expires[db]++
+			}
+		}
+		return true, nil
+	})
+	return keys, expires, err
 }

@@ -11,7 +11,6 @@ import (
 
 	bdg "github.com/dgraph-io/badger/v4"
 
-	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 )
 
@@ -114,13 +113,20 @@ func (d *DB) valueLogGC() {
 	}
 }
 
+// hwmKey returns the key of the persisted version high-water mark ('s'
+// "vhwm", codec.VersionHWMKey).
+func hwmKey() []byte { return []byte{drivers.SystemPrefix, 'v', 'h', 'w', 'm'} }
+
+// errCorruptMark reports a version mark that is not 8 bytes.
+var errCorruptMark = errors.New("corrupt version mark")
+
 // Compact flushes the memtables and compacts every level into one, so the
 // space of deleted keys comes back. Badger has no direct memtable flush:
 // dropping a marker key's prefix flushes them (briefly holding writes),
 // then Flatten merges the levels, discarding deleted keys. Its cost is a
 // rewrite of the live data.
 func (d *DB) Compact() error {
-	marker := []byte{codec.PrefixSystem, 0, 'c', 'o', 'm', 'p', 'a', 'c', 't'}
+	marker := []byte{drivers.SystemPrefix, 0, 'c', 'o', 'm', 'p', 'a', 'c', 't'}
 	if err := d.db.Update(func(tx *bdg.Txn) error { return tx.Set(marker, nil) }); err != nil {
 		return fmt.Errorf("badger: compact: %w", err)
 	}
@@ -145,7 +151,7 @@ func (d *DB) Badger() *bdg.DB { return d.db }
 
 func (d *DB) loadHWM() error {
 	return d.db.View(func(tx *bdg.Txn) error {
-		item, err := tx.Get(codec.VersionHWMKey())
+		item, err := tx.Get(hwmKey())
 		if errors.Is(err, bdg.ErrKeyNotFound) {
 			return nil
 		}
@@ -154,7 +160,7 @@ func (d *DB) loadHWM() error {
 		}
 		return item.Value(func(v []byte) error {
 			if len(v) != 8 {
-				return fmt.Errorf("badger: version mark: %w", codec.ErrCorrupt)
+				return fmt.Errorf("badger: version mark: %w", errCorruptMark)
 			}
 			d.hwm = binary.BigEndian.Uint64(v)
 			d.last = d.hwm
@@ -174,7 +180,7 @@ func (d *DB) NextVersion() (uint64, error) {
 	if v > d.hwm {
 		mark := v + 1000<<16
 		err := d.db.Update(func(tx *bdg.Txn) error {
-			return tx.Set(codec.VersionHWMKey(), binary.BigEndian.AppendUint64(nil, mark))
+			return tx.Set(hwmKey(), binary.BigEndian.AppendUint64(nil, mark))
 		})
 		if err == nil {
 			err = d.db.Sync()

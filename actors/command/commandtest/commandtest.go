@@ -1,11 +1,15 @@
 // Package commandtest runs one-line commands ("set k v nx ex 10") against
 // in-memory Badger with a clock the test controls, for command table tests.
+// Commands run through actors.Runtime.Step, the path the server uses, so
+// the tests also exercise keyspace events and panic recovery.
 package commandtest
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
+	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
@@ -18,10 +22,10 @@ import (
 type Harness struct {
 	t       testing.TB
 	drv     drivers.Driver
-	reg     *command.Registry
+	rt      *actors.Runtime
 	cache   *store.MetaCache
-	curs    *store.Cursors
 	markers *store.FlushMarkers
+	events  []string
 	// Now is the command time in unix ms; tests move it to expire keys.
 	Now int64
 	// DB is the selected database.
@@ -43,8 +47,9 @@ func New(t testing.TB, tables ...[]*command.Spec) *Harness {
 
 // NewWithDriver returns a harness on drv, which the caller closes.
 func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) *Harness {
-	return &Harness{t: t, drv: drv, reg: command.NewRegistry(tables...), cache: store.NewMetaCache(1000),
-		curs: store.NewCursors(64), markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2}
+	rt := &actors.Runtime{Registry: command.NewRegistry(tables...), Cursors: store.NewCursors(64)}
+	return &Harness{t: t, drv: drv, rt: rt, cache: store.NewMetaCache(1000),
+		markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2}
 }
 
 // Parse resolves and parses line, returning the parse error if any.
@@ -58,7 +63,7 @@ func (h *Harness) parse(line string) (*command.Spec, command.Runner, error) {
 	if !ok || len(args) == 0 {
 		h.t.Fatalf("bad line %q", line)
 	}
-	spec, err := h.reg.Resolve(args)
+	spec, err := h.rt.Registry.Resolve(args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,27 +91,33 @@ func (h *Harness) Do(line string) string {
 
 func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) error {
 	writable := spec.Flags&command.Write != 0
-	tx, err := store.Env{Drv: h.drv, Caches: func([]byte) *store.MetaCache { return h.cache }, Markers: h.markers}.Begin(writable, h.DB, h.Now)
+	tx, err := store.Env{Drv: h.drv, Caches: func([]byte) *store.MetaCache { return h.cache }, Markers: h.markers,
+		Notify: true}.Begin(writable, h.DB, h.Now)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	ctx := &command.Ctx{W: w, Tx: tx, Now: h.Now, DB: h.DB, Registry: h.reg,
-		Cursors: h.curs, Driver: h.drv, PurgeCaches: h.cache.Purge}
-	if err := r.Run(ctx); err != nil {
-		// A blocking command that finds nothing answers like a timeout, as
-		// inside MULTI: the harness never waits.
-		if b, ok := r.(command.Blocker); ok && errors.Is(err, command.ErrWouldBlock) {
-			w.Reset(h.Proto)
-			b.TimedOut(w)
-			return nil
-		}
+	// A blocking command that finds nothing answers like a timeout, as
+	// inside MULTI: the harness never waits.
+	err = h.rt.Step(tx, w, actors.Call{Spec: spec, Runner: r, NoBlock: true, Purge: h.cache.Purge})
+	if err != nil || !writable {
 		return err
 	}
-	if writable {
-		return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for _, n := range tx.Notes() {
+		h.events = append(h.events, fmt.Sprintf("%s %d %s", n.Event, n.DB, n.Key))
 	}
 	return nil
+}
+
+// Events returns the keyspace events ("event db key") of the commands run
+// since the last call, in order, and forgets them.
+func (h *Harness) Events() []string {
+	ev := h.events
+	h.events = nil
+	return ev
 }
 
 func isRedisError(err error) bool {

@@ -57,3 +57,12 @@ func (r rename) reply(c *command.Ctx, moved bool) {
 		c.W.Int(0)
 	}
 }
+
+// renameEvent names RENAME's events: rename_from for the source (the key
+// it deleted), rename_to for the destination.
+func renameEvent(_ int, gone bool) string {
+	if gone {
+		return "rename_from"
+	}
+	return "rename_to"
+}

@@ -16,7 +16,7 @@ func parseLTrim(args [][]byte) (command.Runner, error) {
 		return nil, err
 	}
 	lr := r.(lrange)
-	return ltrim{lr.key, lr.start, lr.stop}, nil
+	return ltrim(lr), nil
 }
 
 func (x ltrim) Run(c *command.Ctx) error {

@@ -5,10 +5,10 @@ import "github.com/rekv/rekv/actors/command"
 // Commands returns the server commands' registration table.
 func Commands() []*command.Spec {
 	return []*command.Spec{
-		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast, Parse: parsePing},
+		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast | command.PubSubContext, Parse: parsePing},
 		{Name: "echo", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseEcho},
 		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseHello},
-		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseQuit},
+		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.PubSubContext | command.NotQueued, Parse: parseQuit},
 		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseAuth},
 		{Name: "select", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseSelect},
 		{Name: "time", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseTime},

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/drivers"
 )
 
 // INFO [section [section ...]]: server, clients, memory, persistence,
@@ -97,25 +95,7 @@ func (in info) section(c *command.Ctx, b *strings.Builder, sec string, st comman
 // keyspace writes "dbN:keys=..,expires=..,avg_ttl=0" for each non-empty db
 // by walking every meta key.
 func keyspace(c *command.Ctx, b *strings.Builder) error {
-	var keys, expires [Databases]int64
-	start, end := codec.MetaRangeAll()
-	err := c.Tx.Driver().Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
-		db, _, err := codec.DecodeMetaKey(k)
-		if err != nil {
-			return false, err
-		}
-		m, _, err := codec.DecodeMeta(v)
-		if err != nil {
-			return false, err
-		}
-		if int(db) < Databases && !m.Expired(c.Now) && !c.Tx.Flushed(int(db), m.Version) {
-			keys[db]++
-			if m.ExpireAt != 0 {
-				expires[db]++
-			}
-		}
-		return true, nil
-	})
+	keys, expires, err := c.Tx.CountKeys()
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package set
 
 import (
-	"math"
-
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/net/resp"
@@ -16,7 +14,7 @@ type sinterCard struct {
 
 func parseSInterCard(args [][]byte) (command.Runner, error) {
 	n, ok := resp.ParseInt(args[1])
-	if !ok || n < 1 || n > math.MaxInt64 {
+	if !ok || n < 1 {
 		return nil, rerr.Errorf("ERR numkeys should be greater than 0")
 	}
 	if n > int64(len(args)-2) {

@@ -54,3 +54,12 @@ func b2i(b bool) int64 {
 	}
 	return 0
 }
+
+// smoveEvent names SMOVE's events: srem for the source (written first),
+// sadd for the destination.
+func smoveEvent(i int, _ bool) string {
+	if i == 0 {
+		return "srem"
+	}
+	return "sadd"
+}

@@ -26,7 +26,7 @@ func (m msetNX) Run(c *command.Ctx) error {
 			return nil
 		}
 	}
-	if err := (mset{m.pairs}).setAll(c); err != nil {
+	if err := mset(m).setAll(c); err != nil {
 		return err
 	}
 	c.W.Int(1)

@@ -1,0 +1,76 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// ErrPanic is what Step returns for a command that panicked: the panic is
+// logged with the command's name and the caller replies "ERR internal
+// error" (a group commit re-runs its commands alone instead).
+var ErrPanic = errors.New("actors: command panicked")
+
+// Runtime is what every command execution shares: the server commands see,
+// the command table, the log and the SCAN cursors.
+type Runtime struct {
+	Server   command.Server
+	Registry *command.Registry
+	Log      *slog.Logger
+	Cursors  *store.Cursors
+}
+
+// Call is one parsed command to run in a transaction.
+type Call struct {
+	Spec   *command.Spec
+	Runner command.Runner
+	// Client is the connection, for connection commands queued in MULTI
+	// (SELECT); nil elsewhere.
+	Client command.Client
+	// NoBlock makes a blocking command that finds nothing reply as if it
+	// timed out instead of returning command.ErrWouldBlock (inside EXEC).
+	NoBlock bool
+	// Purge empties the meta caches of the shards the command holds.
+	Purge func()
+}
+
+// Step runs one command in tx and writes its reply to w. It is the one path
+// every command takes — a shard's lone command, each member of a group
+// commit, each command queued by EXEC, the table tests' harness — so
+// notifications and panic recovery behave the same everywhere. It builds the
+// command's Ctx, turns a panic into ErrPanic, and after a successful write
+// records the keyspace events the command's Spec declares. It neither
+// commits nor writes error replies: callers decide (retry, group fallback,
+// an error in EXEC's array).
+func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if rt.Log != nil {
+				rt.Log.Error("command panicked", "cmd", call.Spec.FullName(), "panic", fmt.Sprint(p))
+			}
+			err = ErrPanic
+		}
+	}()
+	tFrom, dFrom := len(tx.Touched()), len(tx.Deleted())
+	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
+		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge}
+	err = call.Runner.Run(ctx)
+	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
+		w.Reset(w.Proto())
+		b.TimedOut(w)
+		err = nil
+	}
+	if err == nil && call.Spec.Flags&command.Write != 0 {
+		noteEvents(tx, call.Spec, tFrom, dFrom)
+	}
+	return err
+}
+
+// notifying reports whether transactions should collect keyspace events.
+func (rt *Runtime) notifying() bool {
+	return rt.Server != nil && rt.Server.NotifyFlags() != 0
+}

@@ -1,0 +1,153 @@
+package lint
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+const module = "github.com/rekv/rekv"
+
+// rule forbids the packages matching pkg (a path relative to the module;
+// "x/..." is x and everything under it) to import those matching any of
+// deny, except the packages in except.
+type rule struct {
+	pkg    string
+	except []string
+	deny   []string
+	why    string
+}
+
+func rules() []rule {
+	everything := []string{"..."} // every rekv package
+	return []rule{
+		{pkg: "codec", deny: everything, why: "the codec is pure functions over bytes"},
+		{pkg: "actors/rerr", deny: everything, why: "error sentinels sit below every layer"},
+		{pkg: "net/resp", deny: everything, why: "the protocol knows nothing of commands"},
+		{pkg: "drivers/...", deny: []string{"codec", "actors/...", "net/...", "node", "gc", "conf"},
+			why: "a driver is an ordered KV store; the layout above it is not its business"},
+		{pkg: "actors/store", deny: []string{"actors", "actors/command/...", "actors/types/...", "net/...", "node", "gc", "conf"},
+			why: "the store is the key model, below types and commands"},
+		{pkg: "actors/types/...", deny: []string{"drivers/...", "actors", "actors/command/...", "net/...", "node", "gc", "conf"},
+			why: "type operations work on a store transaction and know no command or reply"},
+		{pkg: "actors/command/...", except: []string{"actors/command/commandtest"},
+			deny: []string{"drivers/...", "actors", "net", "node", "gc", "conf"},
+			why:  "commands reach storage only through the store and type layers"},
+		{pkg: "gc", deny: []string{"net/...", "node", "conf"}, why: "the GC talks to shards through Engine.Exec, not RESP"},
+		{pkg: "net/...", deny: []string{"drivers/...", "codec", "node", "gc", "conf"},
+			why: "the network front hands commands to the engine and never touches storage"},
+	}
+}
+
+// match reports whether rel (a path relative to the module, "" for the
+// root) matches pattern.
+func match(pattern, rel string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return rel == base || strings.HasPrefix(rel, base+"/")
+	}
+	return rel == pattern
+}
+
+// violations returns one line per forbidden import in imports (package ->
+// its imports, full paths).
+func violations(imports map[string][]string, rs []rule) []string {
+	var out []string
+	for pkg, deps := range imports {
+		rel, ok := relative(pkg)
+		if !ok {
+			continue
+		}
+		for _, r := range rs {
+			if !match(r.pkg, rel) || slices.Contains(r.except, rel) {
+				continue
+			}
+			for _, dep := range deps {
+				drel, ok := relative(dep)
+				if !ok || drel == rel {
+					continue
+				}
+				for _, d := range r.deny {
+					if match(d, drel) {
+						out = append(out, pkg+" imports "+dep+": "+r.why)
+						break
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func relative(path string) (string, bool) {
+	if path == module {
+		return "", true
+	}
+	rel, ok := strings.CutPrefix(path, module+"/")
+	return rel, ok
+}
+
+// TestForbiddenImports checks the layering rules on the real tree.
+func TestForbiddenImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		imports[f[0]] = f[1:]
+	}
+	if len(imports) < 20 {
+		t.Fatalf("go list found only %d packages", len(imports))
+	}
+	for _, v := range violations(imports, rules()) {
+		t.Error(v)
+	}
+}
+
+// TestRulesCatchViolations shows each kind of forbidden import is caught,
+// so TestForbiddenImports cannot pass by matching nothing.
+func TestRulesCatchViolations(t *testing.T) {
+	m := func(s string) string { return module + "/" + s }
+	bad := map[string][]string{
+		m("codec"):                      {m("actors/rerr")},
+		m("drivers/badger"):             {m("drivers"), m("codec")},
+		m("actors/command/hash"):        {m("actors/command"), m("drivers")},
+		m("actors/types/zset"):          {m("actors/store"), m("actors/command")},
+		m("gc"):                         {m("actors/command"), m("net/resp")},
+		m("net"):                        {m("actors"), m("drivers/tikv")},
+		m("actors/command/server"):      {"strings", m("actors/store")},               // allowed
+		m("actors/command/commandtest"): {m("drivers/badger"), m("actors")},           // allowed: test support
+		m("actors/store"):               {m("codec"), m("drivers"), m("actors/rerr")}, // allowed
+	}
+	got := violations(bad, rules())
+	wantFrom := []string{"codec", "drivers/badger", "actors/command/hash", "actors/types/zset", "gc", "net"}
+	if len(got) != len(wantFrom) {
+		t.Fatalf("got %d violations, want %d:\n%s", len(got), len(wantFrom), strings.Join(got, "\n"))
+	}
+	for _, w := range wantFrom {
+		found := false
+		for _, g := range got {
+			found = found || strings.HasPrefix(g, m(w)+" imports ")
+		}
+		if !found {
+			t.Errorf("no violation reported for %s in:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestSystemPrefixAgrees checks that the first byte drivers keep for their
+// own records is the one the codec reserves for system records.
+func TestSystemPrefixAgrees(t *testing.T) {
+	if drivers.SystemPrefix != codec.PrefixSystem {
+		t.Fatalf("drivers.SystemPrefix %q != codec.PrefixSystem %q", drivers.SystemPrefix, codec.PrefixSystem)
+	}
+}
