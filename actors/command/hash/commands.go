@@ -2,8 +2,6 @@ package hash
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/codec"
 )
 
 // Commands returns the hash commands' registration table.
@@ -27,18 +25,4 @@ func Commands() []*command.Spec {
 		{Name: "hrandfield", Arity: -2, Flags: command.ReadOnly, Keys: first, Parse: parseHRandField},
 		{Name: "hscan", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseHScan},
 	}
-}
-
-// open returns key's hash (nil if missing and not create).
-func open(c *command.Ctx, key []byte, create bool) (*store.Coll, error) {
-	return c.Tx.Open(key, codec.TypeHash, create)
-}
-
-// setField writes one field and reports whether it is new.
-func setField(h *store.Coll, f, v []byte) (bool, error) {
-	_, exists, err := h.Get(f)
-	if err != nil {
-		return false, err
-	}
-	return !exists, h.Put(f, v)
 }

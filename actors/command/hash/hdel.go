@@ -1,6 +1,9 @@
 package hash
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rhash"
+)
 
 // HDEL key field [field ...]
 type hdel struct {
@@ -11,7 +14,7 @@ type hdel struct {
 func parseHDel(args [][]byte) (command.Runner, error) { return hdel{args[1], args[2:]}, nil }
 
 func (h hdel) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil || coll == nil {
 		c.W.Int(0)
 		return err

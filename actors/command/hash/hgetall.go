@@ -3,6 +3,7 @@ package hash
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HGETALL key, HKEYS key and HVALS key: every field and/or value, in field
@@ -15,7 +16,7 @@ type hgetAll struct {
 func parseHGetAll(args [][]byte) (command.Runner, error) { return hgetAll{args[1], true, true}, nil }
 
 func (h hgetAll) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package hash
 
 import (
+	"github.com/rekv/rekv/actors/types/rhash"
 	"math"
 	"strconv"
 
@@ -24,7 +25,7 @@ func parseHIncrBy(args [][]byte) (command.Runner, error) {
 }
 
 func (h hincrBy) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, true)
+	coll, err := rhash.Open(c.Tx, h.key, true)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package hash
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HINCRBYFLOAT key field increment, in C long double like Redis.
@@ -23,7 +24,7 @@ func parseHIncrByFloat(args [][]byte) (command.Runner, error) {
 }
 
 func (h hincrByFloat) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, true)
+	coll, err := rhash.Open(c.Tx, h.key, true)
 	if err != nil {
 		return err
 	}

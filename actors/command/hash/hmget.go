@@ -1,6 +1,9 @@
 package hash
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rhash"
+)
 
 // HMGET key field [field ...]
 type hmget struct {
@@ -11,7 +14,7 @@ type hmget struct {
 func parseHMGet(args [][]byte) (command.Runner, error) { return hmget{args[1], args[2:]}, nil }
 
 func (h hmget) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package hash
 
 import (
+	"github.com/rekv/rekv/actors/types/rhash"
 	"math"
 
 	"github.com/rekv/rekv/actors/command"
@@ -38,7 +39,7 @@ func parseHRandField(args [][]byte) (command.Runner, error) {
 }
 
 func (h hrandField) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil {
 		return err
 	}

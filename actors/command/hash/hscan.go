@@ -1,6 +1,9 @@
 package hash
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rhash"
+)
 
 // HSCAN key cursor [MATCH pattern] [COUNT count] [NOVALUES]
 type hscan struct {
@@ -14,7 +17,7 @@ func parseHScan(args [][]byte) (command.Runner, error) {
 }
 
 func (h hscan) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil || coll == nil {
 		if err == nil {
 			command.WriteScanReply(c, 0, nil)

@@ -3,6 +3,7 @@ package hash
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HSET key field value [field value ...]
@@ -22,13 +23,13 @@ func parsePairs(args [][]byte, name string, ok bool) (command.Runner, error) {
 }
 
 func (h hset) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, true)
+	coll, err := rhash.Open(c.Tx, h.key, true)
 	if err != nil {
 		return err
 	}
 	var added int64
 	for i := 0; i < len(h.pairs); i += 2 {
-		isNew, err := setField(coll, h.pairs[i], h.pairs[i+1])
+		isNew, err := rhash.SetField(coll, h.pairs[i], h.pairs[i+1])
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,9 @@
 package hash
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rhash"
+)
 
 // HSETNX key field value
 type hsetNX struct{ key, field, val []byte }
@@ -10,7 +13,7 @@ func parseHSetNX(args [][]byte) (command.Runner, error) {
 }
 
 func (h hsetNX) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, true)
+	coll, err := rhash.Open(c.Tx, h.key, true)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package hash
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rhash"
+)
 
 // HSTRLEN key field
 type hstrlen struct{ key, field []byte }
@@ -8,7 +11,7 @@ type hstrlen struct{ key, field []byte }
 func parseHStrlen(args [][]byte) (command.Runner, error) { return hstrlen{args[1], args[2]}, nil }
 
 func (h hstrlen) Run(c *command.Ctx) error {
-	coll, err := open(c, h.key, false)
+	coll, err := rhash.Open(c.Tx, h.key, false)
 	if err != nil || coll == nil {
 		c.W.Int(0)
 		return err

@@ -2,6 +2,7 @@ package list
 
 import (
 	"errors"
+	"github.com/rekv/rekv/actors/types/rlist"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -29,14 +30,14 @@ func bpopParser(left bool) func([][]byte) (command.Runner, error) {
 func (x *bpop) Run(c *command.Ctx) error { return serveFirst(c, x, x.keys) }
 
 func (x *bpop) Serve(c *command.Ctx, key []byte) error {
-	l, err := open(c, key, false)
+	l, err := rlist.Open(c.Tx, key, false)
 	if err != nil {
 		return err
 	}
 	if l == nil {
 		return command.ErrWouldBlock
 	}
-	vs, err := l.pop(x.left, 1)
+	vs, err := popNoted(l, x.left, 1)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package list
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
+)
 
 // LINDEX key index: one point read. Like Redis, the key is checked before
 // the index is parsed.
@@ -9,7 +12,7 @@ type lindex struct{ key, index []byte }
 func parseLIndex(args [][]byte) (command.Runner, error) { return lindex{args[1], args[2]}, nil }
 
 func (x lindex) Run(c *command.Ctx) error {
-	l, err := open(c, x.key, false)
+	l, err := rlist.Open(c.Tx, x.key, false)
 	if err != nil {
 		return err
 	}
@@ -21,12 +24,12 @@ func (x lindex) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	i, ok := l.abs(n)
+	i, ok := l.Abs(n)
 	if !ok {
 		c.W.Null()
 		return nil
 	}
-	v, err := l.get(i)
+	v, err := l.Get(i)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package list
 
 import (
 	"bytes"
+	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 )
@@ -45,22 +46,22 @@ func (x lmove) Run(c *command.Ctx) error {
 
 // move moves one element and returns it; nil if the source is missing.
 func (x lmove) move(c *command.Ctx) ([]byte, error) {
-	src, err := open(c, x.src, false)
+	src, err := rlist.Open(c.Tx, x.src, false)
 	if err != nil || src == nil {
 		return nil, err
 	}
 	dst := src
 	if !bytes.Equal(x.src, x.dst) {
-		if dst, err = open(c, x.dst, true); err != nil {
+		if dst, err = rlist.Open(c.Tx, x.dst, true); err != nil {
 			return nil, err
 		}
 	}
 	n := c.Tx.NoteCount()
-	vs, err := src.pop(x.fromLeft, 1)
+	vs, err := popNoted(src, x.fromLeft, 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := dst.push(x.toLeft, vs[0]); err != nil {
+	if err := pushNoted(dst, x.toLeft, vs[0]); err != nil {
 		return nil, err
 	}
 	c.Tx.LastNoteTo(n) // Redis announces the push first

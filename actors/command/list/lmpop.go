@@ -2,6 +2,7 @@ package list
 
 import (
 	"errors"
+	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -66,14 +67,14 @@ func (x lmpop) Run(c *command.Ctx) error {
 // popFrom pops from key and writes [key, [elements]], or returns
 // command.ErrWouldBlock (writing nothing) if key is missing.
 func (x lmpop) popFrom(c *command.Ctx, key []byte) error {
-	l, err := open(c, key, false)
+	l, err := rlist.Open(c.Tx, key, false)
 	if err != nil {
 		return err
 	}
 	if l == nil {
 		return command.ErrWouldBlock
 	}
-	vs, err := l.pop(x.left, x.count)
+	vs, err := popNoted(l, x.left, x.count)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package list
 
 import (
 	"bytes"
+	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -53,7 +54,7 @@ func parseLPos(args [][]byte) (command.Runner, error) {
 }
 
 func (x lpos) Run(c *command.Ctx) error {
-	l, err := open(c, x.key, false)
+	l, err := rlist.Open(c.Tx, x.key, false)
 	if err != nil {
 		return err
 	}
@@ -69,17 +70,17 @@ func (x lpos) Run(c *command.Ctx) error {
 	if rev {
 		rank = -rank // -2^63 stays negative and, as in Redis 7.0, takes the first match
 	}
-	from, to := l.head, l.tail
-	if x.maxlen > 0 && x.maxlen < l.len() {
+	from, to := l.Head(), l.Tail()
+	if x.maxlen > 0 && x.maxlen < l.Len() {
 		if rev {
-			from = l.tail - uint64(x.maxlen)
+			from = l.Tail() - uint64(x.maxlen)
 		} else {
-			to = l.head + uint64(x.maxlen)
+			to = l.Head() + uint64(x.maxlen)
 		}
 	}
 	var found []int64
 	var matches int64
-	err = l.scan(from, to, rev, func(i uint64, v []byte) (bool, error) {
+	err = l.Scan(from, to, rev, func(i uint64, v []byte) (bool, error) {
 		if !bytes.Equal(v, x.elem) {
 			return true, nil
 		}
@@ -87,7 +88,7 @@ func (x lpos) Run(c *command.Ctx) error {
 		if matches < rank {
 			return true, nil
 		}
-		found = append(found, int64(i-l.head))
+		found = append(found, int64(i-l.Head()))
 		return x.count == 0 || (x.count > 0 && int64(len(found)) < x.count), nil
 	})
 	if err != nil {

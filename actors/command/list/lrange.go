@@ -1,6 +1,9 @@
 package list
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
+)
 
 // LRANGE key start stop: reads exactly the elements it returns.
 type lrange struct {
@@ -20,26 +23,8 @@ func parseLRange(args [][]byte) (command.Runner, error) {
 	return lrange{args[1], start, stop}, nil
 }
 
-// span maps Redis's start/stop (negative from the end, clamped) to list
-// indexes [from, to); empty when from >= to.
-func (l *list) span(start, stop int64) (from, to uint64) {
-	n := l.len()
-	if start < 0 {
-		start += n
-	}
-	if stop < 0 {
-		stop += n
-	}
-	start = max(start, 0)
-	if start > stop || start >= n {
-		return l.head, l.head
-	}
-	stop = min(stop, n-1)
-	return l.head + uint64(start), l.head + uint64(stop) + 1
-}
-
 func (x lrange) Run(c *command.Ctx) error {
-	l, err := open(c, x.key, false)
+	l, err := rlist.Open(c.Tx, x.key, false)
 	if err != nil {
 		return err
 	}
@@ -47,9 +32,9 @@ func (x lrange) Run(c *command.Ctx) error {
 		c.W.Array(0)
 		return nil
 	}
-	from, to := l.span(x.start, x.stop)
+	from, to := l.Span(x.start, x.stop)
 	c.W.Array(int(to - from))
-	return l.scan(from, to, false, func(_ uint64, v []byte) (bool, error) {
+	return l.Scan(from, to, false, func(_ uint64, v []byte) (bool, error) {
 		c.W.Bulk(v)
 		return true, nil
 	})

@@ -2,6 +2,7 @@ package list
 
 import (
 	"bytes"
+	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 )
@@ -23,7 +24,7 @@ func parseLRem(args [][]byte) (command.Runner, error) {
 }
 
 func (x lrem) Run(c *command.Ctx) error {
-	l, err := open(c, x.key, false)
+	l, err := rlist.Open(c.Tx, x.key, false)
 	if err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func (x lrem) Run(c *command.Ctx) error {
 		limit = -limit // -2^63 stays negative: no limit, like "all"
 	}
 	var hits []uint64 // ascending
-	err = l.scan(l.head, l.tail, x.count < 0, func(i uint64, v []byte) (bool, error) {
+	err = l.Scan(l.Head(), l.Tail(), x.count < 0, func(i uint64, v []byte) (bool, error) {
 		if bytes.Equal(v, x.elem) {
 			hits = append(hits, i)
 			if limit > 0 && int64(len(hits)) == limit {
@@ -53,74 +54,9 @@ func (x lrem) Run(c *command.Ctx) error {
 			hits[i], hits[j] = hits[j], hits[i]
 		}
 	}
-	if err := l.removeAt(hits); err != nil {
+	if err := l.RemoveAt(hits); err != nil {
 		return err
 	}
 	c.W.Int(int64(len(hits)))
 	return nil
-}
-
-// removeAt deletes the elements at the ascending indexes hits and closes
-// the holes, moving the elements on the shorter side.
-func (l *list) removeAt(hits []uint64) error {
-	k := uint64(len(hits))
-	switch {
-	case k == 0:
-		return nil
-	case k == uint64(l.len()):
-		return l.c.Drop()
-	}
-	first, last := hits[0], hits[len(hits)-1]
-	hit := make(map[uint64]bool, len(hits))
-	for _, i := range hits {
-		hit[i] = true
-	}
-	if l.tail-first <= last-l.head+1 {
-		// Pack [first, tail) leftwards.
-		vs, err := l.values(first, l.tail)
-		if err != nil {
-			return err
-		}
-		dst := first
-		for n, v := range vs {
-			i := first + uint64(n)
-			if hit[i] {
-				continue
-			}
-			if i != dst {
-				if err := l.c.Put(sub(dst), v); err != nil {
-					return err
-				}
-			}
-			dst++
-		}
-		if err := l.deleteRange(l.tail-k, l.tail); err != nil {
-			return err
-		}
-		l.tail -= k
-	} else {
-		// Pack [head, last] rightwards.
-		vs, err := l.values(l.head, last+1)
-		if err != nil {
-			return err
-		}
-		dst := last
-		for n := len(vs) - 1; n >= 0; n-- {
-			i := l.head + uint64(n)
-			if hit[i] {
-				continue
-			}
-			if i != dst {
-				if err := l.c.Put(sub(dst), vs[n]); err != nil {
-					return err
-				}
-			}
-			dst--
-		}
-		if err := l.deleteRange(l.head, l.head+k); err != nil {
-			return err
-		}
-		l.head += k
-	}
-	return l.c.SetBounds(l.head, l.tail)
 }

@@ -1,6 +1,9 @@
 package list
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
+)
 
 // LTRIM key start stop: O(min(trimmed, kept)) writes. The trimmed ends are
 // deleted, or, when the survivors are fewer, they are copied to a new
@@ -20,7 +23,7 @@ func parseLTrim(args [][]byte) (command.Runner, error) {
 }
 
 func (x ltrim) Run(c *command.Ctx) error {
-	l, err := open(c, x.key, false)
+	l, err := rlist.Open(c.Tx, x.key, false)
 	if err != nil {
 		return err
 	}
@@ -28,21 +31,21 @@ func (x ltrim) Run(c *command.Ctx) error {
 		c.W.OK()
 		return nil
 	}
-	from, to := l.span(x.start, x.stop)
+	from, to := l.Span(x.start, x.stop)
 	kept := to - from
-	switch trimmed := uint64(l.len()) - kept; {
+	switch trimmed := uint64(l.Len()) - kept; {
 	case kept == 0:
-		err = l.c.Drop()
+		err = l.Drop()
 	case trimmed == 0:
 	case kept < trimmed:
-		err = l.rewrite(from, to)
+		err = l.Rewrite(from, to)
 	default:
-		err = l.deleteRange(l.head, from)
+		err = l.DeleteRange(l.Head(), from)
 		if err == nil {
-			err = l.deleteRange(to, l.tail)
+			err = l.DeleteRange(to, l.Tail())
 		}
 		if err == nil {
-			err = l.c.SetBounds(from, to)
+			err = l.SetBounds(from, to)
 		}
 	}
 	if err != nil {
@@ -50,33 +53,4 @@ func (x ltrim) Run(c *command.Ctx) error {
 	}
 	c.W.OK()
 	return nil
-}
-
-// deleteRange deletes the elements at [from, to) without reading them.
-func (l *list) deleteRange(from, to uint64) error {
-	for i := from; i < to; i++ {
-		if err := l.c.Remove(sub(i)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// rewrite keeps only [from, to), copied under a new version at the same
-// indexes; the old version becomes garbage.
-func (l *list) rewrite(from, to uint64) error {
-	vs, err := l.values(from, to)
-	if err != nil {
-		return err
-	}
-	if err := l.c.Rebase(); err != nil {
-		return err
-	}
-	for k, v := range vs {
-		if err := l.c.Put(sub(from+uint64(k)), v); err != nil {
-			return err
-		}
-	}
-	l.head, l.tail = from, to
-	return l.c.SetBounds(from, to)
 }

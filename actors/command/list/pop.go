@@ -3,6 +3,7 @@ package list
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rlist"
 )
 
 // LPOP/RPOP key [count]: one element as a bulk string, or with a count an
@@ -32,7 +33,7 @@ func popParser(name string, left bool) func([][]byte) (command.Runner, error) {
 }
 
 func (p pop) Run(c *command.Ctx) error {
-	l, err := open(c, p.key, false)
+	l, err := rlist.Open(c.Tx, p.key, false)
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func (p pop) Run(c *command.Ctx) error {
 		}
 		return nil
 	}
-	vs, err := l.pop(p.left, p.count)
+	vs, err := popNoted(l, p.left, p.count)
 	if err != nil {
 		return err
 	}

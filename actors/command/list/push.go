@@ -1,6 +1,9 @@
 package list
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
+)
 
 // LPUSH/RPUSH key element [element ...]; LPUSHX/RPUSHX push only onto an
 // existing list.
@@ -18,7 +21,7 @@ func pushParser(left, x bool) func([][]byte) (command.Runner, error) {
 }
 
 func (p push) Run(c *command.Ctx) error {
-	l, err := open(c, p.key, !p.x)
+	l, err := rlist.Open(c.Tx, p.key, !p.x)
 	if err != nil {
 		return err
 	}
@@ -26,9 +29,9 @@ func (p push) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return nil
 	}
-	if err := l.push(p.left, p.elems...); err != nil {
+	if err := pushNoted(l, p.left, p.elems...); err != nil {
 		return err
 	}
-	c.W.Int(l.len())
+	c.W.Int(l.Len())
 	return nil
 }

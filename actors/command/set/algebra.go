@@ -2,6 +2,7 @@ package set
 
 import (
 	"bytes"
+	"github.com/rekv/rekv/actors/types/rset"
 	"slices"
 
 	"github.com/rekv/rekv/actors/command"
@@ -40,7 +41,7 @@ func algebraParser(o op, store bool) func([][]byte) (command.Runner, error) {
 func openAll(c *command.Ctx, keys [][]byte) ([]*store.Coll, error) {
 	sets := make([]*store.Coll, len(keys))
 	for i, k := range keys {
-		s, err := open(c, k, false)
+		s, err := rset.Open(c.Tx, k, false)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +66,7 @@ func compute(o op, sets []*store.Coll, limit int) ([][]byte, error) {
 		var out [][]byte
 		err := order[0].Scan(nil, nil, false, 0, func(m, _ []byte) (bool, error) {
 			for _, s := range order[1:] {
-				if ok, err := isMember(s, m); err != nil || !ok {
+				if ok, err := rset.IsMember(s, m); err != nil || !ok {
 					return err == nil, err
 				}
 			}
@@ -76,7 +77,7 @@ func compute(o op, sets []*store.Coll, limit int) ([][]byte, error) {
 	case union:
 		seen := map[string]bool{}
 		for _, s := range sets {
-			ms, err := members(s)
+			ms, err := rset.Members(s)
 			if err != nil {
 				return nil, err
 			}
@@ -97,7 +98,7 @@ func compute(o op, sets []*store.Coll, limit int) ([][]byte, error) {
 		}
 		err := sets[0].Scan(nil, nil, false, 0, func(m, _ []byte) (bool, error) {
 			for _, s := range sets[1:] {
-				if ok, err := isMember(s, m); err != nil || ok {
+				if ok, err := rset.IsMember(s, m); err != nil || ok {
 					return err == nil, err
 				}
 			}
@@ -125,11 +126,11 @@ func (a algebra) Run(c *command.Ctx) error {
 		return err
 	}
 	if len(result) > 0 {
-		dst, err := open(c, a.dst, true)
+		dst, err := rset.Open(c.Tx, a.dst, true)
 		if err != nil {
 			return err
 		}
-		if _, err := add(dst, result); err != nil {
+		if _, err := rset.Add(dst, result); err != nil {
 			return err
 		}
 	}

@@ -2,8 +2,6 @@ package set
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/codec"
 )
 
 // Commands returns the set commands' registration table.
@@ -30,77 +28,6 @@ func Commands() []*command.Spec {
 		{Name: "sintercard", Arity: -3, Flags: command.ReadOnly, KeysFunc: command.NumKeys(1, false), Parse: parseSInterCard},
 		{Name: "sscan", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseSScan},
 	}
-}
-
-// open returns key's set (nil if missing and not create).
-func open(c *command.Ctx, key []byte, create bool) (*store.Coll, error) {
-	return c.Tx.Open(key, codec.TypeSet, create)
-}
-
-// isMember reports whether m is in s (a nil s is empty).
-func isMember(s *store.Coll, m []byte) (bool, error) {
-	if s == nil {
-		return false, nil
-	}
-	_, ok, err := s.Get(m)
-	return ok, err
-}
-
-// add inserts members and reports how many were new.
-func add(s *store.Coll, members [][]byte) (int64, error) {
-	var n int64
-	for _, m := range members {
-		ok, err := isMember(s, m)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			continue
-		}
-		if err := s.Put(m, nil); err != nil {
-			return 0, err
-		}
-		n++
-	}
-	if n > 0 {
-		return n, s.Grow(n)
-	}
-	return 0, nil
-}
-
-// remove deletes members and reports how many were present.
-func remove(s *store.Coll, members [][]byte) (int64, error) {
-	var n int64
-	for _, m := range members {
-		ok, err := isMember(s, m)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			continue
-		}
-		if err := s.Remove(m); err != nil {
-			return 0, err
-		}
-		n++
-	}
-	if n > 0 {
-		return n, s.Grow(-n)
-	}
-	return 0, nil
-}
-
-// members returns every member of s in byte order.
-func members(s *store.Coll) ([][]byte, error) {
-	if s == nil {
-		return nil, nil
-	}
-	var out [][]byte
-	err := s.Scan(nil, nil, false, 0, func(m, _ []byte) (bool, error) {
-		out = append(out, command.Copy(m))
-		return true, nil
-	})
-	return out, err
 }
 
 // writeSet writes members as a RESP3 set (RESP2 array).

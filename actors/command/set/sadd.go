@@ -1,6 +1,9 @@
 package set
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rset"
+)
 
 // SADD key member [member ...]
 type sadd struct {
@@ -11,11 +14,11 @@ type sadd struct {
 func parseSAdd(args [][]byte) (command.Runner, error) { return sadd{args[1], args[2:]}, nil }
 
 func (s sadd) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, true)
+	set, err := rset.Open(c.Tx, s.key, true)
 	if err != nil {
 		return err
 	}
-	n, err := add(set, s.members)
+	n, err := rset.Add(set, s.members)
 	if err != nil {
 		return err
 	}

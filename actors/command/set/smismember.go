@@ -1,6 +1,9 @@
 package set
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rset"
+)
 
 // SMISMEMBER key member [member ...]
 type smisMember struct {
@@ -13,13 +16,13 @@ func parseSMIsMember(args [][]byte) (command.Runner, error) {
 }
 
 func (s smisMember) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, false)
+	set, err := rset.Open(c.Tx, s.key, false)
 	if err != nil {
 		return err
 	}
 	out := make([]int64, len(s.members))
 	for i, m := range s.members {
-		ok, err := isMember(set, m)
+		ok, err := rset.IsMember(set, m)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package set
 
 import (
 	"bytes"
+	"github.com/rekv/rekv/actors/types/rset"
 
 	"github.com/rekv/rekv/actors/command"
 )
@@ -13,7 +14,7 @@ type smove struct{ src, dst, member []byte }
 func parseSMove(args [][]byte) (command.Runner, error) { return smove{args[1], args[2], args[3]}, nil }
 
 func (s smove) Run(c *command.Ctx) error {
-	src, err := open(c, s.src, false)
+	src, err := rset.Open(c.Tx, s.src, false)
 	if err != nil {
 		return err
 	}
@@ -21,19 +22,19 @@ func (s smove) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return nil
 	}
-	dst, err := open(c, s.dst, true)
+	dst, err := rset.Open(c.Tx, s.dst, true)
 	if err != nil {
 		return err
 	}
 	if bytes.Equal(s.src, s.dst) {
-		ok, err := isMember(src, s.member)
+		ok, err := rset.IsMember(src, s.member)
 		if err != nil {
 			return err
 		}
 		c.W.Int(b2i(ok))
 		return nil
 	}
-	n, err := remove(src, [][]byte{s.member})
+	n, err := rset.Remove(src, [][]byte{s.member})
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func (s smove) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return nil
 	}
-	if _, err := add(dst, [][]byte{s.member}); err != nil {
+	if _, err := rset.Add(dst, [][]byte{s.member}); err != nil {
 		return err
 	}
 	c.W.Int(1)

@@ -3,6 +3,7 @@ package set
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rset"
 )
 
 // SPOP key [count]
@@ -28,7 +29,7 @@ func parseSPop(args [][]byte) (command.Runner, error) {
 }
 
 func (s spop) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, false)
+	set, err := rset.Open(c.Tx, s.key, false)
 	if err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func (s spop) Run(c *command.Ctx) error {
 	for i, p := range picked {
 		ms[i] = p.Field
 	}
-	if _, err := remove(set, ms); err != nil {
+	if _, err := rset.Remove(set, ms); err != nil {
 		return err
 	}
 	if !s.hasCount {

@@ -3,6 +3,7 @@ package set
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rset"
 )
 
 // SRANDMEMBER key [count]
@@ -28,7 +29,7 @@ func parseSRandMember(args [][]byte) (command.Runner, error) {
 }
 
 func (s srandMember) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, false)
+	set, err := rset.Open(c.Tx, s.key, false)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package set
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rset"
+)
 
 // SREM key member [member ...]
 type srem struct {
@@ -11,12 +14,12 @@ type srem struct {
 func parseSRem(args [][]byte) (command.Runner, error) { return srem{args[1], args[2:]}, nil }
 
 func (s srem) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, false)
+	set, err := rset.Open(c.Tx, s.key, false)
 	if err != nil || set == nil {
 		c.W.Int(0)
 		return err
 	}
-	n, err := remove(set, s.members)
+	n, err := rset.Remove(set, s.members)
 	if err != nil {
 		return err
 	}

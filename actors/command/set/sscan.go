@@ -1,6 +1,9 @@
 package set
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rset"
+)
 
 // SSCAN key cursor [MATCH pattern] [COUNT count]
 type sscan struct {
@@ -14,7 +17,7 @@ func parseSScan(args [][]byte) (command.Runner, error) {
 }
 
 func (s sscan) Run(c *command.Ctx) error {
-	set, err := open(c, s.key, false)
+	set, err := rset.Open(c.Tx, s.key, false)
 	if err != nil || set == nil {
 		if err == nil {
 			command.WriteScanReply(c, 0, nil)

@@ -1,6 +1,7 @@
 package zset
 
 import (
+	"github.com/rekv/rekv/actors/types/rzset"
 	"math"
 
 	"github.com/rekv/rekv/actors/command"
@@ -11,7 +12,7 @@ import (
 type zadd struct {
 	key                      []byte
 	nx, xx, gt, lt, ch, incr bool
-	entries                  []Entry
+	entries                  []rzset.Entry
 }
 
 func parseZAdd(args [][]byte) (command.Runner, error) {
@@ -54,13 +55,13 @@ done:
 		if err != nil {
 			return nil, err
 		}
-		z.entries = append(z.entries, Entry{Member: rest[j+1], Score: s})
+		z.entries = append(z.entries, rzset.Entry{Member: rest[j+1], Score: s})
 	}
 	return z, nil
 }
 
 func (z zadd) Run(c *command.Ctx) error {
-	set, exists, err := open(c, z.key, !z.xx)
+	set, exists, err := rzset.Open(c.Tx, z.key, !z.xx)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (z zadd) Run(c *command.Ctx) error {
 	done := false
 	if exists || !z.xx {
 		for _, e := range z.entries {
-			cur, had, err := set.score(e.Member)
+			cur, had, err := set.Score(e.Member)
 			if err != nil {
 				return err
 			}
@@ -83,7 +84,7 @@ func (z zadd) Run(c *command.Ctx) error {
 			if had && (z.nx || z.gt && score <= cur || z.lt && score >= cur) || !had && z.xx {
 				continue
 			}
-			isNew, err := set.put(e.Member, score)
+			isNew, err := set.SetScore(e.Member, score)
 			if err != nil {
 				return err
 			}

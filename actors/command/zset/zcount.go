@@ -1,11 +1,14 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZCOUNT key min max
 type zcount struct {
 	key      []byte
-	min, max scoreBound
+	min, max rzset.ScoreBound
 }
 
 func parseZCount(args [][]byte) (command.Runner, error) {
@@ -21,11 +24,11 @@ func parseZCount(args [][]byte) (command.Runner, error) {
 }
 
 func (z zcount) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.key, false)
+	set, _, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
-	es, err := set.byScore(z.min, z.max, false, 0, -1)
+	es, err := set.ByScore(z.min, z.max, false, 0, -1)
 	if err != nil {
 		return err
 	}

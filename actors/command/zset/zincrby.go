@@ -1,6 +1,9 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZINCRBY key increment member
 func parseZIncrBy(args [][]byte) (command.Runner, error) {
@@ -8,5 +11,5 @@ func parseZIncrBy(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return zadd{key: args[1], incr: true, entries: []Entry{{Member: args[3], Score: s}}}, nil
+	return zadd{key: args[1], incr: true, entries: []rzset.Entry{{Member: args[3], Score: s}}}, nil
 }

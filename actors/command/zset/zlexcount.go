@@ -1,11 +1,14 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZLEXCOUNT key min max
 type zlexCount struct {
 	key      []byte
-	min, max lexBound
+	min, max rzset.LexBound
 }
 
 func parseZLexCount(args [][]byte) (command.Runner, error) {
@@ -21,11 +24,11 @@ func parseZLexCount(args [][]byte) (command.Runner, error) {
 }
 
 func (z zlexCount) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.key, false)
+	set, _, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
-	es, err := set.byLex(z.min, z.max, false, 0, -1)
+	es, err := set.ByLex(z.min, z.max, false, 0, -1)
 	if err != nil {
 		return err
 	}

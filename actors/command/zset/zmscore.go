@@ -1,6 +1,9 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZMSCORE key member [member ...]
 type zmscore struct {
@@ -11,7 +14,7 @@ type zmscore struct {
 func parseZMScore(args [][]byte) (command.Runner, error) { return zmscore{args[1], args[2:]}, nil }
 
 func (z zmscore) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.key, false)
+	set, _, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
@@ -21,7 +24,7 @@ func (z zmscore) Run(c *command.Ctx) error {
 	}
 	out := make([]res, len(z.members))
 	for i, m := range z.members {
-		if out[i].s, out[i].ok, err = set.score(m); err != nil {
+		if out[i].s, out[i].ok, err = set.Score(m); err != nil {
 			return err
 		}
 	}

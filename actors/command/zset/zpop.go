@@ -3,6 +3,7 @@ package zset
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rzset"
 )
 
 // ZPOPMIN key [count] and ZPOPMAX key [count]
@@ -31,20 +32,20 @@ func popParser(max bool) func([][]byte) (command.Runner, error) {
 }
 
 func (z zpop) Run(c *command.Ctx) error {
-	set, ok, err := open(c, z.key, false)
+	set, ok, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
-	var es []Entry
+	var es []rzset.Entry
 	if ok && z.count > 0 {
-		if es, err = set.byRank(0, z.count-1, z.max); err != nil {
+		if es, err = set.ByRank(0, z.count-1, z.max); err != nil {
 			return err
 		}
 		ms := make([][]byte, len(es))
 		for i, e := range es {
 			ms[i] = e.Member
 		}
-		if _, err := set.remove(ms); err != nil {
+		if _, err := set.RemoveMembers(ms); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,7 @@
 package zset
 
 import (
-	"encoding/binary"
+	"github.com/rekv/rekv/actors/types/rzset"
 	"math"
 
 	"github.com/rekv/rekv/actors/command"
@@ -39,7 +39,7 @@ func parseZRandMember(args [][]byte) (command.Runner, error) {
 }
 
 func (z zrandMember) Run(c *command.Ctx) error {
-	set, ok, err := open(c, z.key, false)
+	set, ok, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
@@ -61,9 +61,13 @@ func (z zrandMember) Run(c *command.Ctx) error {
 		}
 		return nil
 	}
-	es := make([]Entry, len(picked))
+	es := make([]rzset.Entry, len(picked))
 	for i, p := range picked {
-		es[i] = Entry{Member: p.Field, Score: math.Float64frombits(binary.BigEndian.Uint64(p.Val))}
+		s, err := rzset.DecodeScore(p.Val)
+		if err != nil {
+			return err
+		}
+		es[i] = rzset.Entry{Member: p.Field, Score: s}
 	}
 	writeEntries(c, es, z.withScores)
 	return nil

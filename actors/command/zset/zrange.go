@@ -3,6 +3,7 @@ package zset
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rzset"
 )
 
 type rangeKind int
@@ -18,8 +19,8 @@ type rangeSpec struct {
 	kind          rangeKind
 	rev           bool
 	start, stop   int64
-	smin, smax    scoreBound
-	lmin, lmax    lexBound
+	smin, smax    rzset.ScoreBound
+	lmin, lmax    rzset.LexBound
 	offset, count int64
 	withScores    bool
 }
@@ -84,17 +85,17 @@ func parseRange(args [][]byte, at int, kind rangeKind, fixedKind, rev, fixedRev,
 }
 
 // fetch returns the entries of the range.
-func (rs rangeSpec) fetch(set zset) ([]Entry, error) {
+func (rs rangeSpec) fetch(set rzset.ZSet) ([]rzset.Entry, error) {
 	if set.Coll == nil {
 		return nil, nil
 	}
 	switch rs.kind {
 	case byScoreKind:
-		return set.byScore(rs.smin, rs.smax, rs.rev, rs.offset, rs.count)
+		return set.ByScore(rs.smin, rs.smax, rs.rev, rs.offset, rs.count)
 	case byLexKind:
-		return set.byLex(rs.lmin, rs.lmax, rs.rev, rs.offset, rs.count)
+		return set.ByLex(rs.lmin, rs.lmax, rs.rev, rs.offset, rs.count)
 	}
-	return set.byRank(rs.start, rs.stop, rs.rev)
+	return set.ByRank(rs.start, rs.stop, rs.rev)
 }
 
 // ZRANGE key start stop [BYSCORE | BYLEX] [REV] [LIMIT offset count]
@@ -110,7 +111,7 @@ func parseZRange(args [][]byte) (command.Runner, error) {
 }
 
 func (z zrange) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.key, false)
+	set, _, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZRANGESTORE dst src min max [BYSCORE | BYLEX] [REV] [LIMIT offset count].
 // Atomic across shards; an empty result deletes dst.
@@ -15,7 +18,7 @@ func parseZRangeStore(args [][]byte) (command.Runner, error) {
 }
 
 func (z zrangeStore) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.src, false)
+	set, _, err := rzset.Open(c.Tx, z.src, false)
 	if err != nil {
 		return err
 	}
@@ -31,20 +34,20 @@ func (z zrangeStore) Run(c *command.Ctx) error {
 }
 
 // storeResult replaces dst with a sorted set of es (deleting it when empty).
-func storeResult(c *command.Ctx, dst []byte, es []Entry) error {
+func storeResult(c *command.Ctx, dst []byte, es []rzset.Entry) error {
 	if _, err := c.Tx.Delete(dst); err != nil {
 		return err
 	}
 	if len(es) == 0 {
 		return nil
 	}
-	set, _, err := open(c, dst, true)
+	set, _, err := rzset.Open(c.Tx, dst, true)
 	if err != nil {
 		return err
 	}
 	var added int64
 	for _, e := range es {
-		isNew, err := set.put(e.Member, e.Score)
+		isNew, err := set.SetScore(e.Member, e.Score)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package zset
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rzset"
 )
 
 // ZRANK key member [WITHSCORE] and ZREVRANK key member [WITHSCORE]. The
@@ -28,11 +29,11 @@ func rankParser(name string, rev bool) func([][]byte) (command.Runner, error) {
 }
 
 func (z zrank) Run(c *command.Ctx) error {
-	set, _, err := open(c, z.key, false)
+	set, _, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil {
 		return err
 	}
-	s, ok, err := set.score(z.member)
+	s, ok, err := set.Score(z.member)
 	if err != nil {
 		return err
 	}
@@ -44,16 +45,7 @@ func (z zrank) Run(c *command.Ctx) error {
 		}
 		return nil
 	}
-	// Count the entries before the member in the requested direction.
-	var rank int64
-	target := set.indexKey(s, z.member)
-	err = set.ScanEdge(set.ScorePrefix(), z.rev, func(k, _ []byte) (bool, error) {
-		if string(k) == string(target) {
-			return false, nil
-		}
-		rank++
-		return true, nil
-	})
+	rank, err := set.Rank(z.member, s, z.rev)
 	if err != nil {
 		return err
 	}

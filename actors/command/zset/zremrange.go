@@ -1,6 +1,9 @@
 package zset
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
 
 // ZREMRANGEBYRANK key start stop, ZREMRANGEBYSCORE key min max and
 // ZREMRANGEBYLEX key min max.
@@ -17,7 +20,7 @@ func remRangeParser(kind rangeKind) func([][]byte) (command.Runner, error) {
 }
 
 func (z zremRange) Run(c *command.Ctx) error {
-	set, ok, err := open(c, z.key, false)
+	set, ok, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil || !ok {
 		c.W.Int(0)
 		return err
@@ -30,7 +33,7 @@ func (z zremRange) Run(c *command.Ctx) error {
 	for i, e := range es {
 		ms[i] = e.Member
 	}
-	n, err := set.remove(ms)
+	n, err := set.RemoveMembers(ms)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,7 @@
 package zset
 
 import (
-	"encoding/binary"
-	"math"
+	"github.com/rekv/rekv/actors/types/rzset"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/net/resp"
@@ -21,7 +20,7 @@ func parseZScan(args [][]byte) (command.Runner, error) {
 }
 
 func (z zscan) Run(c *command.Ctx) error {
-	set, ok, err := open(c, z.key, false)
+	set, ok, err := rzset.Open(c.Tx, z.key, false)
 	if err != nil || !ok {
 		if err == nil {
 			command.WriteScanReply(c, 0, nil)
@@ -30,7 +29,8 @@ func (z zscan) Run(c *command.Ctx) error {
 	}
 	var items [][]byte
 	cur, err := command.ScanMembers(c, set.Coll, z.ScanOpts, func(m, v []byte) {
-		items = append(items, m, resp.AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(v))))
+		s, _ := rzset.DecodeScore(v) // a corrupt score shows as 0
+		items = append(items, m, resp.AppendFloat(nil, s))
 	})
 	if err != nil {
 		return err

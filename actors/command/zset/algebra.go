@@ -3,7 +3,7 @@ package zset
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
+	"github.com/rekv/rekv/actors/types/rzset"
 	"math"
 	"slices"
 
@@ -167,7 +167,10 @@ func (z zsetOpCmd) load(c *command.Ctx) ([]*source, error) {
 		err = coll.Scan(nil, nil, false, 0, func(m, v []byte) (bool, error) {
 			score := 1.0
 			if t == codec.TypeZSet {
-				score = math.Float64frombits(binary.BigEndian.Uint64(v))
+				var err error
+				if score, err = rzset.DecodeScore(v); err != nil {
+					return false, err
+				}
 			}
 			score *= z.weights[i]
 			if math.IsNaN(score) {
@@ -199,8 +202,8 @@ func (z zsetOpCmd) combine(a, b float64) float64 {
 	return s
 }
 
-func (z zsetOpCmd) compute(srcs []*source) []Entry {
-	var out []Entry
+func (z zsetOpCmd) compute(srcs []*source) []rzset.Entry {
+	var out []rzset.Entry
 	switch z.op {
 	case opUnion:
 		acc := map[string]float64{}
@@ -220,7 +223,7 @@ func (z zsetOpCmd) compute(srcs []*source) []Entry {
 			}
 		}
 		for _, m := range order {
-			out = append(out, Entry{Member: []byte(m), Score: acc[m]})
+			out = append(out, rzset.Entry{Member: []byte(m), Score: acc[m]})
 		}
 	case opInter:
 		for _, s := range srcs {
@@ -239,7 +242,7 @@ func (z zsetOpCmd) compute(srcs []*source) []Entry {
 				score = z.combine(score, v)
 			}
 			if in {
-				out = append(out, Entry{Member: m, Score: score})
+				out = append(out, rzset.Entry{Member: m, Score: score})
 				if z.card && z.limit > 0 && int64(len(out)) >= z.limit {
 					break
 				}
@@ -260,11 +263,11 @@ func (z zsetOpCmd) compute(srcs []*source) []Entry {
 				}
 			}
 			if !in {
-				out = append(out, Entry{Member: m, Score: srcs[0].entries[string(m)]})
+				out = append(out, rzset.Entry{Member: m, Score: srcs[0].entries[string(m)]})
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b Entry) int {
+	slices.SortFunc(out, func(a, b rzset.Entry) int {
 		if c := cmp.Compare(a.Score, b.Score); c != 0 {
 			return c
 		}

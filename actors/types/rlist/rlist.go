@@ -1,0 +1,321 @@
+// Package rlist is the list type's operations on a store transaction:
+// elements at contiguous uint64 indexes [head, tail) under the key's
+// version (codec sub-keys), LPUSH at head-1, RPUSH at tail, both starting
+// at 2^63. Point reads and writes by index; inserts and removals in the
+// middle move the shorter side.
+package rlist
+
+import (
+	"bytes"
+	"encoding/binary"
+
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
+)
+
+// List is a list key open in a command's transaction.
+type List struct {
+	c          *store.Coll
+	head, tail uint64
+}
+
+// Open returns key's list: nil if missing (unless create), WRONGTYPE if
+// another type.
+func Open(tx *store.Tx, key []byte, create bool) (*List, error) {
+	coll, err := tx.Open(key, codec.TypeList, create)
+	if err != nil || coll == nil {
+		return nil, err
+	}
+	l := &List{c: coll}
+	l.head, l.tail = coll.Bounds()
+	return l, nil
+}
+
+// sub returns the sub-key field of list index i.
+func sub(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }
+
+func (l *List) Len() int64 { return int64(l.tail - l.head) }
+
+// abs maps a Redis index (negative from the tail) to a list index.
+func (l *List) Abs(i int64) (uint64, bool) {
+	n := l.Len()
+	if i < 0 {
+		i += n
+	}
+	if i < 0 || i >= n {
+		return 0, false
+	}
+	return l.head + uint64(i), true
+}
+
+// get reads the element at list index i.
+func (l *List) Get(i uint64) ([]byte, error) {
+	v, ok, err := l.c.Get(sub(i))
+	if err == nil && !ok {
+		err = rerr.Errorf("ERR list %q: missing element", l.c.Key())
+	}
+	return v, err
+}
+
+// scan calls fn for the elements at list indexes [from, to), backwards
+// with rev; fn's value is only valid during the call.
+func (l *List) Scan(from, to uint64, rev bool, fn func(i uint64, v []byte) (bool, error)) error {
+	if from >= to {
+		return nil
+	}
+	return l.c.Scan(sub(from), sub(to), rev, int(min(to-from, 1<<30)), func(f, v []byte) (bool, error) {
+		return fn(binary.BigEndian.Uint64(f), v)
+	})
+}
+
+// values returns copies of the elements at [from, to), in index order.
+func (l *List) Values(from, to uint64) ([][]byte, error) {
+	out := make([][]byte, 0, min(to-from, 1024))
+	err := l.Scan(from, to, false, func(_ uint64, v []byte) (bool, error) {
+		out = append(out, bytes.Clone(v))
+		return true, nil
+	})
+	return out, err
+}
+
+// push adds elements at the head (left) or tail, one at a time like Redis
+// (LPUSH a b c leaves c first), and signals blocked clients.
+func (l *List) Push(left bool, elems ...[]byte) error {
+	for _, e := range elems {
+		i := l.tail
+		if left {
+			l.head--
+			i = l.head
+		} else {
+			l.tail++
+		}
+		if err := l.c.Put(sub(i), e); err != nil {
+			return err
+		}
+	}
+	l.c.Signal()
+	return l.c.SetBounds(l.head, l.tail)
+}
+
+// pop removes up to n elements from the head (left) or tail and returns
+// them in pop order.
+func (l *List) Pop(left bool, n int64) ([][]byte, error) {
+	n = min(n, l.Len())
+	if n <= 0 {
+		return nil, nil
+	}
+	var out [][]byte
+	if n == 1 {
+		i := l.tail - 1
+		if left {
+			i = l.head
+		}
+		v, err := l.Get(i)
+		if err != nil {
+			return nil, err
+		}
+		out = [][]byte{v}
+	} else {
+		from, to := l.head, l.head+uint64(n)
+		if !left {
+			from, to = l.tail-uint64(n), l.tail
+		}
+		out = make([][]byte, 0, n)
+		err := l.Scan(from, to, !left, func(_ uint64, v []byte) (bool, error) {
+			out = append(out, bytes.Clone(v))
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for k := range out {
+		i := l.head + uint64(k)
+		if !left {
+			i = l.tail - 1 - uint64(k)
+		}
+		if err := l.c.Remove(sub(i)); err != nil {
+			return nil, err
+		}
+	}
+	if left {
+		l.head += uint64(len(out))
+	} else {
+		l.tail -= uint64(len(out))
+	}
+	return out, l.c.SetBounds(l.head, l.tail)
+}
+
+// insertAt inserts v so that it ends up before the element now at index
+// gap (gap == tail appends), moving whichever side is shorter.
+func (l *List) InsertAt(gap uint64, v []byte) error {
+	if gap-l.head < l.tail-gap {
+		// Move [head, gap) one to the left; v goes at gap-1.
+		vs, err := l.Values(l.head, gap)
+		if err != nil {
+			return err
+		}
+		for k, e := range vs {
+			if err := l.c.Put(sub(l.head-1+uint64(k)), e); err != nil {
+				return err
+			}
+		}
+		l.head--
+		if err := l.c.Put(sub(gap-1), v); err != nil {
+			return err
+		}
+	} else {
+		// Move [gap, tail) one to the right; v goes at gap.
+		vs, err := l.Values(gap, l.tail)
+		if err != nil {
+			return err
+		}
+		for k, e := range vs {
+			if err := l.c.Put(sub(gap+1+uint64(k)), e); err != nil {
+				return err
+			}
+		}
+		l.tail++
+		if err := l.c.Put(sub(gap), v); err != nil {
+			return err
+		}
+	}
+	return l.c.SetBounds(l.head, l.tail)
+}
+
+// span maps Redis's start/stop (negative from the end, clamped) to list
+// indexes [from, to); empty when from >= to.
+func (l *List) Span(start, stop int64) (from, to uint64) {
+	n := l.Len()
+	if start < 0 {
+		start += n
+	}
+	if stop < 0 {
+		stop += n
+	}
+	start = max(start, 0)
+	if start > stop || start >= n {
+		return l.head, l.head
+	}
+	stop = min(stop, n-1)
+	return l.head + uint64(start), l.head + uint64(stop) + 1
+}
+
+// removeAt deletes the elements at the ascending indexes hits and closes
+// the holes, moving the elements on the shorter side.
+func (l *List) RemoveAt(hits []uint64) error {
+	k := uint64(len(hits))
+	switch {
+	case k == 0:
+		return nil
+	case k == uint64(l.Len()):
+		return l.c.Drop()
+	}
+	first, last := hits[0], hits[len(hits)-1]
+	hit := make(map[uint64]bool, len(hits))
+	for _, i := range hits {
+		hit[i] = true
+	}
+	if l.tail-first <= last-l.head+1 {
+		// Pack [first, tail) leftwards.
+		vs, err := l.Values(first, l.tail)
+		if err != nil {
+			return err
+		}
+		dst := first
+		for n, v := range vs {
+			i := first + uint64(n)
+			if hit[i] {
+				continue
+			}
+			if i != dst {
+				if err := l.c.Put(sub(dst), v); err != nil {
+					return err
+				}
+			}
+			dst++
+		}
+		if err := l.DeleteRange(l.tail-k, l.tail); err != nil {
+			return err
+		}
+		l.tail -= k
+	} else {
+		// Pack [head, last] rightwards.
+		vs, err := l.Values(l.head, last+1)
+		if err != nil {
+			return err
+		}
+		dst := last
+		for n := len(vs) - 1; n >= 0; n-- {
+			i := l.head + uint64(n)
+			if hit[i] {
+				continue
+			}
+			if i != dst {
+				if err := l.c.Put(sub(dst), vs[n]); err != nil {
+					return err
+				}
+			}
+			dst--
+		}
+		if err := l.DeleteRange(l.head, l.head+k); err != nil {
+			return err
+		}
+		l.head += k
+	}
+	return l.c.SetBounds(l.head, l.tail)
+}
+
+// deleteRange deletes the elements at [from, to) without reading them.
+func (l *List) DeleteRange(from, to uint64) error {
+	for i := from; i < to; i++ {
+		if err := l.c.Remove(sub(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewrite keeps only [from, to), copied under a new version at the same
+// indexes; the old version becomes garbage.
+func (l *List) Rewrite(from, to uint64) error {
+	vs, err := l.Values(from, to)
+	if err != nil {
+		return err
+	}
+	if err := l.c.Rebase(); err != nil {
+		return err
+	}
+	for k, v := range vs {
+		if err := l.c.Put(sub(from+uint64(k)), v); err != nil {
+			return err
+		}
+	}
+	l.head, l.tail = from, to
+	return l.c.SetBounds(from, to)
+}
+
+// Head returns the index of the first element.
+func (l *List) Head() uint64 { return l.head }
+
+// Tail returns the index just past the last element.
+func (l *List) Tail() uint64 { return l.tail }
+
+// Key returns the list's user key.
+func (l *List) Key() []byte { return l.c.Key() }
+
+// Set overwrites the element at list index i (one point write).
+func (l *List) Set(i uint64, v []byte) error { return l.c.Put(sub(i), v) }
+
+// Drop deletes the whole list.
+func (l *List) Drop() error { return l.c.Drop() }
+
+// Note records a keyspace event for the list's key.
+func (l *List) Note(class uint16, event string) { l.c.Note(class, event) }
+
+// SetBounds records new bounds after elements were moved by index.
+func (l *List) SetBounds(head, tail uint64) error {
+	l.head, l.tail = head, tail
+	return l.c.SetBounds(head, tail)
+}

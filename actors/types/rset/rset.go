@@ -1,0 +1,83 @@
+// Package rset is the set type's operations on a store transaction: one
+// sub-key per member (empty value) under the key's version, the exact
+// member count in the meta. A nil *store.Coll is a missing key and reads
+// as empty.
+package rset
+
+import (
+	"bytes"
+
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
+)
+
+// Open returns key's set (nil if missing and not create).
+func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
+	return tx.Open(key, codec.TypeSet, create)
+}
+
+// IsMember reports whether m is in s (a nil s is empty).
+func IsMember(s *store.Coll, m []byte) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	_, ok, err := s.Get(m)
+	return ok, err
+}
+
+// Add inserts members and reports how many were new.
+func Add(s *store.Coll, members [][]byte) (int64, error) {
+	var n int64
+	for _, m := range members {
+		ok, err := IsMember(s, m)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			continue
+		}
+		if err := s.Put(m, nil); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if n > 0 {
+		return n, s.Grow(n)
+	}
+	return 0, nil
+}
+
+// Remove deletes members and reports how many were present.
+func Remove(s *store.Coll, members [][]byte) (int64, error) {
+	var n int64
+	for _, m := range members {
+		ok, err := IsMember(s, m)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		if err := s.Remove(m); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if n > 0 {
+		return n, s.Grow(-n)
+	}
+	return 0, nil
+}
+
+// Members returns every member of s in byte order.
+func Members(s *store.Coll) ([][]byte, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var out [][]byte
+	err := s.Scan(nil, nil, false, 0, func(m, _ []byte) (bool, error) {
+		out = append(out, bytes.Clone(m))
+		return true, nil
+	})
+	return out, err
+}

@@ -1,0 +1,103 @@
+package rzset_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/rekv/rekv/actors/store/storetest"
+	"github.com/rekv/rekv/actors/types/rzset"
+)
+
+func members(es []rzset.Entry) string {
+	s := ""
+	for _, e := range es {
+		s += fmt.Sprintf("%s=%g ", e.Member, e.Score)
+	}
+	return s
+}
+
+func TestScoresRanksAndRanges(t *testing.T) {
+	st := storetest.New(t)
+	tx := st.Begin()
+	z, ok, err := rzset.Open(tx, []byte("z"), true)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	for _, e := range []rzset.Entry{{Member: []byte("b"), Score: 2}, {Member: []byte("a"), Score: 1},
+		{Member: []byte("c"), Score: 2}, {Member: []byte("n"), Score: math.Inf(-1)}, {Member: []byte("d"), Score: math.Copysign(0, -1)}} {
+		isNew, err := z.SetScore(e.Member, e.Score)
+		if err != nil || !isNew {
+			t.Fatalf("SetScore %s: new=%v err=%v", e.Member, isNew, err)
+		}
+	}
+	if err := z.Grow(5); err != nil {
+		t.Fatal(err)
+	}
+	if isNew, err := z.SetScore([]byte("a"), 3); err != nil || isNew {
+		t.Fatalf("re-score a: new=%v err=%v", isNew, err)
+	}
+	st.Commit(tx)
+
+	tx = st.Begin()
+	z, _, _ = rzset.Open(tx, []byte("z"), false)
+	if s, ok, err := z.Score([]byte("a")); err != nil || !ok || s != 3 {
+		t.Fatalf("score a = %v %v %v", s, ok, err)
+	}
+	if s, _, _ := z.Score([]byte("d")); math.Signbit(s) {
+		t.Error("-0 stored with its sign")
+	}
+	all, err := z.ByRank(0, -1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := members(all), "n=-Inf d=0 b=2 c=2 a=3 "; got != want {
+		t.Errorf("ByRank = %q, want %q", got, want)
+	}
+	rev, _ := z.ByRank(0, 1, true)
+	if got, want := members(rev), "a=3 c=2 "; got != want {
+		t.Errorf("ByRank rev = %q, want %q", got, want)
+	}
+	if r, err := z.Rank([]byte("c"), 2, false); err != nil || r != 3 {
+		t.Errorf("Rank c = %d %v", r, err)
+	}
+	if r, _ := z.Rank([]byte("c"), 2, true); r != 1 {
+		t.Errorf("Rank c rev = %d", r)
+	}
+	byScore, _ := z.ByScore(rzset.ScoreBound{V: 0, Excl: true}, rzset.ScoreBound{V: 3}, false, 1, -1)
+	if got, want := members(byScore), "c=2 a=3 "; got != want {
+		t.Errorf("ByScore (0,3] offset 1 = %q, want %q", got, want)
+	}
+	byLex, _ := z.ByLex(rzset.LexBound{V: []byte("b")}, rzset.LexBound{V: []byte("d"), Excl: true}, false, 0, -1)
+	if got, want := members(byLex), "b=2 c=2 "; got != want {
+		t.Errorf("ByLex [b,d) = %q, want %q", got, want)
+	}
+	n, err := z.RemoveMembers([][]byte{[]byte("a"), []byte("x"), []byte("n")})
+	if err != nil || n != 2 || z.Size() != 3 {
+		t.Fatalf("RemoveMembers = %d %v, size %d", n, err, z.Size())
+	}
+	left, _ := z.ByRank(0, -1, false)
+	if got, want := members(left), "d=0 b=2 c=2 "; got != want {
+		t.Errorf("after remove = %q, want %q", got, want)
+	}
+}
+
+func TestMissingKeyReadsEmpty(t *testing.T) {
+	tx := storetest.New(t).Begin()
+	z, ok, err := rzset.Open(tx, []byte("none"), false)
+	if err != nil || ok {
+		t.Fatal(ok, err)
+	}
+	if _, ok, err := z.Score([]byte("a")); ok || err != nil {
+		t.Error("score of a missing key", ok, err)
+	}
+	if es, err := z.ByScore(rzset.ScoreBound{V: math.Inf(-1)}, rzset.ScoreBound{V: math.Inf(1)}, false, 0, -1); len(es) != 0 || err != nil {
+		t.Error("ByScore of a missing key", es, err)
+	}
+}
+
+func TestDecodeScoreRejectsBadValues(t *testing.T) {
+	if _, err := rzset.DecodeScore([]byte{1, 2, 3}); err == nil {
+		t.Error("a 3-byte score decoded")
+	}
+}
