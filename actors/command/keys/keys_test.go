@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
@@ -110,4 +111,37 @@ func TestFlushHidesFromEveryReader(t *testing.T) {
 	h.Run([]c{{"set x 1", "+OK\r\n"}, {"flushall", "+OK\r\n"}, {"dbsize", ":0\r\n"}})
 	h.DB = 0
 	h.Run([]c{{"dbsize", ":0\r\n"}, {"exists a d", ":0\r\n"}})
+}
+
+func TestTouch(t *testing.T) {
+	harness(t).Run([]c{
+		{"touch", "-ERR wrong number of arguments for 'touch' command\r\n"},
+		{"set a 1", "+OK\r\n"},
+		{"set b 2", "+OK\r\n"},
+		{"touch a b missing a", ":3\r\n"},
+		{"touch missing", ":0\r\n"},
+	})
+}
+
+// TestEvents checks the keyspace events the specs declare, through the
+// same execution path as the server (actors.Runtime.Step).
+func TestEvents(t *testing.T) {
+	h := harness(t)
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"set a 1 ex 100", []string{"set 0 a", "expire 0 a"}},
+		{"rename a b", []string{"rename_from 0 a", "rename_to 0 b"}},
+		{"expire b 0", []string{"del 0 b"}},
+		{"set c 1", []string{"set 0 c"}},
+		{"touch c", nil},
+		{"incrby c 2", []string{"incrby 0 c"}},
+		{"getdel c", []string{"del 0 c"}},
+	} {
+		h.Do(tc.line)
+		if got := h.Events(); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: events %q, want %q", tc.line, got, tc.want)
+		}
+	}
 }
