@@ -8,11 +8,11 @@ import (
 // Keyspace notifications.
 //
 // When some class is enabled, transactions collect notes and the engine
-// publishes them after the commit. Most commands are described here by
-// their event name, applied to every key they wrote (Tx.Touched); a key a
-// command deleted as a side effect (a list popped empty) also gets
-// Redis's generic "del". List pushes and pops note themselves, since their
-// event depends on the side (lpush or rpush).
+// publishes them after the commit. Each command's Spec names its event
+// (Event, or KeyEvent per key), applied to every key it wrote
+// (Tx.Touched); a key a command deleted as a side effect (a list popped
+// empty) also gets Redis's generic "del". Commands flagged OwnEvents (list
+// pushes and pops, whose event depends on the side) note themselves.
 
 // noteEvents records the notifications of one command that wrote the keys
 // tx.Touched()[tFrom:] and deleted tx.Deleted()[dFrom:], as its Spec

@@ -32,7 +32,31 @@ type Harness struct {
 	DB int
 	// Proto is the reply protocol (2 or 3).
 	Proto int
+	// Client is the connection connection commands see.
+	Client *Client
 }
+
+// Client is a fake connection for connection commands (SELECT, PING...).
+type Client struct {
+	Id, Db, Prot, Subs int
+	ClientName         string
+	Closing, Authed    bool
+}
+
+func (c *Client) ID() int64           { return int64(c.Id) }
+func (c *Client) DB() int             { return c.Db }
+func (c *Client) SetDB(db int)        { c.Db = db }
+func (c *Client) Proto() int          { return c.Prot }
+func (c *Client) SetProto(p int)      { c.Prot = p }
+func (c *Client) Name() string        { return c.ClientName }
+func (c *Client) SetName(name string) { c.ClientName = name }
+func (c *Client) SetLibName(string)   {}
+func (c *Client) SetLibVer(string)    {}
+func (c *Client) Info() string        { return fmt.Sprintf("id=%d name=%s db=%d", c.Id, c.ClientName, c.Db) }
+func (c *Client) CloseAfterReply()    { c.Closing = true }
+func (c *Client) Authenticated() bool { return c.Authed }
+func (c *Client) SetAuthenticated()   { c.Authed = true }
+func (c *Client) Subscriptions() int  { return c.Subs }
 
 // New returns a harness serving the given registration tables on a fresh
 // in-memory Badger.
@@ -49,7 +73,8 @@ func New(t testing.TB, tables ...[]*command.Spec) *Harness {
 func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) *Harness {
 	rt := &actors.Runtime{Registry: command.NewRegistry(tables...), Cursors: store.NewCursors(64)}
 	return &Harness{t: t, drv: drv, rt: rt, cache: store.NewMetaCache(1000),
-		markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2}
+		markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2,
+		Client: &Client{Id: 1, Prot: 2, Authed: true}}
 }
 
 // Parse resolves and parses line, returning the parse error if any.
@@ -99,7 +124,7 @@ func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) erro
 	defer tx.Rollback()
 	// A blocking command that finds nothing answers like a timeout, as
 	// inside MULTI: the harness never waits.
-	err = h.rt.Step(tx, w, actors.Call{Spec: spec, Runner: r, NoBlock: true, Purge: h.cache.Purge})
+	err = h.rt.Step(tx, w, actors.Call{Spec: spec, Runner: r, Client: h.Client, NoBlock: true, Purge: h.cache.Purge})
 	if err != nil || !writable {
 		return err
 	}
