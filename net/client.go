@@ -9,6 +9,7 @@ import (
 	"github.com/panjf2000/gnet/v2"
 
 	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
 )
 
 // client is one connection's state. Fields under mu may be read by other
@@ -39,6 +40,12 @@ type client struct {
 	scratch  [][]byte
 	quitting bool
 	authed   atomic.Bool // set by AUTH, possibly inside EXEC on an actor
+
+	// The connection command being run (event loop only), for WATCH and
+	// EXEC, which dispatch it to the engine.
+	cur     *command.Spec
+	curArgs [][]byte
+	curSeq  uint64
 
 	// MULTI state, event-loop only.
 	multi      bool

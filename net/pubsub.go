@@ -1,12 +1,11 @@
 package net
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 
-	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/glob"
-	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/net/resp"
 )
 
@@ -117,168 +116,86 @@ func (cl *client) Subscriptions() int {
 	return len(cl.subs) + len(cl.psubs)
 }
 
-// pubsubCommands are the Pub/Sub commands (connection commands).
-func pubsubCommands() []*command.Spec {
-	conn := command.Conn
-	sub := command.Conn | command.PubSubContext
-	return []*command.Spec{
-		{Name: "subscribe", Arity: -2, Flags: sub, Parse: subParser(false, true)},
-		{Name: "unsubscribe", Arity: -1, Flags: sub, Parse: subParser(false, false)},
-		{Name: "psubscribe", Arity: -2, Flags: sub, Parse: subParser(true, true)},
-		{Name: "punsubscribe", Arity: -1, Flags: sub, Parse: subParser(true, false)},
-		{Name: "publish", Arity: 3, Flags: conn | command.Fast, Parse: parsePublish},
-		{Name: "pubsub", Arity: -2, Subcommands: []*command.Spec{
-			{Name: "channels", Arity: -2, Flags: conn, Parse: parsePubsubChannels},
-			{Name: "numsub", Arity: -2, Flags: conn, Parse: parsePubsubNumsub},
-			{Name: "numpat", Arity: 2, Flags: conn, Parse: parsePubsubNumpat},
-		}},
-	}
+// Subscribe implements command.Client.
+func (cl *client) Subscribe(pattern bool, name []byte) int {
+	return cl.setSubscription(pattern, name, true)
 }
 
-// SUBSCRIBE channel..., UNSUBSCRIBE [channel...], PSUBSCRIBE pattern...,
-// PUNSUBSCRIBE [pattern...]: one confirmation per name.
-type subscribe struct {
-	names   [][]byte
-	pattern bool
-	sub     bool
+// Unsubscribe implements command.Client.
+func (cl *client) Unsubscribe(pattern bool, name []byte) int {
+	return cl.setSubscription(pattern, name, false)
 }
 
-func subParser(pattern, sub bool) func([][]byte) (command.Runner, error) {
-	return func(args [][]byte) (command.Runner, error) {
-		return subscribe{names: args[1:], pattern: pattern, sub: sub}, nil
-	}
-}
-
-func (x subscribe) Run(c *command.Ctx) error {
-	cl := c.Client.(*client)
-	kind := map[[2]bool]string{{false, true}: "subscribe", {false, false}: "unsubscribe",
-		{true, true}: "psubscribe", {true, false}: "punsubscribe"}[[2]bool{x.pattern, x.sub}]
+// setSubscription adds or removes one subscription and returns the count
+// after it. The broker's lock is never taken under the client's (Publish
+// takes them the other way round).
+func (cl *client) setSubscription(pattern bool, name []byte, on bool) int {
 	cl.mu.Lock()
 	set := &cl.subs
-	if x.pattern {
+	if pattern {
 		set = &cl.psubs
 	}
 	if *set == nil {
 		*set = map[string]struct{}{}
 	}
-	names := x.names
-	if !x.sub && len(names) == 0 {
-		for n := range *set {
-			names = append(names, []byte(n))
-		}
-		slices.SortFunc(names, func(a, b []byte) int { return compareBytes(a, b) })
+	_, had := (*set)[string(name)]
+	if on {
+		(*set)[string(name)] = struct{}{}
+	} else {
+		delete(*set, string(name))
+	}
+	count := len(cl.subs) + len(cl.psubs)
+	cl.mu.Unlock()
+	switch {
+	case on && !had:
+		cl.srv.broker.add(pattern, string(name), cl)
+	case !on && had:
+		cl.srv.broker.remove(pattern, string(name), cl)
+	}
+	return count
+}
+
+// Subscribed implements command.Client.
+func (cl *client) Subscribed(pattern bool) [][]byte {
+	cl.mu.Lock()
+	set := cl.subs
+	if pattern {
+		set = cl.psubs
+	}
+	names := make([][]byte, 0, len(set))
+	for n := range set {
+		names = append(names, []byte(n))
 	}
 	cl.mu.Unlock()
-	if !x.sub && len(names) == 0 {
-		c.W.Push(3)
-		c.W.BulkString(kind)
-		c.W.Null()
-		c.W.Int(int64(cl.Subscriptions()))
-		return nil
-	}
-	for _, n := range names {
-		cl.mu.Lock()
-		_, had := (*set)[string(n)]
-		if x.sub {
-			(*set)[string(n)] = struct{}{}
-		} else {
-			delete(*set, string(n))
-		}
-		count := len(cl.subs) + len(cl.psubs)
-		cl.mu.Unlock()
-		// The broker's lock is never taken under the client's (Publish
-		// takes them the other way round).
-		switch {
-		case x.sub && !had:
-			cl.srv.broker.add(x.pattern, string(n), cl)
-		case !x.sub && had:
-			cl.srv.broker.remove(x.pattern, string(n), cl)
-		}
-		c.W.Push(3)
-		c.W.BulkString(kind)
-		c.W.Bulk(n)
-		c.W.Int(int64(count))
-	}
-	return nil
+	slices.SortFunc(names, bytes.Compare)
+	return names
 }
 
-func compareBytes(a, b []byte) int {
-	switch {
-	case string(a) < string(b):
-		return -1
-	case string(a) > string(b):
-		return 1
-	}
-	return 0
-}
-
-// PUBLISH channel message
-type publish struct{ channel, msg []byte }
-
-func parsePublish(args [][]byte) (command.Runner, error) { return publish{args[1], args[2]}, nil }
-
-func (x publish) Run(c *command.Ctx) error {
-	c.W.Int(int64(c.Client.(*client).srv.Publish(x.channel, x.msg)))
-	return nil
-}
-
-// PUBSUB CHANNELS [pattern]
-type pubsubChannels struct{ pattern []byte }
-
-func parsePubsubChannels(args [][]byte) (command.Runner, error) {
-	switch len(args) {
-	case 2:
-		return pubsubChannels{}, nil
-	case 3:
-		return pubsubChannels{args[2]}, nil
-	}
-	return nil, rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try PUBSUB HELP.", args[1])
-}
-
-func (x pubsubChannels) Run(c *command.Ctx) error {
-	b := c.Client.(*client).srv.broker
+// Channels implements command.Server.
+func (s *Server) Channels(pattern []byte) []string {
+	b := s.broker
 	b.mu.RLock()
 	var out []string
 	for ch := range b.channels {
-		if x.pattern == nil || glob.Match(x.pattern, []byte(ch), false) {
+		if pattern == nil || glob.Match(pattern, []byte(ch), false) {
 			out = append(out, ch)
 		}
 	}
 	b.mu.RUnlock()
 	slices.Sort(out)
-	c.W.Array(len(out))
-	for _, ch := range out {
-		c.W.BulkString(ch)
-	}
-	return nil
+	return out
 }
 
-// PUBSUB NUMSUB [channel ...]
-type pubsubNumsub struct{ channels [][]byte }
-
-func parsePubsubNumsub(args [][]byte) (command.Runner, error) { return pubsubNumsub{args[2:]}, nil }
-
-func (x pubsubNumsub) Run(c *command.Ctx) error {
-	b := c.Client.(*client).srv.broker
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	c.W.Array(2 * len(x.channels))
-	for _, ch := range x.channels {
-		c.W.Bulk(ch)
-		c.W.Int(int64(len(b.channels[string(ch)])))
-	}
-	return nil
+// NumSub implements command.Server.
+func (s *Server) NumSub(channel []byte) int {
+	s.broker.mu.RLock()
+	defer s.broker.mu.RUnlock()
+	return len(s.broker.channels[string(channel)])
 }
 
-// PUBSUB NUMPAT
-type pubsubNumpat struct{}
-
-func parsePubsubNumpat([][]byte) (command.Runner, error) { return pubsubNumpat{}, nil }
-
-func (pubsubNumpat) Run(c *command.Ctx) error {
-	b := c.Client.(*client).srv.broker
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	c.W.Int(int64(len(b.patterns)))
-	return nil
+// NumPat implements command.Server.
+func (s *Server) NumPat() int {
+	s.broker.mu.RLock()
+	defer s.broker.mu.RUnlock()
+	return len(s.broker.patterns)
 }

@@ -3,6 +3,7 @@ package net
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"log/slog"
 	stdnet "net"
@@ -75,9 +76,10 @@ type Server struct {
 	totalCmds  atomic.Int64
 }
 
-// New returns a server that routes commands to engine.
-func New(o Options, info Info, engine *actors.Engine, reg *command.Registry, log *slog.Logger) *Server {
-	s := &Server{opts: o, info: info, engine: engine, reg: reg, log: log, start: time.Now(), broker: newBroker(),
+// New returns a server for the commands of reg; Start gives it the engine
+// they run on (which is built with this server as its command.Server).
+func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
+	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
@@ -85,8 +87,10 @@ func New(o Options, info Info, engine *actors.Engine, reg *command.Registry, log
 	return s
 }
 
-// Start starts the event loops and returns once the listener is up.
-func (s *Server) Start() error {
+// Start starts the event loops, routing commands to engine, and returns
+// once the listener is up.
+func (s *Server) Start(engine *actors.Engine) error {
+	s.engine = engine
 	go func() {
 		s.stopped <- gnet.Run(s, "tcp://"+s.opts.Addr,
 			gnet.WithMulticore(s.opts.Multicore),
@@ -269,15 +273,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		return
 	}
 	runner, err := spec.Parse(args)
-	if spec.Flags&command.Transaction != 0 {
-		if err != nil {
-			fail(err, spec.FullName())
-			return
-		}
-		s.transaction(cl, seq, spec, args, db, proto)
-		return
-	}
-	if cl.multi && spec.Flags&command.NotQueued == 0 {
+	if cl.multi && spec.Flags&(command.NotQueued|command.Transaction) == 0 {
 		// Queued; a parse error is replied by EXEC, like Redis's runtime
 		// syntax errors.
 		cl.queue = append(cl.queue, actors.Queued{Spec: spec, Runner: runner, Err: err})
@@ -295,7 +291,13 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		w := resp.NewWriter(proto)
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
 			Now: time.Now().UnixMilli(), DB: db}
-		if err := runner.Run(ctx); err != nil {
+		cl.cur, cl.curArgs, cl.curSeq = spec, args, seq
+		err := runner.Run(ctx)
+		cl.cur, cl.curArgs = nil, nil
+		if errors.Is(err, command.ErrReplyLater) {
+			return // the engine replies (WATCH, EXEC)
+		}
+		if err != nil {
 			w.Reset(proto)
 			command.Reply(w, err, spec.FullName(), s.log)
 		}

@@ -17,9 +17,11 @@ import (
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
+	"github.com/rekv/rekv/actors/command/pubsub"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/command/tx"
 	"github.com/rekv/rekv/actors/command/zset"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
@@ -43,7 +45,8 @@ func Registry() *command.Registry {
 		command.WithClass(command.NotifyList, list.Commands()),
 		command.WithClass(command.NotifySet, set.Commands()),
 		command.WithClass(command.NotifyZSet, zset.Commands()),
-		rnet.Commands())
+		pubsub.Commands(),
+		tx.Commands())
 }
 
 // Node is a running server.
@@ -80,11 +83,6 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
 	var err error
 	shared := Shared(cfg.Storage)
-	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
-		ScanCursors: cfg.Actors.ScanCursors, Shared: shared}, drv, reg, nil, log)
-	if err != nil {
-		return nil, errors.Join(err, drv.Close())
-	}
 	info := rnet.Info{Version: Version, Port: cfg.Server.Port, Driver: cfg.Storage.Driver,
 		ConfigFile: configFile, Config: configParams(cfg), GC: n.GCStats.Fields}
 	limits := resp.Limits{MaxBulkLen: cfg.Server.ProtoMaxBulkLen, MaxArgs: cfg.Server.MaxMultibulkLen,
@@ -96,8 +94,12 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
 		OutputLimitNormal:    cfg.Server.OutputBufferLimitNormal,
 		OutputLimitPubSub:    cfg.Server.OutputBufferLimitPubSub,
-		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents}, info, n.engine, reg, log)
-	n.engine.SetServer(n.net)
+		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents}, info, reg, log)
+	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
+		ScanCursors: cfg.Actors.ScanCursors, Shared: shared}, drv, reg, n.net, log)
+	if err != nil {
+		return nil, errors.Join(err, drv.Close())
+	}
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, OrphanInterval: cfg.GC.OrphanInterval,
 		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys, Lease: lease(shared, cfg.Storage.TiKV)},
@@ -105,7 +107,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
-	if err := n.net.Start(); err != nil {
+	if err := n.net.Start(n.engine); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
 	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)

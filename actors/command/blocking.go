@@ -14,6 +14,11 @@ import (
 // block, as inside MULTI, replies TimedOut).
 var ErrWouldBlock = errors.New("command: would block")
 
+// ErrReplyLater is what a connection command returns when it handed its
+// work to the engine, which sends the reply (WATCH, EXEC): the connection
+// writes nothing for it now.
+var ErrReplyLater = errors.New("command: reply comes later")
+
 // Blocker is the Runner of a command that may wait for keys (BLPOP, BRPOP,
 // BLMOVE, BRPOPLPUSH, BLMPOP). Run is the non-blocking attempt over every
 // key, exactly like the command's non-blocking form.

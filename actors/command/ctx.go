@@ -31,6 +31,21 @@ type Client interface {
 	// Subscriptions returns how many channels and patterns the client is
 	// subscribed to (RESP2 clients with some are in subscriber mode).
 	Subscriptions() int
+	// Subscribe adds a channel (pattern: a pattern) subscription and
+	// Unsubscribe removes one; both return the client's subscription count
+	// after it. Subscribed returns the client's channels (or patterns) in
+	// byte order.
+	Subscribe(pattern bool, name []byte) int
+	Unsubscribe(pattern bool, name []byte) int
+	Subscribed(pattern bool) [][]byte
+	// Multi, Discard, Unwatch, Watch and Exec drive the connection's
+	// MULTI/WATCH state (Redis's errors for misuse). Watch and Exec hand
+	// their work to the engine, which replies: they return ErrReplyLater.
+	Multi() error
+	Discard() error
+	Unwatch()
+	Watch(keys [][]byte) error
+	Exec() error
 }
 
 // Server is what commands may learn about the whole server. Its methods
@@ -53,6 +68,15 @@ type Server interface {
 	// Notify publishes a keyspace notification of class for key in db, if
 	// that class is enabled.
 	Notify(db int, class NotifyClass, event string, key []byte)
+	// Publish delivers msg to the channel's subscribers and to matching
+	// patterns' and returns how many received it.
+	Publish(channel, msg []byte) int
+	// Channels returns the channels with subscribers, matching pattern
+	// when it is not nil, in byte order; NumSub a channel's subscriber
+	// count; NumPat how many patterns have subscribers.
+	Channels(pattern []byte) []string
+	NumSub(channel []byte) int
+	NumPat() int
 }
 
 // Stats are server-wide counters reported by INFO.

@@ -162,3 +162,35 @@ func (h *Harness) Run(cases []Case) {
 		}
 	}
 }
+
+// Pub/Sub is not simulated: the fake client's count is Subs, and it holds
+// no names.
+
+// Subscribe implements command.Client.
+func (c *Client) Subscribe(bool, []byte) int { return c.Subs }
+
+// Unsubscribe implements command.Client.
+func (c *Client) Unsubscribe(bool, []byte) int { return c.Subs }
+
+// Subscribed implements command.Client.
+func (c *Client) Subscribed(bool) [][]byte { return nil }
+
+// The fake client has no MULTI/WATCH state: transactions are tested
+// through the server (integration).
+
+// Multi implements command.Client.
+func (c *Client) Multi() error { return errNoTx }
+
+// Discard implements command.Client.
+func (c *Client) Discard() error { return errNoTx }
+
+// Unwatch implements command.Client.
+func (c *Client) Unwatch() {}
+
+// Watch implements command.Client.
+func (c *Client) Watch([][]byte) error { return errNoTx }
+
+// Exec implements command.Client.
+func (c *Client) Exec() error { return errNoTx }
+
+var errNoTx = rerr.Errorf("ERR transactions are not simulated by commandtest")

@@ -1,0 +1,15 @@
+package tx
+
+import "github.com/rekv/rekv/actors/command"
+
+// Commands returns the transaction commands' registration table.
+func Commands() []*command.Spec {
+	tx := command.Conn | command.Transaction | command.Fast
+	return []*command.Spec{
+		{Name: "multi", Arity: 1, Flags: tx, Parse: parseMulti},
+		{Name: "exec", Arity: 1, Flags: tx | command.Write, Parse: parseExec},
+		{Name: "discard", Arity: 1, Flags: tx, Parse: parseDiscard},
+		{Name: "watch", Arity: -2, Flags: tx, Keys: command.KeySpec{First: 1, Last: -1, Step: 1}, Parse: parseWatch},
+		{Name: "unwatch", Arity: 1, Flags: tx, Parse: parseUnwatch},
+	}
+}
