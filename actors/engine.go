@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -126,16 +127,28 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 // FlushMarkers returns the databases' flush markers (read by the GC).
 func (e *Engine) FlushMarkers() *store.FlushMarkers { return e.markers }
 
-// SetServer sets what commands see as the server (INFO, CLIENT LIST). It
-// must be called before the first Dispatch.
-func (e *Engine) SetServer(srv command.Server) { e.rt.Server = srv }
-
 // Shards returns the number of shards.
 func (e *Engine) Shards() int { return len(e.pids) }
 
-// ShardOf returns the shard owning key.
+// ShardOf returns the shard owning key: the hash of its hash tag when it
+// has one (HashTag), so keys sharing a tag share a shard.
 func (e *Engine) ShardOf(key []byte) int {
-	return int(xxhash.Sum64(key) % uint64(len(e.caches)))
+	return int(xxhash.Sum64(HashTag(key)) % uint64(len(e.caches)))
+}
+
+// HashTag returns the part of key that picks its shard, as Redis Cluster
+// does: between the first '{' and the next '}' when that is not empty,
+// else the whole key.
+func HashTag(key []byte) []byte {
+	open := bytes.IndexByte(key, '{')
+	if open < 0 {
+		return key
+	}
+	end := bytes.IndexByte(key[open+1:], '}')
+	if end <= 0 {
+		return key
+	}
+	return key[open+1 : open+1+end]
 }
 
 // Route returns the ascending shard indexes a command holds: those of its

@@ -181,3 +181,14 @@ func TestConcurrentMultiShardCommandsDoNotDeadlock(t *testing.T) {
 	}
 	wg.Wait() // each send fails the test if its replies stall
 }
+
+func TestHashTag(t *testing.T) {
+	for _, c := range [][2]string{
+		{"user:{42}:name", "42"}, {"{a}{b}", "a"}, {"{}x", "{}x"}, {"x{}", "x{}"},
+		{"no-tag", "no-tag"}, {"a{b", "a{b"}, {"a}b{c}", "c"}, {"{{x}}", "{x"},
+	} {
+		if got := string(HashTag([]byte(c[0]))); got != c[1] {
+			t.Errorf("HashTag(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
