@@ -17,6 +17,7 @@ require (
 	github.com/pingcap/log v1.1.1-0.20221110025148-ca232912c9f3
 	github.com/redis/go-redis/v9 v9.7.0
 	github.com/tikv/client-go/v2 v2.0.8-0.20260423085316-fce9638195b3
+	github.com/yuin/gopher-lua v1.1.2
 	go.uber.org/zap v1.28.0
 )
 

@@ -40,12 +40,11 @@ import (
 const maxGroup = 256
 
 type group struct {
-	tx    *store.Tx
-	reqs  []*Request
-	outs  [][]byte
-	errs  []error // each command's error, already in its reply
-	w     *resp.Writer
-	notes bool
+	tx   *store.Tx
+	reqs []*Request
+	outs [][]byte
+	errs []error // each command's error, already in its reply
+	w    *resp.Writer
 }
 
 // batchable reports whether req may join a group; shared is
@@ -76,7 +75,7 @@ func (s *shard) add(req *Request) {
 			e.execute(req, s.idx)
 			return
 		}
-		s.group = &group{tx: tx, w: resp.NewWriter(2), notes: notify}
+		s.group = &group{tx: tx, w: resp.NewWriter(2)}
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
@@ -101,7 +100,8 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	tx := g.tx
 	tx.Use(req.DB)
 	tx.SetNow(time.Now().UnixMilli())
-	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge})
+	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge,
+		Holds: e.holder(req.Shards)})
 	if err == nil {
 		return append([]byte(nil), w.Bytes()...), nil, true
 	}
@@ -142,9 +142,7 @@ func (s *shard) flush() {
 	}
 	s.group = nil
 	g.tx.Rollback()
-	if g.notes {
-		s.e.publishNotes(g.tx.Notes())
-	}
+	s.e.publishNotes(g.tx)
 	for i, req := range g.reqs {
 		req.reply(g.outs[i], g.errs[i])
 	}

@@ -227,6 +227,15 @@ func (e *Engine) Exec(ctx context.Context, shard, db int, spec *command.Spec, ru
 	}
 }
 
+// holder returns Call.Holds for a command holding shards: nil when it
+// holds them all.
+func (e *Engine) holder(shards []int) func([]byte) bool {
+	if len(shards) >= len(e.caches) {
+		return nil
+	}
+	return func(key []byte) bool { return slices.Contains(shards, e.ShardOf(key)) }
+}
+
 // reply sends a committed (or failed) command's reply, and its error to
 // Exec's caller.
 func (req *Request) reply(out []byte, err error) {
@@ -281,6 +290,16 @@ func (e *Engine) execute(req *Request, own int) {
 		purge = c.Purge
 	}
 	out, fx, err := e.run(req, caches, purge)
+	if errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all) {
+		// A script reached a key it did not declare: its attempt was
+		// rolled back; run it again holding every shard. Its connection
+		// reads nothing more until the reply (Flags Serial), so no later
+		// command of that client overtakes it.
+		re := *req
+		re.Shards, re.held = e.all, nil
+		e.Dispatch(&re)
+		return
+	}
 	if errors.Is(err, command.ErrWouldBlock) {
 		e.park(req, req.Runner.(command.Blocker))
 	} else {
@@ -320,7 +339,7 @@ func release(held []*reserve) {
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
-	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge}
+	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards)}
 	for attempt := 0; ; attempt++ {
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
@@ -328,7 +347,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			if err == nil && writable {
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes()}
-					e.publishNotes(tx.Notes())
+					e.publishNotes(tx)
 				}
 			}
 			tx.Rollback()
@@ -343,7 +362,8 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				conflictBackoff(attempt)
 			}
 			continue
-		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost):
+		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost),
+			errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all):
 			return nil, effects{}, err
 		}
 		command.Reply(w, err, req.Spec.FullName(), e.log)

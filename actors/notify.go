@@ -53,9 +53,13 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom int) {
 	}
 }
 
-// publishNotes sends a committed transaction's notifications.
-func (e *Engine) publishNotes(notes []store.Note) {
-	for _, n := range notes {
+// publishNotes sends a committed transaction's notifications and the
+// Pub/Sub messages its commands published (scripts).
+func (e *Engine) publishNotes(tx *store.Tx) {
+	for _, n := range tx.Notes() {
 		e.rt.Server.Notify(n.DB, command.NotifyClass(n.Class), n.Event, n.Key)
+	}
+	for _, m := range tx.Messages() {
+		e.rt.Server.Publish(m.Channel, m.Msg)
 	}
 }

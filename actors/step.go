@@ -36,6 +36,8 @@ type Call struct {
 	NoBlock bool
 	// Purge empties the meta caches of the shards the command holds.
 	Purge func()
+	// Holds reports whether a key's shard is held; nil: every shard.
+	Holds func(key []byte) bool
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -57,7 +59,10 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	}()
 	tFrom, dFrom := len(tx.Touched()), len(tx.Deleted())
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
-		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge}
+		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds}
+	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
+		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds})
+	}
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
 		w.Reset(w.Proto())

@@ -267,7 +267,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
-				Purge: c.PurgeCaches})
+				Purge: c.PurgeCaches, Holds: c.Holds})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}

@@ -193,6 +193,20 @@ func (s *Server) NumSub(channel []byte) int {
 	return len(s.broker.channels[string(channel)])
 }
 
+// Receivers implements command.Server.
+func (s *Server) Receivers(channel []byte) int {
+	b := s.broker
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	n := len(b.channels[string(channel)])
+	for pat, set := range b.patterns {
+		if glob.Match([]byte(pat), channel, false) {
+			n += len(set)
+		}
+	}
+	return n
+}
+
 // NumPat implements command.Server.
 func (s *Server) NumPat() int {
 	s.broker.mu.RLock()

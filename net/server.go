@@ -292,6 +292,11 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
 			Now: time.Now().UnixMilli(), DB: db}
 		cl.cur, cl.curArgs, cl.curSeq = spec, args, seq
+		if spec.Flags&command.Serial != 0 {
+			// EXEC may re-run on every shard (scripts): read nothing more
+			// until it replies; the reply (now or from the engine) clears it.
+			cl.waitSeq.Store(seq + 1)
+		}
 		err := runner.Run(ctx)
 		cl.cur, cl.curArgs = nil, nil
 		if errors.Is(err, command.ErrReplyLater) {
@@ -307,7 +312,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		}
 		return
 	}
-	if spec.Flags&command.Blocking != 0 {
+	if spec.Flags&(command.Blocking|command.Serial) != 0 {
 		// Like Redis, read nothing more from a client until its blocking
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)

@@ -18,6 +18,7 @@ import (
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
 	"github.com/rekv/rekv/actors/command/pubsub"
+	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
@@ -46,7 +47,8 @@ func Registry() *command.Registry {
 		command.WithClass(command.NotifySet, set.Commands()),
 		command.WithClass(command.NotifyZSet, zset.Commands()),
 		pubsub.Commands(),
-		tx.Commands())
+		tx.Commands(),
+		scripting.Commands(scripting.New(Version)))
 }
 
 // Node is a running server.

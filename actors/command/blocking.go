@@ -14,6 +14,11 @@ import (
 // block, as inside MULTI, replies TimedOut).
 var ErrWouldBlock = errors.New("command: would block")
 
+// ErrAllShards is what a command returns when it needs a key on a shard it
+// does not hold (a script touching a key it did not declare): the engine
+// rolls the attempt back and runs the command again holding every shard.
+var ErrAllShards = errors.New("command: needs every shard")
+
 // ErrReplyLater is what a connection command returns when it handed its
 // work to the engine, which sends the reply (WATCH, EXEC): the connection
 // writes nothing for it now.

@@ -77,6 +77,9 @@ type Server interface {
 	Channels(pattern []byte) []string
 	NumSub(channel []byte) int
 	NumPat() int
+	// Receivers returns how many clients PUBLISH to channel would reach
+	// now (channel and pattern subscribers).
+	Receivers(channel []byte) int
 }
 
 // Stats are server-wide counters reported by INFO.
@@ -109,6 +112,14 @@ type Ctx struct {
 	DB int
 	// Cursors holds SCAN, HSCAN, SSCAN and ZSCAN positions.
 	Cursors *store.Cursors
+	// Call runs a nested command (a script's redis.call) in this command's
+	// transaction, through the engine's one execution path, writing its
+	// reply to w; client is what connection commands see. Nil where
+	// commands do not nest.
+	Call func(spec *Spec, r Runner, client Client, w *resp.Writer) error
+	// Holds reports whether the command holds key's shard; nil: every
+	// shard.
+	Holds func(key []byte) bool
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()

@@ -40,6 +40,13 @@ const (
 	PubSubContext
 	// NotQueued commands run at once even inside MULTI (QUIT).
 	NotQueued
+	// Serial commands make their connection read nothing more until they
+	// reply (scripts: one that reaches a key it did not declare runs again
+	// holding every shard, and no later command of its client may overtake
+	// it).
+	Serial
+	// NoScript commands may not be called from scripts (Redis's noscript).
+	NoScript
 	// OwnEvents commands record their keyspace events themselves, from
 	// inside their Run, because the event depends on what they did (LPUSH
 	// or RPUSH by side); Event is then empty.

@@ -4,6 +4,7 @@
 package rerr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -54,8 +55,18 @@ var (
 // ErrArity returns the wrong-arity error for a command's full name
 // ("get", "client|setname").
 func ErrArity(fullName string) error {
-	return Errorf("ERR wrong number of arguments for '%s' command", fullName)
+	return &arityError{&Error{fmt.Sprintf("ERR wrong number of arguments for '%s' command", fullName)}}
 }
+
+// ErrArityAny matches every wrong-arity error (errors.Is), whatever the
+// command (scripts report those with their own text).
+var ErrArityAny = errors.New("rerr: wrong number of arguments")
+
+type arityError struct{ e *Error }
+
+func (e *arityError) Error() string        { return e.e.Msg }
+func (e *arityError) Unwrap() error        { return e.e }
+func (e *arityError) Is(target error) bool { return target == ErrArityAny }
 
 // ErrInvalidExpire returns the invalid-expire error naming the command.
 func ErrInvalidExpire(name string) error {

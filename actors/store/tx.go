@@ -31,6 +31,7 @@ type Tx struct {
 	deleted refSet         // keys whose meta was removed
 	notify  bool           // keyspace notifications are on: collect notes
 	notes   []Note
+	msgs    []Message
 	err     error          // a failed marker read by Use, reported by the next read
 	floors  map[int]uint64 // markers read from storage (shared), once per db
 }
@@ -217,6 +218,18 @@ func (t *Tx) LastNoteTo(i int) {
 		t.notes[i] = last
 	}
 }
+
+// Message is a Pub/Sub message a command published (PUBLISH inside a
+// script): it is delivered only after the transaction commits.
+type Message struct{ Channel, Msg []byte }
+
+// AddMessage queues a Pub/Sub message for delivery after commit.
+func (t *Tx) AddMessage(channel, msg []byte) {
+	t.msgs = append(t.msgs, Message{channel, msg})
+}
+
+// Messages returns the queued Pub/Sub messages.
+func (t *Tx) Messages() []Message { return t.msgs }
 
 // Notes returns the notifications recorded, in order.
 func (t *Tx) Notes() []Note { return t.notes }

@@ -210,3 +210,38 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseReplyRoundTrip(t *testing.T) {
+	w := NewWriter(3)
+	w.Map(1)
+	w.BulkString("k")
+	w.Array(4)
+	w.Int(-7)
+	w.Null()
+	w.Double(1.5)
+	w.Bool(true)
+	w.Simple("OK")
+	w.Error("ERR x y")
+	b := w.Bytes()
+	r, n, err := ParseReply(b)
+	if err != nil || r.Kind != '%' || len(r.Elems) != 2 {
+		t.Fatalf("map: %+v %v", r, err)
+	}
+	arr := r.Elems[1].Elems
+	if string(r.Elems[0].Str) != "k" || arr[0].Int != -7 || !arr[1].Null || string(arr[2].Str) != "1.5" || !arr[3].Bool {
+		t.Fatalf("elements: %+v", r)
+	}
+	r2, n2, err := ParseReply(b[n:])
+	if err != nil || r2.Kind != '+' || string(r2.Str) != "OK" {
+		t.Fatalf("status: %+v %v", r2, err)
+	}
+	r3, _, err := ParseReply(b[n+n2:])
+	if err != nil || r3.Kind != '-' || string(r3.Str) != "ERR x y" {
+		t.Fatalf("error: %+v %v", r3, err)
+	}
+	for _, bad := range []string{"", "$5\r\nab\r\n", "*2\r\n:1\r\n", ":x\r\n", "?\r\n"} {
+		if _, _, err := ParseReply([]byte(bad)); err == nil {
+			t.Errorf("ParseReply(%q) accepted", bad)
+		}
+	}
+}

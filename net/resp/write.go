@@ -153,6 +153,18 @@ func (w *Writer) Bool(b bool) {
 	}
 }
 
+// BigNumber writes a big number given as its decimal text (RESP3 (; RESP2
+// a bulk string).
+func (w *Writer) BigNumber(s string) {
+	if w.proto == 3 {
+		w.buf = append(w.buf, '(')
+		w.buf = append(w.buf, s...)
+		w.buf = append(w.buf, '\r', '\n')
+		return
+	}
+	w.BulkString(s)
+}
+
 // Verbatim writes a verbatim text string (RESP3 =; RESP2 a bulk string).
 func (w *Writer) Verbatim(s string) {
 	if w.proto == 3 {

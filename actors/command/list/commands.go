@@ -29,10 +29,10 @@ func Commands() []*command.Spec {
 		{Name: "lmove", Arity: 5, Flags: command.Write | command.OwnEvents, Keys: two, Parse: parseLMove},
 		{Name: "rpoplpush", Arity: 3, Flags: command.Write | command.OwnEvents, Keys: two, Parse: parseRPopLPush},
 		{Name: "lmpop", Arity: -4, Flags: command.Write | command.OwnEvents, KeysFunc: command.NumKeys(1, false), Parse: parseLMPop},
-		{Name: "blpop", Arity: -3, Flags: block | command.OwnEvents, Keys: blockKeys, Parse: bpopParser(true)},
-		{Name: "brpop", Arity: -3, Flags: block | command.OwnEvents, Keys: blockKeys, Parse: bpopParser(false)},
-		{Name: "blmove", Arity: 6, Flags: block | command.OwnEvents, Keys: two, Parse: parseBLMove},
-		{Name: "brpoplpush", Arity: 4, Flags: block | command.OwnEvents, Keys: two, Parse: parseBRPopLPush},
+		{Name: "blpop", Arity: -3, Flags: block | command.OwnEvents | command.NoScript, Keys: blockKeys, Parse: bpopParser(true)},
+		{Name: "brpop", Arity: -3, Flags: block | command.OwnEvents | command.NoScript, Keys: blockKeys, Parse: bpopParser(false)},
+		{Name: "blmove", Arity: 6, Flags: block | command.OwnEvents | command.NoScript, Keys: two, Parse: parseBLMove},
+		{Name: "brpoplpush", Arity: 4, Flags: block | command.OwnEvents | command.NoScript, Keys: two, Parse: parseBRPopLPush},
 		{Name: "blmpop", Arity: -5, Flags: block | command.OwnEvents, KeysFunc: command.NumKeys(2, false), Parse: parseBLMPop},
 	}
 }

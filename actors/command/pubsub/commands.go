@@ -7,10 +7,10 @@ func Commands() []*command.Spec {
 	conn := command.Conn
 	sub := command.Conn | command.PubSubContext
 	return []*command.Spec{
-		{Name: "subscribe", Arity: -2, Flags: sub, Parse: subParser(false, true)},
-		{Name: "unsubscribe", Arity: -1, Flags: sub, Parse: subParser(false, false)},
-		{Name: "psubscribe", Arity: -2, Flags: sub, Parse: subParser(true, true)},
-		{Name: "punsubscribe", Arity: -1, Flags: sub, Parse: subParser(true, false)},
+		{Name: "subscribe", Arity: -2, Flags: sub | command.NoScript, Parse: subParser(false, true)},
+		{Name: "unsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(false, false)},
+		{Name: "psubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: subParser(true, true)},
+		{Name: "punsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(true, false)},
 		{Name: "publish", Arity: 3, Flags: conn | command.Fast, Parse: parsePublish},
 		{Name: "pubsub", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "channels", Arity: -2, Flags: conn, Parse: parseChannels},

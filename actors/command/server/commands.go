@@ -7,14 +7,14 @@ func Commands() []*command.Spec {
 	return []*command.Spec{
 		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast | command.PubSubContext, Parse: parsePing},
 		{Name: "echo", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseEcho},
-		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseHello},
-		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.PubSubContext | command.NotQueued, Parse: parseQuit},
-		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth, Parse: parseAuth},
+		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript, Parse: parseHello},
+		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.PubSubContext | command.NotQueued | command.NoScript, Parse: parseQuit},
+		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript, Parse: parseAuth},
 		{Name: "select", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseSelect},
 		{Name: "time", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseTime},
-		{Name: "client", Arity: -2, Flags: command.Conn, Subcommands: clientSubcommands()},
+		{Name: "client", Arity: -2, Flags: command.Conn | command.NoScript, Subcommands: clientSubcommands()},
 		{Name: "command", Arity: -1, Flags: command.Conn, Parse: parseCommand},
-		{Name: "config", Arity: -2, Flags: command.Conn, Subcommands: []*command.Spec{
+		{Name: "config", Arity: -2, Flags: command.Conn | command.NoScript, Subcommands: []*command.Spec{
 			{Name: "get", Arity: -3, Flags: command.Conn, Parse: parseConfigGet},
 			{Name: "set", Arity: -4, Flags: command.Conn, Parse: parseConfigSet},
 		}},

@@ -1,0 +1,137 @@
+package scripting
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// Scripts is a server's script cache (SCRIPT LOAD, EVAL) and its pool of
+// prepared Lua states. It is safe for concurrent use by every shard.
+type Scripts struct {
+	version string
+	mu      sync.RWMutex
+	byHash  map[string]*script
+	states  sync.Pool
+}
+
+// script is one compiled script.
+type script struct {
+	sha      string
+	proto    *lua.FunctionProto
+	noWrites bool // #!lua flags=no-writes
+}
+
+// New returns an empty cache; version is what redis.REDIS_VERSION reports.
+func New(version string) *Scripts {
+	s := &Scripts{version: version, byHash: map[string]*script{}}
+	s.states.New = func() any { return newState(s.version) }
+	return s
+}
+
+// SHA1 returns body's lower-case hex SHA1, the script's name.
+func SHA1(body []byte) string {
+	h := sha1.Sum(body)
+	return hex.EncodeToString(h[:])
+}
+
+// load compiles body (once) and caches it under its SHA1.
+func (s *Scripts) load(body []byte) (*script, error) {
+	sha := SHA1(body)
+	s.mu.RLock()
+	sc := s.byHash[sha]
+	s.mu.RUnlock()
+	if sc != nil {
+		return sc, nil
+	}
+	sc, err := compile(sha, body)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if old := s.byHash[sha]; old != nil {
+		sc = old
+	} else {
+		s.byHash[sha] = sc
+	}
+	s.mu.Unlock()
+	return sc, nil
+}
+
+// get returns the cached script named sha (any case), or nil.
+func (s *Scripts) get(sha []byte) *script {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.byHash[strings.ToLower(string(sha))]
+}
+
+// flush forgets every script.
+func (s *Scripts) flush() {
+	s.mu.Lock()
+	s.byHash = map[string]*script{}
+	s.mu.Unlock()
+}
+
+// compile parses the shebang and compiles the body. The shebang line is
+// blanked, not removed, so line numbers in errors stay Redis's.
+func compile(sha string, body []byte) (*script, error) {
+	sc := &script{sha: sha}
+	src := string(body)
+	if strings.HasPrefix(src, "#!") {
+		line, rest, _ := strings.Cut(src, "\n")
+		if err := sc.parseShebang(line); err != nil {
+			return nil, err
+		}
+		src = "\n" + rest
+	}
+	chunk, err := parse.Parse(strings.NewReader(src), "user_script")
+	if err != nil {
+		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err))
+	}
+	proto, err := lua.Compile(chunk, "user_script")
+	if err != nil {
+		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err))
+	}
+	sc.proto = proto
+	return sc, nil
+}
+
+// compileMessage renders a parse error as "user_script:LINE: message".
+func compileMessage(err error) string {
+	if pe, ok := err.(*parse.Error); ok {
+		return "user_script:" + itoa(pe.Pos.Line) + ": " + pe.Message + " near '" + pe.Token + "'"
+	}
+	return strings.TrimSpace(err.Error())
+}
+
+// parseShebang reads "#!lua [flags=a,b]".
+func (sc *script) parseShebang(line string) error {
+	fields := strings.Fields(line)
+	if len(fields) == 0 || fields[0] != "#!lua" {
+		return rerr.Errorf("ERR Unexpected engine in script shebang: %s", line)
+	}
+	for _, f := range fields[1:] {
+		list, ok := strings.CutPrefix(f, "flags=")
+		if !ok {
+			return rerr.Errorf("ERR Unknown lua shebang option: %s", f)
+		}
+		for _, flag := range strings.Split(list, ",") {
+			switch flag {
+			case "no-writes":
+				sc.noWrites = true
+			case "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys", "":
+				// No meaning here: rekv has no OOM refusal, replicas or
+				// cluster slots (cross-shard keys are always allowed).
+			default:
+				return rerr.Errorf("ERR Unexpected flag in script shebang: %s", flag)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package scripting
+
+import "github.com/rekv/rekv/actors/rerr"
+
+// scriptClient is what connection commands called from a script see: the
+// script's own database (SELECT inside a script does not change the
+// caller's, as in Redis 7) and its RESP version. The other connection operations are refused
+// (their commands are flagged NoScript).
+type scriptClient struct {
+	db    int
+	proto int
+}
+
+func (c *scriptClient) ID() int64           { return 0 }
+func (c *scriptClient) DB() int             { return c.db }
+func (c *scriptClient) SetDB(db int)        { c.db = db }
+func (c *scriptClient) Proto() int          { return c.proto }
+func (c *scriptClient) SetProto(int)        {}
+func (c *scriptClient) Name() string        { return "" }
+func (c *scriptClient) SetName(string)      {}
+func (c *scriptClient) SetLibName(string)   {}
+func (c *scriptClient) SetLibVer(string)    {}
+func (c *scriptClient) Info() string        { return "" }
+func (c *scriptClient) CloseAfterReply()    {}
+func (c *scriptClient) Authenticated() bool { return true }
+func (c *scriptClient) SetAuthenticated()   {}
+func (c *scriptClient) Subscriptions() int  { return 0 }
+
+func (c *scriptClient) Subscribe(bool, []byte) int   { return 0 }
+func (c *scriptClient) Unsubscribe(bool, []byte) int { return 0 }
+func (c *scriptClient) Subscribed(bool) [][]byte     { return nil }
+
+var errNotInScript = rerr.Errorf("ERR This Redis command is not allowed from script")
+
+func (c *scriptClient) Multi() error         { return errNotInScript }
+func (c *scriptClient) Discard() error       { return errNotInScript }
+func (c *scriptClient) Unwatch()             {}
+func (c *scriptClient) Watch([][]byte) error { return errNotInScript }
+func (c *scriptClient) Exec() error          { return errNotInScript }

@@ -1,0 +1,23 @@
+package scripting
+
+import "github.com/rekv/rekv/actors/command"
+
+// Commands returns the scripting commands' registration table, serving
+// scripts from s.
+func Commands(s *Scripts) []*command.Spec {
+	keys := command.NumKeys(2, false)
+	script := command.NoScript | command.Serial
+	return []*command.Spec{
+		{Name: "eval", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.evalParser(false, false)},
+		{Name: "evalsha", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.evalParser(true, false)},
+		{Name: "eval_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(false, true)},
+		{Name: "evalsha_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(true, true)},
+		{Name: "script", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
+			{Name: "load", Arity: 3, Flags: command.Conn | command.NoScript, Parse: s.parseLoad},
+			{Name: "exists", Arity: -3, Flags: command.Conn | command.NoScript, Parse: s.parseExists},
+			{Name: "flush", Arity: -2, Flags: command.Conn | command.NoScript, Parse: s.parseFlush},
+			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseKill},
+			{Name: "help", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseHelp},
+		}},
+	}
+}

@@ -1,0 +1,211 @@
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// run is one execution of a script.
+type run struct {
+	c        *command.Ctx
+	sc       *script
+	readOnly bool  // EVAL_RO or #!lua flags=no-writes
+	resp     int   // redis.setresp: 2 or 3
+	abort    error // a Go error that ends the script (ErrAllShards, storage)
+	client   *scriptClient
+}
+
+// errAbort is raised in Lua to unwind a script that must stop for a Go
+// reason (run.abort holds it); scripts cannot catch it with pcall because
+// redis.call raises it only after recording run.abort, which is checked
+// first.
+const errAbort = "rekv: script aborted"
+
+// exec runs sc with keys and argv and writes its reply to c.W.
+func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
+	v := s.states.Get().(*vm)
+	r := &run{c: c, sc: sc, readOnly: readOnly || sc.noWrites, resp: 2, client: &scriptClient{db: c.DB}}
+	v.run = r
+	L := v.L
+	defer func() {
+		v.run = nil
+		L.SetTop(0)
+		s.states.Put(v)
+	}()
+	g := L.G.Global
+	g.RawSetString("KEYS", stringsTable(L, keys))
+	g.RawSetString("ARGV", stringsTable(L, argv))
+	L.Push(L.NewFunctionFromProto(sc.proto))
+	err := L.PCall(0, 1, L.NewFunction(errorHandler))
+	if r.abort != nil {
+		return r.abort
+	}
+	if err != nil {
+		c.W.Error(r.errorText(err))
+		return nil
+	}
+	writeReply(c.W, L.Get(-1), r.resp)
+	return nil
+}
+
+func stringsTable(L *lua.LState, items [][]byte) *lua.LTable {
+	t := L.CreateTable(len(items), 0)
+	for i, it := range items {
+		t.RawSetInt(i+1, lua.LString(it))
+	}
+	return t
+}
+
+// errorHandler turns any error into Redis's error table {err=..., source,
+// line}: a string error becomes "ERR <message>".
+func errorHandler(L *lua.LState) int {
+	e := L.Get(1)
+	t, ok := e.(*lua.LTable)
+	if !ok {
+		t = L.NewTable()
+		t.RawSetString("err", lua.LString("ERR "+e.String()))
+	}
+	for level := 0; level < 8; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := L.GetInfo("Sl", dbg, lua.LNil); err == nil && dbg.CurrentLine > 0 {
+			t.RawSetString("source", lua.LString("@user_script"))
+			t.RawSetString("line", lua.LNumber(dbg.CurrentLine))
+			break
+		}
+	}
+	L.Push(t)
+	return 1
+}
+
+// errorText renders a failed script's error as Redis's reply text.
+func (r *run) errorText(err error) string {
+	var ae *lua.ApiError
+	if !errors.As(err, &ae) {
+		return "ERR Error running script " + r.sc.sha + ", " + err.Error()
+	}
+	t, ok := ae.Object.(*lua.LTable)
+	if !ok {
+		return "ERR " + ae.Object.String()
+	}
+	msg, ok := t.RawGetString("err").(lua.LString)
+	if !ok {
+		return "ERR Error running script " + r.sc.sha + ", execution failure"
+	}
+	out := string(msg)
+	if line, ok := t.RawGetString("line").(lua.LNumber); ok {
+		out += fmt.Sprintf(" script: %s, on @user_script:%d.", r.sc.sha, int(line))
+	}
+	return out
+}
+
+// call is redis.call (raise true) and redis.pcall.
+func (v *vm) call(L *lua.LState, raiseErr bool) int {
+	r := v.run
+	if r == nil || r.abort != nil {
+		L.RaiseError(errAbort)
+		return 0
+	}
+	reply, err := r.callCommand(L)
+	if err != nil {
+		r.abort = err
+		L.RaiseError(errAbort)
+		return 0
+	}
+	if t, ok := reply.(*lua.LTable); ok && raiseErr {
+		if _, isErr := t.RawGetString("err").(lua.LString); isErr {
+			L.Error(t, 0)
+			return 0
+		}
+	}
+	L.Push(reply)
+	return 1
+}
+
+// callCommand runs the command in the Lua call's arguments and returns its
+// reply as a Lua value ({err=...} for errors), or a Go error that must end
+// the script.
+func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
+	n := L.GetTop()
+	if n == 0 {
+		return errTable(L, "-ERR Please specify at least one argument for this redis lib call"), nil
+	}
+	args := make([][]byte, n)
+	for i := 1; i <= n; i++ {
+		switch a := L.Get(i).(type) {
+		case lua.LString:
+			args[i-1] = []byte(a)
+		case lua.LNumber:
+			args[i-1] = []byte(a.String())
+		default:
+			return errTable(L, "-ERR Lua redis lib command arguments must be strings or integers"), nil
+		}
+	}
+	c := r.c
+	spec, err := c.Registry.Resolve(args)
+	if err != nil {
+		if c.Registry.Lookup(args[0]) == nil {
+			return errTable(L, "-ERR Unknown Redis command called from script"), nil
+		}
+		if errors.Is(err, rerr.ErrArityAny) {
+			return errTable(L, "-ERR Wrong number of args calling Redis command from script"), nil
+		}
+		return errTable(L, "-"+errMessage(err)), nil
+	}
+	if spec.Flags&command.NoScript != 0 {
+		return errTable(L, "-ERR This Redis command is not allowed from script"), nil
+	}
+	if r.readOnly && spec.Flags&command.Write != 0 {
+		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
+	}
+	if c.Holds != nil {
+		if spec.Flags&(command.Keyspace|command.AllShards) != 0 {
+			return nil, command.ErrAllShards
+		}
+		var idx [8]int
+		for _, i := range spec.KeyIndexes(args, idx[:0]) {
+			if !c.Holds(args[i]) {
+				return nil, command.ErrAllShards
+			}
+		}
+	}
+	runner, err := spec.Parse(args)
+	if err != nil {
+		return errTable(L, "-"+errMessage(err)), nil
+	}
+	w := resp.NewWriter(r.resp)
+	r.client.proto = r.resp
+	if err := c.Call(spec, runner, r.client, w); err != nil {
+		var re *rerr.Error
+		if !errors.As(err, &re) {
+			return nil, err // storage trouble, conflict, a panic: the engine decides
+		}
+		return errTable(L, "-"+re.Msg), nil
+	}
+	if spec.Flags&command.Conn != 0 && r.client.db != c.Tx.DB() {
+		c.Tx.Use(r.client.db) // SELECT inside the script
+	}
+	rep, _, err := resp.ParseReply(w.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("scripting: %s replied %q: %w", spec.FullName(), w.Bytes(), err)
+	}
+	return toLua(L, rep), nil
+}
+
+// errMessage is an error's reply text.
+func errMessage(err error) string {
+	var re *rerr.Error
+	if errors.As(err, &re) {
+		return re.Msg
+	}
+	return strings.TrimSpace(err.Error())
+}

@@ -1,0 +1,103 @@
+package scripting
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// SCRIPT LOAD script: compiles and caches it, replies its SHA1.
+type load struct {
+	s    *Scripts
+	body []byte
+}
+
+func (s *Scripts) parseLoad(args [][]byte) (command.Runner, error) { return load{s, args[2]}, nil }
+
+func (x load) Run(c *command.Ctx) error {
+	sc, err := x.s.load(x.body)
+	if err != nil {
+		return err
+	}
+	c.W.BulkString(sc.sha)
+	return nil
+}
+
+// SCRIPT EXISTS sha1 [sha1 ...]: 1 or 0 for each.
+type exists struct {
+	s    *Scripts
+	shas [][]byte
+}
+
+func (s *Scripts) parseExists(args [][]byte) (command.Runner, error) {
+	return exists{s, args[2:]}, nil
+}
+
+func (x exists) Run(c *command.Ctx) error {
+	c.W.Array(len(x.shas))
+	for _, sha := range x.shas {
+		if x.s.get(sha) != nil {
+			c.W.Int(1)
+		} else {
+			c.W.Int(0)
+		}
+	}
+	return nil
+}
+
+// SCRIPT FLUSH [ASYNC | SYNC]: forgets every cached script.
+type flush struct{ s *Scripts }
+
+func (s *Scripts) parseFlush(args [][]byte) (command.Runner, error) {
+	if len(args) > 3 || len(args) == 3 && !command.Is(args[2], "sync") && !command.Is(args[2], "async") {
+		return nil, rerr.Errorf("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
+	}
+	return flush{s}, nil
+}
+
+func (x flush) Run(c *command.Ctx) error {
+	x.s.flush()
+	c.W.OK()
+	return nil
+}
+
+// SCRIPT KILL: a script runs inside its shard's transaction and is never
+// left running between commands, so there is none to kill from another
+// connection.
+type kill struct{}
+
+func parseKill([][]byte) (command.Runner, error) { return kill{}, nil }
+
+func (kill) Run(*command.Ctx) error {
+	return rerr.Errorf("NOTBUSY No scripts in execution right now.")
+}
+
+// SCRIPT HELP
+type help struct{}
+
+func parseHelp([][]byte) (command.Runner, error) { return help{}, nil }
+
+var helpLines = []string{
+	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"EXISTS <sha1> [<sha1> ...]",
+	"    Return information about the existence of the scripts in the script cache.",
+	"FLUSH [ASYNC|SYNC]",
+	"    Flush the Lua scripts cache. Very dangerous on replicas.",
+	"    When called without the optional mode argument, the behavior is determined by the",
+	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+	"    * ASYNC: Asynchronously flush the scripts cache.",
+	"    * SYNC: Synchronously flush the scripts cache.",
+	"KILL",
+	"    Kill the currently executing Lua script.",
+	"LOAD <script>",
+	"    Load a script into the scripts cache without executing it.",
+	"HELP",
+	"    Print this help.",
+}
+
+func (help) Run(c *command.Ctx) error {
+	c.W.Array(len(helpLines))
+	for _, l := range helpLines {
+		c.W.Simple(l)
+	}
+	return nil
+}

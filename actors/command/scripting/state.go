@@ -1,0 +1,211 @@
+package scripting
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// vm is a pooled Lua state with the redis library bound to the run in
+// progress.
+type vm struct {
+	L   *lua.LState
+	run *run // the script running on it; nil between runs
+}
+
+// newState prepares a Lua state as Redis does: the base, table, string and
+// math libraries, the redis library, and read-only globals.
+func newState(version string) *vm {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
+		RegistryMaxSize: 1024 * 256})
+	v := &vm{L: L}
+	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
+		L.Push(L.NewFunction(open))
+		L.Call(0, 0)
+	}
+	g := L.G.Global
+	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
+		g.RawSetString(name, lua.LNil)
+	}
+	r := L.NewTable()
+	fns := map[string]lua.LGFunction{
+		"call":               func(L *lua.LState) int { return v.call(L, true) },
+		"pcall":              func(L *lua.LState) int { return v.call(L, false) },
+		"error_reply":        errorReply,
+		"status_reply":       statusReply,
+		"sha1hex":            sha1hex,
+		"log":                func(L *lua.LState) int { return v.log(L) },
+		"setresp":            func(L *lua.LState) int { return v.setresp(L) },
+		"set_repl":           func(*lua.LState) int { return 0 }, // no replicas: nothing to choose
+		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
+		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
+		"debug":              func(*lua.LState) int { return 0 },
+	}
+	for name, fn := range fns {
+		r.RawSetString(name, L.NewFunction(fn))
+	}
+	for name, n := range map[string]int{"LOG_DEBUG": 0, "LOG_VERBOSE": 1, "LOG_NOTICE": 2, "LOG_WARNING": 3,
+		"REPL_NONE": 0, "REPL_AOF": 1, "REPL_SLAVE": 2, "REPL_REPLICA": 2, "REPL_ALL": 3} {
+		r.RawSetString(name, lua.LNumber(n))
+	}
+	r.RawSetString("REDIS_VERSION", lua.LString(version))
+	r.RawSetString("REDIS_VERSION_NUM", lua.LNumber(versionNum(version)))
+	g.RawSetString("redis", r)
+	for _, lib := range []string{"redis", "string", "table", "math"} {
+		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable)))
+	}
+	protectGlobals(L, g)
+	return v
+}
+
+// readOnly returns an empty proxy of t whose reads go to t and whose
+// writes are refused, so a script cannot change a library for the next.
+func readOnly(L *lua.LState, t *lua.LTable) *lua.LTable {
+	proxy := L.NewTable()
+	mt := L.NewTable()
+	mt.RawSetString("__index", t)
+	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("Attempt to modify a readonly table")
+		return 0
+	}))
+	mt.RawSetString("__metatable", lua.LFalse)
+	L.SetMetatable(proxy, mt)
+	return proxy
+}
+
+// protectGlobals makes reading a missing global and writing any global an
+// error, with Redis 7.0's texts.
+func protectGlobals(L *lua.LState, g *lua.LTable) {
+	mt := L.NewTable()
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		name := L.CheckAny(2).String()
+		if name == "loadstring" {
+			return 0
+		}
+		L.RaiseError("Script attempted to access nonexistent global variable '%s'", name)
+		return 0
+	}))
+	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("Attempt to modify a readonly table")
+		return 0
+	}))
+	L.SetMetatable(g, mt)
+}
+
+// versionNum encodes "7.2.0" as 0x070200, like REDIS_VERSION_NUM.
+func versionNum(v string) int {
+	n, part := 0, 0
+	parts := 0
+	for i := 0; i <= len(v); i++ {
+		if i == len(v) || v[i] == '.' {
+			n, part, parts = n<<8|part, 0, parts+1
+			continue
+		}
+		part = part*10 + int(v[i]-'0')
+	}
+	for ; parts < 3; parts++ {
+		n <<= 8
+	}
+	return n
+}
+
+func errorReply(L *lua.LState) int {
+	msg := L.CheckString(1)
+	if len(msg) == 0 || msg[0] != '-' {
+		msg = "-" + msg
+	}
+	L.Push(errTable(L, msg))
+	return 1
+}
+
+// errTable builds {err=...} from "-CODE message" or "-message" (code ERR),
+// as Redis's luaPushErrorBuff does; a message without "-" gets ERR.
+func errTable(L *lua.LState, s string) *lua.LTable {
+	code, msg := "ERR", s
+	if len(s) > 0 && s[0] == '-' {
+		if sp := indexByte(s, ' '); sp < 0 {
+			msg = s[1:]
+		} else {
+			code, msg = s[1:sp], s[sp+1:]
+		}
+	}
+	for len(msg) > 0 && (msg[len(msg)-1] == '\n' || msg[len(msg)-1] == '\r') {
+		msg = msg[:len(msg)-1]
+	}
+	t := L.NewTable()
+	t.RawSetString("err", lua.LString(code+" "+msg))
+	return t
+}
+
+func statusReply(L *lua.LState) int {
+	t := L.NewTable()
+	t.RawSetString("ok", lua.LString(L.CheckString(1)))
+	L.Push(t)
+	return 1
+}
+
+func sha1hex(L *lua.LState) int {
+	if L.GetTop() != 1 {
+		L.RaiseError("wrong number of arguments")
+	}
+	h := sha1.Sum([]byte(L.ToString(1)))
+	L.Push(lua.LString(hex.EncodeToString(h[:])))
+	return 1
+}
+
+func (v *vm) log(L *lua.LState) int {
+	if L.GetTop() < 2 {
+		raise(L, "redis.log() requires two arguments or more.")
+	}
+	level, ok := L.Get(1).(lua.LNumber)
+	if !ok {
+		raise(L, "First argument must be a number (log level).")
+	}
+	if level < 0 || level > 3 {
+		raise(L, "Invalid debug level.")
+	}
+	msg := ""
+	for i := 2; i <= L.GetTop(); i++ {
+		if i > 2 {
+			msg += " "
+		}
+		msg += L.ToString(i)
+	}
+	if r := v.run; r != nil && r.c.Log != nil {
+		r.c.Log.Info("script log", "level", int(level), "msg", msg)
+	}
+	return 0
+}
+
+func (v *vm) setresp(L *lua.LState) int {
+	if L.GetTop() != 1 {
+		raise(L, "redis.setresp() requires one argument.")
+	}
+	n := L.CheckInt(1)
+	if n != 2 && n != 3 {
+		raise(L, "RESP version must be 2 or 3.")
+	}
+	if v.run != nil {
+		v.run.resp = n
+	}
+	return 0
+}
+
+// raise raises a Redis error table {err="ERR msg"} (no position prefix,
+// as Redis's luaPushError + luaError).
+func raise(L *lua.LState, msg string) {
+	L.Error(errTable(L, msg), 0)
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
