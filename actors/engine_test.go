@@ -192,3 +192,56 @@ func TestHashTag(t *testing.T) {
 		}
 	}
 }
+
+// needsAll writes key, but only when it holds key's shard: otherwise it
+// asks for every shard (as a script touching an undeclared key does).
+type needsAll struct {
+	key  []byte
+	runs *int32 // attempts, counted on the shards (serially)
+}
+
+func (r needsAll) Run(c *command.Ctx) error {
+	*r.runs++
+	if c.Holds != nil && !c.Holds(r.key) {
+		if err := c.Tx.SetString([]byte("partial"), []byte("x"), 0); err != nil {
+			return err
+		}
+		return command.ErrAllShards
+	}
+	if err := c.Tx.SetString(r.key, []byte("done"), 0); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
+// TestAllShardsRerun: a command that finds a key outside its shards is
+// rolled back and run again holding every shard, before the client's next
+// command on that key.
+func TestAllShardsRerun(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := newEngine(t, reg, 4)
+	key, other := []byte("target"), []byte("x")
+	for i := 0; e.ShardOf(other) == e.ShardOf(key); i++ {
+		other = []byte{'x', byte('a' + i)}
+	}
+	var runs int32
+	spec := &command.Spec{Name: "needsall", Flags: command.Write}
+	got := send(t, e, reg, []string{"", "get target", "exists partial"}, map[int]*Request{
+		0: {Spec: spec, Runner: needsAll{key: key, runs: &runs}, Proto: 2, Shards: []int{e.ShardOf(other)}},
+	})
+	if got[0] != "+OK\r\n" || got[2] != ":0\r\n" {
+		t.Fatalf("replies %q", got)
+	}
+	// Aborted attempts: one alone, plus one inside a group commit when it
+	// was grouped (the group then re-runs its commands alone).
+	if runs < 2 || runs > 3 {
+		t.Fatalf("%d attempts, want 2 or 3", runs)
+	}
+	// The GET was sent after the command but may run before its re-run
+	// here (the engine alone does not order them: the connection waits
+	// for Serial commands); it sees either nothing or the final value.
+	if got[1] != "$-1\r\n" && got[1] != "$4\r\ndone\r\n" {
+		t.Fatalf("GET saw %q", got[1])
+	}
+}

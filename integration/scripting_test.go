@@ -1,0 +1,259 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestScriptGoRedis: go-redis's Script (EVALSHA, then EVAL on NOSCRIPT),
+// SCRIPT LOAD/EXISTS/FLUSH, and a compile error with Redis's prefix.
+func TestScriptGoRedis(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 3)
+		must(t, c.FlushAll(ctx).Err())
+		incr := redis.NewScript(`return redis.call('INCRBY', KEYS[1], ARGV[1])`)
+		for i := 1; i <= 3; i++ {
+			n, err := incr.Run(ctx, c, []string{"n"}, 2).Int()
+			if err != nil || n != 2*i {
+				t.Fatalf("run %d: %d %v", i, n, err)
+			}
+		}
+		exists, err := c.ScriptExists(ctx, incr.Hash(), strings.Repeat("0", 40)).Result()
+		if err != nil || !exists[0] || exists[1] {
+			t.Fatalf("SCRIPT EXISTS = %v %v", exists, err)
+		}
+		must(t, c.ScriptFlush(ctx).Err())
+		if err := c.EvalSha(ctx, incr.Hash(), []string{"n"}, 1).Err(); err == nil || !strings.HasPrefix(err.Error(), "NOSCRIPT ") {
+			t.Fatalf("EVALSHA after flush: %v", err)
+		}
+		if n, err := incr.Run(ctx, c, []string{"n"}, 1).Int(); err != nil || n != 7 {
+			t.Fatalf("run after flush: %d %v", n, err)
+		}
+		sha, err := c.ScriptLoad(ctx, "return ARGV[1]").Result()
+		if err != nil || len(sha) != 40 {
+			t.Fatalf("SCRIPT LOAD = %q %v", sha, err)
+		}
+		if v, err := c.EvalSha(ctx, sha, nil, "x").Text(); err != nil || v != "x" {
+			t.Fatalf("EVALSHA loaded = %q %v", v, err)
+		}
+		err = c.Eval(ctx, "return 1 +", nil).Err()
+		if err == nil || !strings.HasPrefix(err.Error(), "ERR Error compiling script (new function): user_script:") {
+			t.Fatalf("compile error = %v", err)
+		}
+	})
+}
+
+// TestScriptAtomicAcrossShards: scripts move units between 10 keys on
+// different shards — one declaring its keys, one declaring only the source
+// and building the destination's name in Lua (a destination on another
+// shard aborts the first attempt, which re-runs holding every shard) — while
+// readers sum the keys in one MGET; the sum never changes, and the
+// per-key values stay exact.
+func TestScriptAtomicAcrossShards(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		const keys, start = 10, 1000
+		names := make([]string, keys)
+		for i := range names {
+			names[i] = fmt.Sprintf("acct:%d", i)
+			must(t, admin.Set(ctx, names[i], start, 0).Err())
+		}
+		declared := redis.NewScript(`
+local from, to = KEYS[tonumber(ARGV[1])], KEYS[tonumber(ARGV[2])]
+redis.call('DECRBY', from, 1)
+redis.call('INCRBY', to, 1)
+return 1`)
+		built := redis.NewScript(`
+local from, to = KEYS[1], 'acct:' .. ARGV[1]
+redis.call('DECRBY', from, 1)
+redis.call('INCRBY', to, 1)
+return 1`)
+		deadline := time.Now().Add(3 * time.Second)
+		var moves, reads atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			c := newClient(t, addr, 2)
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := 0; i < 2000 && time.Now().Before(deadline); i++ {
+					from, to := (i+w)%keys, (i*7+w+1)%keys
+					if from == to {
+						continue
+					}
+					var err error
+					if w%2 == 0 {
+						err = declared.Run(ctx, c, names, from+1, to+1).Err()
+					} else {
+						err = built.Run(ctx, c, []string{names[from]}, to).Err()
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					moves.Add(1)
+				}
+			}(w)
+		}
+		for r := 0; r < 2; r++ {
+			c := newClient(t, addr, 2)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 5000 && time.Now().Before(deadline); i++ {
+					vals, err := c.MGet(ctx, names...).Result()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					sum := 0
+					for _, v := range vals {
+						n, _ := strconv.Atoi(v.(string))
+						sum += n
+					}
+					if sum != keys*start {
+						t.Errorf("a reader saw a partial move: sum %d", sum)
+						return
+					}
+					reads.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if moves.Load() == 0 || reads.Load() == 0 {
+			t.Fatalf("moves %d, reads %d", moves.Load(), reads.Load())
+		}
+		t.Logf("%d scripted moves, %d consistent reads", moves.Load(), reads.Load())
+	})
+}
+
+// TestScriptLock: a redlock-style lock (SET NX PX to acquire, scripts to
+// extend and release only if the token matches, EVALSHA with the NOSCRIPT
+// fallback) from 20 clients never grants the lock twice at once.
+func TestScriptLock(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		release := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`)
+		extend := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`)
+		var holders, maxHolders, grants atomic.Int64
+		deadline := time.Now().Add(2 * time.Second)
+		var wg sync.WaitGroup
+		for i := 0; i < 20; i++ {
+			c := newClient(t, addr, 2)
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				for n := 0; n < 200 && time.Now().Before(deadline); n++ {
+					token := fmt.Sprintf("%d-%d", i, n)
+					ok, err := c.SetNX(ctx, "lock", token, 5*time.Second).Result()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if !ok {
+						continue
+					}
+					grants.Add(1)
+					if h := holders.Add(1); h > maxHolders.Load() {
+						maxHolders.Store(h)
+					}
+					if v, err := extend.Run(ctx, c, []string{"lock"}, token, 5000).Int(); err != nil || v != 1 {
+						t.Errorf("extend by the holder: %d %v", v, err)
+					}
+					holders.Add(-1)
+					if v, err := release.Run(ctx, c, []string{"lock"}, token).Int(); err != nil || v != 1 {
+						t.Errorf("release by the holder: %d %v", v, err)
+					}
+					if v, _ := release.Run(ctx, c, []string{"lock"}, token).Int(); v != 0 {
+						t.Error("a released lock was released again")
+					}
+				}
+			}(i)
+		}
+		wg.Wait()
+		if maxHolders.Load() != 1 || grants.Load() == 0 {
+			t.Fatalf("grants %d, most holders at once %d", grants.Load(), maxHolders.Load())
+		}
+		t.Logf("%d grants, never two holders", grants.Load())
+	})
+}
+
+// TestScriptRateLimiter: a fixed-window limiter script admits exactly its
+// limit per window key under 50 concurrent clients.
+func TestScriptRateLimiter(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		limiter := redis.NewScript(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if n > tonumber(ARGV[1]) then return 0 end
+return 1`)
+		const limit, clients, each = 300, 50, 20
+		var admitted atomic.Int64
+		var wg sync.WaitGroup
+		for i := 0; i < clients; i++ {
+			c := newClient(t, addr, 2+i%2)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for n := 0; n < each; n++ {
+					ok, err := limiter.Run(ctx, c, []string{"rl:{user1}:window"}, limit, 60000).Int()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					admitted.Add(int64(ok))
+				}
+			}()
+		}
+		wg.Wait()
+		if admitted.Load() != limit {
+			t.Fatalf("admitted %d of %d, limit %d", admitted.Load(), clients*each, limit)
+		}
+		if n, _ := admin.Get(ctx, "rl:{user1}:window").Int(); n != clients*each {
+			t.Fatalf("counter %d, want %d", n, clients*each)
+		}
+	})
+}
+
+// TestScriptInMulti: EVAL queued in MULTI runs in EXEC's transaction, also
+// when it touches a key on a shard the transaction did not declare.
+func TestScriptInMulti(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 2)
+		must(t, c.FlushAll(ctx).Err())
+		cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, "a", "1", 0)
+			p.Eval(ctx, `redis.call('SET', 'other' .. KEYS[1], 'x'); return redis.call('INCR', KEYS[1])`, []string{"a"})
+			p.Get(ctx, "othera")
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(cmds[1].(*redis.Cmd).Val(), " ", cmds[2].(*redis.StringCmd).Val()); got != "2 x" {
+			t.Fatalf("EXEC replies %q, want \"2 x\"", got)
+		}
+		var rerr error = c.Eval(ctx, "return redis.call('MULTI')", nil).Err()
+		if rerr == nil || errors.Is(rerr, redis.Nil) {
+			t.Fatal("MULTI from a script was allowed")
+		}
+	})
+}
