@@ -16,7 +16,8 @@ type vm struct {
 }
 
 // newState prepares a Lua state as Redis does: the base, table, string and
-// math libraries, the redis library, and read-only globals.
+// math libraries, Redis's cjson, cmsgpack, bit and struct, the redis
+// library, and read-only globals.
 func newState(version string) *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
 		RegistryMaxSize: 1024 * 256})
@@ -53,7 +54,12 @@ func newState(version string) *vm {
 	r.RawSetString("REDIS_VERSION", lua.LString(version))
 	r.RawSetString("REDIS_VERSION_NUM", lua.LNumber(versionNum(version)))
 	g.RawSetString("redis", r)
-	for _, lib := range []string{"redis", "string", "table", "math"} {
+	null := L.NewUserData() // cjson.null
+	g.RawSetString("cjson", openCJSON(L, null))
+	g.RawSetString("cmsgpack", openCMsgpack(L))
+	g.RawSetString("bit", openBit(L))
+	g.RawSetString("struct", openStruct(L))
+	for _, lib := range []string{"redis", "string", "table", "math", "cjson", "cmsgpack", "bit", "struct"} {
 		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable)))
 	}
 	protectGlobals(L, g)

@@ -1,0 +1,236 @@
+package scripting
+
+import (
+	"encoding/binary"
+	"math"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The cmsgpack library (lua-cmsgpack, as Redis ships it): cmsgpack.pack(...)
+// encodes each argument and concatenates them; cmsgpack.unpack(s) returns
+// every value in s. Integral numbers encode as the smallest integer type,
+// others as float32 when exact, else float64; tables whose keys are 1..n
+// as arrays, others as maps.
+
+func openCMsgpack(L *lua.LState) *lua.LTable {
+	t := L.NewTable()
+	t.RawSetString("pack", L.NewFunction(func(L *lua.LState) int {
+		if L.GetTop() == 0 {
+			L.ArgError(0, "MessagePack pack needs input.")
+		}
+		var b []byte
+		for i := 1; i <= L.GetTop(); i++ {
+			b = mpEncode(L, b, L.Get(i), 0)
+		}
+		L.Push(lua.LString(b))
+		return 1
+	}))
+	unpack := func(limit int) lua.LGFunction {
+		return func(L *lua.LState) int {
+			d := &mpDecoder{L: L, s: L.CheckString(1)}
+			n := 0
+			for d.pos < len(d.s) && (limit <= 0 || n < limit) {
+				L.Push(d.value(0))
+				n++
+			}
+			return n
+		}
+	}
+	t.RawSetString("unpack", L.NewFunction(unpack(0)))
+	t.RawSetString("unpack_one", L.NewFunction(unpack(1)))
+	return t
+}
+
+func mpEncode(L *lua.LState, b []byte, v lua.LValue, depth int) []byte {
+	if depth > 16 {
+		return append(b, 0xc0) // lua-cmsgpack encodes over-deep tables as nil
+	}
+	switch x := v.(type) {
+	case lua.LBool:
+		if x {
+			return append(b, 0xc3)
+		}
+		return append(b, 0xc2)
+	case lua.LNumber:
+		f := float64(x)
+		if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+			return mpInt(b, int64(f))
+		}
+		if float64(float32(f)) == f {
+			return binary.BigEndian.AppendUint32(append(b, 0xca), math.Float32bits(float32(f)))
+		}
+		return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(f))
+	case lua.LString:
+		n := len(x)
+		switch {
+		case n < 32:
+			b = append(b, 0xa0|byte(n))
+		case n <= 0xff:
+			b = append(b, 0xd9, byte(n))
+		case n <= 0xffff:
+			b = binary.BigEndian.AppendUint16(append(b, 0xda), uint16(n))
+		default:
+			b = binary.BigEndian.AppendUint32(append(b, 0xdb), uint32(n))
+		}
+		return append(b, x...)
+	case *lua.LTable:
+		n := x.Len()
+		count := 0
+		x.ForEach(func(lua.LValue, lua.LValue) { count++ })
+		if n > 0 && n == count {
+			b = mpHeader(b, n, 0x90, 0xdc, 0xdd)
+			for i := 1; i <= n; i++ {
+				b = mpEncode(L, b, x.RawGetInt(i), depth+1)
+			}
+			return b
+		}
+		b = mpHeader(b, count, 0x80, 0xde, 0xdf)
+		x.ForEach(func(k, v lua.LValue) {
+			b = mpEncode(L, b, k, depth+1)
+			b = mpEncode(L, b, v, depth+1)
+		})
+		return b
+	}
+	return append(b, 0xc0)
+}
+
+func mpHeader(b []byte, n int, fix, b16, b32 byte) []byte {
+	switch {
+	case n < 16:
+		return append(b, fix|byte(n))
+	case n <= 0xffff:
+		return binary.BigEndian.AppendUint16(append(b, b16), uint16(n))
+	}
+	return binary.BigEndian.AppendUint32(append(b, b32), uint32(n))
+}
+
+func mpInt(b []byte, n int64) []byte {
+	switch {
+	case n >= 0 && n <= 127:
+		return append(b, byte(n))
+	case n >= 0 && n <= 0xff:
+		return append(b, 0xcc, byte(n))
+	case n >= 0 && n <= 0xffff:
+		return binary.BigEndian.AppendUint16(append(b, 0xcd), uint16(n))
+	case n >= 0 && n <= 0xffffffff:
+		return binary.BigEndian.AppendUint32(append(b, 0xce), uint32(n))
+	case n >= 0:
+		return binary.BigEndian.AppendUint64(append(b, 0xcf), uint64(n))
+	case n >= -32:
+		return append(b, byte(int8(n)))
+	case n >= math.MinInt8:
+		return append(b, 0xd0, byte(int8(n)))
+	case n >= math.MinInt16:
+		return binary.BigEndian.AppendUint16(append(b, 0xd1), uint16(int16(n)))
+	case n >= math.MinInt32:
+		return binary.BigEndian.AppendUint32(append(b, 0xd2), uint32(int32(n)))
+	}
+	return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(n))
+}
+
+type mpDecoder struct {
+	L   *lua.LState
+	s   string
+	pos int
+}
+
+func (d *mpDecoder) take(n int) string {
+	if n < 0 || d.pos+n > len(d.s) {
+		d.L.RaiseError("Missing bytes in input.")
+	}
+	s := d.s[d.pos : d.pos+n]
+	d.pos += n
+	return s
+}
+
+func (d *mpDecoder) uint(n int) uint64 {
+	var v uint64
+	for _, c := range []byte(d.take(n)) {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+func (d *mpDecoder) value(depth int) lua.LValue {
+	if depth > 1000 {
+		d.L.RaiseError("Bad data format in input.")
+	}
+	c := d.take(1)[0]
+	switch {
+	case c <= 0x7f:
+		return lua.LNumber(c)
+	case c >= 0xe0:
+		return lua.LNumber(int8(c))
+	case c&0xe0 == 0xa0:
+		return lua.LString(d.take(int(c & 0x1f)))
+	case c&0xf0 == 0x90:
+		return d.array(int(c&0x0f), depth)
+	case c&0xf0 == 0x80:
+		return d.mapOf(int(c&0x0f), depth)
+	}
+	switch c {
+	case 0xc0:
+		return lua.LNil
+	case 0xc2:
+		return lua.LFalse
+	case 0xc3:
+		return lua.LTrue
+	case 0xca:
+		return lua.LNumber(math.Float32frombits(uint32(d.uint(4))))
+	case 0xcb:
+		return lua.LNumber(math.Float64frombits(d.uint(8)))
+	case 0xcc, 0xcd, 0xce, 0xcf:
+		return lua.LNumber(float64(d.uint(1 << (c - 0xcc))))
+	case 0xd0:
+		return lua.LNumber(int8(d.uint(1)))
+	case 0xd1:
+		return lua.LNumber(int16(d.uint(2)))
+	case 0xd2:
+		return lua.LNumber(int32(d.uint(4)))
+	case 0xd3:
+		return lua.LNumber(float64(int64(d.uint(8))))
+	case 0xd9, 0xc4:
+		return lua.LString(d.take(int(d.uint(1))))
+	case 0xda, 0xc5:
+		return lua.LString(d.take(int(d.uint(2))))
+	case 0xdb, 0xc6:
+		return lua.LString(d.take(int(d.uint(4))))
+	case 0xdc:
+		return d.array(int(d.uint(2)), depth)
+	case 0xdd:
+		return d.array(int(d.uint(4)), depth)
+	case 0xde:
+		return d.mapOf(int(d.uint(2)), depth)
+	case 0xdf:
+		return d.mapOf(int(d.uint(4)), depth)
+	}
+	d.L.RaiseError("Bad data format in input.")
+	return lua.LNil
+}
+
+func (d *mpDecoder) array(n, depth int) lua.LValue {
+	if n > len(d.s)-d.pos {
+		d.L.RaiseError("Missing bytes in input.")
+	}
+	t := d.L.CreateTable(n, 0)
+	for i := 1; i <= n; i++ {
+		t.RawSetInt(i, d.value(depth+1))
+	}
+	return t
+}
+
+func (d *mpDecoder) mapOf(n, depth int) lua.LValue {
+	if 2*n > len(d.s)-d.pos {
+		d.L.RaiseError("Missing bytes in input.")
+	}
+	t := d.L.CreateTable(0, n)
+	for i := 0; i < n; i++ {
+		k := d.value(depth + 1)
+		v := d.value(depth + 1)
+		if k != lua.LNil {
+			t.RawSet(k, v)
+		}
+	}
+	return t
+}
