@@ -336,6 +336,20 @@ func DecodeLease(b []byte) (owner string, until int64, err error) {
 // meta of db whose version is below the marker's is dead (FLUSHDB).
 func FlushMarkerKey(db uint8) []byte { return []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h', db} }
 
+// FunctionKey returns the system key holding a function library's code
+// (FUNCTION LOAD): 's' "fn" 0 | name -> code.
+func FunctionKey(name string) []byte {
+	return append([]byte{PrefixSystem, 'f', 'n', 0}, name...)
+}
+
+// FunctionPrefix is the prefix of every function library's key.
+func FunctionPrefix() []byte { return []byte{PrefixSystem, 'f', 'n', 0} }
+
+// FunctionsVersionKey returns the system key whose value (8 bytes) changes
+// with every change to the function libraries, so each node knows when to
+// reload them.
+func FunctionsVersionKey() []byte { return []byte{PrefixSystem, 'f', 'n', 'v'} }
+
 // PrefixEnd returns the smallest key greater than every key with prefix p, or
 // nil if there is none (p is all 0xff).
 func PrefixEnd(p []byte) []byte {

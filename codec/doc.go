@@ -21,7 +21,12 @@
 //	                                               mark; 's' "flush" db -> version,
 //	                                               the db's flush marker;
 //	                                               's' "gclease" -> until ms (8)
-//	                                               | owner, the GC lease)
+//	                                               | owner, the GC lease;
+//	                                               's' "fn" 0 name -> code of
+//	                                               a function library;
+//	                                               's' "fnv" -> version (8),
+//	                                               changed with every library
+//	                                               change)
 //
 // Invariants:
 //   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5.

@@ -12,13 +12,14 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 )
 
-// Scripts is a server's script cache (SCRIPT LOAD, EVAL) and its pool of
-// prepared Lua states. It is safe for concurrent use by every shard.
+// Scripts is a server's script cache (SCRIPT LOAD, EVAL), its copy of the
+// function libraries, and its pool of prepared Lua states. It is safe for concurrent use by every shard.
 type Scripts struct {
 	version string
 	mu      sync.RWMutex
 	byHash  map[string]*script
 	states  sync.Pool
+	fns     Functions
 }
 
 // script is one compiled script.

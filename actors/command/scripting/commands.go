@@ -12,6 +12,18 @@ func Commands(s *Scripts) []*command.Spec {
 		{Name: "evalsha", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.evalParser(true, false)},
 		{Name: "eval_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(false, true)},
 		{Name: "evalsha_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(true, true)},
+		{Name: "fcall", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.fcallParser(false)},
+		{Name: "fcall_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.fcallParser(true)},
+		{Name: "function", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
+			{Name: "load", Arity: -3, Flags: command.Write | command.NoScript, Parse: s.parseFnLoad},
+			{Name: "delete", Arity: 3, Flags: command.Write | command.NoScript, Parse: s.parseFnDelete},
+			{Name: "flush", Arity: -2, Flags: command.Write | command.NoScript, Parse: s.parseFnFlush},
+			{Name: "restore", Arity: -3, Flags: command.Write | command.NoScript, Parse: s.parseFnRestore},
+			{Name: "list", Arity: -2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnList},
+			{Name: "dump", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnDump},
+			{Name: "stats", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnStats},
+			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseFnKill},
+		}},
 		{Name: "script", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
 			{Name: "load", Arity: 3, Flags: command.Conn | command.NoScript, Parse: s.parseLoad},
 			{Name: "exists", Arity: -3, Flags: command.Conn | command.NoScript, Parse: s.parseExists},

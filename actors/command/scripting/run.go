@@ -15,10 +15,11 @@ import (
 // run is one execution of a script.
 type run struct {
 	c        *command.Ctx
-	sc       *script
-	readOnly bool  // EVAL_RO or #!lua flags=no-writes
-	resp     int   // redis.setresp: 2 or 3
-	abort    error // a Go error that ends the script (ErrAllShards, storage)
+	name     string // the script's sha, or the function's name
+	source   string // "user_script" or "user_function"
+	readOnly bool   // EVAL_RO or #!lua flags=no-writes
+	resp     int    // redis.setresp: 2 or 3
+	abort    error  // a Go error that ends the script (ErrAllShards, storage)
 	client   *scriptClient
 }
 
@@ -31,27 +32,37 @@ const errAbort = "rekv: script aborted"
 // exec runs sc with keys and argv and writes its reply to c.W.
 func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
 	v := s.states.Get().(*vm)
-	r := &run{c: c, sc: sc, readOnly: readOnly || sc.noWrites, resp: 2, client: &scriptClient{db: c.DB}}
-	v.run = r
+	r := &run{c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
+		client: &scriptClient{db: c.DB}}
+	defer s.states.Put(v)
+	g := v.L.G.Global
+	g.RawSetString("KEYS", stringsTable(v.L, keys))
+	g.RawSetString("ARGV", stringsTable(v.L, argv))
+	return v.runFunction(r, v.L.NewFunctionFromProto(sc.proto))
+}
+
+// runFunction calls fn (already given its arguments on the stack after
+// it, nargs of them) for r and writes its reply or error to r.c.W.
+func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	L := v.L
+	v.run = r
 	defer func() {
 		v.run = nil
 		L.SetTop(0)
-		s.states.Put(v)
 	}()
-	g := L.G.Global
-	g.RawSetString("KEYS", stringsTable(L, keys))
-	g.RawSetString("ARGV", stringsTable(L, argv))
-	L.Push(L.NewFunctionFromProto(sc.proto))
-	err := L.PCall(0, 1, L.NewFunction(errorHandler))
+	L.Push(fn)
+	for _, a := range args {
+		L.Push(a)
+	}
+	err := L.PCall(len(args), 1, L.NewFunction(errorHandler))
 	if r.abort != nil {
 		return r.abort
 	}
 	if err != nil {
-		c.W.Error(r.errorText(err))
+		r.c.W.Error(r.errorText(err))
 		return nil
 	}
-	writeReply(c.W, L.Get(-1), r.resp)
+	writeReply(r.c.W, L.Get(-1), r.resp)
 	return nil
 }
 
@@ -89,9 +100,23 @@ func errorHandler(L *lua.LState) int {
 
 // errorText renders a failed script's error as Redis's reply text.
 func (r *run) errorText(err error) string {
+	out := r.plainError(err)
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		if t, ok := ae.Object.(*lua.LTable); ok {
+			if line, ok := t.RawGetString("line").(lua.LNumber); ok {
+				out += fmt.Sprintf(" script: %s, on @%s:%d.", r.name, r.source, int(line))
+			}
+		}
+	}
+	return out
+}
+
+// plainError is the error's message without its position.
+func (r *run) plainError(err error) string {
 	var ae *lua.ApiError
 	if !errors.As(err, &ae) {
-		return "ERR Error running script " + r.sc.sha + ", " + err.Error()
+		return "ERR Error running script " + r.name + ", " + err.Error()
 	}
 	t, ok := ae.Object.(*lua.LTable)
 	if !ok {
@@ -99,13 +124,9 @@ func (r *run) errorText(err error) string {
 	}
 	msg, ok := t.RawGetString("err").(lua.LString)
 	if !ok {
-		return "ERR Error running script " + r.sc.sha + ", execution failure"
+		return "ERR Error running script " + r.name + ", execution failure"
 	}
-	out := string(msg)
-	if line, ok := t.RawGetString("line").(lua.LNumber); ok {
-		out += fmt.Sprintf(" script: %s, on @user_script:%d.", r.sc.sha, int(line))
-	}
-	return out
+	return string(msg)
 }
 
 // call is redis.call (raise true) and redis.pcall.

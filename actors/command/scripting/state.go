@@ -11,8 +11,13 @@ import (
 // vm is a pooled Lua state with the redis library bound to the run in
 // progress.
 type vm struct {
-	L   *lua.LState
-	run *run // the script running on it; nil between runs
+	L       *lua.LState
+	run     *run     // the script running on it; nil between runs
+	loading *loading // a library load in progress (register_function)
+	// The function libraries loaded on this state: their closures by
+	// function name, as of the Functions generation fnGen.
+	fnGen uint64
+	fns   map[string]*lua.LFunction
 }
 
 // newState prepares a Lua state as Redis does: the base, table, string and
@@ -22,6 +27,14 @@ func newState(version string) *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
 		RegistryMaxSize: 1024 * 256})
 	v := &vm{L: L}
+	setup(L, v, version, false)
+	return v
+}
+
+// setup opens the libraries on L. A load-only state (FUNCTION LOAD's
+// check) has a redis library with only register_function, log and the
+// constants; reading anything else from it is an error, as in Redis.
+func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
@@ -32,17 +45,24 @@ func newState(version string) *vm {
 	}
 	r := L.NewTable()
 	fns := map[string]lua.LGFunction{
-		"call":               func(L *lua.LState) int { return v.call(L, true) },
-		"pcall":              func(L *lua.LState) int { return v.call(L, false) },
-		"error_reply":        errorReply,
-		"status_reply":       statusReply,
-		"sha1hex":            sha1hex,
-		"log":                func(L *lua.LState) int { return v.log(L) },
-		"setresp":            func(L *lua.LState) int { return v.setresp(L) },
-		"set_repl":           func(*lua.LState) int { return 0 }, // no replicas: nothing to choose
-		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
-		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
-		"debug":              func(*lua.LState) int { return 0 },
+		"register_function": v.registerFunction,
+		"log":               func(L *lua.LState) int { return v.log(L) },
+	}
+	if !loadOnly {
+		for name, fn := range map[string]lua.LGFunction{
+			"call":               func(L *lua.LState) int { return v.call(L, true) },
+			"pcall":              func(L *lua.LState) int { return v.call(L, false) },
+			"error_reply":        errorReply,
+			"status_reply":       statusReply,
+			"sha1hex":            sha1hex,
+			"setresp":            func(L *lua.LState) int { return v.setresp(L) },
+			"set_repl":           func(*lua.LState) int { return 0 }, // no replicas: nothing to choose
+			"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
+			"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
+			"debug":              func(*lua.LState) int { return 0 },
+		} {
+			fns[name] = fn
+		}
 	}
 	for name, fn := range fns {
 		r.RawSetString(name, L.NewFunction(fn))
@@ -60,18 +80,29 @@ func newState(version string) *vm {
 	g.RawSetString("bit", openBit(L))
 	g.RawSetString("struct", openStruct(L))
 	for _, lib := range []string{"redis", "string", "table", "math", "cjson", "cmsgpack", "bit", "struct"} {
-		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable)))
+		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable), loadOnly && lib == "redis"))
 	}
 	protectGlobals(L, g)
-	return v
 }
 
 // readOnly returns an empty proxy of t whose reads go to t and whose
-// writes are refused, so a script cannot change a library for the next.
-func readOnly(L *lua.LState, t *lua.LTable) *lua.LTable {
+// writes are refused, so a script cannot change a library for the next;
+// with strict, reading a missing field is an error too.
+func readOnly(L *lua.LState, t *lua.LTable, strict bool) *lua.LTable {
 	proxy := L.NewTable()
 	mt := L.NewTable()
 	mt.RawSetString("__index", t)
+	if strict {
+		mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+			k := L.CheckAny(2)
+			if v := t.RawGet(k); v != lua.LNil {
+				L.Push(v)
+				return 1
+			}
+			L.RaiseError("Script attempted to access nonexistent global variable '%s'", k.String())
+			return 0
+		}))
+	}
 	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
 		L.RaiseError("Attempt to modify a readonly table")
 		return 0

@@ -1,0 +1,61 @@
+package scripting
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// FCALL function numkeys [key ...] [arg ...] and FCALL_RO: runs a library
+// function with the keys and args as its two table arguments, in the
+// command's transaction like EVAL.
+type fcall struct {
+	s        *Scripts
+	name     string
+	keys     [][]byte
+	argv     [][]byte
+	readOnly bool
+}
+
+func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, error) {
+	return func(args [][]byte) (command.Runner, error) {
+		n, err := command.Int(args[2])
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case n < 0:
+			return nil, rerr.Errorf("ERR Number of keys can't be negative")
+		case n > int64(len(args)-3):
+			return nil, rerr.Errorf("ERR Number of keys can't be greater than number of args")
+		}
+		return &fcall{s: s, name: string(args[1]), keys: args[3 : 3+n], argv: args[3+n:], readOnly: readOnly}, nil
+	}
+}
+
+func (x *fcall) Run(c *command.Ctx) error {
+	libs, gen, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	var fn *function
+	for _, lib := range libs {
+		if fn = lib.find(x.name); fn != nil {
+			break
+		}
+	}
+	if fn == nil {
+		return rerr.Errorf("ERR Function not found")
+	}
+	if x.readOnly && !fn.noWrites {
+		return rerr.Errorf("ERR Can not execute a script with write flag using *_ro command.")
+	}
+	v := x.s.states.Get().(*vm)
+	defer x.s.states.Put(v)
+	closure, err := v.bind(libs, gen, x.name)
+	if err != nil || closure == nil {
+		return rerr.Errorf("ERR Function not found")
+	}
+	r := &run{c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.noWrites, resp: 2,
+		client: &scriptClient{db: c.DB}}
+	return v.runFunction(r, closure, stringsTable(v.L, x.keys), stringsTable(v.L, x.argv))
+}

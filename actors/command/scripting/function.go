@@ -1,0 +1,326 @@
+package scripting
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/glob"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// FUNCTION LOAD [REPLACE] code: validates and stores a library; replies
+// its name.
+type fnLoad struct {
+	s       *Scripts
+	code    string
+	replace bool
+}
+
+func (s *Scripts) parseFnLoad(args [][]byte) (command.Runner, error) {
+	x := &fnLoad{s: s}
+	rest := args[2:]
+	if len(rest) == 2 && command.Is(rest[0], "replace") {
+		x.replace, rest = true, rest[1:]
+	}
+	if len(rest) != 1 {
+		return nil, rerr.Errorf("ERR Unknown option given: %s", rest[0])
+	}
+	x.code = string(rest[0])
+	return x, nil
+}
+
+func (x *fnLoad) Run(c *command.Ctx) error {
+	lib, err := parseLibrary(x.code)
+	if err != nil {
+		return err
+	}
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	if _, exists := libs[lib.name]; exists && !x.replace {
+		return rerr.Errorf("ERR Library '%s' already exists", lib.name)
+	}
+	for name, other := range libs {
+		if name == lib.name {
+			continue
+		}
+		for _, f := range lib.funcs {
+			if other.find(f.name) != nil {
+				return rerr.Errorf("ERR Function %s already exists", f.name)
+			}
+		}
+	}
+	if err := saveLibraries(c.Tx, map[string]*library{lib.name: lib}, nil); err != nil {
+		return err
+	}
+	c.W.BulkString(lib.name)
+	return nil
+}
+
+// FUNCTION DELETE library-name
+type fnDelete struct {
+	s    *Scripts
+	name string
+}
+
+func (s *Scripts) parseFnDelete(args [][]byte) (command.Runner, error) {
+	return &fnDelete{s, string(args[2])}, nil
+}
+
+func (x *fnDelete) Run(c *command.Ctx) error {
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	if _, ok := libs[x.name]; !ok {
+		return rerr.Errorf("ERR Library not found")
+	}
+	if err := saveLibraries(c.Tx, nil, []string{x.name}); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
+// FUNCTION FLUSH [ASYNC | SYNC]
+type fnFlush struct{ s *Scripts }
+
+func (s *Scripts) parseFnFlush(args [][]byte) (command.Runner, error) {
+	if len(args) > 3 || len(args) == 3 && !command.Is(args[2], "sync") && !command.Is(args[2], "async") {
+		return nil, rerr.Errorf("ERR FUNCTION FLUSH only supports SYNC|ASYNC option")
+	}
+	return &fnFlush{s}, nil
+}
+
+func (x *fnFlush) Run(c *command.Ctx) error {
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for name := range libs {
+		names = append(names, name)
+	}
+	if err := saveLibraries(c.Tx, nil, names); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
+// FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE]: libraries in name order.
+type fnList struct {
+	s        *Scripts
+	pattern  []byte
+	withCode bool
+}
+
+func (s *Scripts) parseFnList(args [][]byte) (command.Runner, error) {
+	x := &fnList{s: s}
+	for i := 2; i < len(args); i++ {
+		switch {
+		case command.Is(args[i], "withcode") && !x.withCode:
+			x.withCode = true
+		case command.Is(args[i], "libraryname") && x.pattern == nil:
+			if i+1 >= len(args) {
+				return nil, rerr.Errorf("ERR library name argument was not given")
+			}
+			i++
+			x.pattern = args[i]
+		default:
+			return nil, rerr.Errorf("ERR Unknown argument %s", args[i])
+		}
+	}
+	return x, nil
+}
+
+func (x *fnList) Run(c *command.Ctx) error {
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for name := range libs {
+		if x.pattern == nil || glob.Match(x.pattern, []byte(name), false) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	c.W.Array(len(names))
+	for _, name := range names {
+		lib := libs[name]
+		n := 3
+		if x.withCode {
+			n = 4
+		}
+		c.W.Map(n)
+		c.W.BulkString("library_name")
+		c.W.BulkString(lib.name)
+		c.W.BulkString("engine")
+		c.W.BulkString("LUA")
+		c.W.BulkString("functions")
+		c.W.Array(len(lib.funcs))
+		for _, f := range lib.funcs {
+			c.W.Map(3)
+			c.W.BulkString("name")
+			c.W.BulkString(f.name)
+			c.W.BulkString("description")
+			if f.desc == "" {
+				c.W.Null()
+			} else {
+				c.W.BulkString(f.desc)
+			}
+			c.W.BulkString("flags")
+			c.W.Set(len(f.flags))
+			for _, fl := range f.flags {
+				c.W.Simple(fl)
+			}
+		}
+		if x.withCode {
+			c.W.BulkString("library_code")
+			c.W.BulkString(lib.code)
+		}
+	}
+	return nil
+}
+
+// FUNCTION STATS: no script is ever left running between commands.
+type fnStats struct{ s *Scripts }
+
+func (s *Scripts) parseFnStats([][]byte) (command.Runner, error) { return &fnStats{s}, nil }
+
+func (x *fnStats) Run(c *command.Ctx) error {
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	funcs := 0
+	for _, lib := range libs {
+		funcs += len(lib.funcs)
+	}
+	c.W.Map(2)
+	c.W.BulkString("running_script")
+	c.W.Null()
+	c.W.BulkString("engines")
+	c.W.Map(1)
+	c.W.BulkString("LUA")
+	c.W.Map(2)
+	c.W.BulkString("libraries_count")
+	c.W.Int(int64(len(libs)))
+	c.W.BulkString("functions_count")
+	c.W.Int(int64(funcs))
+	return nil
+}
+
+// FUNCTION DUMP: every library in rekv's payload format ("rekvfn1", then
+// each library's code with a 4-byte length, then a CRC32 of the rest).
+// It is read back by FUNCTION RESTORE on rekv; it is not Redis's RDB
+// payload.
+type fnDump struct{ s *Scripts }
+
+func (s *Scripts) parseFnDump([][]byte) (command.Runner, error) { return &fnDump{s}, nil }
+
+const dumpMagic = "rekvfn1"
+
+func (x *fnDump) Run(c *command.Ctx) error {
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for name := range libs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	b := []byte(dumpMagic)
+	for _, name := range names {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(libs[name].code)))
+		b = append(b, libs[name].code...)
+	}
+	c.W.Bulk(binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+	return nil
+}
+
+// FUNCTION RESTORE payload [FLUSH | APPEND | REPLACE]
+type fnRestore struct {
+	s       *Scripts
+	payload []byte
+	policy  string
+}
+
+func (s *Scripts) parseFnRestore(args [][]byte) (command.Runner, error) {
+	x := &fnRestore{s: s, payload: args[2], policy: "append"}
+	if len(args) > 4 {
+		return nil, rerr.ErrSyntax
+	}
+	if len(args) == 4 {
+		switch {
+		case command.Is(args[3], "flush"), command.Is(args[3], "append"), command.Is(args[3], "replace"):
+			x.policy = string(bytesLower(args[3]))
+		default:
+			return nil, rerr.Errorf("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.")
+		}
+	}
+	return x, nil
+}
+
+func bytesLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func (x *fnRestore) Run(c *command.Ctx) error {
+	bad := rerr.Errorf("ERR payload version or checksum are wrong")
+	p := x.payload
+	if len(p) < len(dumpMagic)+4 || string(p[:len(dumpMagic)]) != dumpMagic ||
+		crc32.ChecksumIEEE(p[:len(p)-4]) != binary.BigEndian.Uint32(p[len(p)-4:]) {
+		return bad
+	}
+	var loaded []*library
+	for rest := p[len(dumpMagic) : len(p)-4]; len(rest) > 0; {
+		if len(rest) < 4 || uint64(binary.BigEndian.Uint32(rest)) > uint64(len(rest)-4) {
+			return bad
+		}
+		n := binary.BigEndian.Uint32(rest)
+		lib, err := parseLibrary(string(rest[4 : 4+n]))
+		if err != nil {
+			return err
+		}
+		loaded = append(loaded, lib)
+		rest = rest[4+n:]
+	}
+	libs, _, err := x.s.fns.sync(c.Tx)
+	if err != nil {
+		return err
+	}
+	var deleted []string
+	if x.policy == "flush" {
+		for name := range libs {
+			deleted = append(deleted, name)
+		}
+	}
+	changes := map[string]*library{}
+	for _, lib := range loaded {
+		if _, exists := libs[lib.name]; exists && x.policy == "append" {
+			return rerr.Errorf("ERR Library %s already exists", lib.name)
+		}
+		changes[lib.name] = lib
+	}
+	if err := saveLibraries(c.Tx, changes, deleted); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
+// FUNCTION KILL: no function is ever left running between commands.
+func parseFnKill([][]byte) (command.Runner, error) { return kill{}, nil }

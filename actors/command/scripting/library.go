@@ -1,0 +1,183 @@
+package scripting
+
+import (
+	"slices"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// library is one function library (FUNCTION LOAD): its code and the
+// functions its load registered.
+type library struct {
+	name  string
+	code  string
+	funcs []*function // by name
+}
+
+// function is one registered function.
+type function struct {
+	name     string
+	desc     string
+	flags    []string
+	noWrites bool
+}
+
+func (l *library) find(name string) *function {
+	for _, f := range l.funcs {
+		if f.name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// parseLibrary validates code as FUNCTION LOAD does: the "#!lua
+// name=<name>" shebang, then a run of the code in a load-only state whose
+// redis library has only register_function, log and the constants.
+func parseLibrary(code string) (*library, error) {
+	first, _, _ := strings.Cut(code, "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return nil, rerr.Errorf("ERR Missing library metadata")
+	}
+	fields := strings.Fields(first)
+	if fields[0] != "#!lua" {
+		return nil, rerr.Errorf("ERR Engine '%s' not found", strings.TrimPrefix(fields[0], "#!"))
+	}
+	lib := &library{code: code}
+	for _, f := range fields[1:] {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k != "name" {
+			return nil, rerr.Errorf("ERR Invalid metadata value given: %s", f)
+		}
+		lib.name = v
+	}
+	if lib.name == "" {
+		return nil, rerr.Errorf("ERR Library name was not given")
+	}
+	if !validName(lib.name) {
+		return nil, rerr.Errorf("ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long")
+	}
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 128})
+	defer L.Close()
+	v := &vm{L: L}
+	setup(L, v, "", true)
+	v.loading = &loading{lib: lib}
+	if err := v.loadLibrary(code); err != nil {
+		return nil, rerr.Errorf("ERR Error registering functions: %s", err.Error())
+	}
+	if len(lib.funcs) == 0 {
+		return nil, rerr.Errorf("ERR No functions registered")
+	}
+	slices.SortFunc(lib.funcs, func(a, b *function) int { return strings.Compare(a.name, b.name) })
+	return lib, nil
+}
+
+// loading is a library load in progress on a vm: register_function adds
+// to lib, and (on a run state) binds the callbacks in fns.
+type loading struct {
+	lib *library
+	fns map[string]*lua.LFunction
+}
+
+// loadLibrary runs a library's code on v; the shebang line is blanked so
+// line numbers stay the code's.
+func (v *vm) loadLibrary(code string) error {
+	_, rest, _ := strings.Cut(code, "\n")
+	fn, err := v.L.Load(strings.NewReader("\n"+rest), "user_function")
+	if err != nil {
+		return rerr.Errorf("%s", compileMessage(err))
+	}
+	v.L.Push(fn)
+	if err := v.L.PCall(0, 0, v.L.NewFunction(errorHandler)); err != nil {
+		r := &run{name: "", source: "user_function"}
+		return rerr.Errorf("%s", r.plainError(err))
+	}
+	return nil
+}
+
+// registerFunction is redis.register_function(name, callback) or
+// redis.register_function{function_name=, callback=, flags=, description=}.
+func (v *vm) registerFunction(L *lua.LState) int {
+	ld := v.loading
+	if ld == nil {
+		raise(L, "redis.register_function can only be called on FUNCTION LOAD command")
+	}
+	f := &function{}
+	var cb *lua.LFunction
+	_, isTable := L.Get(1).(*lua.LTable)
+	if L.GetTop() == 1 && !isTable {
+		raise(L, "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).")
+	}
+	switch a := L.Get(1).(type) {
+	case lua.LString:
+		if L.GetTop() != 2 {
+			raise(L, "wrong number of arguments to redis.register_function")
+		}
+		f.name = string(a)
+		cb, _ = L.Get(2).(*lua.LFunction)
+	case *lua.LTable:
+		var bad string
+		a.ForEach(func(k, val lua.LValue) {
+			switch k.String() {
+			case "function_name":
+				f.name = val.String()
+			case "callback":
+				cb, _ = val.(*lua.LFunction)
+			case "description":
+				f.desc = val.String()
+			case "flags":
+				t, ok := val.(*lua.LTable)
+				if !ok {
+					bad = "flags argument to redis.register_function must be a table representing function flags"
+					return
+				}
+				t.ForEach(func(_, fl lua.LValue) { f.flags = append(f.flags, fl.String()) })
+			default:
+				bad = "unknown argument given to redis.register_function"
+			}
+		})
+		if bad != "" {
+			raise(L, bad)
+		}
+	default:
+		raise(L, "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).")
+	}
+	if cb == nil {
+		raise(L, "callback argument given to redis.register_function must be a function")
+	}
+	if !validName(f.name) {
+		raise(L, "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long") // sic: Redis 7.0 says "Library" here too
+	}
+	for _, fl := range f.flags {
+		switch fl {
+		case "no-writes":
+			f.noWrites = true
+		case "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys":
+		default:
+			raise(L, "unknown flag given")
+		}
+	}
+	if ld.lib.find(f.name) != nil {
+		raise(L, "Function already exists in the library")
+	}
+	ld.lib.funcs = append(ld.lib.funcs, f)
+	if ld.fns != nil {
+		ld.fns[f.name] = cb
+	}
+	return 0
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
