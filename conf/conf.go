@@ -54,6 +54,10 @@ type Server struct {
 	OutputBufferLimitPubSub int `koanf:"output_buffer_limit_pubsub"`
 	// NotifyKeyspaceEvents is Redis's notify-keyspace-events ("" off).
 	NotifyKeyspaceEvents string `koanf:"notify_keyspace_events"`
+	// BusyReplyThreshold is Redis's busy-reply-threshold (lua-time-limit),
+	// in milliseconds: once a script has run that long, other commands
+	// get BUSY until it ends or SCRIPT KILL stops it. 0 never.
+	BusyReplyThreshold int `koanf:"busy_reply_threshold"`
 }
 
 // Storage selects and configures the driver.
@@ -115,7 +119,7 @@ func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
-			OutputBufferLimitPubSub: 32 << 20},
+			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
@@ -146,6 +150,9 @@ func (c Config) Validate() error {
 	}
 	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmnA") != "" {
 		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m n A)", c.Server.NotifyKeyspaceEvents)
+	}
+	if c.Server.BusyReplyThreshold < 0 {
+		bad("server.busy_reply_threshold", "must not be negative (0 disables), got %d", c.Server.BusyReplyThreshold)
 	}
 	if c.Server.Timeout < 0 {
 		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)

@@ -257,3 +257,65 @@ func TestScriptInMulti(t *testing.T) {
 		}
 	})
 }
+
+// TestScriptBusyAndKill: past busy-reply-threshold other clients get BUSY;
+// SCRIPT KILL stops a script that has not written (its caller gets
+// Redis's error) and refuses one that has (UNKILLABLE); FUNCTION KILL
+// stops a function.
+func TestScriptBusyAndKill(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		a, b := newClient(t, addr, 2), newClient(t, addr, 2)
+		must(t, b.ConfigSet(ctx, "busy-reply-threshold", "100").Err())
+		// The probe is a connection command: it never queues behind the
+		// script's shards (a storage command sent before the threshold
+		// waits for the script instead; see README).
+		waitBusy := func() {
+			t.Helper()
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				err := b.ConfigGet(ctx, "busy-reply-threshold").Err()
+				if err != nil && strings.HasPrefix(err.Error(), "BUSY ") {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no BUSY reply while a script loops (last: %v)", err)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		done := make(chan error, 1)
+		go func() { done <- a.Eval(ctx, "local i = 0 while true do i = i + 1 end", nil).Err() }()
+		waitBusy()
+		must(t, b.ScriptKill(ctx).Err())
+		if err := <-done; err == nil || !strings.HasPrefix(err.Error(), "ERR Script killed by user with SCRIPT KILL... script: ") {
+			t.Fatalf("killed script replied %v", err)
+		}
+		if err := b.Get(ctx, "x").Err(); !errors.Is(err, redis.Nil) {
+			t.Fatalf("GET after the kill: %v", err)
+		}
+		if err := b.ScriptKill(ctx).Err(); err == nil || !strings.HasPrefix(err.Error(), "NOTBUSY ") {
+			t.Fatalf("SCRIPT KILL with none running: %v", err)
+		}
+
+		go func() {
+			done <- a.Eval(ctx, "redis.call('SET', KEYS[1], 'w') local t0 = redis.call('TIME')[1] "+
+				"while redis.call('TIME')[1] - t0 < 2 do end return 1", []string{"w"}).Err()
+		}()
+		waitBusy()
+		if err := b.ScriptKill(ctx).Err(); err == nil || !strings.HasPrefix(err.Error(), "UNKILLABLE ") {
+			t.Fatalf("SCRIPT KILL of a script that wrote: %v", err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("the unkillable script: %v", err)
+		}
+
+		must(t, b.FunctionLoad(ctx, "#!lua name=spin\nredis.register_function('spin', function() while true do end end)").Err())
+		go func() { done <- a.FCall(ctx, "spin", nil).Err() }()
+		waitBusy()
+		must(t, b.FunctionKill(ctx).Err())
+		if err := <-done; err == nil || !strings.HasPrefix(err.Error(), "ERR Script killed by user with FUNCTION KILL... script: spin") {
+			t.Fatalf("killed function replied %v", err)
+		}
+	})
+}

@@ -32,6 +32,13 @@ func (s *Server) Notify(db int, class command.NotifyClass, event string, key []b
 // notify-keyspace-events changes at run time.
 func (s *Server) SetConfig(name, value string) error {
 	switch strings.ToLower(name) {
+	case "busy-reply-threshold", "lua-time-limit":
+		ms, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || ms < 0 {
+			return rerr.Errorf("ERR CONFIG SET failed (possibly related to argument '%s') - argument couldn't be parsed into an integer", strings.ToLower(name))
+		}
+		s.busyMs.Store(ms)
+		return nil
 	case "notify-keyspace-events":
 		n, ok := command.ParseNotify(value)
 		if !ok {

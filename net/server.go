@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	stdnet "net"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,12 @@ type Options struct {
 	OutputLimitPubSub int
 	// NotifyKeyspaceEvents is the initial notify-keyspace-events value.
 	NotifyKeyspaceEvents string
+	// BusyReplyThreshold is the initial busy-reply-threshold; Busy
+	// reports how long the longest-running script has run and whether it
+	// is a function (nil: no scripts).
+	BusyReplyThreshold time.Duration
+	Busy               func() (time.Duration, bool)
+	BusyError          func(function bool) error
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -68,6 +75,7 @@ type Server struct {
 
 	broker *broker
 	notify atomic.Uint32 // command.NotifyClass
+	busyMs atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
 
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
@@ -84,6 +92,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
 	}
+	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	return s
 }
 
@@ -268,6 +277,10 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
+	if err := s.busy(spec); err != nil {
+		fail(err, spec.FullName())
+		return
+	}
 	if proto == 2 && spec.Flags&command.PubSubContext == 0 && cl.Subscriptions() > 0 {
 		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
 		return
@@ -399,5 +412,24 @@ func refuse(o Options, addr stdnet.Addr) bool {
 
 // Config implements command.Server.
 func (s *Server) Config() [][2]string {
-	return append(append([][2]string{}, s.info.Config...), [2]string{"notify-keyspace-events", s.NotifyFlags().String()})
+	busy := strconv.FormatInt(s.busyMs.Load(), 10)
+	return append(append([][2]string{}, s.info.Config...), [2]string{"notify-keyspace-events", s.NotifyFlags().String()},
+		[2]string{"busy-reply-threshold", busy}, [2]string{"lua-time-limit", busy})
+}
+
+// busy returns BUSY for a command arriving while a script has run past
+// busy-reply-threshold, unless the command is allowed then (SCRIPT KILL).
+func (s *Server) busy(spec *command.Spec) error {
+	if s.opts.Busy == nil || spec.Flags&command.AllowBusy != 0 {
+		return nil
+	}
+	limit := s.busyMs.Load()
+	if limit <= 0 {
+		return nil
+	}
+	d, function := s.opts.Busy()
+	if d < time.Duration(limit)*time.Millisecond {
+		return nil
+	}
+	return s.opts.BusyError(function)
 }

@@ -36,8 +36,9 @@ import (
 // Version is the Redis version rekv reports; its semantics follow it.
 const Version = "7.2.0"
 
-// Registry returns the table of every command rekv serves.
-func Registry() *command.Registry {
+// Registry returns the table of every command rekv serves, with scripts
+// served from s.
+func Registry(s *scripting.Scripts) *command.Registry {
 	return command.NewRegistry(
 		command.WithClass(command.NotifyString, strings.Commands()),
 		command.WithClass(command.NotifyGeneric, keys.Commands()),
@@ -48,7 +49,7 @@ func Registry() *command.Registry {
 		command.WithClass(command.NotifyZSet, zset.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
-		scripting.Commands(scripting.New(Version)))
+		scripting.Commands(s))
 }
 
 // Node is a running server.
@@ -81,7 +82,8 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 // StartWithDriver starts serving on an already open driver, which the node
 // then owns and closes.
 func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
-	reg := Registry()
+	scripts := scripting.New(Version)
+	reg := Registry(scripts)
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
 	var err error
 	shared := Shared(cfg.Storage)
@@ -96,7 +98,9 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
 		OutputLimitNormal:    cfg.Server.OutputBufferLimitNormal,
 		OutputLimitPubSub:    cfg.Server.OutputBufferLimitPubSub,
-		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents}, info, reg, log)
+		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
+		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
+		Busy:                 scripts.Busy, BusyError: scripting.BusyError}, info, reg, log)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared}, drv, reg, n.net, log)
 	if err != nil {

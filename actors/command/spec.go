@@ -47,6 +47,9 @@ const (
 	Serial
 	// NoScript commands may not be called from scripts (Redis's noscript).
 	NoScript
+	// AllowBusy commands are served while a script runs past
+	// busy-reply-threshold (SCRIPT KILL...); others then get BUSY.
+	AllowBusy
 	// OwnEvents commands record their keyspace events themselves, from
 	// inside their Run, because the event depends on what they did (LPUSH
 	// or RPUSH by side); Event is then empty.

@@ -20,6 +20,7 @@ type Scripts struct {
 	byHash  map[string]*script
 	states  sync.Pool
 	fns     Functions
+	running registry
 }
 
 // script is one compiled script.

@@ -22,13 +22,13 @@ func Commands(s *Scripts) []*command.Spec {
 			{Name: "list", Arity: -2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnList},
 			{Name: "dump", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnDump},
 			{Name: "stats", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnStats},
-			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseFnKill},
+			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: s.parseKill},
 		}},
 		{Name: "script", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
 			{Name: "load", Arity: 3, Flags: command.Conn | command.NoScript, Parse: s.parseLoad},
 			{Name: "exists", Arity: -3, Flags: command.Conn | command.NoScript, Parse: s.parseExists},
 			{Name: "flush", Arity: -2, Flags: command.Conn | command.NoScript, Parse: s.parseFlush},
-			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseKill},
+			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: s.parseKill},
 			{Name: "help", Arity: 2, Flags: command.Conn | command.NoScript, Parse: parseHelp},
 		}},
 	}

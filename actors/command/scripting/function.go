@@ -321,6 +321,3 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 	c.W.OK()
 	return nil
 }
-
-// FUNCTION KILL: no function is ever left running between commands.
-func parseFnKill([][]byte) (command.Runner, error) { return kill{}, nil }

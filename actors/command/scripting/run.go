@@ -14,6 +14,8 @@ import (
 
 // run is one execution of a script.
 type run struct {
+	reg      *registry // where it is registered while it runs
+	state    *running
 	c        *command.Ctx
 	name     string // the script's sha, or the function's name
 	source   string // "user_script" or "user_function"
@@ -32,7 +34,7 @@ const errAbort = "rekv: script aborted"
 // exec runs sc with keys and argv and writes its reply to c.W.
 func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
 	v := s.states.Get().(*vm)
-	r := &run{c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
+	r := &run{reg: &s.running, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
 		client: &scriptClient{db: c.DB}}
 	defer s.states.Put(v)
 	g := v.L.G.Global
@@ -46,7 +48,12 @@ func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly
 func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	L := v.L
 	v.run = r
+	state, ctx := r.reg.add(r.source == "user_function")
+	r.state = state
+	L.SetContext(ctx)
 	defer func() {
+		r.reg.remove(state)
+		L.RemoveContext()
 		v.run = nil
 		L.SetTop(0)
 	}()
@@ -57,6 +64,14 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	err := L.PCall(len(args), 1, L.NewFunction(errorHandler))
 	if r.abort != nil {
 		return r.abort
+	}
+	if err != nil && state.killed.Load() {
+		kind := "SCRIPT"
+		if state.function {
+			kind = "FUNCTION"
+		}
+		r.c.W.Error(fmt.Sprintf("ERR Script killed by user with %s KILL... script: %s, on @%s:%d.", kind, r.name, r.source, r.line(L)))
+		return nil
 	}
 	if err != nil {
 		r.c.W.Error(r.errorText(err))
@@ -205,6 +220,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	}
 	w := resp.NewWriter(r.resp)
 	r.client.proto = r.resp
+	if spec.Flags&command.Write != 0 {
+		r.state.wrote.Store(true)
+	}
 	if err := c.Call(spec, runner, r.client, w); err != nil {
 		var re *rerr.Error
 		if !errors.As(err, &re) {
@@ -229,4 +247,19 @@ func errMessage(err error) string {
 		return re.Msg
 	}
 	return strings.TrimSpace(err.Error())
+}
+
+// line returns the line the script was at (for a killed script), 1 when
+// unknown.
+func (r *run) line(L *lua.LState) int {
+	for level := 0; level < 8; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := L.GetInfo("l", dbg, lua.LNil); err == nil && dbg.CurrentLine > 0 {
+			return dbg.CurrentLine
+		}
+	}
+	return 1
 }

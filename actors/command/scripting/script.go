@@ -60,15 +60,19 @@ func (x flush) Run(c *command.Ctx) error {
 	return nil
 }
 
-// SCRIPT KILL: a script runs inside its shard's transaction and is never
-// left running between commands, so there is none to kill from another
-// connection.
-type kill struct{}
+// SCRIPT KILL and FUNCTION KILL: stop the longest-running script if it
+// has not written (it runs on the connection's loop, not behind the
+// script's shards).
+type kill struct{ s *Scripts }
 
-func parseKill([][]byte) (command.Runner, error) { return kill{}, nil }
+func (s *Scripts) parseKill([][]byte) (command.Runner, error) { return kill{s}, nil }
 
-func (kill) Run(*command.Ctx) error {
-	return rerr.Errorf("NOTBUSY No scripts in execution right now.")
+func (x kill) Run(c *command.Ctx) error {
+	if err := x.s.kill(); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
 }
 
 // SCRIPT HELP

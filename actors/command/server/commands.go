@@ -7,9 +7,9 @@ func Commands() []*command.Spec {
 	return []*command.Spec{
 		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast | command.PubSubContext, Parse: parsePing},
 		{Name: "echo", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseEcho},
-		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript, Parse: parseHello},
-		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.PubSubContext | command.NotQueued | command.NoScript, Parse: parseQuit},
-		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript, Parse: parseAuth},
+		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.AllowBusy, Parse: parseHello},
+		{Name: "quit", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.PubSubContext | command.NotQueued | command.NoScript | command.AllowBusy, Parse: parseQuit},
+		{Name: "auth", Arity: -2, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.AllowBusy, Parse: parseAuth},
 		{Name: "select", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseSelect},
 		{Name: "time", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseTime},
 		{Name: "client", Arity: -2, Flags: command.Conn | command.NoScript, Subcommands: clientSubcommands()},

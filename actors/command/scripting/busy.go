@@ -1,0 +1,97 @@
+package scripting
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// Running scripts, for BUSY replies and SCRIPT KILL / FUNCTION KILL.
+//
+// A script runs on its shard's goroutine; while one has run longer than
+// busy-reply-threshold the network front answers other commands BUSY (as
+// Redis does), except those flagged AllowBusy. A script that has not
+// written can be killed: its Lua state's context is cancelled and its
+// caller gets Redis's "Script killed by user" error.
+
+type running struct {
+	start    time.Time
+	function bool
+	wrote    atomic.Bool
+	killed   atomic.Bool
+	cancel   context.CancelFunc
+}
+
+type registry struct {
+	mu  sync.Mutex
+	all map[*running]struct{}
+}
+
+func (g *registry) add(function bool) (*running, context.Context) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{start: time.Now(), function: function, cancel: cancel}
+	g.mu.Lock()
+	if g.all == nil {
+		g.all = map[*running]struct{}{}
+	}
+	g.all[r] = struct{}{}
+	g.mu.Unlock()
+	return r, ctx
+}
+
+func (g *registry) remove(r *running) {
+	g.mu.Lock()
+	delete(g.all, r)
+	g.mu.Unlock()
+	r.cancel()
+}
+
+// oldest returns the longest-running script, or nil.
+func (g *registry) oldest() *running {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var o *running
+	for r := range g.all {
+		if o == nil || r.start.Before(o.start) {
+			o = r
+		}
+	}
+	return o
+}
+
+// Busy reports how long the longest-running script has run (0: none) and
+// whether it is a function; the network front compares it with
+// busy-reply-threshold.
+func (s *Scripts) Busy() (time.Duration, bool) {
+	r := s.running.oldest()
+	if r == nil {
+		return 0, false
+	}
+	return time.Since(r.start), r.function
+}
+
+// BusyError is Redis's BUSY reply for a script (or function) running.
+func BusyError(function bool) error {
+	if function {
+		return rerr.Errorf("BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.")
+	}
+	return rerr.Errorf("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.")
+}
+
+// kill stops the longest-running script if it has not written.
+func (s *Scripts) kill() error {
+	r := s.running.oldest()
+	switch {
+	case r == nil:
+		return rerr.Errorf("NOTBUSY No scripts in execution right now.")
+	case r.wrote.Load():
+		return rerr.Errorf("UNKILLABLE Sorry the script already executed write commands against the dataset. " +
+			"You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
+	}
+	r.killed.Store(true)
+	r.cancel()
+	return nil
+}
