@@ -536,3 +536,47 @@ func TestMultiNodeWatch(t *testing.T) {
 	}
 	t.Logf("%d increments, %d aborted attempts retried", clients*each, aborted.Load())
 }
+
+// TestMultiNodeScripts: a rate-limiter script run by 9 clients on three
+// nodes sharing TiKV admits exactly its limit, and its counter equals the
+// calls applied (a call that lost every conflict retry replies TRYAGAIN
+// and is not applied).
+func TestMultiNodeScripts(t *testing.T) {
+	addrs := startCluster(t, 3)
+	ctx := context.Background()
+	limiter := redis.NewScript(`
+local n = redis.call('INCR', KEYS[1])
+if n > tonumber(ARGV[1]) then return 0 end
+return 1`)
+	const limit, clients, each = 40, 9, 10
+	var applied, admitted atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		c := newClient(t, addrs[i%3], 2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < each; n++ {
+				ok, err := limiter.Run(ctx, c, []string{"rl"}, limit).Int()
+				if notApplied(err) {
+					continue
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				applied.Add(1)
+				admitted.Add(int64(ok))
+			}
+		}()
+	}
+	wg.Wait()
+	n, err := newClient(t, addrs[1], 2).Get(ctx, "rl").Int64()
+	if err != nil || n != applied.Load() {
+		t.Fatalf("counter %d (%v), applied %d", n, err, applied.Load())
+	}
+	if want := min(applied.Load(), limit); admitted.Load() != want {
+		t.Fatalf("admitted %d, want %d (applied %d)", admitted.Load(), want, applied.Load())
+	}
+	t.Logf("%d of %d calls applied, %d admitted", applied.Load(), clients*each, admitted.Load())
+}

@@ -1,0 +1,131 @@
+package scripting
+
+import (
+	"math"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/rekv/rekv/actors/command/commandtest"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/list"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/net/resp"
+)
+
+type c = commandtest.Case
+
+func harness(t *testing.T) *commandtest.Harness {
+	return commandtest.New(t, Commands(New("7.2.0")), strings.Commands(), keys.Commands(), list.Commands())
+}
+
+func TestEvalThroughTheHarness(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{"eval \"return redis.call('set', KEYS[1], ARGV[1])\" 1 k v", "+OK\r\n"},
+		{"eval \"return redis.call('get', KEYS[1])\" 1 k", "$1\r\nv\r\n"},
+		{"eval \"return {1, 2.9, 'x', true, false, nil, 3}\" 0", "*5\r\n:1\r\n:2\r\n$1\r\nx\r\n:1\r\n$-1\r\n"},
+		{"eval \"return redis.call('rpush', 'l', 'a', 'b')\" 0", ":2\r\n"},
+		{"eval \"return redis.call('lrange', 'l', 0, -1)\" 0", "*2\r\n$1\r\na\r\n$1\r\nb\r\n"},
+		{"eval \"return redis.REDIS_VERSION_NUM\" 0", ":459264\r\n"},
+		{"eval \"return 1\" -1", "-ERR Number of keys can't be negative\r\n"},
+		{"evalsha ffffffffffffffffffffffffffffffffffffffff 0", "-NOSCRIPT No matching script. Please use EVAL.\r\n"},
+		{"eval_ro \"return redis.call('del', 'k')\" 0",
+			"-ERR Write commands are not allowed from read-only scripts. script: 47b7443a0476c69075e4c3fdb47629aacc40bcfa, on @user_script:1.\r\n"},
+	})
+	if got := h.Events(); len(got) != 2 || got[0] != "set 0 k" || got[1] != "rpush 0 l" {
+		t.Errorf("events of the scripts' commands: %q", got)
+	}
+}
+
+func TestWriteReplyConversions(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	tbl := func(kv ...any) *lua.LTable {
+		t := L.NewTable()
+		for i := 0; i+1 < len(kv); i += 2 {
+			t.RawSetString(kv[i].(string), kv[i+1].(lua.LValue))
+		}
+		return t
+	}
+	for _, tc := range []struct {
+		v           lua.LValue
+		proto, sres int
+		want        string
+	}{
+		{lua.LNumber(3.99), 2, 2, ":3\r\n"},
+		{lua.LNumber(-3.99), 2, 2, ":-3\r\n"},
+		{lua.LNumber(math.Inf(1)), 2, 2, ":-9223372036854775808\r\n"},
+		{lua.LTrue, 2, 2, ":1\r\n"},
+		{lua.LFalse, 3, 2, "_\r\n"},
+		{lua.LTrue, 3, 3, "#t\r\n"},
+		{lua.LTrue, 2, 3, ":1\r\n"},
+		{lua.LNil, 2, 2, "$-1\r\n"},
+		{tbl("ok", lua.LString("a\r\nb")), 2, 2, "+a  b\r\n"},
+		{tbl("err", lua.LString("X y"), "ok", lua.LString("z")), 2, 2, "-X y\r\n"},
+		{tbl("double", lua.LNumber(1.5)), 3, 2, ",1.5\r\n"},
+		{tbl("double", lua.LNumber(1.5)), 2, 2, "$3\r\n1.5\r\n"},
+		{tbl("big_number", lua.LString("123")), 3, 2, "(123\r\n"},
+	} {
+		w := resp.NewWriter(tc.proto)
+		writeReply(w, tc.v, tc.sres)
+		if got := string(w.Bytes()); got != tc.want {
+			t.Errorf("%v (proto %d, setresp %d) = %q, want %q", tc.v, tc.proto, tc.sres, got, tc.want)
+		}
+	}
+}
+
+func TestToLua(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	parse := func(s string) resp.Reply {
+		r, _, err := resp.ParseReply([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if v := toLua(L, parse("$-1\r\n")); v != lua.LFalse {
+		t.Errorf("null bulk -> %v, want false", v)
+	}
+	if v := toLua(L, parse("_\r\n")); v != lua.LNil {
+		t.Errorf("RESP3 null -> %v, want nil", v)
+	}
+	if v := toLua(L, parse("+OK\r\n")).(*lua.LTable).RawGetString("ok"); v.String() != "OK" {
+		t.Errorf("status -> ok=%v", v)
+	}
+	if v := toLua(L, parse("-WRONGTYPE x\r\n")).(*lua.LTable).RawGetString("err"); v.String() != "WRONGTYPE x" {
+		t.Errorf("error -> err=%v", v)
+	}
+	m := toLua(L, parse("%1\r\n$1\r\nk\r\n:5\r\n")).(*lua.LTable).RawGetString("map").(*lua.LTable)
+	if m.RawGetString("k") != lua.LNumber(5) {
+		t.Errorf("map -> %v", m.RawGetString("k"))
+	}
+	d := toLua(L, parse(",inf\r\n")).(*lua.LTable).RawGetString("double")
+	if !math.IsInf(float64(d.(lua.LNumber)), 1) {
+		t.Errorf("double inf -> %v", d)
+	}
+}
+
+func TestShebangAndVersion(t *testing.T) {
+	for _, tc := range []struct{ body, err string }{
+		{"#!lua\nreturn 1", ""},
+		{"#!lua flags=no-writes,allow-oom\nreturn 1", ""},
+		{"#!lua flags=nope\nreturn 1", "ERR Unexpected flag in script shebang: nope"},
+		{"#!perl\nreturn 1", "ERR Unexpected engine in script shebang: #!perl"},
+		{"#!lua name=x\nreturn 1", "ERR Unknown lua shebang option: name=x"},
+	} {
+		_, err := compile("sha", []byte(tc.body))
+		if got := ""; err != nil {
+			got = err.Error()
+			if got != tc.err {
+				t.Errorf("%q: %q, want %q", tc.body, got, tc.err)
+			}
+		} else if tc.err != "" {
+			t.Errorf("%q compiled, want %q", tc.body, tc.err)
+		}
+	}
+	if v := versionNum("7.0.15"); v != 0x07000f {
+		t.Errorf("versionNum = %#x", v)
+	}
+}
