@@ -58,6 +58,9 @@ type Server struct {
 	// in milliseconds: once a script has run that long, other commands
 	// get BUSY until it ends or SCRIPT KILL stops it. 0 never.
 	BusyReplyThreshold int `koanf:"busy_reply_threshold"`
+	// LuaMaxMemoryMiB bounds the memory one script may take (MiB of heap
+	// growth while it runs); past it the script is stopped. 0: no bound.
+	LuaMaxMemoryMiB int `koanf:"lua_max_memory_mib"`
 }
 
 // Storage selects and configures the driver.
@@ -119,7 +122,8 @@ func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
-			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000},
+			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
+			LuaMaxMemoryMiB: 512},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
@@ -150,6 +154,9 @@ func (c Config) Validate() error {
 	}
 	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmnA") != "" {
 		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m n A)", c.Server.NotifyKeyspaceEvents)
+	}
+	if c.Server.LuaMaxMemoryMiB < 0 {
+		bad("server.lua_max_memory_mib", "must not be negative (0: no bound), got %d", c.Server.LuaMaxMemoryMiB)
 	}
 	if c.Server.BusyReplyThreshold < 0 {
 		bad("server.busy_reply_threshold", "must not be negative (0 disables), got %d", c.Server.BusyReplyThreshold)

@@ -82,7 +82,7 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 // StartWithDriver starts serving on an already open driver, which the node
 // then owns and closes.
 func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
-	scripts := scripting.New(Version)
+	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
 	reg := Registry(scripts)
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
 	var err error

@@ -22,6 +22,7 @@ type running struct {
 	function bool
 	wrote    atomic.Bool
 	killed   atomic.Bool
+	oom      atomic.Bool // stopped by the memory watchdog
 	cancel   context.CancelFunc
 }
 

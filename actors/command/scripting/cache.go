@@ -15,12 +15,13 @@ import (
 // Scripts is a server's script cache (SCRIPT LOAD, EVAL), its copy of the
 // function libraries, and its pool of prepared Lua states. It is safe for concurrent use by every shard.
 type Scripts struct {
-	version string
-	mu      sync.RWMutex
-	byHash  map[string]*script
-	states  sync.Pool
-	fns     Functions
-	running registry
+	version   string
+	maxMemory uint64
+	mu        sync.RWMutex
+	byHash    map[string]*script
+	states    sync.Pool
+	fns       Functions
+	running   registry
 }
 
 // script is one compiled script.
@@ -30,9 +31,18 @@ type script struct {
 	noWrites bool // #!lua flags=no-writes
 }
 
-// New returns an empty cache; version is what redis.REDIS_VERSION reports.
-func New(version string) *Scripts {
-	s := &Scripts{version: version, byHash: map[string]*script{}}
+// Options configure scripting.
+type Options struct {
+	// Version is what redis.REDIS_VERSION reports.
+	Version string
+	// MaxMemory bounds how much a running script may grow the heap (see
+	// memory.go); 0: no bound.
+	MaxMemory uint64
+}
+
+// New returns an empty cache.
+func New(o Options) *Scripts {
+	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, byHash: map[string]*script{}}
 	s.states.New = func() any { return newState(s.version) }
 	return s
 }

@@ -55,7 +55,7 @@ func (x *fcall) Run(c *command.Ctx) error {
 	if err != nil || closure == nil {
 		return rerr.Errorf("ERR Function not found")
 	}
-	r := &run{reg: &x.s.running, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.noWrites, resp: 2,
+	r := &run{scripts: x.s, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.noWrites, resp: 2,
 		client: &scriptClient{db: c.DB}}
 	return v.runFunction(r, closure, stringsTable(v.L, x.keys), stringsTable(v.L, x.argv))
 }

@@ -14,7 +14,7 @@ import (
 
 // run is one execution of a script.
 type run struct {
-	reg      *registry // where it is registered while it runs
+	scripts  *Scripts
 	state    *running
 	c        *command.Ctx
 	name     string // the script's sha, or the function's name
@@ -34,7 +34,7 @@ const errAbort = "rekv: script aborted"
 // exec runs sc with keys and argv and writes its reply to c.W.
 func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
 	v := s.states.Get().(*vm)
-	r := &run{reg: &s.running, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
+	r := &run{scripts: s, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
 		client: &scriptClient{db: c.DB}}
 	defer s.states.Put(v)
 	g := v.L.G.Global
@@ -48,11 +48,13 @@ func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly
 func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	L := v.L
 	v.run = r
-	state, ctx := r.reg.add(r.source == "user_function")
+	state, ctx := r.scripts.running.add(r.source == "user_function")
 	r.state = state
 	L.SetContext(ctx)
+	stopWatch := r.scripts.watch(state)
 	defer func() {
-		r.reg.remove(state)
+		stopWatch()
+		r.scripts.running.remove(state)
 		L.RemoveContext()
 		v.run = nil
 		L.SetTop(0)
@@ -64,6 +66,10 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	err := L.PCall(len(args), 1, L.NewFunction(errorHandler))
 	if r.abort != nil {
 		return r.abort
+	}
+	if err != nil && state.oom.Load() {
+		r.c.W.Error(fmt.Sprintf("ERR Script used more memory than allowed (lua_max_memory_mib) script: %s, on @%s:%d.", r.name, r.source, r.line(L)))
+		return nil
 	}
 	if err != nil && state.killed.Load() {
 		kind := "SCRIPT"

@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"math"
+	stdstrings "strings"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
@@ -16,7 +17,7 @@ import (
 type c = commandtest.Case
 
 func harness(t *testing.T) *commandtest.Harness {
-	return commandtest.New(t, Commands(New("7.2.0")), strings.Commands(), keys.Commands(), list.Commands())
+	return commandtest.New(t, Commands(New(Options{Version: "7.2.0", MaxMemory: 64 << 20})), strings.Commands(), keys.Commands(), list.Commands())
 }
 
 func TestEvalThroughTheHarness(t *testing.T) {
@@ -127,5 +128,19 @@ func TestShebangAndVersion(t *testing.T) {
 	}
 	if v := versionNum("7.0.15"); v != 0x07000f {
 		t.Errorf("versionNum = %#x", v)
+	}
+}
+
+// TestMemoryBound: a script growing a table without end is stopped once the
+// heap grew past MaxMemory (64 MiB here); the loop's own bound (1 GiB)
+// only keeps a broken watchdog from taking the machine.
+func TestMemoryBound(t *testing.T) {
+	h := harness(t)
+	got := h.Do("eval \"local t = {} for i = 1, 1024 do t[i] = string.rep('x', 1048576) .. i end return 'finished'\" 0")
+	if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
+		t.Fatalf("reply %q", got)
+	}
+	if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
+		t.Fatalf("after the stopped script: %q", got)
 	}
 }
