@@ -19,17 +19,11 @@ type eval struct {
 
 func (s *Scripts) evalParser(bySHA, readOnly bool) func([][]byte) (command.Runner, error) {
 	return func(args [][]byte) (command.Runner, error) {
-		n, err := command.Int(args[2])
+		keys, argv, err := splitKeys(args)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case n < 0:
-			return nil, rerr.Errorf("ERR Number of keys can't be negative")
-		case n > int64(len(args)-3):
-			return nil, rerr.Errorf("ERR Number of keys can't be greater than number of args")
-		}
-		e := &eval{s: s, keys: args[3 : 3+n], argv: args[3+n:], readOnly: readOnly}
+		e := &eval{s: s, keys: keys, argv: argv, readOnly: readOnly}
 		if bySHA {
 			e.sha = args[1]
 		} else {
@@ -52,4 +46,20 @@ func (e *eval) Run(c *command.Ctx) error {
 		}
 	}
 	return e.s.exec(c, sc, e.keys, e.argv, e.readOnly)
+}
+
+// splitKeys reads "<script|function> numkeys key... arg..." (args[2] is
+// numkeys) with Redis's errors.
+func splitKeys(args [][]byte) (keys, argv [][]byte, err error) {
+	n, err := command.Int(args[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case n < 0:
+		return nil, nil, rerr.Errorf("ERR Number of keys can't be negative")
+	case n > int64(len(args)-3):
+		return nil, nil, rerr.Errorf("ERR Number of keys can't be greater than number of args")
+	}
+	return args[3 : 3+n], args[3+n:], nil
 }

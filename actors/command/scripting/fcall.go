@@ -18,17 +18,11 @@ type fcall struct {
 
 func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, error) {
 	return func(args [][]byte) (command.Runner, error) {
-		n, err := command.Int(args[2])
+		keys, argv, err := splitKeys(args)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case n < 0:
-			return nil, rerr.Errorf("ERR Number of keys can't be negative")
-		case n > int64(len(args)-3):
-			return nil, rerr.Errorf("ERR Number of keys can't be greater than number of args")
-		}
-		return &fcall{s: s, name: string(args[1]), keys: args[3 : 3+n], argv: args[3+n:], readOnly: readOnly}, nil
+		return &fcall{s: s, name: string(args[1]), keys: keys, argv: argv, readOnly: readOnly}, nil
 	}
 }
 

@@ -100,10 +100,7 @@ func (x *fnFlush) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for name := range libs {
-		names = append(names, name)
-	}
+	names := libraryNames(libs)
 	if err := saveLibraries(c.Tx, nil, names); err != nil {
 		return err
 	}
@@ -230,11 +227,7 @@ func (x *fnDump) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for name := range libs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := libraryNames(libs)
 	b := []byte(dumpMagic)
 	for _, name := range names {
 		b = binary.BigEndian.AppendUint32(b, uint32(len(libs[name].code)))
@@ -304,9 +297,7 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 	}
 	var deleted []string
 	if x.policy == "flush" {
-		for name := range libs {
-			deleted = append(deleted, name)
-		}
+		deleted = libraryNames(libs)
 	}
 	changes := map[string]*library{}
 	for _, lib := range loaded {
@@ -320,4 +311,14 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 	}
 	c.W.OK()
 	return nil
+}
+
+// libraryNames returns the libraries' names in order.
+func libraryNames(libs map[string]*library) []string {
+	names := make([]string, 0, len(libs))
+	for name := range libs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
