@@ -35,6 +35,7 @@ const (
 	TypeList   Type = 3
 	TypeSet    Type = 4
 	TypeZSet   Type = 5
+	TypeStream Type = 6
 )
 
 // String returns the name TYPE reports for t.
@@ -50,16 +51,18 @@ func (t Type) String() string {
 		return "set"
 	case TypeZSet:
 		return "zset"
+	case TypeStream:
+		return "stream"
 	}
 	return "none"
 }
 
 // IsCollection reports whether t stores members under sub-keys.
-func (t Type) IsCollection() bool { return t >= TypeHash && t <= TypeZSet }
+func (t Type) IsCollection() bool { return t >= TypeHash && t <= TypeStream }
 
 // ParseType maps a TYPE name (lower case) to its Type, or TypeNone.
 func ParseType(name string) Type {
-	for t := TypeString; t <= TypeZSet; t++ {
+	for t := TypeString; t <= TypeStream; t++ {
 		if t.String() == name {
 			return t
 		}
@@ -75,6 +78,21 @@ type Meta struct {
 	Size     uint64 // member count; collections only
 	Head     uint64 // first list index; lists only
 	Tail     uint64 // one past the last list index; lists only
+	Stream   StreamMeta
+}
+
+// StreamID is a stream entry ID, ms-seq.
+type StreamID struct{ Ms, Seq uint64 }
+
+// Less reports whether id sorts before o.
+func (id StreamID) Less(o StreamID) bool { return id.Ms < o.Ms || id.Ms == o.Ms && id.Seq < o.Seq }
+
+// StreamMeta is the stream part of a meta: the last ID handed out, the
+// largest ID ever deleted, and how many entries were ever added.
+type StreamMeta struct {
+	LastID       StreamID
+	MaxDeletedID StreamID
+	EntriesAdded uint64
 }
 
 // Expired reports whether m has an expiry at or before now (unix ms).
@@ -131,6 +149,11 @@ func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 		dst = binary.BigEndian.AppendUint64(dst, m.Size)
 		dst = binary.BigEndian.AppendUint64(dst, m.Head)
 		dst = binary.BigEndian.AppendUint64(dst, m.Tail)
+	case m.Type == TypeStream:
+		s := m.Stream
+		for _, n := range []uint64{m.Size, s.LastID.Ms, s.LastID.Seq, s.MaxDeletedID.Ms, s.MaxDeletedID.Seq, s.EntriesAdded} {
+			dst = binary.BigEndian.AppendUint64(dst, n)
+		}
 	case m.Type.IsCollection():
 		dst = binary.BigEndian.AppendUint64(dst, m.Size)
 	}
@@ -167,6 +190,14 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 		if m.Tail < m.Head || m.Tail-m.Head != m.Size {
 			return Meta{}, nil, ErrCorrupt
 		}
+		return m, nil, nil
+	case m.Type == TypeStream:
+		if len(rest) != 48 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		u := func(i int) uint64 { return binary.BigEndian.Uint64(rest[8*i:]) }
+		m.Size = u(0)
+		m.Stream = StreamMeta{LastID: StreamID{u(1), u(2)}, MaxDeletedID: StreamID{u(3), u(4)}, EntriesAdded: u(5)}
 		return m, nil, nil
 	case m.Type.IsCollection():
 		if len(rest) != 8 {
@@ -361,4 +392,68 @@ func PrefixEnd(p []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// Stream sub-key fields. Every field of a stream's sub-keys starts with a
+// tag byte, so that its families stay apart under the key's version:
+// entries (tag 0) come first, in ID order. Tags 1-4 are reserved for
+// consumer groups (groups, consumers, the pending-entries list and its
+// per-consumer index).
+const (
+	StreamTagEntry byte = 0
+)
+
+// StreamEntryField returns the sub-key field of entry id: 0 | ms | seq.
+func StreamEntryField(id StreamID) []byte {
+	b := make([]byte, 0, 17)
+	b = append(b, StreamTagEntry)
+	b = binary.BigEndian.AppendUint64(b, id.Ms)
+	return binary.BigEndian.AppendUint64(b, id.Seq)
+}
+
+// DecodeStreamEntryField decodes an entry field.
+func DecodeStreamEntryField(f []byte) (StreamID, error) {
+	if len(f) != 17 || f[0] != StreamTagEntry {
+		return StreamID{}, ErrCorrupt
+	}
+	return StreamID{binary.BigEndian.Uint64(f[1:]), binary.BigEndian.Uint64(f[9:])}, nil
+}
+
+// AppendStreamFields encodes an entry's field-value pairs: count (4), then
+// each string as length (4) | bytes.
+func AppendStreamFields(dst []byte, pairs [][]byte) []byte {
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(pairs)))
+	for _, p := range pairs {
+		dst = binary.BigEndian.AppendUint32(dst, uint32(len(p)))
+		dst = append(dst, p...)
+	}
+	return dst
+}
+
+// DecodeStreamFields decodes AppendStreamFields' encoding (aliasing v).
+func DecodeStreamFields(v []byte) ([][]byte, error) {
+	if len(v) < 4 {
+		return nil, ErrCorrupt
+	}
+	n := binary.BigEndian.Uint32(v)
+	v = v[4:]
+	if uint64(n)*4 > uint64(len(v)) {
+		return nil, ErrCorrupt
+	}
+	out := make([][]byte, 0, n)
+	for i := uint32(0); i < n; i++ {
+		if len(v) < 4 {
+			return nil, ErrCorrupt
+		}
+		l := binary.BigEndian.Uint32(v)
+		if uint64(l) > uint64(len(v)-4) {
+			return nil, ErrCorrupt
+		}
+		out = append(out, v[4:4+l])
+		v = v[4+l:]
+	}
+	if len(v) != 0 {
+		return nil, ErrCorrupt
+	}
+	return out, nil
 }

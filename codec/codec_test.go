@@ -179,6 +179,7 @@ func FuzzDecodeMeta(f *testing.F) {
 	f.Add(AppendMeta(nil, Meta{Type: TypeString, Version: 1}, []byte("x")))
 	f.Add(AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 1, Tail: 2}, nil))
 	f.Add(AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 9}, nil))
+	f.Add(AppendMeta(nil, Meta{Type: TypeStream, Version: 1, Size: 2, Stream: StreamMeta{LastID: StreamID{5, 1}, EntriesAdded: 3}}, nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, payload, err := DecodeMeta(b)
 		if err != nil {
@@ -230,6 +231,56 @@ func FuzzScoreOrder(f *testing.F) {
 		ea, eb := EncodeScore(a), EncodeScore(b)
 		if a < b && ea >= eb || a > b && ea <= eb {
 			t.Fatalf("order broken: %v %v -> %x %x", a, b, ea, eb)
+		}
+	})
+}
+
+func TestStreamMetaAndFields(t *testing.T) {
+	m := Meta{Type: TypeStream, ExpireAt: 5, Version: 7, Size: 3, Stream: StreamMeta{
+		LastID: StreamID{Ms: 10, Seq: 2}, MaxDeletedID: StreamID{Ms: 9, Seq: 1}, EntriesAdded: 4}}
+	got, payload, err := DecodeMeta(AppendMeta(nil, m, nil))
+	if err != nil || got != m || payload != nil {
+		t.Fatalf("stream meta round trip: %+v %q %v", got, payload, err)
+	}
+	if _, _, err := DecodeMeta(AppendMeta(nil, m, nil)[:40]); err == nil {
+		t.Error("a truncated stream meta decoded")
+	}
+	if TypeStream.String() != "stream" || ParseType("stream") != TypeStream || !TypeStream.IsCollection() {
+		t.Error("stream type name or class")
+	}
+	ids := []StreamID{{0, 1}, {9, 0}, {10, 0}, {10, 1}, {1 << 40, 0}, {^uint64(0), ^uint64(0)}}
+	for i, id := range ids {
+		f := StreamEntryField(id)
+		back, err := DecodeStreamEntryField(f)
+		if err != nil || back != id {
+			t.Fatalf("entry field %v: %v %v", id, back, err)
+		}
+		if i > 0 && bytes.Compare(StreamEntryField(ids[i-1]), f) >= 0 {
+			t.Errorf("entry fields out of order at %v", id)
+		}
+	}
+	pairs := [][]byte{[]byte("f"), []byte(""), []byte("field"), []byte("value")}
+	back, err := DecodeStreamFields(AppendStreamFields(nil, pairs))
+	if err != nil || len(back) != 4 || string(back[2]) != "field" || len(back[1]) != 0 {
+		t.Fatalf("fields round trip: %q %v", back, err)
+	}
+	for _, bad := range [][]byte{nil, {0, 0, 0, 1}, {0, 0, 0, 1, 0, 0, 0, 9, 'x'}, {0xff, 0xff, 0xff, 0xff}} {
+		if _, err := DecodeStreamFields(bad); err == nil {
+			t.Errorf("DecodeStreamFields(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzDecodeStreamFields(f *testing.F) {
+	f.Add(AppendStreamFields(nil, [][]byte{[]byte("f"), []byte("v")}))
+	f.Add([]byte{0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fields, err := DecodeStreamFields(b)
+		if err != nil {
+			return
+		}
+		if re := AppendStreamFields(nil, fields); !bytes.Equal(re, b) {
+			t.Fatalf("re-encode %x != %x", re, b)
 		}
 	})
 }

@@ -9,9 +9,14 @@
 //	meta value   flags (1) | expireAt ms (8, 0 = none) | version (8)
 //	             | size (8, collections only)
 //	             | head (8) | tail (8)            (lists only)
+//	             | last ID (16) | max deleted ID (16) | entries added (8)
+//	                                              (streams only; IDs ms|seq)
 //	             | payload                        (strings only)
 //	             flags = encoding version << 4 | type
 //	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field
+//	stream entry sub-key field 0 | ms (8) | seq (8) -> count (4)
+//	             | (len (4) | field or value)...   (tags 1-4 reserved for
+//	             consumer groups)
 //	zset score   'z' | db (1) | len(userkey) (4) | userkey | version (8)
 //	             | sortable score (8) | member     -> ""
 //	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
@@ -29,7 +34,8 @@
 //	                                               change)
 //
 // Invariants:
-//   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5.
+//   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5,
+//     stream 6.
 //   - A meta key is the only record that makes a Redis key exist. Sub-keys and
 //     score entries are addressed through the live version held in the meta
 //     value, so a dead version's sub-keys are invisible even before the GC

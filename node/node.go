@@ -21,6 +21,7 @@ import (
 	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/set"
+	"github.com/rekv/rekv/actors/command/stream"
 	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/actors/command/tx"
 	"github.com/rekv/rekv/actors/command/zset"
@@ -47,6 +48,7 @@ func Registry(s *scripting.Scripts) *command.Registry {
 		command.WithClass(command.NotifyList, list.Commands()),
 		command.WithClass(command.NotifySet, set.Commands()),
 		command.WithClass(command.NotifyZSet, zset.Commands()),
+		command.WithClass(command.NotifyStream, stream.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s))

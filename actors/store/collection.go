@@ -137,7 +137,7 @@ func (c *Coll) save() error {
 	if err != nil {
 		return err
 	}
-	if c.meta.Size == 0 {
+	if c.meta.Size == 0 && c.meta.Type != codec.TypeStream { // an empty stream stays
 		c.live = false
 		// Emptied member by member, the version has no sub-keys left; a
 		// rebased collection leaves its old version to the GC.
@@ -306,6 +306,16 @@ func (c *Coll) Drop() error {
 	c.meta.Size = 0
 	_, err = c.t.remove(c.key, c.mk, old, true)
 	return err
+}
+
+// Stream returns a stream's meta fields (IDs, entries added).
+func (c *Coll) Stream() codec.StreamMeta { return c.meta.Stream }
+
+// SetStream sets a stream's meta fields and size and writes the meta; a
+// stream exists even when empty.
+func (c *Coll) SetStream(s codec.StreamMeta, size int64) error {
+	c.meta.Stream, c.meta.Size = s, uint64(size)
+	return c.save()
 }
 
 // Signal records that key (a list) gained elements in this transaction, so
