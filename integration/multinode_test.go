@@ -580,3 +580,31 @@ return 1`)
 	}
 	t.Logf("%d of %d calls applied, %d admitted", applied.Load(), clients*each, admitted.Load())
 }
+
+// TestMultiNodeStreamRead: a client blocked in XREAD on one node is woken
+// by an XADD on another node sharing the TiKV cluster.
+func TestMultiNodeStreamRead(t *testing.T) {
+	addrs := startCluster(t, 2)
+	ctx := context.Background()
+	a, b := newClient(t, addrs[0], 2), newClient(t, addrs[1], 2)
+	must(t, b.XAdd(ctx, &redis.XAddArgs{Stream: "ms", ID: "1-1", Values: []string{"f", "old"}}).Err())
+	done := make(chan string, 1)
+	go func() {
+		res, err := a.XRead(ctx, &redis.XReadArgs{Streams: []string{"ms", "1-1"}, Block: 10 * time.Second}).Result()
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		done <- res[0].Messages[0].ID
+	}()
+	waitBlocked(t, a, 1)
+	must(t, b.XAdd(ctx, &redis.XAddArgs{Stream: "ms", ID: "2-1", Values: []string{"f", "new"}}).Err())
+	select {
+	case got := <-done:
+		if got != "2-1" {
+			t.Fatalf("XREAD on node a got %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("XREAD on node a was not woken by XADD on node b")
+	}
+}

@@ -11,6 +11,7 @@ func Commands() []*command.Spec {
 		{Name: "xrange", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: rangeParser(false)},
 		{Name: "xrevrange", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: rangeParser(true)},
 		{Name: "xdel", Arity: -3, Flags: command.WriteFast, Keys: first, Event: "xdel", Parse: parseXDel},
+		{Name: "xread", Arity: -4, Flags: command.ReadOnly | command.Blocking, KeysFunc: streamsKeys, Parse: parseXRead},
 		{Name: "xtrim", Arity: -4, Flags: command.Write, Keys: first, Event: "xtrim", Parse: parseXTrim},
 	}
 }

@@ -18,3 +18,22 @@ func writeEntries(c *command.Ctx, es []rstream.Entry) {
 		}
 	}
 }
+
+// keyedHeader starts XREAD's reply for n streams: RESP3 a map, RESP2 an
+// array of [key, entries] pairs.
+func keyedHeader(c *command.Ctx, n int) {
+	if c.W.Proto() == 3 {
+		c.W.Map(n)
+		return
+	}
+	c.W.Array(n)
+}
+
+// keyedEntries writes one stream of XREAD's reply.
+func keyedEntries(c *command.Ctx, key []byte, es []rstream.Entry) {
+	if c.W.Proto() == 2 {
+		c.W.Array(2)
+	}
+	c.W.Bulk(key)
+	writeEntries(c, es)
+}

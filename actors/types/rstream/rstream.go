@@ -49,6 +49,7 @@ func (s *Stream) Add(id codec.StreamID, fields [][]byte) error {
 	m := s.c.Stream()
 	m.LastID = id
 	m.EntriesAdded++
+	s.c.Signal() // clients blocked in XREAD on this key are served after the commit
 	return s.c.SetStream(m, s.Len()+1)
 }
 

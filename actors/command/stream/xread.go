@@ -1,0 +1,182 @@
+package stream
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rstream"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...]:
+// the entries after each ID ("$": after the stream's last entry when the
+// command runs). With BLOCK and nothing to read it waits; an XADD to one
+// of the keys serves it with that stream's new entries.
+type xread struct {
+	keys    [][]byte
+	ids     []codec.StreamID
+	last    []bool // "$"
+	count   int64  // 0: all
+	block   bool
+	timeout time.Duration
+}
+
+// streamsKeys locates XREAD's and XREADGROUP's keys: the first half of the
+// arguments after STREAMS.
+func streamsKeys(args [][]byte) []int {
+	for i := 1; i < len(args); i++ {
+		if command.Is(args[i], "streams") {
+			n := (len(args) - i - 1) / 2
+			out := make([]int, 0, n)
+			for k := i + 1; k <= i+n; k++ {
+				out = append(out, k)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func parseXRead(args [][]byte) (command.Runner, error) {
+	x := &xread{}
+	i := 1
+	for ; i < len(args); i++ {
+		switch {
+		case command.Is(args[i], "count") && i+1 < len(args):
+			i++
+			n, err := command.Int(args[i])
+			if err != nil {
+				return nil, err
+			}
+			x.count = max(n, 0)
+		case command.Is(args[i], "block") && i+1 < len(args):
+			i++
+			d, err := blockTimeout(args[i])
+			if err != nil {
+				return nil, err
+			}
+			x.block, x.timeout = true, d
+		case command.Is(args[i], "streams"):
+			rest := args[i+1:]
+			if len(rest) == 0 || len(rest)%2 != 0 {
+				return nil, rerr.Errorf("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.")
+			}
+			n := len(rest) / 2
+			x.keys = rest[:n]
+			for _, a := range rest[n:] {
+				switch string(a) {
+				case "$":
+					x.ids, x.last = append(x.ids, codec.StreamID{}), append(x.last, true)
+					continue
+				case ">":
+					return nil, rerr.Errorf("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
+				}
+				id, err := parseID(a, 0, false)
+				if err != nil {
+					return nil, err
+				}
+				x.ids, x.last = append(x.ids, id), append(x.last, false)
+			}
+			return x, nil
+		default:
+			return nil, rerr.ErrSyntax
+		}
+	}
+	return nil, rerr.ErrSyntax
+}
+
+// blockTimeout parses BLOCK's milliseconds.
+func blockTimeout(b []byte) (time.Duration, error) {
+	n, err := command.Int(b)
+	if err != nil {
+		return 0, rerr.Errorf("ERR timeout is not an integer or out of range")
+	}
+	if n < 0 {
+		return 0, rerr.Errorf("ERR timeout is negative")
+	}
+	return time.Duration(min(n, math.MaxInt64/int64(time.Millisecond))) * time.Millisecond, nil
+}
+
+// Run reads every stream; with nothing and BLOCK it asks to wait. "$" is
+// resolved here, on the first attempt, and kept for the wait.
+func (x *xread) Run(c *command.Ctx) error {
+	type found struct {
+		key []byte
+		es  []rstream.Entry
+	}
+	var out []found
+	for i, key := range x.keys {
+		s, err := rstream.Open(c.Tx, key, false)
+		if err != nil {
+			return err
+		}
+		if x.last[i] {
+			if s != nil {
+				x.ids[i] = s.Meta().LastID
+			}
+			x.last[i] = false
+			continue
+		}
+		if s == nil || x.ids[i] == rstream.MaxID {
+			continue
+		}
+		es, err := s.Range(incr(x.ids[i]), rstream.MaxID, false, x.count)
+		if err != nil {
+			return err
+		}
+		if len(es) > 0 {
+			out = append(out, found{key, es})
+		}
+	}
+	if len(out) == 0 {
+		if x.block {
+			return command.ErrWouldBlock
+		}
+		c.W.NullArray()
+		return nil
+	}
+	keyedHeader(c, len(out))
+	for _, f := range out {
+		keyedEntries(c, f.key, f.es)
+	}
+	return nil
+}
+
+// Serve replies with key's entries after the ID the client waits from.
+func (x *xread) Serve(c *command.Ctx, key []byte) error {
+	for i, k := range x.keys {
+		if string(k) != string(key) {
+			continue
+		}
+		s, err := rstream.Open(c.Tx, key, false)
+		if err != nil {
+			if errors.Is(err, rerr.ErrWrongType) {
+				return command.ErrWouldBlock
+			}
+			return err
+		}
+		if s == nil || x.ids[i] == rstream.MaxID {
+			return command.ErrWouldBlock
+		}
+		es, err := s.Range(incr(x.ids[i]), rstream.MaxID, false, x.count)
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			return command.ErrWouldBlock
+		}
+		keyedHeader(c, 1)
+		keyedEntries(c, key, es)
+		return nil
+	}
+	return command.ErrWouldBlock
+}
+
+func (x *xread) WaitKeys() [][]byte      { return x.keys }
+func (x *xread) ServeKeys() [][]byte     { return nil }
+func (x *xread) Timeout() time.Duration  { return x.timeout }
+func (x *xread) TimedOut(w *resp.Writer) { w.NullArray() }
