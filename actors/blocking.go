@@ -130,6 +130,16 @@ func (b *blocked) remove(w *waiter) {
 
 // first returns the oldest waiter on key that has not ended, dropping
 // ended ones.
+// waiting returns the waiters on key, oldest first (a copy).
+func (b *blocked) waiting(db int, key []byte) []*waiter {
+	if b.n.Load() == 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]*waiter(nil), b.byKey[waitKey{db, string(key)}]...)
+}
+
 func (b *blocked) first(db int, key []byte) *waiter {
 	if b.n.Load() == 0 {
 		return nil
@@ -217,10 +227,10 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 	for len(queue) > 0 {
 		db, key := queue[0].DB, queue[0].Key
 		queue = queue[1:]
-		for {
-			w := e.blocked.first(db, key)
-			if w == nil {
-				break
+		for _, w := range e.blocked.waiting(db, key) {
+			if w.done.Load() {
+				e.blocked.remove(w)
+				continue
 			}
 			if !e.holds(held, key, w.b.ServeKeys()) {
 				if w.claim() {
@@ -233,7 +243,10 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 				Runner: &serveRunner{w: w, key: key}}
 			out, fx, err := e.run(req, caches, nil)
 			if errors.Is(err, command.ErrWouldBlock) {
-				break // the key is empty again
+				if w.b.Consumes() {
+					break // the key is empty again: later waiters would find nothing
+				}
+				continue // this waiter wants something else (another group's entries)
 			}
 			if errors.Is(err, errLost) {
 				e.blocked.remove(w)

@@ -396,11 +396,15 @@ func PrefixEnd(p []byte) []byte {
 
 // Stream sub-key fields. Every field of a stream's sub-keys starts with a
 // tag byte, so that its families stay apart under the key's version:
-// entries (tag 0) come first, in ID order. Tags 1-4 are reserved for
-// consumer groups (groups, consumers, the pending-entries list and its
-// per-consumer index).
+// entries (tag 0) come first, in ID order; tags 1-4 hold consumer groups
+// (groups, consumers, the pending-entries list and its per-consumer index;
+// see actors/types/rstream/groups.go).
 const (
-	StreamTagEntry byte = 0
+	StreamTagEntry    byte = 0
+	StreamTagGroup    byte = 1 // group name -> its record
+	StreamTagConsumer byte = 2 // group | consumer -> its record
+	StreamTagPending  byte = 3 // group | ID -> the pending entry
+	StreamTagOwner    byte = 4 // group | consumer | ID -> "" (per-consumer index)
 )
 
 // StreamEntryField returns the sub-key field of entry id: 0 | ms | seq.

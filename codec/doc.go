@@ -15,8 +15,9 @@
 //	             flags = encoding version << 4 | type
 //	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field
 //	stream entry sub-key field 0 | ms (8) | seq (8) -> count (4)
-//	             | (len (4) | field or value)...   (tags 1-4 reserved for
-//	             consumer groups)
+//	             | (len (4) | field or value)...; fields with tags 1-4 hold
+//	             consumer groups: 1 group, 2 consumer, 3 pending entry,
+//	             4 per-consumer pending index (rstream/groups.go)
 //	zset score   'z' | db (1) | len(userkey) (4) | userkey | version (8)
 //	             | sortable score (8) | member     -> ""
 //	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)

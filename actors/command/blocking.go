@@ -41,6 +41,10 @@ type Blocker interface {
 	Serve(c *Ctx, key []byte) error
 	// TimedOut writes the reply of a wait that ended without data.
 	TimedOut(w *resp.Writer)
+	// Consumes reports whether serving takes what it serves (list pops):
+	// when such a waiter finds its key empty, the later ones would too.
+	// Stream readers consume nothing (XREAD) or only their group's share.
+	Consumes() bool
 }
 
 // Timeout parses a blocking command's timeout in seconds (a float) like

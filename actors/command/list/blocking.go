@@ -51,6 +51,7 @@ func (x *bpop) WaitKeys() [][]byte      { return x.keys }
 func (x *bpop) ServeKeys() [][]byte     { return nil }
 func (x *bpop) Timeout() time.Duration  { return x.timeout }
 func (x *bpop) TimedOut(w *resp.Writer) { w.NullArray() }
+func (x *bpop) Consumes() bool          { return true }
 
 // serveFirst serves from the first key that has elements, or returns
 // command.ErrWouldBlock. A key of another type fails at once, as in Redis.
@@ -108,6 +109,7 @@ func (x *blmove) WaitKeys() [][]byte      { return [][]byte{x.src} }
 func (x *blmove) ServeKeys() [][]byte     { return [][]byte{x.dst} }
 func (x *blmove) Timeout() time.Duration  { return x.timeout }
 func (x *blmove) TimedOut(w *resp.Writer) { w.Null() }
+func (x *blmove) Consumes() bool          { return true }
 
 // BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]
 type blmpop struct {
@@ -135,3 +137,4 @@ func (x *blmpop) WaitKeys() [][]byte      { return x.keys }
 func (x *blmpop) ServeKeys() [][]byte     { return nil }
 func (x *blmpop) Timeout() time.Duration  { return x.timeout }
 func (x *blmpop) TimedOut(w *resp.Writer) { w.NullArray() }
+func (x *blmpop) Consumes() bool          { return true }

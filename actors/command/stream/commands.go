@@ -5,6 +5,7 @@ import "github.com/rekv/rekv/actors/command"
 // Commands returns the stream commands' registration table.
 func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
+	second := command.KeySpec{First: 2, Last: 2, Step: 1}
 	return []*command.Spec{
 		{Name: "xadd", Arity: -5, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: parseXAdd},
 		{Name: "xlen", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseXLen},
@@ -12,6 +13,19 @@ func Commands() []*command.Spec {
 		{Name: "xrevrange", Arity: -4, Flags: command.ReadOnly, Keys: first, Parse: rangeParser(true)},
 		{Name: "xdel", Arity: -3, Flags: command.WriteFast, Keys: first, Event: "xdel", Parse: parseXDel},
 		{Name: "xread", Arity: -4, Flags: command.ReadOnly | command.Blocking, KeysFunc: streamsKeys, Parse: parseXRead},
+		{Name: "xgroup", Arity: -2, Subcommands: []*command.Spec{
+			{Name: "create", Arity: -5, Flags: command.Write, Keys: second, Parse: groupSetParser(true)},
+			{Name: "setid", Arity: -5, Flags: command.Write, Keys: second, Parse: groupSetParser(false)},
+			{Name: "destroy", Arity: 4, Flags: command.Write, Keys: second, Parse: parseGroupDestroy},
+			{Name: "createconsumer", Arity: 5, Flags: command.Write, Keys: second, Parse: consumerParser(false)},
+			{Name: "delconsumer", Arity: 5, Flags: command.Write, Keys: second, Parse: consumerParser(true)},
+		}},
+		{Name: "xreadgroup", Arity: -7, Flags: command.Write | command.Blocking, KeysFunc: streamsKeys, Parse: parseXReadGroup},
+		{Name: "xack", Arity: -4, Flags: command.WriteFast, Keys: first, Parse: parseXAck},
+		{Name: "xpending", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseXPending},
+		{Name: "xclaim", Arity: -6, Flags: command.Write, Keys: first, Parse: parseXClaim},
+		{Name: "xautoclaim", Arity: -6, Flags: command.Write, Keys: first, Parse: parseXAutoClaim},
+		{Name: "xsetid", Arity: -3, Flags: command.Write, Keys: first, Event: "xsetid", Parse: parseXSetID},
 		{Name: "xtrim", Arity: -4, Flags: command.Write, Keys: first, Event: "xtrim", Parse: parseXTrim},
 	}
 }

@@ -109,3 +109,5 @@ func decr(id codec.StreamID) codec.StreamID {
 func formatID(id codec.StreamID) string {
 	return strconv.FormatUint(id.Ms, 10) + "-" + strconv.FormatUint(id.Seq, 10)
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

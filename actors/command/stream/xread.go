@@ -180,3 +180,4 @@ func (x *xread) WaitKeys() [][]byte      { return x.keys }
 func (x *xread) ServeKeys() [][]byte     { return nil }
 func (x *xread) Timeout() time.Duration  { return x.timeout }
 func (x *xread) TimedOut(w *resp.Writer) { w.NullArray() }
+func (x *xread) Consumes() bool          { return false }

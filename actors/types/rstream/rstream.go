@@ -130,7 +130,7 @@ func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 func (s *Stream) TrimBefore(drop func(length int64, id codec.StreamID) bool, limit int64) (int64, error) {
 	var ids []codec.StreamID
 	length := s.Len()
-	err := s.c.Scan(codec.StreamEntryField(codec.StreamID{}), nil, false, 0, func(f, _ []byte) (bool, error) {
+	err := s.c.Scan(codec.StreamEntryField(codec.StreamID{}), []byte{codec.StreamTagGroup}, false, 0, func(f, _ []byte) (bool, error) {
 		id, err := codec.DecodeStreamEntryField(f)
 		if err != nil {
 			return false, err
