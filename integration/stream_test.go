@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,6 +108,190 @@ func TestStreamAutoIDsAndLifecycle(t *testing.T) {
 		must(t, admin.Del(ctx, "t").Err())
 		if admin.Exists(ctx, "t").Val() != 0 {
 			t.Fatal("DEL left the stream")
+		}
+	})
+}
+
+// streamEntries is how many entries TestStreamConsumerGroups processes:
+// REKVTEST_STREAM_ENTRIES overrides (the figure is 100,000).
+func streamEntries(t *testing.T) int {
+	if s := os.Getenv("REKVTEST_STREAM_ENTRIES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if strings.HasSuffix(t.Name(), "/tikv") {
+		return 2_000
+	}
+	return 10_000
+}
+
+// TestStreamConsumerGroups: 10 consumers of one group process every entry
+// of a stream exactly once with XREADGROUP and XACK; one consumer "crashes"
+// holding unacknowledged entries, which another takes over with
+// XAUTOCLAIM; XPENDING accounts for everything on the way.
+func TestStreamConsumerGroups(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		n := streamEntries(t)
+		must(t, admin.XGroupCreateMkStream(ctx, "jobs", "workers", "0").Err())
+		p := admin.Pipeline()
+		for i := 0; i < n; i++ {
+			p.XAdd(ctx, &redis.XAddArgs{Stream: "jobs", Values: []string{"n", strconv.Itoa(i)}})
+			if i%1000 == 999 || i == n-1 {
+				if _, err := p.Exec(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		// The crashing consumer reads 50 entries and never acknowledges.
+		crashed, err := admin.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: "crasher",
+			Streams: []string{"jobs", ">"}, Count: 50}).Result()
+		if err != nil || len(crashed[0].Messages) != 50 {
+			t.Fatalf("crasher read: %v", err)
+		}
+		var mu sync.Mutex
+		seen := make(map[string]int, n)
+		var wg sync.WaitGroup
+		for w := 0; w < 10; w++ {
+			c := newClient(t, addr, 2+w%2)
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				name := "c" + strconv.Itoa(w)
+				for {
+					res, err := c.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: name,
+						Streams: []string{"jobs", ">"}, Count: 20, Block: 200 * time.Millisecond}).Result()
+					if errors.Is(err, redis.Nil) {
+						return // drained
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					var ids []string
+					mu.Lock()
+					for _, m := range res[0].Messages {
+						seen[m.Values["n"].(string)]++
+						ids = append(ids, m.ID)
+					}
+					mu.Unlock()
+					if err := c.XAck(ctx, "jobs", "workers", ids...).Err(); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		pending, err := admin.XPending(ctx, "jobs", "workers").Result()
+		if err != nil || pending.Count != 50 || pending.Consumers["crasher"] != 50 {
+			t.Fatalf("after the workers: %+v %v", pending, err)
+		}
+		ext, err := admin.XPendingExt(ctx, &redis.XPendingExtArgs{Stream: "jobs", Group: "workers", Start: "-", End: "+",
+			Count: 100, Consumer: "crasher"}).Result()
+		if err != nil || len(ext) != 50 || ext[0].RetryCount != 1 || ext[0].Idle < 0 {
+			t.Fatalf("XPENDING extended: %d entries %v", len(ext), err)
+		}
+		// Recovery: entries idle for at least 1 ms move to a live consumer.
+		time.Sleep(5 * time.Millisecond)
+		start := "0-0"
+		recovered := 0
+		for i := 0; i < 100; i++ {
+			msgs, next, err := admin.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: "jobs", Group: "workers",
+				Consumer: "rescuer", MinIdle: time.Millisecond, Start: start, Count: 20}).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, m := range msgs {
+				seen[m.Values["n"].(string)]++
+				ids = append(ids, m.ID)
+			}
+			recovered += len(ids)
+			if len(ids) > 0 {
+				must(t, admin.XAck(ctx, "jobs", "workers", ids...).Err())
+			}
+			if next == "0-0" {
+				break
+			}
+			start = next
+		}
+		if recovered != 50 {
+			t.Fatalf("XAUTOCLAIM recovered %d, want 50", recovered)
+		}
+		if len(seen) != n {
+			t.Fatalf("%d distinct entries processed, want %d", len(seen), n)
+		}
+		for v, k := range seen {
+			if k != 1 {
+				t.Fatalf("entry %s processed %d times", v, k)
+			}
+		}
+		if pending, _ := admin.XPending(ctx, "jobs", "workers").Result(); pending.Count != 0 {
+			t.Fatalf("pending after recovery: %+v", pending)
+		}
+		t.Logf("%d entries, each processed once by 10 consumers; 50 recovered by XAUTOCLAIM", n)
+	})
+}
+
+// TestStreamBlockingGroupRead: consumers blocked in XREADGROUP > share new
+// entries (each entry to one consumer), while a plain XREAD waiter on the
+// same stream is served too.
+func TestStreamBlockingGroupRead(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		admin := newClient(t, addr, 2)
+		must(t, admin.FlushAll(ctx).Err())
+		must(t, admin.XGroupCreateMkStream(ctx, "bs", "g", "$").Err())
+		results := make(chan string, 3)
+		for i := 0; i < 2; i++ {
+			c := newClient(t, addr, 2)
+			go func(i int) {
+				res, err := c.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c" + strconv.Itoa(i),
+					Streams: []string{"bs", ">"}, Count: 1, Block: 10 * time.Second}).Result()
+				if err != nil {
+					results <- "error " + err.Error()
+					return
+				}
+				results <- "group " + res[0].Messages[0].ID
+			}(i)
+		}
+		plain := newClient(t, addr, 2)
+		go func() {
+			res, err := plain.XRead(ctx, &redis.XReadArgs{Streams: []string{"bs", "$"}, Block: 10 * time.Second}).Result()
+			if err != nil {
+				results <- "error " + err.Error()
+				return
+			}
+			results <- "plain " + res[0].Messages[0].ID
+		}()
+		waitBlocked(t, admin, 3)
+		must(t, admin.XAdd(ctx, &redis.XAddArgs{Stream: "bs", ID: "1-1", Values: []string{"a", "1"}}).Err())
+		got := map[string]bool{}
+		for i := 0; i < 2; i++ {
+			select {
+			case r := <-results:
+				got[r] = true
+			case <-time.After(10 * time.Second):
+				t.Fatalf("only %v served", got)
+			}
+		}
+		if !got["group 1-1"] || !got["plain 1-1"] {
+			t.Fatalf("served %v: want one group consumer and the plain reader", got)
+		}
+		must(t, admin.XAdd(ctx, &redis.XAddArgs{Stream: "bs", ID: "2-1", Values: []string{"b", "2"}}).Err())
+		select {
+		case r := <-results:
+			if r != "group 2-1" {
+				t.Fatalf("second group consumer got %q", r)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the second group consumer was not served by the second entry")
 		}
 	})
 }
