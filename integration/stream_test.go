@@ -295,3 +295,31 @@ func TestStreamBlockingGroupRead(t *testing.T) {
 		}
 	})
 }
+
+// TestStreamInfoTimes: the time-dependent XINFO fields (consumer idle and
+// seen-time, pending delivery times) against the clock.
+func TestStreamInfoTimes(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 2)
+		must(t, c.FlushAll(ctx).Err())
+		must(t, c.XGroupCreateMkStream(ctx, "ti", "g", "0").Err())
+		must(t, c.XAdd(ctx, &redis.XAddArgs{Stream: "ti", ID: "1-1", Values: []string{"a", "1"}}).Err())
+		before := time.Now().UnixMilli()
+		must(t, c.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"ti", ">"}}).Err())
+		time.Sleep(20 * time.Millisecond)
+		cons, err := c.XInfoConsumers(ctx, "ti", "g").Result()
+		if err != nil || len(cons) != 1 || cons[0].Pending != 1 || cons[0].Idle < 20*time.Millisecond || cons[0].Idle > 10*time.Second {
+			t.Fatalf("XINFO CONSUMERS: %+v %v", cons, err)
+		}
+		full, err := c.XInfoStreamFull(ctx, "ti", 10).Result()
+		if err != nil || len(full.Groups) != 1 || len(full.Groups[0].Pending) != 1 {
+			t.Fatalf("XINFO STREAM FULL: %+v %v", full, err)
+		}
+		p := full.Groups[0].Pending[0]
+		if p.ID != "1-1" || p.Consumer != "c" || p.DeliveryCount != 1 || p.DeliveryTime.UnixMilli() < before-1000 ||
+			p.DeliveryTime.UnixMilli() > time.Now().UnixMilli()+1000 {
+			t.Fatalf("FULL pending entry: %+v", p)
+		}
+	})
+}

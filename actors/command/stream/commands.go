@@ -26,6 +26,11 @@ func Commands() []*command.Spec {
 		{Name: "xclaim", Arity: -6, Flags: command.Write, Keys: first, Parse: parseXClaim},
 		{Name: "xautoclaim", Arity: -6, Flags: command.Write, Keys: first, Parse: parseXAutoClaim},
 		{Name: "xsetid", Arity: -3, Flags: command.Write, Keys: first, Event: "xsetid", Parse: parseXSetID},
+		{Name: "xinfo", Arity: -2, Subcommands: []*command.Spec{
+			{Name: "stream", Arity: -3, Flags: command.ReadOnly, Keys: second, Parse: parseXInfoStream},
+			{Name: "groups", Arity: 3, Flags: command.ReadOnly, Keys: second, Parse: parseXInfoGroups},
+			{Name: "consumers", Arity: 4, Flags: command.ReadOnly, Keys: second, Parse: parseXInfoConsumers},
+		}},
 		{Name: "xtrim", Arity: -4, Flags: command.Write, Keys: first, Event: "xtrim", Parse: parseXTrim},
 	}
 }

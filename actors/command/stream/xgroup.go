@@ -81,7 +81,7 @@ func (x *xgroupSet) Run(c *command.Ctx) error {
 	}
 	g.LastDelivered, g.EntriesRead = x.id, x.entriesRead
 	if x.last {
-		g.LastDelivered, g.EntriesRead = s.Meta().LastID, int64(s.Meta().EntriesAdded)
+		g.LastDelivered = s.Meta().LastID
 	}
 	if err := s.PutGroup(g); err != nil {
 		return err

@@ -208,9 +208,11 @@ func (x *xreadgroup) deliver(c *command.Ctx, s *rstream.Stream, key []byte) ([]r
 			}
 			cons.Pending++
 		}
-		g.LastDelivered = e.ID
-		if g.EntriesRead >= 0 {
-			g.EntriesRead++
+		if g.LastDelivered.Less(e.ID) {
+			if err := advanceRead(s, &g, e.ID); err != nil {
+				return nil, err
+			}
+			g.LastDelivered = e.ID
 		}
 	}
 	if err := s.PutConsumer(x.group, cons); err != nil {

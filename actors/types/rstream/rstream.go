@@ -149,11 +149,8 @@ func (s *Stream) TrimBefore(drop func(length int64, id codec.StreamID) bool, lim
 			return 0, err
 		}
 	}
-	m := s.c.Stream()
-	if last := ids[len(ids)-1]; m.MaxDeletedID.Less(last) {
-		m.MaxDeletedID = last
-	}
-	return int64(len(ids)), s.c.SetStream(m, length-int64(len(ids)))
+	// Trimming leaves the largest deleted ID alone, as in Redis 7.0.
+	return int64(len(ids)), s.c.SetStream(s.c.Stream(), length-int64(len(ids)))
 }
 
 // Create makes an empty stream exist (XADD with MAXLEN 0, XGROUP CREATE
