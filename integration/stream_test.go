@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/conf"
 )
 
 // TestStreamBlockingRead: clients blocked in XREAD BLOCK are all served by
@@ -322,4 +324,39 @@ func TestStreamInfoTimes(t *testing.T) {
 			t.Fatalf("FULL pending entry: %+v", p)
 		}
 	})
+}
+
+// TestStreamSurvivesRestart: entries, IDs, groups, consumers and pending
+// entries are all in storage.
+func TestStreamSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	onDir := func(c *conf.Config) { c.Storage.Badger.Dir = dir }
+	first := startNode(t, "badger", onDir)
+	c := newClient(t, first.Addr(), 2)
+	for i := 1; i <= 3; i++ {
+		must(t, c.XAdd(ctx, &redis.XAddArgs{Stream: "rs", ID: strconv.Itoa(i) + "-1", Values: []string{"n", strconv.Itoa(i)}}).Err())
+	}
+	must(t, c.XGroupCreate(ctx, "rs", "g", "0").Err())
+	must(t, c.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"rs", ">"}, Count: 2}).Err())
+	must(t, c.XDel(ctx, "rs", "3-1").Err())
+	c.Close()
+	if err := first.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c2 := newClient(t, startNode(t, "badger", onDir).Addr(), 2)
+	if n := c2.XLen(ctx, "rs").Val(); n != 2 {
+		t.Fatalf("XLEN after restart = %d", n)
+	}
+	if err := c2.XAdd(ctx, &redis.XAddArgs{Stream: "rs", ID: "3-1", Values: []string{"a", "b"}}).Err(); err == nil {
+		t.Fatal("the last ID was lost: 3-1 accepted again")
+	}
+	p, err := c2.XPending(ctx, "rs", "g").Result()
+	if err != nil || p.Count != 2 || p.Lower != "1-1" || p.Higher != "2-1" || p.Consumers["c"] != 2 {
+		t.Fatalf("XPENDING after restart: %+v %v", p, err)
+	}
+	groups, err := c2.XInfoGroups(ctx, "rs").Result()
+	if err != nil || len(groups) != 1 || groups[0].LastDeliveredID != "2-1" || groups[0].EntriesRead != 2 {
+		t.Fatalf("XINFO GROUPS after restart: %+v %v", groups, err)
+	}
 }

@@ -325,7 +325,7 @@ func (s *Server) handle(cl *client, raw [][]byte) {
 		}
 		return
 	}
-	if spec.Flags&(command.Blocking|command.Serial) != 0 {
+	if b, ok := runner.(command.Blocker); ok && b.MayBlock() || spec.Flags&command.Serial != 0 {
 		// Like Redis, read nothing more from a client until its blocking
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)

@@ -45,6 +45,9 @@ type Blocker interface {
 	// when such a waiter finds its key empty, the later ones would too.
 	// Stream readers consume nothing (XREAD) or only their group's share.
 	Consumes() bool
+	// MayBlock reports whether this call can wait at all (XREAD without
+	// BLOCK never does, so its connection keeps pipelining).
+	MayBlock() bool
 }
 
 // Timeout parses a blocking command's timeout in seconds (a float) like

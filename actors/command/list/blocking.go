@@ -52,6 +52,7 @@ func (x *bpop) ServeKeys() [][]byte     { return nil }
 func (x *bpop) Timeout() time.Duration  { return x.timeout }
 func (x *bpop) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *bpop) Consumes() bool          { return true }
+func (x *bpop) MayBlock() bool          { return true }
 
 // serveFirst serves from the first key that has elements, or returns
 // command.ErrWouldBlock. A key of another type fails at once, as in Redis.
@@ -110,6 +111,7 @@ func (x *blmove) ServeKeys() [][]byte     { return [][]byte{x.dst} }
 func (x *blmove) Timeout() time.Duration  { return x.timeout }
 func (x *blmove) TimedOut(w *resp.Writer) { w.Null() }
 func (x *blmove) Consumes() bool          { return true }
+func (x *blmove) MayBlock() bool          { return true }
 
 // BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]
 type blmpop struct {
@@ -138,3 +140,4 @@ func (x *blmpop) ServeKeys() [][]byte     { return nil }
 func (x *blmpop) Timeout() time.Duration  { return x.timeout }
 func (x *blmpop) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *blmpop) Consumes() bool          { return true }
+func (x *blmpop) MayBlock() bool          { return true }

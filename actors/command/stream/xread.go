@@ -181,3 +181,4 @@ func (x *xread) ServeKeys() [][]byte     { return nil }
 func (x *xread) Timeout() time.Duration  { return x.timeout }
 func (x *xread) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *xread) Consumes() bool          { return false }
+func (x *xread) MayBlock() bool          { return x.block }

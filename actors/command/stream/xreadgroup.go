@@ -301,5 +301,6 @@ func (x *xreadgroup) ServeKeys() [][]byte     { return nil }
 func (x *xreadgroup) Timeout() time.Duration  { return x.timeout }
 func (x *xreadgroup) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *xreadgroup) Consumes() bool          { return false }
+func (x *xreadgroup) MayBlock() bool          { return x.block }
 
 var _ command.Blocker = (*xreadgroup)(nil)
