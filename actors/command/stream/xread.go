@@ -67,19 +67,11 @@ func parseXRead(args [][]byte) (command.Runner, error) {
 			}
 			n := len(rest) / 2
 			x.keys = rest[:n]
-			for _, a := range rest[n:] {
-				switch string(a) {
-				case "$":
-					x.ids, x.last = append(x.ids, codec.StreamID{}), append(x.last, true)
-					continue
-				case ">":
-					return nil, rerr.Errorf("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
-				}
-				id, err := parseID(a, 0, false)
-				if err != nil {
-					return nil, err
-				}
-				x.ids, x.last = append(x.ids, id), append(x.last, false)
+			var err error
+			x.ids, x.last, err = streamIDs(rest[n:], "$", ">",
+				rerr.Errorf("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option."))
+			if err != nil {
+				return nil, err
 			}
 			return x, nil
 		default:
@@ -182,3 +174,25 @@ func (x *xread) Timeout() time.Duration  { return x.timeout }
 func (x *xread) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *xread) Consumes() bool          { return false }
 func (x *xread) MayBlock() bool          { return x.block }
+
+// streamIDs parses the IDs after the keys of STREAMS: special ("$" for
+// XREAD, ">" for XREADGROUP) is marked in the second result, and wrong
+// (the other command's) is refused with wrongErr.
+func streamIDs(args [][]byte, special, wrong string, wrongErr error) ([]codec.StreamID, []bool, error) {
+	ids, marked := make([]codec.StreamID, 0, len(args)), make([]bool, 0, len(args))
+	for _, a := range args {
+		switch string(a) {
+		case special:
+			ids, marked = append(ids, codec.StreamID{}), append(marked, true)
+			continue
+		case wrong:
+			return nil, nil, wrongErr
+		}
+		id, err := parseID(a, 0, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		ids, marked = append(ids, id), append(marked, false)
+	}
+	return ids, marked, nil
+}

@@ -60,19 +60,11 @@ func parseXReadGroup(args [][]byte) (command.Runner, error) {
 			}
 			n := len(rest) / 2
 			x.keys = rest[:n]
-			for _, a := range rest[n:] {
-				switch string(a) {
-				case ">":
-					x.ids, x.fresh = append(x.ids, codec.StreamID{}), append(x.fresh, true)
-					continue
-				case "$":
-					return nil, rerr.Errorf("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
-				}
-				id, err := parseID(a, 0, false)
-				if err != nil {
-					return nil, err
-				}
-				x.ids, x.fresh = append(x.ids, id), append(x.fresh, false)
+			var err error
+			x.ids, x.fresh, err = streamIDs(rest[n:], ">", "$",
+				rerr.Errorf("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set."))
+			if err != nil {
+				return nil, err
 			}
 			return x, nil
 		default:
