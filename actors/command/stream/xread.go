@@ -17,12 +17,39 @@ import (
 // command runs). With BLOCK and nothing to read it waits; an XADD to one
 // of the keys serves it with that stream's new entries.
 type xread struct {
-	keys    [][]byte
-	ids     []codec.StreamID
-	last    []bool // "$"
-	count   int64  // 0: all
+	readOpts
+	keys [][]byte
+	ids  []codec.StreamID
+	last []bool // "$"
+}
+
+// readOpts are the COUNT and BLOCK options of XREAD and XREADGROUP.
+type readOpts struct {
+	count   int64 // 0: all
 	block   bool
 	timeout time.Duration
+}
+
+// parse reads COUNT n or BLOCK ms at args[i] and returns the next index,
+// or i when the option has no value.
+func (o *readOpts) parse(args [][]byte, i int) (int, error) {
+	if i+1 >= len(args) {
+		return i, nil
+	}
+	if command.Is(args[i], "count") {
+		n, err := command.Int(args[i+1])
+		if err != nil {
+			return i, err
+		}
+		o.count = max(n, 0)
+		return i + 2, nil
+	}
+	d, err := blockTimeout(args[i+1])
+	if err != nil {
+		return i, err
+	}
+	o.block, o.timeout = true, d
+	return i + 2, nil
 }
 
 // streamsKeys locates XREAD's and XREADGROUP's keys: the first half of the
@@ -46,20 +73,15 @@ func parseXRead(args [][]byte) (command.Runner, error) {
 	i := 1
 	for ; i < len(args); i++ {
 		switch {
-		case command.Is(args[i], "count") && i+1 < len(args):
-			i++
-			n, err := command.Int(args[i])
+		case command.Is(args[i], "count") || command.Is(args[i], "block"):
+			next, err := x.readOpts.parse(args, i)
 			if err != nil {
 				return nil, err
 			}
-			x.count = max(n, 0)
-		case command.Is(args[i], "block") && i+1 < len(args):
-			i++
-			d, err := blockTimeout(args[i])
-			if err != nil {
-				return nil, err
+			if next == i {
+				return nil, rerr.ErrSyntax
 			}
-			x.block, x.timeout = true, d
+			i = next - 1
 		case command.Is(args[i], "streams"):
 			rest := args[i+1:]
 			if len(rest) == 0 || len(rest)%2 != 0 {

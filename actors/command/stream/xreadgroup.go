@@ -17,14 +17,12 @@ import (
 // pending entries after it (history: deleted entries come back with a nil
 // body), counting a delivery for each.
 type xreadgroup struct {
+	readOpts
 	group, consumer []byte
 	keys            [][]byte
 	ids             []codec.StreamID
 	fresh           []bool // ">"
-	count           int64
 	noAck           bool
-	block           bool
-	timeout         time.Duration
 }
 
 func parseXReadGroup(args [][]byte) (command.Runner, error) {
@@ -34,20 +32,15 @@ func parseXReadGroup(args [][]byte) (command.Runner, error) {
 		case command.Is(args[i], "group") && i+2 < len(args):
 			x.group, x.consumer = args[i+1], args[i+2]
 			i += 2
-		case command.Is(args[i], "count") && i+1 < len(args):
-			i++
-			n, err := command.Int(args[i])
+		case command.Is(args[i], "count") || command.Is(args[i], "block"):
+			next, err := x.readOpts.parse(args, i)
 			if err != nil {
 				return nil, err
 			}
-			x.count = max(n, 0)
-		case command.Is(args[i], "block") && i+1 < len(args):
-			i++
-			d, err := blockTimeout(args[i])
-			if err != nil {
-				return nil, err
+			if next == i {
+				return nil, rerr.ErrSyntax
 			}
-			x.block, x.timeout = true, d
+			i = next - 1
 		case command.Is(args[i], "noack"):
 			x.noAck = true
 		case command.Is(args[i], "streams"):
