@@ -1,12 +1,12 @@
 package hash
 
 import (
-	"github.com/rekv/rekv/actors/types/rhash"
 	"math"
 	"strconv"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/net/resp"
 )
 

@@ -1,11 +1,11 @@
 package hash
 
 import (
-	"github.com/rekv/rekv/actors/types/rhash"
 	"math"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HRANDFIELD key [count [WITHVALUES]]

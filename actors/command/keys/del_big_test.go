@@ -2,35 +2,14 @@ package keys
 
 import (
 	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/driverstest"
 )
-
-// counting wraps a driver and counts the writes (Set and Delete) its
-// transactions make.
-type counting struct {
-	drivers.Driver
-	writes atomic.Int64
-}
-
-func (c *counting) Begin(writable bool) (drivers.Txn, error) {
-	tx, err := c.Driver.Begin(writable)
-	return &countingTxn{Txn: tx, n: &c.writes}, err
-}
-
-type countingTxn struct {
-	drivers.Txn
-	n *atomic.Int64
-}
-
-func (t *countingTxn) Set(k, v []byte) error { t.n.Add(1); return t.Txn.Set(k, v) }
-func (t *countingTxn) Delete(k []byte) error { t.n.Add(1); return t.Txn.Delete(k) }
 
 // TestDelOfMillionFieldHashIsO1 loads a 1,000,000-field hash and checks DEL
 // writes exactly the meta deletion and one garbage entry.
@@ -43,7 +22,7 @@ func TestDelOfMillionFieldHashIsO1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bdb.Close()
-	drv := &counting{Driver: bdb}
+	drv := &driverstest.Counting{Driver: bdb}
 	const n, version = 1_000_000, 42
 	key := []byte("big")
 	for start := 0; start < n; start += 50_000 {
@@ -64,9 +43,9 @@ func TestDelOfMillionFieldHashIsO1(t *testing.T) {
 	}
 	h := commandtest.NewWithDriver(t, drv, Commands(), hash.Commands())
 	h.Run([]c{{"hlen big", ":1000000\r\n"}, {"hget big f0999999", "$1\r\nv\r\n"}})
-	before := drv.writes.Load()
+	before := drv.Writes.Load()
 	h.Run([]c{{"del big", ":1\r\n"}})
-	if w := drv.writes.Load() - before; w != 2 {
+	if w := drv.Writes.Load() - before; w != 2 {
 		t.Fatalf("DEL of a 1,000,000-field hash made %d writes, want 2 (meta + garbage entry)", w)
 	}
 	h.Run([]c{{"exists big", ":0\r\n"}, {"hlen big", ":0\r\n"}, {"hset big f v", ":1\r\n"}, {"hlen big", ":1\r\n"}})

@@ -2,10 +2,10 @@ package list
 
 import (
 	"bytes"
-	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rlist"
 )
 
 // LINSERT key BEFORE|AFTER pivot element: finds the first pivot from the

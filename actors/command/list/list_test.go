@@ -3,7 +3,6 @@ package list
 import (
 	"encoding/binary"
 	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
@@ -13,6 +12,7 @@ import (
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/driverstest"
 )
 
 type c = commandtest.Case
@@ -109,33 +109,6 @@ func checkList(t *testing.T, h *commandtest.Harness, model []string) {
 	}
 }
 
-// counting wraps a driver and counts reads (entries iterated, Gets) and
-// writes.
-type counting struct {
-	drivers.Driver
-	reads, writes atomic.Int64
-}
-
-func (d *counting) Begin(writable bool) (drivers.Txn, error) {
-	tx, err := d.Driver.Begin(writable)
-	return &countingTxn{Txn: tx, d: d}, err
-}
-
-type countingTxn struct {
-	drivers.Txn
-	d *counting
-}
-
-func (t *countingTxn) Get(k []byte) ([]byte, error) { t.d.reads.Add(1); return t.Txn.Get(k) }
-func (t *countingTxn) Set(k, v []byte) error        { t.d.writes.Add(1); return t.Txn.Set(k, v) }
-func (t *countingTxn) Delete(k []byte) error        { t.d.writes.Add(1); return t.Txn.Delete(k) }
-func (t *countingTxn) Iterate(start, end []byte, o drivers.IterOptions, fn func(k, v []byte) (bool, error)) error {
-	return t.Txn.Iterate(start, end, o, func(k, v []byte) (bool, error) {
-		t.d.reads.Add(1)
-		return fn(k, v)
-	})
-}
-
 // loadList writes an n-element list directly (fast), indexes from
 // ListOrigin, values "v<i>".
 func loadList(t *testing.T, drv drivers.Driver, key string, n int) {
@@ -174,17 +147,17 @@ func TestWorkOnMillionElementList(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bdb.Close()
-	drv := &counting{Driver: bdb}
+	drv := &driverstest.Counting{Driver: bdb}
 	const n = 1_000_000
 	loadList(t, drv, "big", n)
 	h := commandtest.NewWithDriver(t, drv, Commands(), keys.Commands())
 	work := func(line, want string, maxReads, maxWrites int64) {
 		t.Helper()
-		r0, w0 := drv.reads.Load(), drv.writes.Load()
+		r0, w0 := drv.Reads.Load(), drv.Writes.Load()
 		if got := h.Do(line); want != "" && got != want {
 			t.Fatalf("%s = %q, want %q", line, got, want)
 		}
-		r, w := drv.reads.Load()-r0, drv.writes.Load()-w0
+		r, w := drv.Reads.Load()-r0, drv.Writes.Load()-w0
 		t.Logf("%-32s reads %7d writes %7d", line, r, w)
 		if r > maxReads || w > maxWrites {
 			t.Fatalf("%s: %d reads, %d writes; want at most %d, %d", line, r, w, maxReads, maxWrites)

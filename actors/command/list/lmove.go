@@ -2,9 +2,9 @@ package list
 
 import (
 	"bytes"
-	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
 )
 
 // LMOVE source destination LEFT|RIGHT LEFT|RIGHT and RPOPLPUSH source

@@ -2,10 +2,10 @@ package list
 
 import (
 	"errors"
-	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/net/resp"
 )
 

@@ -2,9 +2,9 @@ package list
 
 import (
 	"bytes"
-	"github.com/rekv/rekv/actors/types/rlist"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rlist"
 )
 
 // LREM key count element: removes up to |count| matches from the head

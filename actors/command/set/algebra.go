@@ -2,11 +2,11 @@ package set
 
 import (
 	"bytes"
-	"github.com/rekv/rekv/actors/types/rset"
 	"slices"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/rset"
 )
 
 // SINTER key [key ...], SUNION key [key ...], SDIFF key [key ...] and their

@@ -2,9 +2,9 @@ package set
 
 import (
 	"bytes"
-	"github.com/rekv/rekv/actors/types/rset"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rset"
 )
 
 // SMOVE source destination member. Atomic across shards: the router holds

@@ -3,12 +3,12 @@ package zset
 import (
 	"bytes"
 	"cmp"
-	"github.com/rekv/rekv/actors/types/rzset"
 	"math"
 	"slices"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/net/resp"
 )

@@ -1,11 +1,11 @@
 package zset
 
 import (
-	"github.com/rekv/rekv/actors/types/rzset"
 	"math"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rzset"
 )
 
 // ZADD key [NX | XX] [GT | LT] [CH] [INCR] score member [score member ...]

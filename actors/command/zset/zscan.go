@@ -1,9 +1,8 @@
 package zset
 
 import (
-	"github.com/rekv/rekv/actors/types/rzset"
-
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/net/resp"
 )
 
