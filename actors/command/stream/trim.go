@@ -119,10 +119,13 @@ func (t *trimSpec) apply(s *rstream.Stream) (int64, error) {
 		if t.maxLen && s.Len()-group < t.length || !t.maxLen && !es[len(es)-1].ID.Less(t.minID) {
 			return deleted, nil
 		}
-		n, err := s.TrimBefore(func(int64, codec.StreamID) bool { return true }, group)
-		if err != nil {
+		ids := make([]codec.StreamID, len(es))
+		for i, e := range es {
+			ids[i] = e.ID
+		}
+		if err := s.TrimIDs(ids); err != nil {
 			return deleted, err
 		}
-		deleted += n
+		deleted += int64(len(ids))
 	}
 }

@@ -141,16 +141,25 @@ func (s *Stream) TrimBefore(drop func(length int64, id codec.StreamID) bool, lim
 		ids = append(ids, id)
 		return true, nil
 	})
-	if err != nil || len(ids) == 0 {
+	if err != nil {
 		return 0, err
+	}
+	return int64(len(ids)), s.TrimIDs(ids)
+}
+
+// TrimIDs deletes entries the caller read from the stream's start (they
+// exist), as trimming does: the largest deleted ID stays as it was, as in
+// Redis 7.0.
+func (s *Stream) TrimIDs(ids []codec.StreamID) error {
+	if len(ids) == 0 {
+		return nil
 	}
 	for _, id := range ids {
 		if err := s.c.Remove(codec.StreamEntryField(id)); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	// Trimming leaves the largest deleted ID alone, as in Redis 7.0.
-	return int64(len(ids)), s.c.SetStream(s.c.Stream(), length-int64(len(ids)))
+	return s.c.SetStream(s.c.Stream(), s.Len()-int64(len(ids)))
 }
 
 // Create makes an empty stream exist (XADD with MAXLEN 0, XGROUP CREATE
