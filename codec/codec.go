@@ -24,6 +24,20 @@ const (
 // EncodingVersion is stored in the high nibble of the meta flags byte.
 const EncodingVersion = 0
 
+// EncodingChunked, in the high nibble of a string's meta flags byte, marks
+// a string stored in chunks: the meta holds its length (8) and chunk i,
+// bytes [i*StringChunk, (i+1)*StringChunk), lives under the sub-key field
+// ChunkField(i). A missing chunk reads as zero bytes.
+const EncodingChunked = 1
+
+// StringChunk is the size of a chunked string's chunks. Part of the format:
+// never change it.
+const StringChunk = 8192
+
+// StringInlineMax is the longest string kept inline in its meta value;
+// longer strings are chunked.
+const StringInlineMax = StringChunk
+
 // Type identifies the Redis type of a key. The values are stable forever.
 type Type uint8
 
@@ -79,7 +93,13 @@ type Meta struct {
 	Head     uint64 // first list index; lists only
 	Tail     uint64 // one past the last list index; lists only
 	Stream   StreamMeta
+	Chunked  bool // a string stored in chunks; Size is its length
 }
+
+// HasSubKeys reports whether the key's version may own sub-keys: a
+// collection or a chunked string. Replacing or deleting such a key leaves
+// its version to the GC.
+func (m Meta) HasSubKeys() bool { return m.Type.IsCollection() || m.Chunked }
 
 // StreamID is a stream entry ID, ms-seq.
 type StreamID struct{ Ms, Seq uint64 }
@@ -139,10 +159,16 @@ func MetaRangeAll() (start, end []byte) {
 
 // AppendMeta appends the encoding of m (and payload, for strings) to dst.
 func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
-	dst = append(dst, EncodingVersion<<4|byte(m.Type))
+	enc := byte(EncodingVersion)
+	if m.Chunked && m.Type == TypeString {
+		enc = EncodingChunked
+	}
+	dst = append(dst, enc<<4|byte(m.Type))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(m.ExpireAt))
 	dst = binary.BigEndian.AppendUint64(dst, m.Version)
 	switch {
+	case m.Type == TypeString && m.Chunked:
+		dst = binary.BigEndian.AppendUint64(dst, m.Size)
 	case m.Type == TypeString:
 		dst = append(dst, payload...)
 	case m.Type == TypeList:
@@ -165,19 +191,28 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 	if len(v) < metaFixed {
 		return Meta{}, nil, ErrCorrupt
 	}
-	if v[0]>>4 != EncodingVersion {
-		return Meta{}, nil, ErrCorrupt
-	}
 	m := Meta{
 		Type:     Type(v[0] & 0x0f),
 		ExpireAt: int64(binary.BigEndian.Uint64(v[1:9])),
 		Version:  binary.BigEndian.Uint64(v[9:17]),
+	}
+	switch enc := v[0] >> 4; {
+	case enc == EncodingChunked && m.Type == TypeString:
+		m.Chunked = true
+	case enc != EncodingVersion:
+		return Meta{}, nil, ErrCorrupt
 	}
 	if m.ExpireAt < 0 {
 		return Meta{}, nil, ErrCorrupt
 	}
 	rest := v[metaFixed:]
 	switch {
+	case m.Chunked:
+		if len(rest) != 8 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		m.Size = binary.BigEndian.Uint64(rest)
+		return m, nil, nil
 	case m.Type == TypeString:
 		return m, rest, nil
 	case m.Type == TypeList:
@@ -406,6 +441,17 @@ const (
 	StreamTagPending  byte = 3 // group | ID -> the pending entry
 	StreamTagOwner    byte = 4 // group | consumer | ID -> "" (per-consumer index)
 )
+
+// ChunkField returns the sub-key field of a chunked string's chunk i.
+func ChunkField(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }
+
+// DecodeChunkField decodes a ChunkField.
+func DecodeChunkField(f []byte) (uint64, error) {
+	if len(f) != 8 {
+		return 0, ErrCorrupt
+	}
+	return binary.BigEndian.Uint64(f), nil
+}
 
 // StreamEntryField returns the sub-key field of entry id: 0 | ms | seq.
 func StreamEntryField(id StreamID) []byte {

@@ -20,6 +20,7 @@ func TestMetaRoundTrip(t *testing.T) {
 		{"set", Meta{Type: TypeSet, Version: 8, Size: 3}, nil},
 		{"zset", Meta{Type: TypeZSet, ExpireAt: 5, Version: 9, Size: 1}, nil},
 		{"list", Meta{Type: TypeList, Version: 10, Size: 2, Head: 1 << 63, Tail: 1<<63 + 2}, nil},
+		{"chunked string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Size: 1 << 32, Chunked: true}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,6 +57,9 @@ func TestGolden(t *testing.T) {
 		{"score key", AppendScoreKey(nil, 1, []byte("k"), 2, 1.5, []byte("m")),
 			"7a01" + "00000001" + "6b" + "0000000000000002" + "bff8000000000000" + "6d"},
 		{"ttl key", TTLKey(0x10, 2, []byte("k")), "74" + "0000000000000010" + "02" + "6b"},
+		{"chunked string meta", AppendMeta(nil, Meta{Type: TypeString, Version: 3, Size: 0x10000, Chunked: true}, nil),
+			"11" + "0000000000000000" + "0000000000000003" + "0000000000010000"},
+		{"chunk field", ChunkField(5), "0000000000000005"},
 		{"garbage key", GarbageKey(0, []byte("k"), 9), "6700" + "00000001" + "6b" + "0000000000000009"},
 		{"score -1", u64(EncodeScore(-1)), "400fffffffffffff"},
 		{"score +0", u64(EncodeScore(0)), "8000000000000000"},
@@ -162,7 +166,9 @@ func TestDecodeMetaRejectsCorrupt(t *testing.T) {
 	bad := [][]byte{
 		nil,
 		{0x01},
-		append([]byte{0x11}, make([]byte, 16)...),       // unknown encoding version
+		append([]byte{0x11}, make([]byte, 16)...),       // chunked string without length
+		append([]byte{0x12}, make([]byte, 24)...),       // chunked is for strings only
+		append([]byte{0x21}, make([]byte, 24)...),       // unknown encoding
 		append([]byte{0x07}, make([]byte, 16)...),       // unknown type
 		append([]byte{0x02}, make([]byte, 16)...),       // hash without size
 		append([]byte{0x03}, make([]byte, 16+8)...),     // list without head/tail

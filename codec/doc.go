@@ -11,8 +11,12 @@
 //	             | head (8) | tail (8)            (lists only)
 //	             | last ID (16) | max deleted ID (16) | entries added (8)
 //	                                              (streams only; IDs ms|seq)
-//	             | payload                        (strings only)
-//	             flags = encoding version << 4 | type
+//	             | payload                        (inline strings)
+//	             | length (8)                     (chunked strings)
+//	             flags = encoding << 4 | type; encoding 0, or 1 for
+//	             a string longer than StringInlineMax stored in chunks
+//	chunk        sub-key field chunk index (8) -> StringChunk bytes (the
+//	             last may be shorter; a missing chunk reads as zeros)
 //	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field
 //	stream entry sub-key field 0 | ms (8) | seq (8) -> count (4)
 //	             | (len (4) | field or value)...; fields with tags 1-4 hold
@@ -41,7 +45,10 @@
 //     score entries are addressed through the live version held in the meta
 //     value, so a dead version's sub-keys are invisible even before the GC
 //     reclaims them.
-//   - A version is unique per key incarnation and never reused.
+//   - A version is unique per key incarnation and never reused. A chunked
+//     string never takes over an inline string's version (growing past
+//     StringInlineMax moves it to a fresh one), and replacing a chunked
+//     string leaves its version to the GC, like a collection.
 //   - Meta keys of one db are contiguous and ordered by user key, which is what
 //     SCAN and KEYS walk.
 //   - A meta whose version is below its db's flush marker is dead: FLUSHDB

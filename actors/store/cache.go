@@ -30,7 +30,7 @@ const MaxCachedPayload = 64
 
 // withPayload returns c holding payload p when it is short enough.
 func withPayload(c cached, m codec.Meta, p []byte) cached {
-	if m.Type == codec.TypeString && len(p) <= MaxCachedPayload {
+	if m.Type == codec.TypeString && !m.Chunked && len(p) <= MaxCachedPayload {
 		c.payload, c.loaded = p, true
 	}
 	return c

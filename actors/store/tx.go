@@ -290,12 +290,12 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if t.err != nil {
 		return mk, record{}, t.err
 	}
-	if r, ok := t.seen[mk]; ok && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString) {
+	if r, ok := t.seen[mk]; ok && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString || r.meta.Chunked) {
 		return mk, r, nil
 	}
 	c := t.cacheFor(mk)
 	if c != nil {
-		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString) {
+		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
 			r := record(e)
 			t.seen[mk] = r
 			return mk, r, nil
@@ -370,6 +370,11 @@ func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
 	if r.meta.Type != codec.TypeString {
 		return nil, false, rerr.ErrWrongType
 	}
+	if r.meta.Chunked {
+		s := &Str{t: t, key: key, meta: r.meta, exists: true}
+		v, err := s.Value()
+		return v, err == nil, err
+	}
 	_, r, err = t.raw(key, true)
 	if err != nil {
 		return nil, false, err
@@ -384,16 +389,19 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 	if err != nil {
 		return err
 	}
-	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
-	if t.live(old) && old.meta.Type == codec.TypeString {
-		m.Version = old.meta.Version
-	} else if m.Version, err = t.drv.NextVersion(); err != nil {
-		return err
-	}
 	if expireAt != 0 && expireAt <= t.now {
 		// Already expired, as Redis does for SET with a past EXAT: the key
 		// ends up deleted.
 		_, err := t.del(key, mk, old)
+		return err
+	}
+	if len(val) > codec.StringInlineMax {
+		return t.setChunked(key, mk, old, val, expireAt)
+	}
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
+	if t.live(old) && old.meta.Type == codec.TypeString && !old.meta.Chunked {
+		m.Version = old.meta.Version
+	} else if m.Version, err = t.drv.NextVersion(); err != nil {
 		return err
 	}
 	return t.write(key, mk, old, m, val)
@@ -516,13 +524,14 @@ func (t *Tx) Rename(src, dst []byte) error {
 	}
 	m := s.meta
 	switch {
-	case s.meta.Type.IsCollection():
-		// Sub-keys embed the user key, so a collection moves by copy under
-		// a new version: O(members). The source version becomes garbage.
+	case s.meta.HasSubKeys():
+		// Sub-keys embed the user key, so a collection (or chunked string)
+		// moves by copy under a new version: O(members). The source version
+		// becomes garbage.
 		if m, err = t.copyCollection(s, src, dst); err != nil {
 			return err
 		}
-	case t.live(d) && d.meta.Type == codec.TypeString:
+	case t.live(d) && d.meta.Type == codec.TypeString && !d.meta.Chunked:
 		m.Version = d.meta.Version
 	default:
 		if m.Version, err = t.drv.NextVersion(); err != nil {
@@ -552,7 +561,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 			return false, err
 		}
 	}
-	if garbage && old.meta.Type.IsCollection() {
+	if garbage && old.meta.HasSubKeys() {
 		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
 			return false, err
 		}
@@ -578,7 +587,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 			return err
 		}
 	}
-	if old.exists && old.meta.Type.IsCollection() && old.meta.Version != m.Version {
+	if old.exists && old.meta.HasSubKeys() && old.meta.Version != m.Version {
 		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
 			return err
 		}

@@ -29,8 +29,17 @@ type Options struct {
 	ValueLogGC    time.Duration // interval between value-log GC runs; 0 disables
 	MemTableSize  int64         // bytes; 0 keeps Badger's default
 	BlockCacheMiB int64         // 0 keeps Badger's default
-	Logger        *slog.Logger
+	// ValueThreshold: values of at least this many bytes go to the value
+	// log, the rest into the LSM tree; 0 means DefaultValueThreshold.
+	ValueThreshold int64
+	Logger         *slog.Logger
 }
+
+// DefaultValueThreshold keeps the chunks of large strings (8 KiB) in the
+// value log: a transaction's size limit counts only their pointers then, so
+// one command can write a 512 MiB string (64Ki chunks). Badger's own default
+// (1 MiB) would count every chunk's bytes and refuse writes over ~10 MB.
+const DefaultValueThreshold = 4 << 10
 
 // DB is a drivers.Driver backed by Badger.
 type DB struct {
@@ -62,6 +71,12 @@ func Open(o Options) (*DB, error) {
 	}
 	if o.MemTableSize > 0 {
 		bo = bo.WithMemTableSize(o.MemTableSize)
+	}
+	if o.ValueThreshold <= 0 {
+		o.ValueThreshold = DefaultValueThreshold
+	}
+	if !o.InMemory { // in memory, every value lives in the LSM tree
+		bo = bo.WithValueThreshold(o.ValueThreshold)
 	}
 	if o.BlockCacheMiB > 0 {
 		bo = bo.WithBlockCacheSize(o.BlockCacheMiB << 20)

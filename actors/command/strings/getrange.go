@@ -21,19 +21,28 @@ func parseGetRange(args [][]byte) (command.Runner, error) {
 }
 
 func (g getRange) Run(c *command.Ctx) error {
-	v, _, err := c.Tx.GetString(g.key)
+	str, err := c.Tx.OpenString(g.key)
 	if err != nil {
 		return err
 	}
-	c.W.Bulk(substr(v, g.start, g.end))
+	start, end, ok := byteRange(str.Len(), g.start, g.end)
+	if !ok {
+		c.W.Bulk(nil)
+		return nil
+	}
+	v, err := str.Read(start, end-start+1)
+	if err != nil {
+		return err
+	}
+	c.W.Bulk(v)
 	return nil
 }
 
-// substr applies Redis's GETRANGE index rules.
-func substr(v []byte, start, end int64) []byte {
-	n := int64(len(v))
+// byteRange applies Redis's GETRANGE index rules to a string of n bytes:
+// the inclusive range [start, end], or ok false when it is empty.
+func byteRange(n, start, end int64) (int64, int64, bool) {
 	if start < 0 && end < 0 && start > end {
-		return nil
+		return 0, 0, false
 	}
 	if start < 0 {
 		start += n
@@ -46,7 +55,7 @@ func substr(v []byte, start, end int64) []byte {
 		end = n - 1
 	}
 	if start > end || n == 0 {
-		return nil
+		return 0, 0, false
 	}
-	return v[start : end+1]
+	return start, end, true
 }

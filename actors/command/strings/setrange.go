@@ -23,24 +23,20 @@ func parseSetRange(args [][]byte) (command.Runner, error) {
 }
 
 func (s setRange) Run(c *command.Ctx) error {
-	cur, _, err := c.Tx.GetString(s.key)
+	str, err := c.Tx.OpenString(s.key)
 	if err != nil {
 		return err
 	}
 	if len(s.val) == 0 {
-		c.W.Int(int64(len(cur)))
+		c.W.Int(str.Len())
 		return nil
 	}
-	if s.offset+int64(len(s.val)) > command.MaxStringLen {
+	if s.offset > command.MaxStringLen-int64(len(s.val)) {
 		return rerr.ErrStringTooLong
 	}
-	size := max(int64(len(cur)), s.offset+int64(len(s.val)))
-	n := make([]byte, size)
-	copy(n, cur)
-	copy(n[s.offset:], s.val)
-	if err := c.Tx.SetStringKeepTTL(s.key, n); err != nil {
+	if err := str.Write(s.offset, s.val); err != nil {
 		return err
 	}
-	c.W.Int(size)
+	c.W.Int(str.Len())
 	return nil
 }

@@ -8,10 +8,10 @@ type strlen struct{ key []byte }
 func parseStrlen(args [][]byte) (command.Runner, error) { return strlen{args[1]}, nil }
 
 func (s strlen) Run(c *command.Ctx) error {
-	v, _, err := c.Tx.GetString(s.key)
+	str, err := c.Tx.OpenString(s.key)
 	if err != nil {
 		return err
 	}
-	c.W.Int(int64(len(v)))
+	c.W.Int(str.Len())
 	return nil
 }

@@ -1,0 +1,293 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// Strings up to codec.StringInlineMax bytes live in their meta value; longer
+// ones are chunked (codec.EncodingChunked): the meta holds the length and
+// chunk i holds bytes [i*StringChunk, (i+1)*StringChunk) under a sub-key of
+// the version. A chunk may be shorter than StringChunk or missing: the bytes
+// it lacks are zeros, so a sparse bitmap (SETBIT at offset 2^32-1) costs one
+// chunk. Range commands read and write only the chunks they cover.
+
+const chunk = codec.StringChunk
+
+// zeroChunk is what a missing chunk reads as. Never modified.
+var zeroChunk = make([]byte, chunk)
+
+// Str is a string key open for range access in a Tx. A missing key is an
+// empty string that comes into existence with its first write.
+type Str struct {
+	t      *Tx
+	key    []byte
+	mk     string
+	old    record // the stored record (possibly expired)
+	meta   codec.Meta
+	exists bool   // the key is live
+	inline []byte // the value of an inline string; never modified
+}
+
+// OpenString opens key's string; another type is WRONGTYPE.
+func (t *Tx) OpenString(key []byte) (*Str, error) {
+	mk, r, err := t.raw(key, false)
+	if err != nil {
+		return nil, err
+	}
+	s := &Str{t: t, key: key, mk: mk, old: r}
+	if !t.live(r) {
+		return s, nil
+	}
+	if r.meta.Type != codec.TypeString {
+		return nil, rerr.ErrWrongType
+	}
+	if !r.meta.Chunked {
+		if _, r, err = t.raw(key, true); err != nil {
+			return nil, err
+		}
+		s.inline = r.payload
+	}
+	s.meta, s.exists = r.meta, true
+	return s, nil
+}
+
+// Exists reports whether the key exists.
+func (s *Str) Exists() bool { return s.exists }
+
+// Len returns the string's length.
+func (s *Str) Len() int64 {
+	if s.meta.Chunked {
+		return int64(s.meta.Size)
+	}
+	return int64(len(s.inline))
+}
+
+// Chunked reports whether the string is stored in chunks.
+func (s *Str) Chunked() bool { return s.meta.Chunked }
+
+// Each calls fn with consecutive pieces of the bytes [off, off+n) (clamped
+// to the string), in order, until fn returns false. A piece is valid only
+// during the call and must not be modified; the pieces of a missing chunk
+// are zeros. Reading a huge range this way holds one chunk at a time.
+func (s *Str) Each(off, n int64, fn func(pos int64, b []byte) bool) error {
+	end := min(off+n, s.Len())
+	if off < 0 || off >= end {
+		return nil
+	}
+	if !s.meta.Chunked {
+		fn(off, s.inline[off:end])
+		return nil
+	}
+	prefix := codec.SubKeyPrefix(s.t.db, s.key, s.meta.Version)
+	first, last := uint64(off/chunk), uint64((end-1)/chunk)
+	pos := off // the next byte to hand out
+	stopped := false
+	// emit hands out [pos, upto) from data, which holds the bytes from
+	// base on (shorter: zeros follow).
+	emit := func(base int64, data []byte, upto int64) bool {
+		for pos < upto {
+			if i := pos - base; i < int64(len(data)) {
+				j := min(upto-base, int64(len(data)))
+				if !fn(pos, data[i:j]) {
+					return false
+				}
+				pos = base + j
+				continue
+			}
+			z := min(upto-pos, chunk)
+			if !fn(pos, zeroChunk[:z]) {
+				return false
+			}
+			pos += z
+		}
+		return true
+	}
+	start := append(append([]byte{}, prefix...), codec.ChunkField(first)...)
+	stop := append(append([]byte{}, prefix...), codec.ChunkField(last+1)...)
+	err := s.t.txn.Iterate(start, stop, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		i, err := codec.DecodeChunkField(k[len(prefix):])
+		if err != nil {
+			return false, err
+		}
+		base := int64(i) * chunk
+		if !emit(pos, nil, base) || !emit(base, v, min(base+chunk, end)) {
+			stopped = true
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil || stopped {
+		return err
+	}
+	emit(pos, nil, end)
+	return nil
+}
+
+// Read returns a copy of the bytes [off, off+n), clamped to the string.
+func (s *Str) Read(off, n int64) ([]byte, error) {
+	end := min(off+n, s.Len())
+	if off < 0 || off >= end {
+		return nil, nil
+	}
+	out := make([]byte, 0, end-off)
+	err := s.Each(off, n, func(_ int64, b []byte) bool {
+		out = append(out, b...)
+		return true
+	})
+	return out, err
+}
+
+// Value returns the whole string.
+func (s *Str) Value() ([]byte, error) {
+	if !s.meta.Chunked {
+		return s.inline, nil
+	}
+	return s.Read(0, s.Len())
+}
+
+// Write stores data at offset off, growing the string with zero bytes as
+// needed, and keeps the key's expiry. A missing key is created.
+func (s *Str) Write(off int64, data []byte) error {
+	size := max(s.Len(), off+int64(len(data)))
+	if !s.meta.Chunked && size <= codec.StringInlineMax {
+		v := make([]byte, size)
+		copy(v, s.inline)
+		copy(v[off:], data)
+		return s.setInline(v)
+	}
+	t := s.t
+	m := s.meta
+	fresh := false
+	if !m.Chunked {
+		// Growing past the inline limit (or created big): a fresh version,
+		// which owns no chunk yet. The inline bytes become its first chunks.
+		v, err := t.drv.NextVersion()
+		if err != nil {
+			return err
+		}
+		m = codec.Meta{Type: codec.TypeString, ExpireAt: s.meta.ExpireAt, Version: v, Chunked: true}
+		fresh = true
+	}
+	m.Size = uint64(size)
+	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.db, s.key, m.Version), fresh: fresh}
+	if fresh && len(s.inline) > 0 {
+		if err := w.write(0, s.inline); err != nil {
+			return err
+		}
+		w.fresh = false
+	}
+	if err := w.write(off, data); err != nil {
+		return err
+	}
+	if err := t.write(s.key, s.mk, s.old, m, nil); err != nil {
+		return err
+	}
+	s.meta, s.inline, s.exists = m, nil, true
+	_, s.old, _ = t.raw(s.key, false)
+	return nil
+}
+
+func (s *Str) setInline(v []byte) error {
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: s.meta.ExpireAt, Version: s.meta.Version}
+	if !s.exists {
+		var err error
+		if m.Version, err = s.t.drv.NextVersion(); err != nil {
+			return err
+		}
+	}
+	if err := s.t.write(s.key, s.mk, s.old, m, v); err != nil {
+		return err
+	}
+	s.meta, s.inline, s.exists = m, v, true
+	_, s.old, _ = s.t.raw(s.key, false)
+	return nil
+}
+
+// chunkWriter writes byte ranges into the chunks of one version. With fresh
+// set the version has no chunk stored yet (nor written earlier by this
+// writer), so no chunk needs reading or deleting.
+type chunkWriter struct {
+	t      *Tx
+	prefix []byte
+	fresh  bool
+}
+
+func (w *chunkWriter) key(i int64) []byte {
+	return append(append(make([]byte, 0, len(w.prefix)+8), w.prefix...), codec.ChunkField(uint64(i))...)
+}
+
+// write stores data at off. Each chunk is written whole; an all-zero
+// chunk is not stored (or is deleted).
+func (w *chunkWriter) write(off int64, data []byte) error {
+	for len(data) > 0 {
+		i := off / chunk
+		base := i * chunk
+		n := min(int64(len(data)), base+chunk-off)
+		k := w.key(i)
+		var cur []byte
+		if !w.fresh {
+			v, err := w.t.txn.Get(k)
+			switch {
+			case err == nil:
+				cur = v
+			case !errors.Is(err, drivers.ErrNotFound):
+				return err
+			}
+		}
+		var next []byte
+		if off == base && len(cur) <= int(n) {
+			next = data[:n] // covers every stored byte of the chunk
+		} else {
+			next = make([]byte, max(int64(len(cur)), off-base+n))
+			copy(next, cur)
+			copy(next[off-base:], data[:n])
+		}
+		next = trimZeros(next)
+		var err error
+		switch {
+		case len(next) > 0:
+			err = w.t.txn.Set(k, next)
+		case len(cur) > 0:
+			err = w.t.txn.Delete(k)
+		}
+		if err != nil {
+			return err
+		}
+		off += n
+		data = data[n:]
+	}
+	return nil
+}
+
+// trimZeros drops trailing zero bytes: missing bytes read as zeros.
+func trimZeros(b []byte) []byte {
+	n := len(b)
+	for n > 0 && b[n-1] == 0 {
+		if n >= 8 && bytes.Equal(b[n-8:n], zeroChunk[:8]) {
+			n -= 8
+			continue
+		}
+		n--
+	}
+	return b[:n]
+}
+
+// setChunked stores val (longer than the inline limit) at key under a fresh
+// version with expiry expireAt, replacing old.
+func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt int64) error {
+	v, err := t.drv.NextVersion()
+	if err != nil {
+		return err
+	}
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt, Version: v, Chunked: true, Size: uint64(len(val))}
+	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.db, key, v), fresh: true}
+	if err := w.write(0, val); err != nil {
+		return err
+	}
+	return t.write(key, mk, old, m, nil)
+}
