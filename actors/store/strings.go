@@ -72,15 +72,17 @@ func (s *Str) Chunked() bool { return s.meta.Chunked }
 
 // Each calls fn with consecutive pieces of the bytes [off, off+n) (clamped
 // to the string), in order, until fn returns false. A piece is valid only
-// during the call and must not be modified; the pieces of a missing chunk
-// are zeros. Reading a huge range this way holds one chunk at a time.
-func (s *Str) Each(off, n int64, fn func(pos int64, b []byte) bool) error {
+// during the call and must not be modified; zero is set for a piece of
+// zeros nothing stored (a missing chunk, or past a short chunk's end), so
+// scans can skip it. Reading a huge range this way holds one chunk at a
+// time.
+func (s *Str) Each(off, n int64, fn func(pos int64, b []byte, zero bool) bool) error {
 	end := min(off+n, s.Len())
 	if off < 0 || off >= end {
 		return nil
 	}
 	if !s.meta.Chunked {
-		fn(off, s.inline[off:end])
+		fn(off, s.inline[off:end], false)
 		return nil
 	}
 	prefix := codec.SubKeyPrefix(s.t.db, s.key, s.meta.Version)
@@ -93,14 +95,14 @@ func (s *Str) Each(off, n int64, fn func(pos int64, b []byte) bool) error {
 		for pos < upto {
 			if i := pos - base; i < int64(len(data)) {
 				j := min(upto-base, int64(len(data)))
-				if !fn(pos, data[i:j]) {
+				if !fn(pos, data[i:j], false) {
 					return false
 				}
 				pos = base + j
 				continue
 			}
 			z := min(upto-pos, chunk)
-			if !fn(pos, zeroChunk[:z]) {
+			if !fn(pos, zeroChunk[:z], true) {
 				return false
 			}
 			pos += z
@@ -135,7 +137,7 @@ func (s *Str) Read(off, n int64) ([]byte, error) {
 		return nil, nil
 	}
 	out := make([]byte, 0, end-off)
-	err := s.Each(off, n, func(_ int64, b []byte) bool {
+	err := s.Each(off, n, func(_ int64, b []byte, _ bool) bool {
 		out = append(out, b...)
 		return true
 	})

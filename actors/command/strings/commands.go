@@ -28,5 +28,15 @@ func Commands() []*command.Spec {
 		{Name: "strlen", Arity: 2, Flags: command.ReadFast, Keys: first, Parse: parseStrlen},
 		{Name: "setrange", Arity: 4, Flags: command.Write, Keys: first, Event: "setrange", Parse: parseSetRange},
 		{Name: "getrange", Arity: 4, Flags: command.ReadOnly, Keys: first, Parse: parseGetRange},
+		{Name: "substr", Arity: 4, Flags: command.ReadOnly, Keys: first, Parse: parseGetRange},
+		{Name: "setbit", Arity: 4, Flags: command.Write, Keys: first, Event: "setbit", Parse: parseSetBit},
+		{Name: "getbit", Arity: 3, Flags: command.ReadFast, Keys: first, Parse: parseGetBit},
+		{Name: "bitcount", Arity: -2, Flags: command.ReadOnly, Keys: first, Parse: parseBitCount},
+		{Name: "bitpos", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseBitPos},
+		{Name: "bitop", Arity: -4, Flags: command.Write, Keys: command.KeySpec{First: 2, Last: -1, Step: 1},
+			KeyEvent: bitOpEvent, Parse: parseBitOp},
+		{Name: "bitfield", Arity: -2, Flags: command.Write | command.OwnEvents, Keys: first, Parse: parseBitField},
+		{Name: "bitfield_ro", Arity: -2, Flags: command.ReadFast, Keys: first, Parse: parseBitFieldRO},
+		{Name: "lcs", Arity: -3, Flags: command.ReadOnly, Keys: command.KeySpec{First: 1, Last: 2, Step: 1}, Parse: parseLCS},
 	}
 }
