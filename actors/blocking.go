@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -209,6 +210,12 @@ type serveRunner struct {
 
 func (s *serveRunner) Run(c *command.Ctx) error {
 	if err := s.w.b.Serve(c, s.key); err != nil {
+		if errors.Is(err, rerr.ErrWrongType) {
+			// The key became another type before its waiters were served
+			// (MULTI: LPUSH k, DEL k, SET k x): as in Redis, a waiter is
+			// served only from a key of its type, so it keeps waiting.
+			return command.ErrWouldBlock
+		}
 		return err
 	}
 	if !s.claimed {

@@ -62,6 +62,9 @@ func (z ZSet) SetScore(member []byte, score float64) (bool, error) {
 	if err := z.Put(member, binary.BigEndian.AppendUint64(nil, math.Float64bits(score))); err != nil {
 		return false, err
 	}
+	if !exists {
+		z.Signal() // clients blocked in BZPOPMIN and friends are served after the commit
+	}
 	return !exists, z.SetRaw(z.ScorePrefix(), z.IndexKey(score, member), nil)
 }
 
