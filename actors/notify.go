@@ -17,7 +17,7 @@ import (
 // noteEvents records the notifications of one command that wrote the keys
 // tx.Touched()[tFrom:] and deleted tx.Deleted()[dFrom:], as its Spec
 // describes them (Event, KeyEvent, EventTTL, OwnEvents).
-func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom int) {
+func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 	own := spec.Flags&command.OwnEvents != 0
 	if !tx.Notifying() || (spec.Event == "" && spec.KeyEvent == nil && !own) {
 		return
@@ -26,12 +26,37 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom int) {
 		db  int
 		key string
 	}
+	// The store noted "new" as each key came into existence. A command
+	// whose spec names its events announces a new key just before that
+	// key's event (MSET a 1 d 4: set a, new d, set d), as Redis does; a
+	// command noting its own events already has them in order.
+	news := map[dbKey]store.Note{}
+	if !own {
+		for _, n := range tx.TakeNotes(nFrom) {
+			if n.Event == "new" && n.Class == store.NoteNewClass {
+				news[dbKey{n.DB, string(n.Key)}] = n
+				continue
+			}
+			tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+		}
+	}
 	deleted := map[dbKey]bool{}
 	for _, k := range tx.Deleted()[dFrom:] {
 		deleted[dbKey{k.DB, string(k.Key)}] = true
 	}
+	if spec.Flags&command.NewFirst != 0 {
+		for _, k := range tx.Touched()[tFrom:] {
+			if n, ok := news[dbKey{k.DB, string(k.Key)}]; ok {
+				tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+			}
+		}
+		clear(news)
+	}
 	for i, k := range tx.Touched()[tFrom:] {
 		gone := deleted[dbKey{k.DB, string(k.Key)}]
+		if n, ok := news[dbKey{k.DB, string(k.Key)}]; ok {
+			tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+		}
 		ev := spec.Event
 		if spec.KeyEvent != nil {
 			ev = spec.KeyEvent(i, gone)

@@ -57,7 +57,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 			err = ErrPanic
 		}
 	}()
-	tFrom, dFrom := len(tx.Touched()), len(tx.Deleted())
+	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds}
 	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
@@ -70,7 +70,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 		err = nil
 	}
 	if err == nil && call.Spec.Flags&command.Write != 0 {
-		noteEvents(tx, call.Spec, tFrom, dFrom)
+		noteEvents(tx, call.Spec, tFrom, dFrom, nFrom)
 	}
 	return err
 }

@@ -54,17 +54,38 @@ ZADD z 1 a 2 b
 ZINCRBY z 1 a
 ZREM z a
 ZPOPMIN z
+SETBIT bits 7 1
+SETBIT bits 7 1
+BITFIELD bf INCRBY u8 0 1
+BITFIELD bf2 OVERFLOW FAIL INCRBY u8 0 300
+BITOP OR bo bits bf
+BITOP AND bo missing
+ZADD zm 1 a 2 b
+ZMPOP 1 zm MAX
+BZPOPMIN zm 0
+SETRANGE big 10000 x
+APPEND big y
+HSETNX h2 f v
+SADD s1 x
+SINTERSTORE s4 s1 s1
+ZUNIONSTORE z5 1 zm
 FLUSHALL`
 
 // TestKeyspaceNotificationsMatchRedis compares the notifications of
 // notifyScript on rekv and on redis-server, message by message.
 func TestKeyspaceNotificationsMatchRedis(t *testing.T) {
+	for _, flags := range []string{"KEA", "KEAn", "En"} {
+		t.Run(flags, func(t *testing.T) { notificationsMatchRedis(t, flags) })
+	}
+}
+
+func notificationsMatchRedis(t *testing.T, flags string) {
 	redisAddr := redisServer(t)
 	n := startNode(t, "badger", func(c *conf.Config) { c.Server.NotifyKeyspaceEvents = "KEA" })
 	collect := func(addr string) []string {
 		cmd, sub := dialRaw(t, addr), dialRaw(t, addr)
 		cmd.do("FLUSHALL")
-		cmd.do("CONFIG", "SET", "notify-keyspace-events", "KEA")
+		cmd.do("CONFIG", "SET", "notify-keyspace-events", flags)
 		sub.do("PSUBSCRIBE", "__key*@*__:*")
 		for _, line := range strings.Split(notifyScript, "\n") {
 			cmd.do(strings.Fields(line)...)

@@ -54,6 +54,10 @@ const (
 	// inside their Run, because the event depends on what they did (LPUSH
 	// or RPUSH by side); Event is then empty.
 	OwnEvents
+	// NewFirst commands announce the keys they create ("new") before all
+	// their other events: RENAME creates its destination before it
+	// removes its source.
+	NewFirst
 )
 
 // Flag sets most commands use.

@@ -209,14 +209,27 @@ func (t *Tx) AddNoteIn(db int, class uint16, event string, key []byte) {
 // NoteCount returns how many notifications are recorded.
 func (t *Tx) NoteCount() int { return len(t.notes) }
 
-// LastNoteTo moves the last notification to position i (LMOVE announces
-// its push before its pop, as Redis does).
-func (t *Tx) LastNoteTo(i int) {
-	if n := len(t.notes); i < n-1 {
-		last := t.notes[n-1]
-		copy(t.notes[i+1:], t.notes[i:n-1])
-		t.notes[i] = last
+// TakeNotes removes and returns the notifications recorded from position
+// from on.
+func (t *Tx) TakeNotes(from int) []Note {
+	if from >= len(t.notes) {
+		return nil
 	}
+	tail := append([]Note(nil), t.notes[from:]...)
+	t.notes = t.notes[:from]
+	return tail
+}
+
+// NotesTo moves the notifications recorded from position from on to
+// position i (LMOVE announces its push, and the destination's "new", before
+// its pop, as Redis does).
+func (t *Tx) NotesTo(i, from int) {
+	if i >= from || from >= len(t.notes) {
+		return
+	}
+	tail := append([]Note(nil), t.notes[from:]...)
+	copy(t.notes[i+len(tail):], t.notes[i:from])
+	copy(t.notes[i:], tail)
 }
 
 // Message is a Pub/Sub message a command published (PUBLISH inside a
@@ -576,7 +589,15 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	return t.live(old), nil
 }
 
+// NoteNewClass is the notification class of "new" (a key came into
+// existence), Redis's 'n': equal to command.NotifyNew, which this layer
+// cannot import.
+const NoteNewClass uint16 = 1 << 13
+
 func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []byte) error {
+	if !t.live(old) {
+		t.AddNote(NoteNewClass, "new", key)
+	}
 	if old.exists && old.meta.ExpireAt != 0 && old.meta.ExpireAt != m.ExpireAt {
 		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.db, key)); err != nil {
 			return err

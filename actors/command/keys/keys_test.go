@@ -131,10 +131,10 @@ func TestEvents(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"set a 1 ex 100", []string{"set 0 a", "expire 0 a"}},
-		{"rename a b", []string{"rename_from 0 a", "rename_to 0 b"}},
+		{"set a 1 ex 100", []string{"new 0 a", "set 0 a", "expire 0 a"}},
+		{"rename a b", []string{"new 0 b", "rename_from 0 a", "rename_to 0 b"}},
 		{"expire b 0", []string{"del 0 b"}},
-		{"set c 1", []string{"set 0 c"}},
+		{"set c 1", []string{"new 0 c", "set 0 c"}},
 		{"touch c", nil},
 		{"incrby c 2", []string{"incrby 0 c"}},
 		{"getdel c", []string{"del 0 c"}},

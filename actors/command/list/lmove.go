@@ -61,9 +61,10 @@ func (x lmove) move(c *command.Ctx) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := c.Tx.NoteCount()
 	if err := pushNoted(dst, x.toLeft, vs[0]); err != nil {
 		return nil, err
 	}
-	c.Tx.LastNoteTo(n) // Redis announces the push first
+	c.Tx.NotesTo(n, m) // Redis announces the push first
 	return vs[0], nil
 }

@@ -44,7 +44,7 @@ func TestEvents(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"xadd s 1-1 a b", []string{"xadd 0 s"}},
+		{"xadd s 1-1 a b", []string{"new 0 s", "xadd 0 s"}},
 		{"xadd s maxlen 1 2-1 a b", []string{"xadd 0 s", "xtrim 0 s"}},
 		{"xadd s nomkstream 3-1 a b", []string{"xadd 0 s"}},
 		{"xadd none nomkstream 3-1 a b", nil},

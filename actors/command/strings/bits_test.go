@@ -14,13 +14,14 @@ func TestBitEvents(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"setbit b 3 1", []string{"setbit 0 b"}},
-		{"setbit b 3 1", []string{"setbit 0 b"}},
+		{"setbit b 3 1", []string{"new 0 b", "setbit 0 b"}},
+		{"setbit b 3 1", nil},                     // unchanged
+		{"setbit b 30 0", []string{"setbit 0 b"}}, // grows
 		{"bitfield b get u8 0", nil},
 		{"bitfield b overflow fail incrby u8 0 300", nil},
 		{"bitfield b incrby u8 0 1 get u8 0", []string{"setbit 0 b"}},
 		{"bitfield_ro b get u8 0", nil},
-		{"bitop or d b", []string{"set 0 d"}},
+		{"bitop or d b", []string{"new 0 d", "set 0 d"}},
 		{"bitop or d missing", []string{"del 0 d"}},
 		{"bitop or d missing", nil},
 		{"lcs b d", nil},

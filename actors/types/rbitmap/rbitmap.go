@@ -32,7 +32,8 @@ func GetBit(s *store.Str, off int64) (int, error) {
 }
 
 // SetBit sets the bit at off to v (0 or 1), growing the string with zero
-// bytes as needed, and returns the bit it held.
+// bytes as needed, and returns the bit it held. It writes nothing when the
+// bit already holds v inside the string (so no event is raised, as Redis).
 func SetBit(s *store.Str, off int64, v int) (int, error) {
 	b, err := s.Read(off>>3, 1)
 	if err != nil {
@@ -50,6 +51,9 @@ func SetBit(s *store.Str, off int64, v int) (int, error) {
 	next := cur &^ mask
 	if v != 0 {
 		next |= mask
+	}
+	if next == cur && len(b) == 1 {
+		return old, nil
 	}
 	return old, s.Write(off>>3, []byte{next})
 }
