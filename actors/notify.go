@@ -72,7 +72,7 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 				tx.AddNoteIn(k.DB, uint16(command.NotifyGeneric), "expire", k.Key)
 			}
 		}
-		if gone && ev != "del" && ev != "expired" && ev != "rename_from" {
+		if gone && ev != "del" && ev != "expired" && ev != "rename_from" && ev != "move_from" {
 			tx.AddNoteIn(k.DB, uint16(command.NotifyGeneric), "del", k.Key)
 		}
 	}

@@ -69,6 +69,11 @@ HSETNX h2 f v
 SADD s1 x
 SINTERSTORE s4 s1 s1
 ZUNIONSTORE z5 1 zm
+COPY s1 c1
+COPY s1 c1 REPLACE
+COPY s1 c1 DB 2
+MOVE c1 3
+MOVE s1 2
 FLUSHALL`
 
 // TestKeyspaceNotificationsMatchRedis compares the notifications of

@@ -232,6 +232,11 @@ func (c *Coll) ScanRaw(start, end []byte, reverse bool, limit int, fn func(k, v 
 // copyCollection copies every sub-key and score entry of src's version to
 // dst under a new version, keeping src's expiry. O(members).
 func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, error) {
+	return t.copyVersion(src, t.db, srcKey, t.db, dstKey)
+}
+
+// copyVersion is copyCollection between databases.
+func (t *Tx) copyVersion(src record, srcDB uint8, srcKey []byte, dstDB uint8, dstKey []byte) (codec.Meta, error) {
 	m := src.meta
 	v, err := t.drv.NextVersion()
 	if err != nil {
@@ -239,8 +244,8 @@ func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, erro
 	}
 	m.Version = v
 	for _, p := range [][3][]byte{
-		{codec.SubKeyPrefix(t.db, srcKey, src.meta.Version), codec.SubKeyPrefix(t.db, dstKey, v)},
-		{codec.ScoreKeyPrefix(t.db, srcKey, src.meta.Version), codec.ScoreKeyPrefix(t.db, dstKey, v)},
+		{codec.SubKeyPrefix(srcDB, srcKey, src.meta.Version), codec.SubKeyPrefix(dstDB, dstKey, v)},
+		{codec.ScoreKeyPrefix(srcDB, srcKey, src.meta.Version), codec.ScoreKeyPrefix(dstDB, dstKey, v)},
 	} {
 		from, to := p[0], p[1]
 		var pairs [][2][]byte

@@ -24,6 +24,8 @@ func Commands() []*command.Spec {
 		{Name: "persist", Arity: 2, Flags: command.WriteFast, Keys: first, Event: "persist", Parse: parsePersist},
 		{Name: "rename", Arity: 3, Flags: command.Write | command.NewFirst, Keys: two, KeyEvent: renameEvent, Parse: parseRename},
 		{Name: "renamenx", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: two, KeyEvent: renameEvent, Parse: parseRenameNX},
+		{Name: "copy", Arity: -3, Flags: command.Write, Keys: two, Event: "copy_to", Parse: parseCopy},
+		{Name: "move", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: first, KeyEvent: moveEvent, Parse: parseMove},
 		{Name: "keys", Arity: 2, Flags: command.ReadOnly | command.Keyspace, Parse: parseKeys},
 		{Name: "scan", Arity: -2, Flags: command.ReadOnly | command.Keyspace, Parse: parseScan},
 		{Name: "randomkey", Arity: 1, Flags: command.ReadOnly | command.Keyspace, Parse: parseRandomKey},

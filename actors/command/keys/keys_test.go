@@ -138,6 +138,11 @@ func TestEvents(t *testing.T) {
 		{"touch c", nil},
 		{"incrby c 2", []string{"incrby 0 c"}},
 		{"getdel c", []string{"del 0 c"}},
+		{"set x 1", []string{"new 0 x", "set 0 x"}},
+		{"copy x c", []string{"new 0 c", "copy_to 0 c"}},
+		{"copy x c", nil},
+		{"move c 1", []string{"new 1 c", "move_from 0 c", "move_to 1 c"}},
+		{"move c 1", nil},
 	} {
 		h.Do(tc.line)
 		if got := h.Events(); fmt.Sprint(got) != fmt.Sprint(tc.want) {
