@@ -150,3 +150,31 @@ func TestEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomKeyReachesEveryKey is the Redis suite's RANDOMKEY test, made
+// stricter: with keys whose names are close together and far apart, each
+// is drawn a fair share of 400 draws.
+func TestRandomKeyReachesEveryKey(t *testing.T) {
+	h := harness(t)
+	for _, k := range []string{"foo", "bar", "foa", "zzzzzzzz", "b"} {
+		h.Do("set " + k + " x")
+	}
+	h.Do("set gone x px 1") // expired keys are never drawn
+	h.Now += 10
+	seen := map[string]int{}
+	for i := 0; i < 400; i++ {
+		seen[h.Do("randomkey")]++
+	}
+	for _, k := range []string{"foo", "bar", "foa", "zzzzzzzz", "b"} {
+		if n := seen[fmt.Sprintf("$%d\r\n%s\r\n", len(k), k)]; n < 20 {
+			t.Errorf("%s drawn %d times of 400: %v", k, n, seen)
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("drew %v", seen)
+	}
+	h.Do("flushdb")
+	if got := h.Do("randomkey"); got != "$-1\r\n" {
+		t.Errorf("empty db: %q", got)
+	}
+}
