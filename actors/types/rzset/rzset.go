@@ -214,11 +214,32 @@ func (b LexBound) LEMax(m []byte) bool {
 	return c < 0 || c == 0 && !b.Excl
 }
 
-// byLex returns members within [min, max] in member order (descending with
-// rev), after offset, at most count (count < 0: all).
+// ByLex returns members within [min, max] after offset, at most count
+// (count < 0: all), as Redis's lex commands see them: they assume every
+// score is equal. When that holds, the members come in member order
+// (descending with rev), read from the member sub-keys. When it does not,
+// ByLex does what Redis does on a small sorted set (listpack) instead: it
+// walks the members in score order from the first one at or over min (at
+// or under max with rev), after checking that the first member is not over
+// max and the last not under min, and stops at the first member out of
+// range. That walk is O(members before the range).
 func (z ZSet) ByLex(min, max LexBound, rev bool, offset, count int64) ([]Entry, error) {
 	if z.Coll == nil || count == 0 || offset < 0 {
 		return nil, nil
+	}
+	first, ok, err := z.edge(false)
+	if err != nil || !ok {
+		return nil, err
+	}
+	last, _, err := z.edge(true)
+	if err != nil {
+		return nil, err
+	}
+	if first.Score != last.Score {
+		if !lexRangeValid(min, max) || !max.LEMax(first.Member) || !min.GEMin(last.Member) {
+			return nil, nil
+		}
+		return z.byLexInScoreOrder(min, max, rev, offset, count)
 	}
 	var from, to []byte
 	if !min.Neg && !min.Plus {
@@ -228,7 +249,7 @@ func (z ZSet) ByLex(min, max LexBound, rev bool, offset, count int64) ([]Entry, 
 		to = append(bytes.Clone(max.V), 0) // just past max, inclusive or not
 	}
 	var out []Entry
-	err := z.Scan(from, to, rev, 0, func(m, v []byte) (bool, error) {
+	err = z.Scan(from, to, rev, 0, func(m, v []byte) (bool, error) {
 		if !min.GEMin(m) {
 			return !rev, nil
 		}
@@ -240,6 +261,67 @@ func (z ZSet) ByLex(min, max LexBound, rev bool, offset, count int64) ([]Entry, 
 			return true, nil
 		}
 		out = append(out, Entry{Member: bytes.Clone(m), Score: math.Float64frombits(binary.BigEndian.Uint64(v))})
+		return count < 0 || int64(len(out)) < count, nil
+	})
+	return out, err
+}
+
+// lexRangeValid reports whether [min, max] can hold a member at all.
+func lexRangeValid(min, max LexBound) bool {
+	switch {
+	case min.Plus || max.Neg:
+		return false
+	case min.Neg || max.Plus:
+		return true
+	}
+	c := bytes.Compare(min.V, max.V)
+	return c < 0 || c == 0 && !min.Excl && !max.Excl
+}
+
+// edge returns the member with the lowest score (highest with rev).
+func (z ZSet) edge(rev bool) (Entry, bool, error) {
+	var e Entry
+	var ok bool
+	p := z.ScorePrefix()
+	err := z.ScanEdge(p, rev, func(k, _ []byte) (bool, error) {
+		s, m, err := codec.DecodeScoreSuffix(k[len(p):])
+		e, ok = Entry{Member: bytes.Clone(m), Score: s}, true
+		return false, err
+	})
+	return e, ok, err
+}
+
+// byLexInScoreOrder is ByLex over members of different scores.
+func (z ZSet) byLexInScoreOrder(min, max LexBound, rev bool, offset, count int64) ([]Entry, error) {
+	start, stop := min.GEMin, max.LEMax // forward: start at min, stop past max
+	if rev {
+		start, stop = max.LEMax, min.GEMin
+	}
+	var out []Entry
+	started := false
+	p := z.ScorePrefix()
+	err := z.ScanEdge(p, rev, func(k, _ []byte) (bool, error) {
+		s, m, err := codec.DecodeScoreSuffix(k[len(p):])
+		if err != nil {
+			return false, err
+		}
+		if !started {
+			if !start(m) {
+				return true, nil
+			}
+			if !stop(m) {
+				return false, nil // the first member past min is over max
+			}
+			started = true
+		}
+		if offset > 0 { // Redis skips the offset without range checks
+			offset--
+			return true, nil
+		}
+		if !stop(m) {
+			return false, nil
+		}
+		out = append(out, Entry{Member: bytes.Clone(m), Score: s})
 		return count < 0 || int64(len(out)) < count, nil
 	})
 	return out, err
