@@ -7,6 +7,7 @@ func Commands() []*command.Spec {
 	first := command.KeySpec{First: 1, Last: 1, Step: 1}
 	two := command.KeySpec{First: 1, Last: 2, Step: 1}
 	all := command.KeySpec{First: 1, Last: -1, Step: 1}
+	second := command.KeySpec{First: 2, Last: 2, Step: 1}
 	return []*command.Spec{
 		{Name: "del", Arity: -2, Flags: command.Write, Keys: all, Event: "del", Parse: parseDel},
 		{Name: "unlink", Arity: -2, Flags: command.WriteFast, Keys: all, Event: "del", Parse: parseDel},
@@ -26,6 +27,12 @@ func Commands() []*command.Spec {
 		{Name: "renamenx", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: two, KeyEvent: renameEvent, Parse: parseRenameNX},
 		{Name: "copy", Arity: -3, Flags: command.Write, Keys: two, Event: "copy_to", Parse: parseCopy},
 		{Name: "move", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: first, KeyEvent: moveEvent, Parse: parseMove},
+		{Name: "object", Arity: -2, Subcommands: []*command.Spec{
+			{Name: "encoding", Arity: 3, Flags: command.ReadOnly, Keys: second, Parse: objectParser("encoding")},
+			{Name: "refcount", Arity: 3, Flags: command.ReadOnly, Keys: second, Parse: objectParser("refcount")},
+			{Name: "freq", Arity: 3, Flags: command.ReadOnly, Keys: second, Parse: objectParser("freq")},
+			{Name: "help", Arity: 2, Flags: command.ReadOnly, Parse: parseObjectHelp},
+		}},
 		{Name: "keys", Arity: 2, Flags: command.ReadOnly | command.Keyspace, Parse: parseKeys},
 		{Name: "scan", Arity: -2, Flags: command.ReadOnly | command.Keyspace, Parse: parseScan},
 		{Name: "randomkey", Arity: 1, Flags: command.ReadOnly | command.Keyspace, Parse: parseRandomKey},

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
+	"github.com/rekv/rekv/actors/command/hash"
+	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
 )
 
@@ -176,5 +178,28 @@ func TestRandomKeyReachesEveryKey(t *testing.T) {
 	h.Do("flushdb")
 	if got := h.Do("randomkey"); got != "$-1\r\n" {
 		t.Errorf("empty db: %q", got)
+	}
+}
+
+func TestObjectEncodingThresholds(t *testing.T) {
+	h := commandtest.New(t, Commands(), hash.Commands(), set.Commands())
+	fill := func(cmd string, n int) {
+		for i := 0; i < n; i++ {
+			h.Do(fmt.Sprintf(cmd, i))
+		}
+	}
+	fill("hset h f%d v", 128)
+	fill("sadd s %d", 512)
+	h.Run([]c{
+		{"object encoding h", "$8\r\nlistpack\r\n"},
+		{"object encoding s", "$6\r\nintset\r\n"},
+		{"hset h f128 v", ":1\r\n"},
+		{"sadd s 512", ":1\r\n"},
+		{"object encoding h", "$9\r\nhashtable\r\n"},
+		{"object encoding s", "$9\r\nhashtable\r\n"},
+	})
+	const head = "*10\r\n+OBJECT <subcommand> "
+	if got := h.Do("object help"); len(got) < len(head) || got[:len(head)] != head {
+		t.Errorf("OBJECT HELP = %q", got)
 	}
 }

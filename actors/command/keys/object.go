@@ -1,0 +1,163 @@
+package keys
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/codec"
+)
+
+// OBJECT ENCODING | REFCOUNT | FREQ key, OBJECT HELP
+//
+// rekv stores every type one way (codec), so ENCODING reports what Redis
+// 7.0 with its default thresholds would use for the value as it is now:
+// strings "int" (a canonical 64-bit integer), "embstr" (up to 44 bytes) or
+// "raw"; hashes and sorted sets "listpack" up to 128 entries of at most 64
+// bytes, else "hashtable" / "skiplist"; sets "intset" up to 512 integer
+// members, else "hashtable"; lists "quicklist"; streams "stream". Redis
+// also keeps an encoding a value has outgrown (a hash that shrank stays a
+// hashtable; an APPENDed string is raw); rekv has no such history.
+type objectCmd struct {
+	sub string
+	key []byte
+}
+
+var errNoLFU = &rerr.Error{Msg: "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust."}
+
+// sharedIntegers is Redis's OBJ_SHARED_INTEGERS: strings holding 0..9999
+// are one shared object, whose REFCOUNT reads as OBJ_SHARED_REFCOUNT.
+const sharedIntegers = 10000
+
+func objectParser(sub string) func([][]byte) (command.Runner, error) {
+	return func(args [][]byte) (command.Runner, error) { return objectCmd{sub: sub, key: args[2]}, nil }
+}
+
+func (o objectCmd) Run(c *command.Ctx) error {
+	m, ok, err := c.Tx.Meta(o.key)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		c.W.Null()
+		return nil
+	}
+	switch o.sub {
+	case "freq":
+		return errNoLFU
+	case "refcount":
+		n := int64(1)
+		if m.Type == codec.TypeString {
+			if v, isInt, err := stringInt(c, o.key); err != nil {
+				return err
+			} else if isInt && v >= 0 && v < sharedIntegers {
+				n = 1<<31 - 1
+			}
+		}
+		c.W.Int(n)
+		return nil
+	}
+	enc, err := encoding(c, o.key, m)
+	if err != nil {
+		return err
+	}
+	c.W.BulkString(enc)
+	return nil
+}
+
+// stringInt reports whether the string at key is a canonical 64-bit
+// integer (Redis's int encoding).
+func stringInt(c *command.Ctx, key []byte) (int64, bool, error) {
+	s, err := c.Tx.OpenString(key)
+	if err != nil || s.Len() > 20 || s.Len() == 0 {
+		return 0, false, err
+	}
+	v, err := s.Value()
+	if err != nil {
+		return 0, false, err
+	}
+	n, perr := command.Int(v)
+	return n, perr == nil, nil
+}
+
+func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
+	switch m.Type {
+	case codec.TypeString:
+		_, isInt, err := stringInt(c, key)
+		switch {
+		case err != nil:
+			return "", err
+		case isInt:
+			return "int", nil
+		case m.Chunked:
+			return "raw", nil
+		}
+		s, err := c.Tx.OpenString(key)
+		if err != nil {
+			return "", err
+		}
+		if s.Len() <= 44 {
+			return "embstr", nil
+		}
+		return "raw", nil
+	case codec.TypeList:
+		return "quicklist", nil
+	case codec.TypeStream:
+		return "stream", nil
+	case codec.TypeHash:
+		return small(c, key, m, 128, "listpack", "hashtable", func(f, v []byte) bool { return len(f) <= 64 && len(v) <= 64 })
+	case codec.TypeZSet:
+		return small(c, key, m, 128, "listpack", "skiplist", func(f, _ []byte) bool { return len(f) <= 64 })
+	case codec.TypeSet:
+		return small(c, key, m, 512, "intset", "hashtable", func(f, _ []byte) bool {
+			_, err := command.Int(f)
+			return err == nil
+		})
+	}
+	return "", rerr.ErrInternal
+}
+
+// small returns compact when the collection has at most max members and
+// every member passes fits, else big.
+func small(c *command.Ctx, key []byte, m codec.Meta, max uint64, compact, big string, fits func(f, v []byte) bool) (string, error) {
+	if m.Size > max {
+		return big, nil
+	}
+	coll, err := c.Tx.Open(key, m.Type, false)
+	if err != nil || coll == nil {
+		return big, err
+	}
+	enc := compact
+	err = coll.Scan(nil, nil, false, 0, func(f, v []byte) (bool, error) {
+		if !fits(f, v) {
+			enc = big
+			return false, nil
+		}
+		return true, nil
+	})
+	return enc, err
+}
+
+// OBJECT HELP
+type objectHelp struct{}
+
+func parseObjectHelp([][]byte) (command.Runner, error) { return objectHelp{}, nil }
+
+func (objectHelp) Run(c *command.Ctx) error {
+	lines := []string{
+		"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+		"ENCODING <key>",
+		"    The internal representation Redis would use for the value at <key>.",
+		"FREQ <key>",
+		"    The access frequency of <key> (needs an LFU maxmemory policy, which",
+		"    rekv does not have).",
+		"REFCOUNT <key>",
+		"    The number of references to the value at <key>.",
+		"HELP",
+		"    Print this help.",
+	}
+	c.W.Array(len(lines))
+	for _, l := range lines {
+		c.W.Simple(l)
+	}
+	return nil
+}
+
