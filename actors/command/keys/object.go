@@ -160,4 +160,3 @@ func (objectHelp) Run(c *command.Ctx) error {
 	}
 	return nil
 }
-
