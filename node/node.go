@@ -15,6 +15,7 @@ import (
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/hash"
+	"github.com/rekv/rekv/actors/command/hll"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
 	"github.com/rekv/rekv/actors/command/pubsub"
@@ -49,6 +50,7 @@ func Registry(s *scripting.Scripts) *command.Registry {
 		command.WithClass(command.NotifySet, set.Commands()),
 		command.WithClass(command.NotifyZSet, zset.Commands()),
 		command.WithClass(command.NotifyStream, stream.Commands()),
+		command.WithClass(command.NotifyString, hll.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s))
