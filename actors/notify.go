@@ -40,9 +40,17 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 			tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
 		}
 	}
+	// A key deleted and written again by one command (a *STORE over an
+	// existing key) was replaced, not removed: it is not gone, and it is
+	// not "new" either (Redis overwrites it in place).
 	deleted := map[dbKey]bool{}
 	for _, k := range tx.Deleted()[dFrom:] {
-		deleted[dbKey{k.DB, string(k.Key)}] = true
+		id := dbKey{k.DB, string(k.Key)}
+		if _, ok, err := tx.MetaIn(k.DB, k.Key); err == nil && ok {
+			delete(news, id)
+			continue
+		}
+		deleted[id] = true
 	}
 	if spec.Flags&command.NewFirst != 0 {
 		for _, k := range tx.Touched()[tFrom:] {
