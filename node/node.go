@@ -15,6 +15,7 @@ import (
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/hash"
+	"github.com/rekv/rekv/actors/command/geo"
 	"github.com/rekv/rekv/actors/command/hll"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
@@ -51,6 +52,7 @@ func Registry(s *scripting.Scripts) *command.Registry {
 		command.WithClass(command.NotifyZSet, zset.Commands()),
 		command.WithClass(command.NotifyStream, stream.Commands()),
 		command.WithClass(command.NotifyString, hll.Commands()),
+		command.WithClass(command.NotifyZSet, geo.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s))
