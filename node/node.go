@@ -14,8 +14,8 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/geo"
+	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/hll"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
