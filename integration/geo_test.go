@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -47,5 +48,30 @@ func TestGeoMatchesRedis(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		a, b := names[rng.IntN(len(names))], names[rng.IntN(len(names))]
 		same("distance", "geodist", "g", a, b, []string{"m", "km", "mi", "ft"}[i%4])
+	}
+	// Searches around random places, of every size: the same members in
+	// the same order (unsorted too: the cells are scanned in Redis's
+	// order), the same printed distances.
+	for i := 0; i < 300; i++ {
+		lon := fmt.Sprintf("%.5f", rng.Float64()*360-180)
+		lat := fmt.Sprintf("%.5f", rng.Float64()*170-85)
+		r := fmt.Sprintf("%.1f", math.Pow(10, 1+rng.Float64()*4))
+		same("GEOSEARCH radius", "geosearch", "g", "fromlonlat", lon, lat, "byradius", r, "km", "withdist", "withhash")
+		same("GEOSEARCH box", "geosearch", "g", "fromlonlat", lon, lat, "bybox", r, fmt.Sprint(rng.IntN(3000)+1), "km", "asc", "withdist")
+		same("GEORADIUSBYMEMBER", "georadiusbymember", "g", names[rng.IntN(len(names))], r, "km", "count", 5, "withcoord")
+	}
+	// STOREDIST keeps full-precision distances, which may differ from
+	// Redis's in the last bit: equal to 1e-9 relative.
+	must(t, red.Do(ctx, "georadius", "g", 10, 10, 3000, "km", "storedist", "d").Err())
+	must(t, rk.Do(ctx, "georadius", "g", 10, 10, 3000, "km", "storedist", "d").Err())
+	w := red.ZRangeWithScores(ctx, "d", 0, -1).Val()
+	g := rk.ZRangeWithScores(ctx, "d", 0, -1).Val()
+	if len(w) != len(g) || len(w) == 0 {
+		t.Fatalf("STOREDIST: %d members on redis, %d on rekv", len(w), len(g))
+	}
+	for i := range w {
+		if w[i].Member != g[i].Member || math.Abs(w[i].Score-g[i].Score) > 1e-9*w[i].Score {
+			t.Fatalf("STOREDIST %d: redis %v, rekv %v", i, w[i], g[i])
+		}
 	}
 }

@@ -119,13 +119,20 @@ func String(score float64) string {
 
 func rad(deg float64) float64 { return deg * (math.Pi / 180.0) }
 
-// Distance is the haversine distance in meters.
+// Distance is the haversine distance in meters; on one meridian it is
+// the latitude distance, as Redis 7.0 computes it.
 func Distance(lon1, lat1, lon2, lat2 float64) float64 {
-	lat1r, lon1r := rad(lat1), rad(lon1)
-	lat2r, lon2r := rad(lat2), rad(lon2)
+	v := math.Sin((rad(lon2) - rad(lon1)) / 2)
+	if v == 0 {
+		return latDistance(lat1, lat2)
+	}
+	lat1r, lat2r := rad(lat1), rad(lat2)
 	u := math.Sin((lat2r - lat1r) / 2)
-	v := math.Sin((lon2r - lon1r) / 2)
 	return 2.0 * EarthRadiusM * math.Asin(math.Sqrt(u*u+math.Cos(lat1r)*math.Cos(lat2r)*v*v))
+}
+
+func latDistance(lat1, lat2 float64) float64 {
+	return EarthRadiusM * math.Abs(rad(lat2)-rad(lat1))
 }
 
 // Unit returns the meters in a distance unit: m, km, ft, mi.
