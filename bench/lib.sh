@@ -1,4 +1,4 @@
-# Shared by bench/scripting.sh and bench/streams.sh: installs the Redis tools
+# Shared by bench/scripting.sh, bench/streams.sh and bench/types.sh: installs the Redis tools
 # if missing, builds rekv, starts redis-server (no persistence) and rekv
 # (Badger, default durability) on free loopback ports, and stops them on
 # exit. Sets rport and kport.

@@ -110,6 +110,19 @@ func (s *Str) Each(off, n int64, fn func(pos int64, b []byte, zero bool) bool) e
 		return true
 	}
 	start := append(append([]byte{}, prefix...), codec.ChunkField(first)...)
+	if first == last {
+		// One chunk: a point read, cheaper than an iterator.
+		v, err := s.t.txn.Get(start)
+		switch {
+		case errors.Is(err, drivers.ErrNotFound):
+			v = nil
+		case err != nil:
+			return err
+		}
+		base := int64(first) * chunk
+		emit(base, v, end)
+		return nil
+	}
 	stop := append(append([]byte{}, prefix...), codec.ChunkField(last+1)...)
 	err := s.t.txn.Iterate(start, stop, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
 		i, err := codec.DecodeChunkField(k[len(prefix):])

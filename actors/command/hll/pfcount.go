@@ -28,6 +28,15 @@ func (p pfcount) Run(c *command.Ctx) error {
 		c.W.Int(int64(rhll.CountRegisters(max)))
 		return nil
 	}
+	// A valid cached count needs only the header.
+	if _, hdr, err := header(c, p.keys[0]); err != nil {
+		return err
+	} else if hdr != nil {
+		if n, valid := rhll.Cached(hdr); valid {
+			c.W.Int(int64(n))
+			return nil
+		}
+	}
 	h, ok, err := load(c, p.keys[0])
 	if err != nil || !ok {
 		if err == nil {

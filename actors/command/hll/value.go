@@ -33,6 +33,27 @@ type hllValue struct {
 	v    []byte // the working copy
 }
 
+// header reads the 16-byte header of key's HLL (nil when the key does not
+// exist) without its registers, checking what it can: a dense HLL must
+// have the dense length.
+func header(c *command.Ctx, key []byte) (*store.Str, []byte, error) {
+	s, err := c.Tx.OpenString(key)
+	if err != nil || !s.Exists() {
+		return s, nil, err
+	}
+	h, err := s.Read(0, rhll.HeaderSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(h) < rhll.HeaderSize {
+		return nil, nil, errNotHLL
+	}
+	if err := rhll.CheckHeader(h, s.Len()); err != nil {
+		return nil, nil, errNotHLL
+	}
+	return s, h, nil
+}
+
 // load opens key's HLL; ok is false when the key does not exist.
 func load(c *command.Ctx, key []byte) (h hllValue, ok bool, err error) {
 	s, err := c.Tx.OpenString(key)

@@ -68,10 +68,18 @@ func New() []byte {
 
 // Check reports whether v is an HLL Redis would accept.
 func Check(v []byte) error {
-	if len(v) < HeaderSize || string(v[:4]) != "HYLL" || v[4] > encSparse {
+	if len(v) < HeaderSize {
 		return ErrNotHLL
 	}
-	if v[4] == encDense && len(v) != DenseSize {
+	return CheckHeader(v[:HeaderSize], int64(len(v)))
+}
+
+// CheckHeader is Check from the header and the value's length.
+func CheckHeader(h []byte, size int64) error {
+	if size < HeaderSize || string(h[:4]) != "HYLL" || h[4] > encSparse {
+		return ErrNotHLL
+	}
+	if h[4] == encDense && size != DenseSize {
 		return ErrNotHLL
 	}
 	return nil
@@ -450,3 +458,32 @@ func tau(x float64) float64 {
 
 // IsDense reports whether v is in the dense encoding.
 func IsDense(v []byte) bool { return v[4] == encDense }
+
+// Position returns the register an element lands in and the value it
+// offers that register.
+func Position(elem []byte) (int, uint8) { return position(elem) }
+
+// RegisterOffset is the offset, in a dense HLL's value, of the first byte
+// holding register idx; the register spans at most that byte and the next.
+func RegisterOffset(idx int) int64 { return int64(HeaderSize + idx*regBits/8) }
+
+// SetInWindow raises register idx to count in w, the bytes of a dense HLL
+// from RegisterOffset(idx) on (two of them, or one at the very end), and
+// reports whether it changed.
+func SetInWindow(w []byte, idx int, count uint8) bool {
+	fb := uint((idx * regBits) % 8)
+	x := uint16(w[0]) >> fb
+	if len(w) > 1 {
+		x |= uint16(w[1]) << (8 - fb)
+	}
+	if uint8(x&regMax) >= count {
+		return false
+	}
+	w[0] &^= byte(regMax << fb)
+	w[0] |= byte(uint16(count) << fb)
+	if len(w) > 1 {
+		w[1] &^= byte(regMax >> (8 - fb))
+		w[1] |= byte(uint16(count) >> (8 - fb))
+	}
+	return true
+}

@@ -89,3 +89,23 @@ func FuzzHostileHLL(f *testing.F) {
 		}
 	})
 }
+
+// SetInWindow on a register's bytes equals Set on the whole dense HLL.
+func TestSetInWindowMatchesDense(t *testing.T) {
+	d, _ := ToDense(New())
+	w := bytes.Clone(d)
+	for i := 0; i < 20000; i++ {
+		elem := []byte(fmt.Sprint("k", i))
+		idx, count := Position(elem)
+		var changed bool
+		d, changed, _ = Set(d, idx, count)
+		off := RegisterOffset(idx)
+		end := min(off+2, int64(len(w)))
+		if got := SetInWindow(w[off:end], idx, count); got != changed {
+			t.Fatalf("element %d: window changed=%v, dense %v", i, got, changed)
+		}
+	}
+	if !bytes.Equal(d, w) {
+		t.Fatal("windowed updates differ from dense updates")
+	}
+}
