@@ -234,7 +234,7 @@ func sparseSet(v []byte, idx int, count uint8) ([]byte, bool, error) {
 		return nil, false, ErrCorrupt
 	}
 	c := v[p]
-	val := isZero(c) == false && isXZero(c) == false
+	val := !isZero(c) && !isXZero(c)
 	// Step 2: the cases changing the opcode in place.
 	if val {
 		if valValue(c) >= int(count) {

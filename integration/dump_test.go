@@ -1,0 +1,72 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestDumpRestoreWithRedis moves strings of every RDB encoding (integers,
+// short, long and compressible, chunked) both ways between redis-server
+// and rekv with DUMP and RESTORE, and copies 10,000 keys from redis-server
+// into rekv with a DUMP/RESTORE loop.
+func TestDumpRestoreWithRedis(t *testing.T) {
+	ctx := context.Background()
+	red := newClient(t, redisServer(t), 2)
+	forEachDriver(t, func(t *testing.T, addr string) {
+		rk := newClient(t, addr, 2)
+		must(t, red.FlushAll(ctx).Err())
+		values := []string{"", "hello", "12", "-129", "65536", "2147483648", "-2147483649", "007",
+			string(bytes.Repeat([]byte("ab"), 50)),     // LZF-compressed by Redis
+			string(bytes.Repeat([]byte("xyz"), 10000)), // compressed, and chunked in rekv
+			"\x00\xff binary \r\n"}
+		for i, v := range values {
+			key := fmt.Sprint("v", i)
+			for _, pair := range [][2]*redis.Client{{red, rk}, {rk, red}} {
+				from, to := pair[0], pair[1]
+				must(t, from.Set(ctx, key, v, 0).Err())
+				p, err := from.Dump(ctx, key).Result()
+				must(t, err)
+				must(t, to.RestoreReplace(ctx, key, 0, p).Err())
+				if got := to.Get(ctx, key).Val(); got != v {
+					t.Fatalf("value %d: restored %.40q, want %.40q", i, got, v)
+				}
+			}
+		}
+		// A 10,000-key copy from redis-server, with TTLs kept.
+		must(t, red.FlushAll(ctx).Err())
+		must(t, rk.FlushAll(ctx).Err())
+		pipe := red.Pipeline()
+		for i := 0; i < 10000; i++ {
+			ttl := 100000
+			if i%10 == 0 {
+				ttl = 1000
+			}
+			pipe.Do(ctx, "set", fmt.Sprint("key:", i), fmt.Sprint("value-", i*7919), "ex", ttl)
+		}
+		_, err := pipe.Exec(ctx)
+		must(t, err)
+		keys, err := red.Keys(ctx, "key:*").Result()
+		must(t, err)
+		for _, k := range keys {
+			p := red.Dump(ctx, k).Val()
+			ttl := red.PTTL(ctx, k).Val()
+			must(t, rk.Restore(ctx, k, ttl, p).Err())
+		}
+		if n := rk.DBSize(ctx).Val(); n != 10000 {
+			t.Fatalf("copied %d keys", n)
+		}
+		for i := 0; i < 10000; i += 97 {
+			k := fmt.Sprint("key:", i)
+			if got, want := rk.Get(ctx, k).Val(), red.Get(ctx, k).Val(); got != want {
+				t.Fatalf("%s = %q, want %q", k, got, want)
+			}
+			if d := rk.TTL(ctx, k).Val() - red.TTL(ctx, k).Val(); d > 2e9 || d < -2e9 {
+				t.Fatalf("%s: TTL differs by %v", k, d)
+			}
+		}
+	})
+}
