@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -33,6 +36,44 @@ func TestDumpRestoreWithRedis(t *testing.T) {
 				must(t, to.RestoreReplace(ctx, key, 0, p).Err())
 				if got := to.Get(ctx, key).Val(); got != v {
 					t.Fatalf("value %d: restored %.40q, want %.40q", i, got, v)
+				}
+			}
+		}
+		// Collections, small (Redis's listpacks and intsets) and large
+		// (its plain encodings), both ways.
+		for _, size := range []int{3, 300} {
+			must(t, red.FlushAll(ctx).Err())
+			must(t, rk.FlushAll(ctx).Err())
+			for _, c := range []*redis.Client{red, rk} {
+				for i := 0; i < size; i++ {
+					must(t, c.RPush(ctx, "list", fmt.Sprint("e", i), i, -i*1000).Err())
+					must(t, c.SAdd(ctx, "ints", i*70000-5).Err())
+					must(t, c.SAdd(ctx, "strs", fmt.Sprint("m", i)).Err())
+					must(t, c.HSet(ctx, "hash", fmt.Sprint("f", i), i).Err())
+					must(t, c.ZAdd(ctx, "zset", redis.Z{Score: float64(i) / 3, Member: fmt.Sprint("z", i)}).Err())
+				}
+				must(t, c.ZAdd(ctx, "zset", redis.Z{Score: math.Inf(-1), Member: "low"}).Err())
+			}
+			read := map[string]func(c *redis.Client, k string) string{
+				"list": func(c *redis.Client, k string) string { return fmt.Sprint(c.LRange(ctx, k, 0, -1).Val()) },
+				"ints": func(c *redis.Client, k string) string { return fmt.Sprint(sorted(c.SMembers(ctx, k).Val())) },
+				"strs": func(c *redis.Client, k string) string { return fmt.Sprint(sorted(c.SMembers(ctx, k).Val())) },
+				"hash": func(c *redis.Client, k string) string { return fmt.Sprint(c.HGetAll(ctx, k).Val()) },
+				"zset": func(c *redis.Client, k string) string { return fmt.Sprint(c.ZRangeWithScores(ctx, k, 0, -1).Val()) },
+			}
+			for key, get := range read {
+				want := get(red, key)
+				for _, pair := range [][2]*redis.Client{{red, rk}, {rk, red}} {
+					p, err := pair[0].Dump(ctx, key).Result()
+					must(t, err)
+					must(t, pair[1].Restore(ctx, key+"-copy", time.Minute, p).Err())
+					if got := get(pair[1], key+"-copy"); got != want {
+						t.Fatalf("%s (%d) restored %.200s, want %.200s", key, size, got, want)
+					}
+					if ttl := pair[1].TTL(ctx, key+"-copy").Val(); ttl <= 0 || ttl > time.Minute {
+						t.Fatalf("%s: TTL %v", key, ttl)
+					}
+					must(t, pair[1].Del(ctx, key+"-copy").Err())
 				}
 			}
 		}
@@ -69,4 +110,9 @@ func TestDumpRestoreWithRedis(t *testing.T) {
 			}
 		}
 	})
+}
+
+func sorted(ss []string) []string {
+	slices.Sort(ss)
+	return ss
 }

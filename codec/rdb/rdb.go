@@ -3,9 +3,11 @@
 // (2 bytes, little-endian) and a CRC-64 (Jones polynomial, reflected, 8
 // bytes little-endian) of everything before it. Pure functions, no I/O.
 //
-// Only strings are encoded and decoded so far (RDB type 0, with the
-// integer and LZF string encodings); other types are refused as a bad
-// format.
+// Strings, lists, sets, sorted sets and hashes are encoded (in the plain
+// RDB types 0, 1, 2, 5 and 4, which Redis 7.0 loads) and decoded (those,
+// plus what Redis 7.0 writes: quicklist 2 of listpacks, intsets, and the
+// listpack forms of small hashes and sorted sets). Streams are refused as
+// a bad format for now.
 //
 // Invariants:
 //   - Dump writes RDB version 10 (Redis 7.0) and never compresses;
@@ -17,14 +19,26 @@ package rdb
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"strconv"
 )
 
 // Version is the RDB version of Redis 7.0.
 const Version = 10
 
-// TypeString is RDB_TYPE_STRING.
-const TypeString = 0
+// RDB type bytes.
+const (
+	TypeString       = 0
+	TypeList         = 1
+	TypeSet          = 2
+	TypeZSet         = 3
+	TypeHash         = 4
+	TypeZSet2        = 5
+	TypeSetIntset    = 11
+	TypeHashListpack = 16
+	TypeZSetListpack = 17
+	TypeListQuick2   = 18
+)
 
 // Errors: a payload whose footer does not check, and one whose body does
 // not decode.
@@ -263,10 +277,23 @@ func lzfDecompress(in []byte, n int) ([]byte, error) {
 	return out, nil
 }
 
-// Value is a decoded DUMP body: its RDB type and, for strings, the bytes.
+// Value is a decoded DUMP body: its kind (TypeString, TypeList, TypeSet,
+// TypeZSet2 or TypeHash, whatever encoding it came in) and its contents.
 type Value struct {
 	Type   byte
 	String []byte
+	Elems  [][]byte  // list elements, set members, or hash field, value, ...
+	Scores []float64 // sorted-set scores, one per member in Elems
+}
+
+// maxElems bounds a decoded collection's announced length before it is
+// read (each element takes at least one byte).
+func (r *reader) count() (int, error) {
+	n, special, err := r.length()
+	if err != nil || special || n > uint64(len(r.b)) {
+		return 0, ErrFormat
+	}
+	return int(n), nil
 }
 
 // Decode decodes a verified body.
@@ -276,13 +303,283 @@ func Decode(body []byte) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	v := Value{Type: t}
 	switch t {
 	case TypeString:
 		s, err := r.str()
 		if err != nil || len(s) > maxString {
 			return Value{}, ErrFormat
 		}
-		return Value{Type: t, String: s}, nil
+		v.String = s
+		return v, nil
+	case TypeList, TypeSet, TypeHash:
+		n, err := r.count()
+		if err != nil {
+			return Value{}, err
+		}
+		if t == TypeHash {
+			n *= 2
+		}
+		for i := 0; i < n; i++ {
+			e, err := r.str()
+			if err != nil {
+				return Value{}, ErrFormat
+			}
+			v.Elems = append(v.Elems, e)
+		}
+		return v, nil
+	case TypeZSet, TypeZSet2:
+		n, err := r.count()
+		if err != nil {
+			return Value{}, err
+		}
+		for i := 0; i < n; i++ {
+			m, err := r.str()
+			if err != nil {
+				return Value{}, ErrFormat
+			}
+			var f float64
+			if t == TypeZSet2 {
+				b, err := r.take(8)
+				if err != nil {
+					return Value{}, err
+				}
+				f = math.Float64frombits(binary.LittleEndian.Uint64(b))
+			} else if f, err = r.oldDouble(); err != nil {
+				return Value{}, err
+			}
+			if math.IsNaN(f) {
+				return Value{}, ErrFormat
+			}
+			v.Elems, v.Scores = append(v.Elems, m), append(v.Scores, f)
+		}
+		v.Type = TypeZSet2
+		return v, nil
+	case TypeSetIntset:
+		s, err := r.str()
+		if err != nil {
+			return Value{}, ErrFormat
+		}
+		if v.Elems, err = intset(s); err != nil {
+			return Value{}, err
+		}
+		v.Type = TypeSet
+		return v, nil
+	case TypeHashListpack, TypeZSetListpack:
+		s, err := r.str()
+		if err != nil {
+			return Value{}, ErrFormat
+		}
+		es, err := listpack(s)
+		if err != nil || len(es)%2 != 0 {
+			return Value{}, ErrFormat
+		}
+		if t == TypeHashListpack {
+			v.Type, v.Elems = TypeHash, es
+			return v, nil
+		}
+		v.Type = TypeZSet2
+		for i := 0; i < len(es); i += 2 {
+			f, err := strconv.ParseFloat(string(es[i+1]), 64)
+			if err != nil || math.IsNaN(f) {
+				return Value{}, ErrFormat
+			}
+			v.Elems, v.Scores = append(v.Elems, es[i]), append(v.Scores, f)
+		}
+		return v, nil
+	case TypeListQuick2:
+		nodes, err := r.count()
+		if err != nil {
+			return Value{}, err
+		}
+		for i := 0; i < nodes; i++ {
+			container, special, err := r.length()
+			if err != nil || special {
+				return Value{}, ErrFormat
+			}
+			s, err := r.str()
+			if err != nil {
+				return Value{}, ErrFormat
+			}
+			switch container {
+			case 1: // plain: one element
+				v.Elems = append(v.Elems, s)
+			case 2: // packed: a listpack
+				es, err := listpack(s)
+				if err != nil || len(es) == 0 {
+					return Value{}, ErrFormat
+				}
+				v.Elems = append(v.Elems, es...)
+			default:
+				return Value{}, ErrFormat
+			}
+		}
+		v.Type = TypeList
+		return v, nil
 	}
 	return Value{}, ErrFormat
+}
+
+// oldDouble reads RDB_TYPE_ZSET's score: a length byte, then that many
+// ASCII bytes; 253-255 stand for NaN, +inf and -inf.
+func (r *reader) oldDouble() (float64, error) {
+	n, err := r.byte()
+	if err != nil {
+		return 0, err
+	}
+	switch n {
+	case 253:
+		return math.NaN(), nil
+	case 254:
+		return math.Inf(1), nil
+	case 255:
+		return math.Inf(-1), nil
+	}
+	b, err := r.take(uint64(n))
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, ErrFormat
+	}
+	return f, nil
+}
+
+// intset decodes an intset: encoding (4, LE: 2, 4 or 8), length (4), then
+// the integers, little-endian.
+func intset(b []byte) ([][]byte, error) {
+	if len(b) < 8 {
+		return nil, ErrFormat
+	}
+	size := binary.LittleEndian.Uint32(b)
+	n := binary.LittleEndian.Uint32(b[4:])
+	b = b[8:]
+	if size != 2 && size != 4 && size != 8 || uint64(n)*uint64(size) != uint64(len(b)) {
+		return nil, ErrFormat
+	}
+	out := make([][]byte, 0, n)
+	for i := uint32(0); i < n; i++ {
+		var x int64
+		switch size {
+		case 2:
+			x = int64(int16(binary.LittleEndian.Uint16(b)))
+		case 4:
+			x = int64(int32(binary.LittleEndian.Uint32(b)))
+		default:
+			x = int64(binary.LittleEndian.Uint64(b))
+		}
+		out = append(out, strconv.AppendInt(nil, x, 10))
+		b = b[size:]
+	}
+	return out, nil
+}
+
+// listpack decodes a listpack's entries (integers as decimal strings):
+// total bytes (4, LE), count (2), entries each followed by its back-length,
+// and 0xff.
+func listpack(b []byte) ([][]byte, error) {
+	if len(b) < 7 || binary.LittleEndian.Uint32(b) != uint32(len(b)) || b[len(b)-1] != 0xff {
+		return nil, ErrFormat
+	}
+	p := b[6 : len(b)-1]
+	var out [][]byte
+	for len(p) > 0 {
+		c := p[0]
+		var head, size int // encoding bytes, data bytes
+		var val []byte
+		var ival int64
+		isInt := true
+		switch {
+		case c&0x80 == 0:
+			head, ival = 1, int64(c&0x7f)
+		case c&0xc0 == 0x80:
+			head, size, isInt = 1, int(c&0x3f), false
+		case c&0xe0 == 0xc0:
+			if len(p) < 2 {
+				return nil, ErrFormat
+			}
+			head = 2
+			u := uint16(c&0x1f)<<8 | uint16(p[1])
+			ival = int64(int16(u<<3) >> 3)
+		case c&0xf0 == 0xe0:
+			if len(p) < 2 {
+				return nil, ErrFormat
+			}
+			head, size, isInt = 2, int(c&0x0f)<<8|int(p[1]), false
+		case c == 0xf0:
+			if len(p) < 5 {
+				return nil, ErrFormat
+			}
+			head, size, isInt = 5, int(binary.LittleEndian.Uint32(p[1:])), false
+		case c >= 0xf1 && c <= 0xf4:
+			n := map[byte]int{0xf1: 2, 0xf2: 3, 0xf3: 4, 0xf4: 8}[c]
+			if len(p) < 1+n {
+				return nil, ErrFormat
+			}
+			head = 1 + n
+			var u uint64
+			for i := n - 1; i >= 0; i-- {
+				u = u<<8 | uint64(p[1+i])
+			}
+			ival = int64(u<<(64-8*uint(n))) >> (64 - 8*uint(n))
+		default:
+			return nil, ErrFormat
+		}
+		if size < 0 || head+size > len(p) {
+			return nil, ErrFormat
+		}
+		if isInt {
+			val = strconv.AppendInt(nil, ival, 10)
+		} else {
+			val = append([]byte(nil), p[head:head+size]...)
+		}
+		l := head + size
+		back := backlen(l)
+		if l+back > len(p) {
+			return nil, ErrFormat
+		}
+		out = append(out, val)
+		p = p[l+back:]
+	}
+	if n := binary.LittleEndian.Uint16(b[4:]); n != 65535 && int(n) != len(out) {
+		return nil, ErrFormat
+	}
+	return out, nil
+}
+
+// backlen is the size of an entry's back-length field, with Redis's
+// thresholds.
+func backlen(l int) int {
+	switch {
+	case l <= 127:
+		return 1
+	case l < 16383:
+		return 2
+	case l < 2097151:
+		return 3
+	case l < 268435455:
+		return 4
+	}
+	return 5
+}
+
+// DumpCollection returns the DUMP payload of a list (TypeList), set
+// (TypeSet) or hash (TypeHash, elems as field, value, ...), or with
+// scores of a sorted set (TypeZSet2, highest score first as Redis writes
+// it).
+func DumpCollection(t byte, elems [][]byte, scores []float64) []byte {
+	body := []byte{t}
+	n := len(elems)
+	if t == TypeHash {
+		n /= 2
+	}
+	body = appendLen(body, uint64(n))
+	for i, e := range elems {
+		body = appendString(body, e)
+		if t == TypeZSet2 {
+			body = binary.LittleEndian.AppendUint64(body, math.Float64bits(scores[i]))
+		}
+	}
+	return Seal(body)
 }

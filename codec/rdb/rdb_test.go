@@ -2,6 +2,8 @@ package rdb
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"testing"
 )
 
@@ -65,10 +67,60 @@ func FuzzDecode(f *testing.F) {
 	f.Add(DumpString([]byte("hello")))
 	f.Add(DumpString([]byte("123")))
 	f.Add([]byte{0, 0xc3, 0x05, 0x0a, 0x00, 'a', 0xe0, 0x00, 0x00})
+	f.Add(DumpCollection(TypeHash, [][]byte{[]byte("f"), []byte("1")}, nil))
+	f.Add([]byte{TypeHashListpack, 0x0b, 0x0b, 0, 0, 0, 2, 0, 0x81, 'f', 2, 0x01, 1, 0xff})
+	f.Add([]byte{TypeListQuick2, 1, 2, 0x09, 0x09, 0, 0, 0, 1, 0, 0x05, 1, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = Decode(b)
 		if body, err := Verify(b); err == nil {
 			_, _ = Decode(body)
 		}
 	})
+}
+
+func TestCollectionsRoundTrip(t *testing.T) {
+	elems := [][]byte{[]byte("a"), []byte("12"), []byte(""), bytes.Repeat([]byte("z"), 70)}
+	for _, typ := range []byte{TypeList, TypeSet, TypeHash} {
+		body, err := Verify(DumpCollection(typ, elems, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Decode(body)
+		if err != nil || v.Type != typ || len(v.Elems) != len(elems) || string(v.Elems[3]) != string(elems[3]) {
+			t.Fatalf("type %d: %+v %v", typ, v, err)
+		}
+	}
+	body, _ := Verify(DumpCollection(TypeZSet2, elems[:2], []float64{1.5, -2}))
+	if v, err := Decode(body); err != nil || v.Scores[1] != -2 || string(v.Elems[0]) != "a" {
+		t.Fatalf("zset: %+v %v", v, err)
+	}
+}
+
+// A listpack with every entry encoding, as Redis writes them.
+func TestListpackEncodings(t *testing.T) {
+	var lp []byte
+	add := func(entry []byte) {
+		lp = append(lp, entry...)
+		lp = append(lp, byte(len(entry))) // back-length of a short entry
+	}
+	add([]byte{0x05})                   // 7-bit uint 5
+	add([]byte{0x83, 'a', 'b', 'c'})    // 6-bit string "abc"
+	add([]byte{0xdf, 0xff})             // 13-bit int -1
+	add([]byte{0xf1, 0x00, 0x80})       // int16 -32768
+	add([]byte{0xf2, 0xff, 0xff, 0x7f}) // int24 8388607
+	add([]byte{0xf3, 0xfe, 0xff, 0xff, 0xff})
+	add([]byte{0xf4, 1, 0, 0, 0, 0, 0, 0, 0})
+	head := binary.LittleEndian.AppendUint32(nil, uint32(len(lp)+7))
+	head = binary.LittleEndian.AppendUint16(head, 7)
+	lp = append(append(head, lp...), 0xff)
+	es, err := listpack(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%s", es); got != "[5 abc -1 -32768 8388607 -2 1]" {
+		t.Fatalf("entries %s", got)
+	}
+	if _, err := listpack(lp[:len(lp)-2]); err != ErrFormat {
+		t.Fatal("truncated listpack accepted")
+	}
 }

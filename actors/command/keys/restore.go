@@ -3,6 +3,10 @@ package keys
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rhash"
+	"github.com/rekv/rekv/actors/types/rlist"
+	"github.com/rekv/rekv/actors/types/rset"
+	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec/rdb"
 )
 
@@ -99,11 +103,100 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 		}
 		return err
 	}
-	if err := c.Tx.SetString(r.key, v.String, expireAt); err != nil {
+	if v.Type == rdb.TypeString {
+		if err := c.Tx.SetString(r.key, v.String, expireAt); err != nil {
+			return err
+		}
+		c.W.OK()
+		return nil
+	}
+	// Check before writing: in a group commit an error after a write
+	// would not undo it.
+	if !wellFormed(v) {
+		return errBadFormat
+	}
+	if _, err := c.Tx.Delete(r.key); err != nil {
 		return err
+	}
+	if err := restoreCollection(c, r.key, v); err != nil {
+		return err
+	}
+	if expireAt != 0 {
+		if _, err := c.Tx.SetExpire(r.key, expireAt); err != nil {
+			return err
+		}
 	}
 	c.W.OK()
 	return nil
+}
+
+// wellFormed reports whether a decoded collection may be restored: not
+// empty, and (sets, hashes, sorted sets) with no member twice, as Redis
+// requires.
+func wellFormed(v rdb.Value) bool {
+	if len(v.Elems) == 0 {
+		return false
+	}
+	step := 1
+	switch v.Type {
+	case rdb.TypeList:
+		return true
+	case rdb.TypeHash:
+		step = 2
+	}
+	seen := make(map[string]struct{}, len(v.Elems)/step)
+	for i := 0; i < len(v.Elems); i += step {
+		if _, dup := seen[string(v.Elems[i])]; dup {
+			return false
+		}
+		seen[string(v.Elems[i])] = struct{}{}
+	}
+	return true
+}
+
+// restoreCollection writes a decoded, well-formed list, set, hash or
+// sorted set at key (which does not exist).
+func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
+	switch v.Type {
+	case rdb.TypeList:
+		l, err := rlist.Open(c.Tx, key, true)
+		if err != nil {
+			return err
+		}
+		return l.Push(false, v.Elems...)
+	case rdb.TypeSet:
+		s, err := rset.Open(c.Tx, key, true)
+		if err != nil {
+			return err
+		}
+		_, err = rset.Add(s, v.Elems)
+		return err
+	case rdb.TypeHash:
+		h, err := rhash.Open(c.Tx, key, true)
+		if err != nil {
+			return err
+		}
+		var added int64
+		for i := 0; i < len(v.Elems); i += 2 {
+			if _, err := rhash.SetField(h, v.Elems[i], v.Elems[i+1]); err != nil {
+				return err
+			}
+			added++
+		}
+		return h.Grow(added)
+	case rdb.TypeZSet2:
+		z, _, err := rzset.Open(c.Tx, key, true)
+		if err != nil {
+			return err
+		}
+		for i, m := range v.Elems {
+			if _, err := z.SetScore(m, v.Scores[i]); err != nil {
+				return err
+			}
+		}
+		return z.Grow(int64(len(v.Elems)))
+	}
+	return errBadFormat
 }
 
 // restoreEvent: "restore" on the key, or the generic "del" when an
