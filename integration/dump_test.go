@@ -77,6 +77,27 @@ func TestDumpRestoreWithRedis(t *testing.T) {
 				}
 			}
 		}
+		// HyperLogLogs (sparse, and dense: LZF-compressed by Redis), both
+		// ways, counting the same afterwards.
+		for _, n := range []int{50, 5000} {
+			args := []any{"pfadd", "hll"}
+			for i := 0; i < n; i++ {
+				args = append(args, fmt.Sprint("x", i))
+			}
+			for _, c := range []*redis.Client{red, rk} {
+				must(t, c.Del(ctx, "hll", "hll-copy").Err())
+				must(t, c.Do(ctx, args...).Err())
+			}
+			want := red.PFCount(ctx, "hll").Val()
+			for _, pair := range [][2]*redis.Client{{red, rk}, {rk, red}} {
+				p, err := pair[0].Dump(ctx, "hll").Result()
+				must(t, err)
+				must(t, pair[1].RestoreReplace(ctx, "hll-copy", 0, p).Err())
+				if got := pair[1].PFCount(ctx, "hll-copy").Val(); got != want {
+					t.Fatalf("HLL of %d: restored count %d, want %d", n, got, want)
+				}
+			}
+		}
 		// A 10,000-key copy from redis-server, with TTLs kept.
 		must(t, red.FlushAll(ctx).Err())
 		must(t, rk.FlushAll(ctx).Err())
