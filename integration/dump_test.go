@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +137,70 @@ func TestDumpRestoreWithRedis(t *testing.T) {
 func sorted(ss []string) []string {
 	slices.Sort(ss)
 	return ss
+}
+
+// TestMigrateWithRedis moves keys with MIGRATE from rekv to redis-server
+// and from redis-server to rekv (whose RESTORE it drives), with COPY,
+// REPLACE, KEYS and AUTH, and checks Redis's replies for the edge cases.
+func TestMigrateWithRedis(t *testing.T) {
+	ctx := context.Background()
+	redisAddr := redisServer(t)
+	red := newClient(t, redisAddr, 2)
+	n := startNode(t, "badger", nil)
+	rk := newClient(t, n.Addr(), 2)
+	host, port, _ := strings.Cut(redisAddr, ":")
+	khost, kport, _ := strings.Cut(n.Addr(), ":")
+	must(t, red.FlushAll(ctx).Err())
+
+	must(t, rk.Set(ctx, "a", "1", time.Hour).Err())
+	must(t, rk.RPush(ctx, "l", "x", "y").Err())
+	if got := rk.Do(ctx, "migrate", host, port, "a", 0, 1000).Val(); got != "OK" {
+		t.Fatalf("MIGRATE a = %v", got)
+	}
+	if rk.Exists(ctx, "a").Val() != 0 || red.Get(ctx, "a").Val() != "1" || red.TTL(ctx, "a").Val() < 59*time.Minute {
+		t.Fatal("a did not move with its TTL")
+	}
+	if got := rk.Do(ctx, "migrate", host, port, "", 3, 1000, "copy", "keys", "l", "nokey").Val(); got != "OK" {
+		t.Fatalf("MIGRATE KEYS COPY = %v", got)
+	}
+	if rk.Exists(ctx, "l").Val() != 1 {
+		t.Fatal("COPY removed the local key")
+	}
+	red3 := redis.NewClient(&redis.Options{Addr: redisAddr, DB: 3})
+	defer red3.Close()
+	if got := red3.LRange(ctx, "l", 0, -1).Val(); fmt.Sprint(got) != "[x y]" {
+		t.Fatalf("l on redis db 3: %v", got)
+	}
+	err := rk.Do(ctx, "migrate", host, port, "", 3, 1000, "keys", "l").Err()
+	if err == nil || err.Error() != "ERR Target instance replied with error: BUSYKEY Target key name already exists." {
+		t.Fatalf("MIGRATE onto an existing key: %v", err)
+	}
+	must(t, rk.Do(ctx, "migrate", host, port, "", 3, 1000, "replace", "keys", "l").Err())
+	if got := rk.Do(ctx, "migrate", host, port, "nokey", 0, 1000).Val(); got != "NOKEY" {
+		t.Fatalf("MIGRATE of a missing key = %v", got)
+	}
+	must(t, rk.Set(ctx, "b", "2", 0).Err())
+	if err := rk.Do(ctx, "migrate", "127.0.0.1", 1, "b", 0, 200).Err(); err == nil || err.Error() != "IOERR error or timeout writing to target instance" {
+		t.Fatalf("MIGRATE to a closed port: %v", err)
+	}
+	if err := rk.Do(ctx, "migrate", host, port, "b", 0, 1000, "auth", "nopass").Err(); err == nil ||
+		!strings.HasPrefix(err.Error(), "ERR Target instance replied with error: ERR AUTH") {
+		t.Fatalf("MIGRATE with a wrong AUTH: %v", err)
+	}
+	if rk.Exists(ctx, "b").Val() != 1 {
+		t.Fatal("a refused MIGRATE removed the key")
+	}
+
+	// redis-server migrating into rekv drives rekv's RESTORE.
+	must(t, red.HSet(ctx, "h", "f", "v", "g", "w").Err())
+	must(t, red.ZAdd(ctx, "z", redis.Z{Score: 1.5, Member: "m"}).Err())
+	if got := red.Do(ctx, "migrate", khost, kport, "", 0, 2000, "keys", "h", "z").Val(); got != "OK" {
+		t.Fatalf("redis MIGRATE into rekv = %v", got)
+	}
+	if got := rk.HGetAll(ctx, "h").Val(); fmt.Sprint(got) != "map[f:v g:w]" {
+		t.Fatalf("h on rekv: %v", got)
+	}
+	if got := rk.ZScore(ctx, "z", "m").Val(); got != 1.5 {
+		t.Fatalf("z on rekv: %v", got)
+	}
 }

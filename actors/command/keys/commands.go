@@ -38,6 +38,7 @@ func Commands() []*command.Spec {
 		{Name: "sort_ro", Arity: -2, Flags: command.ReadOnly | command.Serial, Keys: first, Parse: parseSortRO},
 		{Name: "dump", Arity: 2, Flags: command.ReadOnly, Keys: first, Parse: parseDump},
 		{Name: "restore", Arity: -4, Flags: command.Write, Keys: first, KeyEvent: restoreEvent, Parse: parseRestore},
+		{Name: "migrate", Arity: -6, Flags: command.Write, KeysFunc: migrateKeys, Event: "del", Parse: parseMigrate},
 		{Name: "keys", Arity: 2, Flags: command.ReadOnly | command.Keyspace, Parse: parseKeys},
 		{Name: "scan", Arity: -2, Flags: command.ReadOnly | command.Keyspace, Parse: parseScan},
 		{Name: "randomkey", Arity: 1, Flags: command.ReadOnly | command.Keyspace, Parse: parseRandomKey},
