@@ -213,4 +213,3 @@ func writeCommand(w *resp.Writer, args ...[]byte) {
 		w.Bulk(a)
 	}
 }
-
