@@ -13,8 +13,8 @@ import (
 )
 
 // TestSplitReads sends commands one byte at a time, with pauses, and a
-// 10 MiB value in uneven chunks (5 MiB on TiKV, whose entries stop at
-// 6 MiB: there a 10 MiB SET is refused and the connection goes on).
+// 10 MiB value in uneven chunks (stored in 8 KiB chunks, so TiKV's 6 MiB
+// entry limit does not apply).
 func TestSplitReads(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		r := dialRaw(t, addr)
@@ -30,17 +30,7 @@ func TestSplitReads(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, want)
 			}
 		}
-		size := 10 << 20
-		if strings.HasSuffix(t.Name(), "/tikv") {
-			size = 5 << 20
-			tooBig := strings.Repeat("x", 10<<20)
-			if got := r.do("SET", "big", tooBig); got != "-ERR value or transaction too large for the storage\r\n" {
-				t.Fatalf("SET of 10 MiB on TiKV = %q", got)
-			}
-			if got := r.do("EXISTS", "big"); got != ":0\r\n" {
-				t.Fatalf("EXISTS big after a refused SET = %q", got)
-			}
-		}
+		size := 10 << 20 // chunked: past TiKV's 6 MiB entry limit too
 		big := bytes.Repeat([]byte("0123456789abcdef"), size/16)
 		msg := []byte(encode("SET", "big", string(big)))
 		for off, step := 0, 1; off < len(msg); step = step*3 + 1 {
@@ -183,5 +173,21 @@ func TestRestartKeepsAcknowledgedWrites(t *testing.T) {
 	}
 	if d := c2.TTL(ctx, "ttl").Val(); d <= 0 || d > time.Hour {
 		t.Fatalf("TTL after restart = %v", d)
+	}
+}
+
+// TestTooBigForTiKV: a write over storage.tikv.max_txn_mib is refused with
+// a clear error, nothing of it is stored, and the connection goes on.
+func TestTooBigForTiKV(t *testing.T) {
+	n := startNode(t, "tikv", func(c *conf.Config) { c.Storage.TiKV.MaxTxnMiB = 4 })
+	r := dialRaw(t, n.Addr())
+	if got := r.do("SET", "big", strings.Repeat("x", 10<<20)); got != "-ERR value or transaction too large for the storage\r\n" {
+		t.Fatalf("SET of 10 MiB over a 4 MiB transaction limit = %q", got)
+	}
+	if got := r.do("EXISTS", "big"); got != ":0\r\n" {
+		t.Fatalf("EXISTS big after a refused SET = %q", got)
+	}
+	if got := r.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("PING = %q", got)
 	}
 }
