@@ -53,9 +53,11 @@ func (t *Tx) lockRead(mk string, key []byte) error {
 	return nil
 }
 
-// Stamp returns key's write stamp in database db (nil when it has none)
-// and marks it read, so a concurrent change makes this transaction
-// conflict. It is only meaningful on a shared store.
+// Stamp returns key's write stamp in database db (nil when it has none,
+// or when the key does not exist: a dead key's stamp may linger until the
+// GC reclaims the key, and that reclaim must not look like a write) and
+// marks it read, so a concurrent change makes this transaction conflict.
+// It is only meaningful on a shared store.
 func (t *Tx) Stamp(db int, key []byte) ([]byte, error) {
 	sk := codec.StampKey(uint8(db), key)
 	v, err := t.txn.Get(sk)
@@ -65,7 +67,13 @@ func (t *Tx) Stamp(db int, key []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v, drivers.LockRead(t.txn, sk)
+	if err := drivers.LockRead(t.txn, sk); err != nil {
+		return nil, err
+	}
+	if _, live, err := t.MetaIn(db, key); err != nil || !live {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Shared reports whether other nodes write the same store.
