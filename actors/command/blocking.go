@@ -50,6 +50,18 @@ type Blocker interface {
 	MayBlock() bool
 }
 
+// ServeFirst is a blocking pop's non-blocking attempt: it serves from the
+// first of keys that has data, or returns ErrWouldBlock. A key of another
+// type fails at once, as in Redis.
+func ServeFirst(c *Ctx, b Blocker, keys [][]byte) error {
+	for _, k := range keys {
+		if err := b.Serve(c, k); !errors.Is(err, ErrWouldBlock) {
+			return err
+		}
+	}
+	return ErrWouldBlock
+}
+
 // Timeout parses a blocking command's timeout in seconds (a float) like
 // Redis 7.0: truncated to milliseconds, where a value too large for a
 // 64-bit count of milliseconds wraps negative ("timeout is negative").

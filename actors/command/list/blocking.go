@@ -1,7 +1,6 @@
 package list
 
 import (
-	"errors"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -27,7 +26,7 @@ func bpopParser(left bool) func([][]byte) (command.Runner, error) {
 	}
 }
 
-func (x *bpop) Run(c *command.Ctx) error { return serveFirst(c, x, x.keys) }
+func (x *bpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *bpop) Serve(c *command.Ctx, key []byte) error {
 	l, err := rlist.Open(c.Tx, key, false)
@@ -53,17 +52,6 @@ func (x *bpop) Timeout() time.Duration  { return x.timeout }
 func (x *bpop) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *bpop) Consumes() bool          { return true }
 func (x *bpop) MayBlock() bool          { return true }
-
-// serveFirst serves from the first key that has elements, or returns
-// command.ErrWouldBlock. A key of another type fails at once, as in Redis.
-func serveFirst(c *command.Ctx, b command.Blocker, keys [][]byte) error {
-	for _, k := range keys {
-		if err := b.Serve(c, k); !errors.Is(err, command.ErrWouldBlock) {
-			return err
-		}
-	}
-	return command.ErrWouldBlock
-}
 
 // BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout and BRPOPLPUSH
 // source destination timeout. Reply: the element, or nil on timeout.
@@ -131,7 +119,7 @@ func parseBLMPop(args [][]byte) (command.Runner, error) {
 	return &blmpop{m, d}, nil
 }
 
-func (x *blmpop) Run(c *command.Ctx) error { return serveFirst(c, x, x.keys) }
+func (x *blmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *blmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 

@@ -1,7 +1,6 @@
 package zset
 
 import (
-	"errors"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -27,7 +26,7 @@ func bzpopParser(max bool) func([][]byte) (command.Runner, error) {
 	}
 }
 
-func (x *bzpop) Run(c *command.Ctx) error { return serveFirst(c, x, x.keys) }
+func (x *bzpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *bzpop) Serve(c *command.Ctx, key []byte) error {
 	es, err := popNoted(c, key, x.max, 1)
@@ -48,17 +47,6 @@ func (x *bzpop) TimedOut(w *resp.Writer) { w.NullArray() }
 func (x *bzpop) Consumes() bool          { return true }
 func (x *bzpop) MayBlock() bool          { return true }
 
-// serveFirst serves from the first key that has members, or returns
-// command.ErrWouldBlock. A key of another type fails at once, as in Redis.
-func serveFirst(c *command.Ctx, b command.Blocker, keys [][]byte) error {
-	for _, k := range keys {
-		if err := b.Serve(c, k); !errors.Is(err, command.ErrWouldBlock) {
-			return err
-		}
-	}
-	return command.ErrWouldBlock
-}
-
 // BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]
 type bzmpop struct {
 	zmpop
@@ -77,7 +65,7 @@ func parseBZMPop(args [][]byte) (command.Runner, error) {
 	return &bzmpop{m, d}, nil
 }
 
-func (x *bzmpop) Run(c *command.Ctx) error { return serveFirst(c, x, x.keys) }
+func (x *bzmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *bzmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 
