@@ -85,7 +85,10 @@ func (s *shard) add(req *Request) {
 		return
 	}
 	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
-	if len(g.reqs) >= maxGroup || s.mb.UserMessageCount() == 0 || s.feedsWaiters(g) {
+	// The count may read -1: protoactor's mailbox pushes a message before
+	// counting it, and the shard may pop and run it in between. Only a
+	// positive count promises a next message (which then flushes the group).
+	if len(g.reqs) >= maxGroup || s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
 		s.flush()
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/strings"
@@ -140,3 +142,51 @@ func BenchmarkShardSet(b *testing.B) {
 type chanReplier chan []byte
 
 func (c chanReplier) Reply(_ uint64, b []byte) { c <- b }
+
+// countMailbox is a mailbox whose message count reads as n.
+type countMailbox struct {
+	actor.Mailbox
+	n int
+}
+
+func (m countMailbox) UserMessageCount() int { return m.n }
+
+// TestGroupFlushOnUncountedMessage: protoactor's mailbox counts a message
+// after queueing it, so a shard running that message can read the count as
+// -1. The group must commit then, as on 0: nothing else is queued, and an
+// open group's replies would wait for the next message to the shard (seen
+// in CI as a client's read stalling once the other clients went quiet).
+func TestGroupFlushOnUncountedMessage(t *testing.T) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, bdb, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	for _, count := range []int{-1, 0, 1} {
+		s := &shard{e: e, idx: 0, mb: countMailbox{n: count}}
+		args := [][]byte{[]byte("incr"), []byte("k")}
+		spec, _ := reg.Resolve(args)
+		run, err := spec.Parse(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chanReplier, 1)
+		s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}})
+		open := s.group != nil
+		if want := count > 0; open != want {
+			t.Fatalf("count %d: group left open = %v, want %v", count, open, want)
+		}
+		if open {
+			s.flush()
+		}
+		if got := string(<-done); got[0] != ':' {
+			t.Fatalf("count %d: reply %q", count, got)
+		}
+	}
+}
