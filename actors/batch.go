@@ -150,7 +150,7 @@ func (s *shard) flush() {
 		req.reply(g.outs[i], g.errs[i])
 	}
 	c := s.e.caches[s.idx]
-	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes()}, []int{s.idx},
+	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes(), swapped: g.tx.Swaps()}, []int{s.idx},
 		func([]byte) *store.MetaCache { return c })
 }
 

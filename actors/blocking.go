@@ -65,6 +65,22 @@ func newBlocked() *blocked {
 	return &blocked{byKey: map[waitKey][]*waiter{}, byClient: map[Replier]*waiter{}}
 }
 
+// keysIn returns the keys of databases a and b with blocked clients.
+func (b *blocked) keysIn(x, y int) []store.KeyRef {
+	if b.n.Load() == 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var keys []store.KeyRef
+	for k, ws := range b.byKey {
+		if (k.db == x || k.db == y) && len(ws) > 0 {
+			keys = append(keys, store.KeyRef{DB: k.db, Key: []byte(k.key)})
+		}
+	}
+	return keys
+}
+
 // add registers w (a fresh waiter gets the next place in line) and arms
 // its timer, which calls expire.
 func (b *blocked) add(w *waiter, expire func()) {

@@ -313,6 +313,7 @@ func (e *Engine) execute(req *Request, own int) {
 type effects struct {
 	ready, touched []store.KeyRef
 	flushed        []int
+	swapped        [][2]int
 }
 
 // after reacts to a committed command: WATCHes of the keys it touched
@@ -320,9 +321,45 @@ type effects struct {
 // may commit more).
 func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
 	e.watches.touch(fx.touched, fx.flushed)
-	if len(fx.ready) > 0 {
-		e.serve(fx.ready, held, caches)
+	ready := fx.ready
+	if len(fx.swapped) > 0 {
+		ready = append(ready, e.afterSwap(fx.swapped, caches)...)
 	}
+	if len(ready) > 0 {
+		e.serve(ready, held, caches)
+	}
+}
+
+// afterSwap reacts to SWAPDB, as Redis does: a watched key of either
+// database breaks its WATCH if it exists in one of them; every key with
+// blocked clients in either is returned to be served (the serve checks
+// what the key now holds). The caller holds every shard.
+func (e *Engine) afterSwap(pairs [][2]int, caches store.CacheResolver) []store.KeyRef {
+	var ready []store.KeyRef
+	for _, p := range pairs {
+		if keys := e.watches.keysIn(p[0], p[1]); len(keys) > 0 {
+			var broken []store.KeyRef
+			tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers}.Begin(false, 0, time.Now().UnixMilli())
+			for _, k := range keys {
+				if err != nil {
+					broken = append(broken, k) // cannot tell: break it
+					continue
+				}
+				other := p[0] + p[1] - k.DB
+				_, in, err1 := tx.MetaIn(k.DB, k.Key)
+				_, out, err2 := tx.MetaIn(other, k.Key)
+				if in || out || err1 != nil || err2 != nil {
+					broken = append(broken, k)
+				}
+			}
+			if tx != nil {
+				tx.Rollback()
+			}
+			e.watches.touch(broken, nil)
+		}
+		ready = append(ready, e.blocked.keysIn(p[0], p[1])...)
+	}
+	return ready
 }
 
 func release(held []*reserve) {
@@ -346,7 +383,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			err = e.rt.Step(tx, w, call)
 			if err == nil && writable {
 				if err = tx.Commit(); err == nil {
-					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes()}
+					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}
 					e.publishNotes(tx)
 				}
 			}

@@ -36,13 +36,15 @@ type WatchState struct {
 	keys   []waitKey
 	expire map[waitKey]int64 // expiry (unix ms) of keys live when watched
 	// On a shared store: each key's write stamp (nil: none) and each
-	// db's flush marker at WATCH time. Kept after drop, for EXEC retries.
+	// db's record (slot and flush marker) at WATCH time. Kept after drop, for EXEC retries.
 	stamps map[waitKey][]byte
-	floors map[int]uint64
+	floors map[int]store.DBRecord
 }
 
 // changed reports whether a watched key's stamp or a watched db's flush
-// marker differs in tx (shared stores).
+// marker differs in tx (shared stores). After a SWAPDB (the db's slot
+// differs) the stamps alone decide: they are read from the db's new slot,
+// so a key that exists in either database breaks the watch, as in Redis.
 func (ws *WatchState) changed(tx *store.Tx) (bool, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -56,11 +58,11 @@ func (ws *WatchState) changed(tx *store.Tx) (bool, error) {
 		}
 	}
 	for db, was := range ws.floors {
-		now, err := tx.FlushFloor(db)
+		now, err := tx.Record(db)
 		if err != nil {
 			return false, err
 		}
-		if now != was {
+		if now.Slot == was.Slot && now.Marker != was.Marker {
 			return true, nil
 		}
 	}
@@ -105,6 +107,22 @@ func (w *watches) touch(keys []store.KeyRef, flushed []int) {
 			}
 		}
 	}
+}
+
+// keysIn returns the watched keys of databases a and b.
+func (w *watches) keysIn(a, b int) []store.KeyRef {
+	if w.n.Load() == 0 {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var keys []store.KeyRef
+	for k := range w.byKey {
+		if k.db == a || k.db == b {
+			keys = append(keys, store.KeyRef{DB: k.db, Key: []byte(k.key)})
+		}
+	}
+	return keys
 }
 
 // drop ends ws and unregisters its keys.
@@ -152,7 +170,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 	}
 	st := make([]state, 0, len(r.keys))
 	shared := c.Tx.Shared()
-	var floor uint64
+	var floor store.DBRecord
 	for _, key := range r.keys {
 		m, ok, err := c.Tx.Meta(key)
 		if err != nil {
@@ -171,7 +189,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 	}
 	if shared {
 		var err error
-		if floor, err = c.Tx.FlushFloor(c.DB); err != nil {
+		if floor, err = c.Tx.Record(c.DB); err != nil {
 			return err
 		}
 	}
@@ -194,7 +212,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 			r.w.n.Add(1)
 			if shared {
 				if r.ws.stamps == nil {
-					r.ws.stamps, r.ws.floors = map[waitKey][]byte{}, map[int]uint64{}
+					r.ws.stamps, r.ws.floors = map[waitKey][]byte{}, map[int]store.DBRecord{}
 				}
 				r.ws.stamps[s.k] = s.stamp
 				if _, ok := r.ws.floors[c.DB]; !ok {

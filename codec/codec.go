@@ -398,9 +398,31 @@ func DecodeLease(b []byte) (owner string, until int64, err error) {
 	return string(b[8:]), int64(binary.BigEndian.Uint64(b)), nil
 }
 
-// FlushMarkerKey returns the system key holding db's flush marker: every
-// meta of db whose version is below the marker's is dead (FLUSHDB).
+// FlushMarkerKey returns the system key holding logical database db's
+// record (EncodeDBRecord): the slot its keys are stored under and that
+// slot's flush marker — every meta of the slot whose version is below the
+// marker is dead (FLUSHDB).
 func FlushMarkerKey(db uint8) []byte { return []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h', db} }
+
+// EncodeDBRecord encodes a database record: the flush marker (8 bytes, big
+// endian) then the slot byte. A logical database's keys are stored under
+// its slot's db byte; SWAPDB exchanges two databases' records, so it moves
+// no key.
+func EncodeDBRecord(marker uint64, slot uint8) []byte {
+	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 9), marker), slot)
+}
+
+// DecodeDBRecord inverts EncodeDBRecord. A record of 8 bytes (written
+// before SWAPDB existed) is a marker alone: the database is its own slot.
+func DecodeDBRecord(db uint8, b []byte) (marker uint64, slot uint8, err error) {
+	switch len(b) {
+	case 8:
+		return binary.BigEndian.Uint64(b), db, nil
+	case 9:
+		return binary.BigEndian.Uint64(b), b[8], nil
+	}
+	return 0, 0, fmt.Errorf("codec: db record of %d bytes: %w", len(b), ErrCorrupt)
+}
 
 // FunctionKey returns the system key holding a function library's code
 // (FUNCTION LOAD): 's' "fn" 0 | name -> code.

@@ -249,6 +249,7 @@ func (c *Collector) maybeCompact() error {
 func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 	markers := c.eng.FlushMarkers()
 	done := 0
+	// Slots, not databases: markers belong to the slots (see store.DBRecord).
 	for db := 0; db < store.Databases && done < budget; db++ {
 		marker := markers.Get(db)
 		if marker == 0 || c.swept[db] == marker {
@@ -284,8 +285,8 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 			return done, err
 		}
 		for sh, keys := range groups {
-			run := &reclaimFlushedRun{keys: keys}
-			if err := c.eng.Exec(ctx, sh, db, reclaimFlushedSpec(), run); err != nil {
+			run := &reclaimFlushedRun{keys: keys, slot: db}
+			if err := c.eng.Exec(ctx, sh, markers.DBOf(db), reclaimFlushedSpec(), run); err != nil {
 				return done, err
 			}
 			done += run.n
@@ -307,6 +308,7 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 // reclaimFlushedRun deletes flushed metas on their shard; n is how many.
 type reclaimFlushedRun struct {
 	keys [][]byte
+	slot int // where the keys are stored
 	n    int
 }
 
@@ -318,6 +320,9 @@ func reclaimFlushedSpec() *command.Spec {
 
 func (r *reclaimFlushedRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
+	if c.Tx.Slot() != r.slot {
+		return nil // SWAPDB since the walk (or another node's): next round
+	}
 	for _, k := range r.keys {
 		ok, err := c.Tx.ReclaimFlushed(k)
 		if err != nil {
@@ -360,9 +365,10 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	}
 	c.stats.BacklogExpired.Store(int64(due))
 	expired := 0
+	markers := c.eng.FlushMarkers()
 	for g, items := range groups {
-		run := &expireRun{items: items}
-		if err := c.eng.Exec(ctx, g[0], g[1], expireSpec(), run); err != nil {
+		run := &expireRun{items: items, slot: g[1]}
+		if err := c.eng.Exec(ctx, g[0], markers.DBOf(g[1]), expireSpec(), run); err != nil {
 			return expired, err
 		}
 		expired += run.n
@@ -375,6 +381,7 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 // n is how many it expired.
 type expireRun struct {
 	items []ttlItem
+	slot  int // where the keys are stored (the TTL entries' db byte)
 	n     int
 }
 
@@ -386,6 +393,9 @@ func expireSpec() *command.Spec {
 
 func (r *expireRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
+	if c.Tx.Slot() != r.slot {
+		return nil // SWAPDB since the walk (or another node's): next round
+	}
 	for _, it := range r.items {
 		ok, err := c.Tx.ExpireDue(it.key, it.expireAt)
 		if err != nil {

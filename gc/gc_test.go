@@ -289,3 +289,66 @@ func TestOrphanSweepFindsLostVersions(t *testing.T) {
 		t.Fatalf("second sweep found %d", got)
 	}
 }
+
+// TestSwappedDatabasesExpireAndReclaim: after SWAPDB the GC expires keys
+// and reclaims flushed ones under their storage slot, announcing expiry in
+// the database that holds them now.
+func TestSwappedDatabasesExpireAndReclaim(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	one := redis.NewClient(&redis.Options{Addr: n.Addr(), DB: 1})
+	defer one.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(c.ConfigSet(ctx, "notify-keyspace-events", "Ex").Err())
+	ps := c.Subscribe(ctx, "__keyevent@0__:expired", "__keyevent@1__:expired")
+	defer ps.Close()
+	if _, err := ps.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		must(one.Set(ctx, fmt.Sprint("t", i), "v", 30*time.Millisecond).Err())
+		must(c.SAdd(ctx, fmt.Sprint("s", i), "a", "b").Err())
+	}
+	must(c.Do(ctx, "swapdb", 0, 1).Err())
+	must(c.FlushDB(ctx).Err()) // db 0 now holds the t keys: flushed before they expire
+	must(c.Do(ctx, "swapdb", 0, 1).Err())
+	if got := c.DBSize(ctx).Val(); got != 100 {
+		t.Fatalf("db 0 has %d keys, want the 100 sets back", got)
+	}
+	if got := one.DBSize(ctx).Val(); got != 0 {
+		t.Fatalf("db 1 has %d keys, want 0 (flushed while it was db 0)", got)
+	}
+	must(c.Do(ctx, "swapdb", 0, 1).Err()) // db 1 is now stored under slot 0
+	must(one.Set(ctx, "late", "v", 30*time.Millisecond).Err())
+	time.Sleep(60 * time.Millisecond)
+	drain(t, n, 20)
+	select {
+	case m := <-ps.Channel():
+		if m.Channel != "__keyevent@1__:expired" || m.Payload != "late" {
+			t.Fatalf("event %s %s, want late expired in db 1", m.Channel, m.Payload)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no expired event for late")
+	}
+	d := n.Driver()
+	if m := count(t, d, codec.PrefixMeta); m != 100 {
+		t.Fatalf("%d metas left, want the 100 sets", m)
+	}
+	if g, tt := count(t, d, codec.PrefixGarbage), count(t, d, codec.PrefixTTL); g+tt != 0 {
+		t.Fatalf("garbage %d, ttl %d left", g, tt)
+	}
+	if got := n.GCStats.FlushedReclaimed.Load(); got != 100 {
+		t.Fatalf("flushed keys reclaimed = %d, want 100 (the t keys)", got)
+	}
+	if got := one.SCard(ctx, "s7").Val(); got != 2 {
+		t.Fatalf("SCARD s7 = %d", got)
+	}
+}

@@ -484,6 +484,7 @@ func TestMultiNodeWatch(t *testing.T) {
 		{"untouched", "k", nil},
 		{"set", "k", func() error { return b.Set(ctx, "k", "other", 0).Err() }},
 		{"field update", "hw", func() error { return b.HSet(ctx, "hw", "f", "2").Err() }},
+		{"swapdb", "hw", func() error { return b.Do(ctx, "swapdb", 0, 1).Err() }},
 		{"flushdb", "k", func() error { return b.FlushDB(ctx).Err() }},
 	}
 	for _, tc := range cases {
@@ -535,6 +536,40 @@ func TestMultiNodeWatch(t *testing.T) {
 		t.Fatalf("wctr = %d, want %d (%d aborted attempts)", got, clients*each, aborted.Load())
 	}
 	t.Logf("%d increments, %d aborted attempts retried", clients*each, aborted.Load())
+}
+
+// TestMultiNodeSwapDB: a SWAPDB on one node is what every node sees next,
+// for reads, writes and DBSIZE.
+func TestMultiNodeSwapDB(t *testing.T) {
+	addrs := startCluster(t, 3)
+	ctx := context.Background()
+	db := func(i, n int) *redis.Client {
+		c := redis.NewClient(&redis.Options{Addr: addrs[i], DB: n, Protocol: 2})
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	must(t, db(0, 0).Set(ctx, "k", "zero", 0).Err())
+	must(t, db(0, 1).RPush(ctx, "l", "one").Err())
+	must(t, db(1, 0).Do(ctx, "swapdb", 0, 1).Err())
+	for i := range addrs {
+		if v := db(i, 1).Get(ctx, "k").Val(); v != "zero" {
+			t.Fatalf("node %d: GET k in db 1 = %q after SWAPDB", i, v)
+		}
+		if v := db(i, 0).LRange(ctx, "l", 0, -1).Val(); fmt.Sprint(v) != "[one]" {
+			t.Fatalf("node %d: LRANGE l in db 0 = %v after SWAPDB", i, v)
+		}
+		if n := db(i, 0).Exists(ctx, "k").Val(); n != 0 {
+			t.Fatalf("node %d: k still in db 0", i)
+		}
+	}
+	must(t, db(2, 0).Set(ctx, "after", "1", 0).Err())
+	must(t, db(0, 0).Do(ctx, "swapdb", 1, 0).Err())
+	if v := db(1, 1).Get(ctx, "after").Val(); v != "1" {
+		t.Fatalf("a write after the swap did not follow db 0: %q", v)
+	}
+	if n := db(2, 0).DBSize(ctx).Val(); n != 1 {
+		t.Fatalf("DBSIZE db 0 = %d, want 1 (k)", n)
+	}
 }
 
 // TestMultiNodeScripts: a rate-limiter script run by 9 clients on three

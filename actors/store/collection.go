@@ -34,7 +34,7 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 			return nil, rerr.ErrWrongType
 		}
 		c := &Coll{t: t, key: key, mk: mk, meta: r.meta, live: true}
-		c.prefix = codec.SubKeyPrefix(t.db, key, r.meta.Version)
+		c.prefix = codec.SubKeyPrefix(t.slot, key, r.meta.Version)
 		return c, nil
 	}
 	if !create {
@@ -56,7 +56,7 @@ func (c *Coll) SubKey(field []byte) []byte {
 
 // ScorePrefix returns the prefix of this version's zset score index.
 func (c *Coll) ScorePrefix() []byte {
-	return codec.ScoreKeyPrefix(c.t.db, c.key, c.meta.Version)
+	return codec.ScoreKeyPrefix(c.t.slot, c.key, c.meta.Version)
 }
 
 // ensure gives a collection that does not exist yet its version.
@@ -69,7 +69,7 @@ func (c *Coll) ensure() error {
 		return err
 	}
 	c.meta.Version = v
-	c.prefix = codec.SubKeyPrefix(c.t.db, c.key, v)
+	c.prefix = codec.SubKeyPrefix(c.t.slot, c.key, v)
 	return nil
 }
 
@@ -232,11 +232,11 @@ func (c *Coll) ScanRaw(start, end []byte, reverse bool, limit int, fn func(k, v 
 // copyCollection copies every sub-key and score entry of src's version to
 // dst under a new version, keeping src's expiry. O(members).
 func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, error) {
-	return t.copyVersion(src, t.db, srcKey, t.db, dstKey)
+	return t.copyVersion(src, t.slot, srcKey, t.slot, dstKey)
 }
 
 // copyVersion is copyCollection between databases.
-func (t *Tx) copyVersion(src record, srcDB uint8, srcKey []byte, dstDB uint8, dstKey []byte) (codec.Meta, error) {
+func (t *Tx) copyVersion(src record, srcSlot uint8, srcKey []byte, dstSlot uint8, dstKey []byte) (codec.Meta, error) {
 	m := src.meta
 	v, err := t.drv.NextVersion()
 	if err != nil {
@@ -244,8 +244,8 @@ func (t *Tx) copyVersion(src record, srcDB uint8, srcKey []byte, dstDB uint8, ds
 	}
 	m.Version = v
 	for _, p := range [][3][]byte{
-		{codec.SubKeyPrefix(srcDB, srcKey, src.meta.Version), codec.SubKeyPrefix(dstDB, dstKey, v)},
-		{codec.ScoreKeyPrefix(srcDB, srcKey, src.meta.Version), codec.ScoreKeyPrefix(dstDB, dstKey, v)},
+		{codec.SubKeyPrefix(srcSlot, srcKey, src.meta.Version), codec.SubKeyPrefix(dstSlot, dstKey, v)},
+		{codec.ScoreKeyPrefix(srcSlot, srcKey, src.meta.Version), codec.ScoreKeyPrefix(dstSlot, dstKey, v)},
 	} {
 		from, to := p[0], p[1]
 		var pairs [][2][]byte
@@ -296,7 +296,7 @@ func (c *Coll) Rebase() error {
 		return err
 	}
 	c.meta.Version = v
-	c.prefix = codec.SubKeyPrefix(c.t.db, c.key, v)
+	c.prefix = codec.SubKeyPrefix(c.t.slot, c.key, v)
 	return nil
 }
 

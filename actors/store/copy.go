@@ -12,7 +12,7 @@ func (t *Tx) Copy(src []byte, dstDB int, dst []byte, replace bool) (bool, error)
 	if err != nil || !t.live(s) {
 		return false, err
 	}
-	srcDB := t.db
+	srcDB, srcSlot := t.db, t.slot
 	defer t.Use(int(srcDB))
 	t.Use(dstDB)
 	dmk, d, err := t.raw(dst, false)
@@ -22,7 +22,7 @@ func (t *Tx) Copy(src []byte, dstDB int, dst []byte, replace bool) (bool, error)
 	if t.live(d) && !replace {
 		return false, nil
 	}
-	m, err := t.copyRecord(s, srcDB, src, dst)
+	m, err := t.copyRecord(s, srcSlot, src, dst)
 	if err != nil {
 		return false, err
 	}
@@ -41,14 +41,14 @@ func (t *Tx) Move(key []byte, dstDB int) (bool, error) {
 	if err != nil || !t.live(s) {
 		return false, err
 	}
-	srcDB := t.db
+	srcDB, srcSlot := t.db, t.slot
 	defer t.Use(int(srcDB))
 	t.Use(dstDB)
 	dmk, d, err := t.raw(key, false)
 	if err != nil || t.live(d) {
 		return false, err
 	}
-	m, err := t.copyRecord(s, srcDB, key, key)
+	m, err := t.copyRecord(s, srcSlot, key, key)
 	if err != nil {
 		return false, err
 	}
@@ -60,11 +60,12 @@ func (t *Tx) Move(key []byte, dstDB int) (bool, error) {
 	return true, t.write(key, dmk, d, m, s.payload)
 }
 
-// copyRecord returns the meta of a copy of s (key src of srcDB) as key dst
-// of the selected database, copying its sub-keys if it has any.
-func (t *Tx) copyRecord(s record, srcDB uint8, src, dst []byte) (codec.Meta, error) {
+// copyRecord returns the meta of a copy of s (key src stored under
+// srcSlot) as key dst of the selected database, copying its sub-keys if it
+// has any.
+func (t *Tx) copyRecord(s record, srcSlot uint8, src, dst []byte) (codec.Meta, error) {
 	if s.meta.HasSubKeys() {
-		return t.copyVersion(s, srcDB, src, t.db, dst)
+		return t.copyVersion(s, srcSlot, src, t.slot, dst)
 	}
 	m := s.meta
 	v, err := t.drv.NextVersion()

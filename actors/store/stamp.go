@@ -25,8 +25,9 @@ import (
 // touched; Commit calls it on shared stores.
 func (t *Tx) writeStamps() error {
 	for _, k := range t.touched.list {
-		sk := codec.StampKey(uint8(k.DB), k.Key)
-		if r, ok := t.seen[string(codec.MetaKey(uint8(k.DB), k.Key))]; ok && !r.exists {
+		slot := t.slotOf(k.DB)
+		sk := codec.StampKey(slot, k.Key)
+		if r, ok := t.seen[string(codec.MetaKey(slot, k.Key))]; ok && !r.exists {
 			if err := t.txn.Delete(sk); err != nil {
 				return err
 			}
@@ -48,7 +49,7 @@ func (t *Tx) lockRead(mk string, key []byte) error {
 		return err
 	}
 	if t.markers.Shared() {
-		return drivers.LockRead(t.txn, codec.StampKey(t.db, key))
+		return drivers.LockRead(t.txn, codec.StampKey(t.slot, key))
 	}
 	return nil
 }
@@ -59,7 +60,7 @@ func (t *Tx) lockRead(mk string, key []byte) error {
 // marks it read, so a concurrent change makes this transaction conflict.
 // It is only meaningful on a shared store.
 func (t *Tx) Stamp(db int, key []byte) ([]byte, error) {
-	sk := codec.StampKey(uint8(db), key)
+	sk := codec.StampKey(t.slotOf(db), key)
 	v, err := t.txn.Get(sk)
 	if errors.Is(err, drivers.ErrNotFound) {
 		v, err = nil, nil

@@ -85,7 +85,7 @@ func (s *Str) Each(off, n int64, fn func(pos int64, b []byte, zero bool) bool) e
 		fn(off, s.inline[off:end], false)
 		return nil
 	}
-	prefix := codec.SubKeyPrefix(s.t.db, s.key, s.meta.Version)
+	prefix := codec.SubKeyPrefix(s.t.slot, s.key, s.meta.Version)
 	first, last := uint64(off/chunk), uint64((end-1)/chunk)
 	pos := off // the next byte to hand out
 	stopped := false
@@ -189,7 +189,7 @@ func (s *Str) Write(off int64, data []byte) error {
 		fresh = true
 	}
 	m.Size = uint64(size)
-	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.db, s.key, m.Version), fresh: fresh}
+	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.slot, s.key, m.Version), fresh: fresh}
 	if fresh && len(s.inline) > 0 {
 		if err := w.write(0, s.inline); err != nil {
 			return err
@@ -300,7 +300,7 @@ func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt 
 		return err
 	}
 	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt, Version: v, Chunked: true, Size: uint64(len(val))}
-	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.db, key, v), fresh: true}
+	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.slot, key, v), fresh: true}
 	if err := w.write(0, val); err != nil {
 		return err
 	}

@@ -18,22 +18,25 @@ type CacheResolver func(metaKey []byte) *MetaCache
 type Tx struct {
 	txn     drivers.Txn
 	drv     drivers.Driver
-	db      uint8
+	db      uint8 // the selected logical database
+	slot    uint8 // where db's keys are stored (its DBRecord's slot)
 	now     int64
 	caches  CacheResolver
 	markers *FlushMarkers
 	minVer  uint64 // the db's flush marker: lower versions are dead
 	seen    map[string]record
 	dirty   []string
-	flushed map[int]uint64 // markers to publish on commit
-	ready   refSet         // list keys that gained elements
-	touched refSet         // keys written (WATCH, notifications)
-	deleted refSet         // keys whose meta was removed
-	notify  bool           // keyspace notifications are on: collect notes
+	records map[int]DBRecord // database records written, published on commit
+	flushed []int            // databases flushed (their watches break)
+	swapped [][2]int         // databases swapped
+	ready   refSet           // list keys that gained elements
+	touched refSet           // keys written (WATCH, notifications)
+	deleted refSet           // keys whose meta was removed
+	notify  bool             // keyspace notifications are on: collect notes
 	notes   []Note
 	msgs    []Message
-	err     error          // a failed marker read by Use, reported by the next read
-	floors  map[int]uint64 // markers read from storage (shared), once per db
+	err     error            // a failed marker read by Use, reported by the next read
+	floors  map[int]DBRecord // records read from storage (shared), once per db
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -105,9 +108,9 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tx{txn: txn, drv: e.Drv, db: uint8(db), now: now, caches: e.Caches, markers: e.Markers,
+	t := &Tx{txn: txn, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
 		seen: make(map[string]record, 2), notify: e.Notify}
-	if t.minVer, err = t.FlushFloor(db); err != nil {
+	if err = t.use(db); err != nil {
 		txn.Rollback()
 		return nil, err
 	}
@@ -144,8 +147,8 @@ func (t *Tx) Commit() error {
 		err = t.txn.Commit()
 	}
 	if err == nil {
-		for db, v := range t.flushed {
-			t.markers.raise(db, v)
+		for db, r := range t.records {
+			t.markers.set(db, r)
 		}
 	}
 	for _, mk := range t.dirty {
@@ -180,13 +183,10 @@ func (t *Tx) Touched() []KeyRef { return t.touched.list }
 func (t *Tx) Deleted() []KeyRef { return t.deleted.list }
 
 // Flushes returns the databases this transaction flushed.
-func (t *Tx) Flushes() []int {
-	var dbs []int
-	for db := range t.flushed {
-		dbs = append(dbs, db)
-	}
-	return dbs
-}
+func (t *Tx) Flushes() []int { return t.flushed }
+
+// Swaps returns the pairs of databases this transaction swapped.
+func (t *Tx) Swaps() [][2]int { return t.swapped }
 
 // Notifying reports whether notifications are collected.
 func (t *Tx) Notifying() bool { return t.notify }
@@ -250,33 +250,52 @@ func (t *Tx) Notes() []Note { return t.notes }
 // Use switches the database later operations address (SELECT inside
 // MULTI); the transaction's state is keyed by database, so it stays valid.
 func (t *Tx) Use(db int) {
-	t.db = uint8(db)
-	v, err := t.FlushFloor(db)
+	if err := t.use(db); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+func (t *Tx) use(db int) error {
+	r, err := t.Record(db)
+	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+	return err
+}
+
+// Slot returns the slot the selected database's keys are stored under.
+func (t *Tx) Slot() int { return int(t.slot) }
+
+// Record returns database db's record as this transaction sees it: one it
+// wrote, else (shared store) the one in its snapshot, read once per
+// database — the Use of every grouped command would otherwise read it
+// again — else the one held in memory.
+func (t *Tx) Record(db int) (DBRecord, error) {
+	if r, ok := t.records[db]; ok {
+		return r, nil
+	}
+	if r, ok := t.floors[db]; ok {
+		return r, nil
+	}
+	r, err := t.markers.Record(t.txn, db)
+	if err == nil && t.markers.Shared() {
+		if t.floors == nil {
+			t.floors = make(map[int]DBRecord, 1)
+		}
+		t.floors[db] = r
+	}
+	return r, err
+}
+
+// slotOf returns the slot of database db (see Record); an error is kept
+// for the next read, as Use does.
+func (t *Tx) slotOf(db int) uint8 {
+	if db == int(t.db) {
+		return t.slot
+	}
+	r, err := t.Record(db)
 	if err != nil && t.err == nil {
 		t.err = err
 	}
-	t.minVer = v
-}
-
-// FlushFloor returns the flush marker of database db as this transaction
-// sees it: one it wrote, else (shared store) the one in its snapshot, read
-// once per database — the Use of every grouped command would otherwise read
-// it again — else the one held in memory.
-func (t *Tx) FlushFloor(db int) (uint64, error) {
-	if v, ok := t.flushed[db]; ok {
-		return v, nil
-	}
-	if v, ok := t.floors[db]; ok {
-		return v, nil
-	}
-	v, err := t.markers.Marker(t.txn, db)
-	if err == nil && t.markers.Shared() {
-		if t.floors == nil {
-			t.floors = make(map[int]uint64, 1)
-		}
-		t.floors[db] = v
-	}
-	return v, err
+	return r.Slot
 }
 
 func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
@@ -299,7 +318,7 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 // raw returns the stored state of key, live or expired; with payload set it
 // also loads a string's payload.
 func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
-	mk := string(codec.MetaKey(t.db, key))
+	mk := string(codec.MetaKey(t.slot, key))
 	if t.err != nil {
 		return mk, record{}, t.err
 	}
@@ -461,29 +480,65 @@ func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
 // below which every meta of db is dead. The caller holds every shard and
 // purges their caches.
 func (t *Tx) Flush(db int) error {
-	v, err := t.drv.NextVersion()
+	r, err := t.Record(db)
 	if err != nil {
 		return err
 	}
-	if err := t.txn.Set(codec.FlushMarkerKey(uint8(db)), codec.EncodeVersion(v)); err != nil {
+	if r.Marker, err = t.drv.NextVersion(); err != nil {
 		return err
 	}
-	if t.flushed == nil {
-		t.flushed = map[int]uint64{}
+	if err := t.writeRecord(db, r); err != nil {
+		return err
 	}
-	t.flushed[db] = v
+	t.flushed = append(t.flushed, db)
+	return nil
+}
+
+// Swap exchanges databases a and b (SWAPDB) by exchanging their records:
+// no key moves. The caller holds every shard.
+func (t *Tx) Swap(a, b int) error {
+	ra, err := t.Record(a)
+	if err != nil {
+		return err
+	}
+	rb, err := t.Record(b)
+	if err != nil {
+		return err
+	}
+	if err := t.writeRecord(a, rb); err != nil {
+		return err
+	}
+	if err := t.writeRecord(b, ra); err != nil {
+		return err
+	}
+	t.swapped = append(t.swapped, [2]int{a, b})
+	return nil
+}
+
+// writeRecord stores db's record; the selected database follows it.
+func (t *Tx) writeRecord(db int, r DBRecord) error {
+	if err := t.txn.Set(codec.FlushMarkerKey(uint8(db)), codec.EncodeDBRecord(r.Marker, r.Slot)); err != nil {
+		return err
+	}
+	if t.records == nil {
+		t.records = map[int]DBRecord{}
+	}
+	t.records[db] = r
 	if db == int(t.db) {
-		t.minVer = v
+		t.slot, t.minVer = r.Slot, r.Marker
 	}
 	return nil
 }
 
-// Flushed reports whether a meta of db with version v is dead by FLUSHDB.
-func (t *Tx) Flushed(db int, v uint64) bool {
-	if m, ok := t.flushed[db]; ok {
-		return v < m
+// deadIn reports whether a meta stored under slot with version v is dead
+// by FLUSHDB.
+func (t *Tx) deadIn(slot uint8, v uint64) bool {
+	for _, r := range t.records {
+		if r.Slot == slot {
+			return v < r.Marker
+		}
 	}
-	return t.markers.Dead(db, v)
+	return t.markers.Dead(int(slot), v)
 }
 
 // ReclaimFlushed is the GC's removal of a meta hidden by a flush marker: if
@@ -509,13 +564,13 @@ func (t *Tx) ExpireDue(key []byte, expireAt int64) (bool, error) {
 		return false, err
 	}
 	if r.exists && r.meta.ExpireAt == expireAt {
-		if expireAt > t.now {
-			return false, nil
+		if expireAt > t.now || r.meta.Version < t.minVer {
+			return false, nil // not yet; or flushed: the flush sweep's (no event)
 		}
 		_, err := t.del(key, mk, r)
 		return err == nil, err
 	}
-	return false, t.txn.Delete(codec.TTLKey(expireAt, t.db, key))
+	return false, t.txn.Delete(codec.TTLKey(expireAt, t.slot, key))
 }
 
 // Rename moves src to dst (replacing dst), keeping the TTL. The caller has
@@ -528,7 +583,7 @@ func (t *Tx) Rename(src, dst []byte) error {
 	if !t.live(s) {
 		return rerr.ErrNoSuchKey
 	}
-	if smk == string(codec.MetaKey(t.db, dst)) {
+	if smk == string(codec.MetaKey(t.slot, dst)) {
 		return nil
 	}
 	dmk, d, err := t.raw(dst, false)
@@ -570,12 +625,12 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 		return false, nil
 	}
 	if old.meta.ExpireAt != 0 {
-		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.db, key)); err != nil {
+		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.slot, key)); err != nil {
 			return false, err
 		}
 	}
 	if garbage && old.meta.HasSubKeys() {
-		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
+		if err := t.txn.Set(codec.GarbageKey(t.slot, key, old.meta.Version), nil); err != nil {
 			return false, err
 		}
 	}
@@ -599,17 +654,17 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		t.AddNote(NoteNewClass, "new", key)
 	}
 	if old.exists && old.meta.ExpireAt != 0 && old.meta.ExpireAt != m.ExpireAt {
-		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.db, key)); err != nil {
+		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.slot, key)); err != nil {
 			return err
 		}
 	}
 	if m.ExpireAt != 0 && (!old.exists || old.meta.ExpireAt != m.ExpireAt || old.meta.Version != m.Version) {
-		if err := t.txn.Set(codec.TTLKey(m.ExpireAt, t.db, key), codec.EncodeVersion(m.Version)); err != nil {
+		if err := t.txn.Set(codec.TTLKey(m.ExpireAt, t.slot, key), codec.EncodeVersion(m.Version)); err != nil {
 			return err
 		}
 	}
 	if old.exists && old.meta.HasSubKeys() && old.meta.Version != m.Version {
-		if err := t.txn.Set(codec.GarbageKey(t.db, key, old.meta.Version), nil); err != nil {
+		if err := t.txn.Set(codec.GarbageKey(t.slot, key, old.meta.Version), nil); err != nil {
 			return err
 		}
 	}
@@ -628,7 +683,7 @@ func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, err
 	if t.err != nil {
 		return t.err
 	}
-	from, end := codec.MetaRange(t.db)
+	from, end := codec.MetaRange(t.slot)
 	from = append(from, start...)
 	return t.txn.Iterate(from, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
 		_, key, err := codec.DecodeMetaKey(k)
@@ -649,9 +704,17 @@ func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, err
 // CountKeys counts the live keys of every database, and those of them with
 // a TTL, by walking every meta record (INFO keyspace).
 func (t *Tx) CountKeys() (keys, expires [Databases]int64, err error) {
+	var dbOf [Databases]int // slot -> database
+	for db := range dbOf {
+		r, err := t.Record(db)
+		if err != nil {
+			return keys, expires, err
+		}
+		dbOf[r.Slot] = db
+	}
 	start, end := codec.MetaRangeAll()
 	err = t.txn.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
-		db, _, err := codec.DecodeMetaKey(k)
+		slot, _, err := codec.DecodeMetaKey(k)
 		if err != nil {
 			return false, err
 		}
@@ -659,7 +722,8 @@ func (t *Tx) CountKeys() (keys, expires [Databases]int64, err error) {
 		if err != nil {
 			return false, err
 		}
-		if int(db) < Databases && !m.Expired(t.now) && !t.Flushed(int(db), m.Version) {
+		if int(slot) < Databases && !m.Expired(t.now) && !t.deadIn(slot, m.Version) {
+			db := dbOf[slot]
 			keys[db]++
 			if m.ExpireAt != 0 {
 				expires[db]++

@@ -45,5 +45,6 @@ func Commands() []*command.Spec {
 		{Name: "dbsize", Arity: 1, Flags: command.ReadOnly | command.Keyspace | command.Fast, Parse: parseDBSize},
 		{Name: "flushdb", Arity: -1, Flags: command.Write | command.AllShards, Parse: parseFlushDB},
 		{Name: "flushall", Arity: -1, Flags: command.Write | command.AllShards, Parse: parseFlushAll},
+		{Name: "swapdb", Arity: 3, Flags: command.WriteFast | command.AllShards, Parse: parseSwapDB},
 	}
 }

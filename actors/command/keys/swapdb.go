@@ -1,0 +1,52 @@
+package keys
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+)
+
+// SWAPDB index1 index2. O(1): the two databases exchange their records
+// (which slot of storage each one's keys live under, see store.DBRecord)
+// while the command holds every shard; no key is copied. Clients blocked
+// on a key of either database are served if the key now has what they
+// wait for, and WATCHes of keys existing in either database break, as in
+// Redis.
+type swapDB struct{ a, b int }
+
+var (
+	errFirstDB  = &rerr.Error{Msg: "ERR invalid first DB index"}
+	errSecondDB = &rerr.Error{Msg: "ERR invalid second DB index"}
+)
+
+func parseSwapDB(args [][]byte) (command.Runner, error) {
+	a, ok := swapIndex(args[1])
+	if !ok {
+		return nil, errFirstDB
+	}
+	b, ok := swapIndex(args[2])
+	if !ok {
+		return nil, errSecondDB
+	}
+	if a < 0 || a >= store.Databases || b < 0 || b >= store.Databases {
+		return nil, rerr.ErrDBIndex
+	}
+	return swapDB{a: int(a), b: int(b)}, nil
+}
+
+// swapIndex parses an index as Redis's getIntFromObject: an integer that
+// fits in 32 bits.
+func swapIndex(arg []byte) (int64, bool) {
+	n, err := command.Int(arg)
+	return n, err == nil && n >= -1<<31 && n < 1<<31
+}
+
+func (x swapDB) Run(c *command.Ctx) error {
+	if x.a != x.b {
+		if err := c.Tx.Swap(x.a, x.b); err != nil {
+			return err
+		}
+	}
+	c.W.OK()
+	return nil
+}
