@@ -102,8 +102,11 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shared {
 		e.maxRetry, e.shared = 100, true
 	}
+	start := time.Now().UnixMilli()
 	for i := 0; i < o.Shards; i++ {
-		e.caches = append(e.caches, store.NewMetaCache(per))
+		c := store.NewMetaCache(per)
+		c.SetClock(store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start))
+		e.caches = append(e.caches, c)
 		e.all = append(e.all, i)
 	}
 	ready := make(chan struct{})

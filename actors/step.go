@@ -63,6 +63,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
 		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds})
 	}
+	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0))
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
 		w.Reset(w.Proto())

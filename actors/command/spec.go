@@ -58,6 +58,9 @@ const (
 	// their other events: RENAME creates its destination before it
 	// removes its source.
 	NewFirst
+	// NoTouch commands read keys without counting as an access (OBJECT
+	// IDLETIME): TYPE, EXISTS, TTL and the like, OBJECT (LOOKUP_NOTOUCH).
+	NoTouch
 )
 
 // Flag sets most commands use.

@@ -16,7 +16,12 @@ type MetaCache struct {
 	// that range lies before (forward) or after (reverse): scans start
 	// there instead of stepping over the tombstones of popped entries.
 	edges *simplelru.LRU[string, []byte]
+	// clock records accesses even when the cache is disabled (nil: none).
+	clock *AccessClock
 }
+
+// SetClock makes the shard record key accesses in a (OBJECT IDLETIME).
+func (c *MetaCache) SetClock(a *AccessClock) { c.clock = a }
 
 type cached struct {
 	meta    codec.Meta

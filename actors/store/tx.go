@@ -36,6 +36,7 @@ type Tx struct {
 	notes   []Note
 	msgs    []Message
 	err     error            // a failed marker read by Use, reported by the next read
+	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
 }
 
@@ -86,10 +87,11 @@ type KeyRef struct {
 }
 
 type record struct {
-	meta    codec.Meta
-	exists  bool // stored, possibly expired
-	payload []byte
-	loaded  bool // payload is known
+	meta     codec.Meta
+	exists   bool // stored, possibly expired
+	payload  []byte
+	loaded   bool // payload is known
+	accessed bool // recorded in the access clock by this transaction
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -305,6 +307,42 @@ func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
 // Rollback discards the transaction; cached state is untouched.
 func (t *Tx) Rollback() { t.txn.Rollback() }
 
+// shardCache returns the MetaCache of mk's shard, enabled or not (nil
+// without caches).
+func (t *Tx) shardCache(mk string) *MetaCache {
+	if t.caches == nil {
+		return nil
+	}
+	return t.caches([]byte(mk))
+}
+
+// NoTouch makes the following reads leave the access clock alone (TYPE,
+// TTL, EXISTS, OBJECT: Redis's LOOKUP_NOTOUCH); it returns the previous
+// setting, to restore.
+func (t *Tx) NoTouch(on bool) bool {
+	was := t.noTouch
+	t.noTouch = on
+	return was
+}
+
+// IdleMillis returns how long ago key (in the selected database) was last
+// read or written, as the shard's access clock knows (see AccessClock).
+func (t *Tx) IdleMillis(key []byte) int64 {
+	mk := string(codec.MetaKey(t.slot, key))
+	if c := t.shardCache(mk); c != nil && c.clock != nil {
+		return max(t.now-c.clock.last(mk), 0)
+	}
+	return 0
+}
+
+// SetIdle makes key's last access idle milliseconds ago (RESTORE IDLETIME).
+func (t *Tx) SetIdle(key []byte, idle int64) {
+	mk := string(codec.MetaKey(t.slot, key))
+	if c := t.shardCache(mk); c != nil && c.clock != nil {
+		c.clock.touch(mk, t.now-idle)
+	}
+}
+
 func (t *Tx) cacheFor(mk string) *MetaCache {
 	if t.caches == nil {
 		return nil
@@ -322,13 +360,29 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if t.err != nil {
 		return mk, record{}, t.err
 	}
-	if r, ok := t.seen[mk]; ok && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString || r.meta.Chunked) {
+	r, seen := t.seen[mk]
+	if seen && !r.accessed && !t.noTouch {
+		if c := t.shardCache(mk); c != nil && c.clock != nil {
+			c.clock.touch(mk, t.now)
+		}
+		r.accessed = true
+		t.seen[mk] = r
+	}
+	if seen && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString || r.meta.Chunked) {
 		return mk, r, nil
 	}
-	c := t.cacheFor(mk)
+	accessed := r.accessed
+	c := t.shardCache(mk)
+	if c != nil && c.clock != nil && !seen && !t.noTouch {
+		c.clock.touch(mk, t.now)
+		accessed = true
+	}
+	if c != nil && c.Disabled() {
+		c = nil
+	}
 	if c != nil {
 		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
-			r := record(e)
+			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed}
 			t.seen[mk] = r
 			return mk, r, nil
 		}
@@ -338,7 +392,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		return mk, record{}, lerr
 	}
 	if errors.Is(err, drivers.ErrNotFound) {
-		r := record{loaded: true}
+		r := record{loaded: true, accessed: accessed}
 		t.seen[mk] = r
 		if c != nil {
 			c.put(mk, cached{})
@@ -352,7 +406,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if err != nil {
 		return mk, record{}, fmt.Errorf("store: key %q: %w", key, err)
 	}
-	r := record{meta: m, exists: true, payload: p, loaded: true}
+	r = record{meta: m, exists: true, payload: p, loaded: true, accessed: accessed}
 	t.seen[mk] = r
 	if c != nil {
 		c.put(mk, withPayload(cached{meta: m, exists: true}, m, p))

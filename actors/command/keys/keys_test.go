@@ -198,7 +198,7 @@ func TestObjectEncodingThresholds(t *testing.T) {
 		{"object encoding h", "$9\r\nhashtable\r\n"},
 		{"object encoding s", "$9\r\nhashtable\r\n"},
 	})
-	const head = "*10\r\n+OBJECT <subcommand> "
+	const head = "*13\r\n+OBJECT <subcommand> "
 	if got := h.Do("object help"); len(got) < len(head) || got[:len(head)] != head {
 		t.Errorf("OBJECT HELP = %q", got)
 	}

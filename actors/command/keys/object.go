@@ -6,7 +6,13 @@ import (
 	"github.com/rekv/rekv/codec"
 )
 
-// OBJECT ENCODING | REFCOUNT | FREQ key, OBJECT HELP
+// OBJECT ENCODING | REFCOUNT | FREQ | IDLETIME key, OBJECT HELP
+//
+// IDLETIME counts whole seconds as Redis's LRU clock does, from the
+// shard's access clock (store.AccessClock): every command but TYPE,
+// EXISTS, TTL and the like and OBJECT itself counts as an access, as in
+// Redis; a key not accessed since the node started (or forgotten by the
+// bounded clock) is at least as old as what the clock still remembers.
 //
 // rekv stores every type one way (codec), so ENCODING reports what Redis
 // 7.0 with its default thresholds would use for the value as it is now:
@@ -43,6 +49,10 @@ func (o objectCmd) Run(c *command.Ctx) error {
 	switch o.sub {
 	case "freq":
 		return errNoLFU
+	case "idletime":
+		now := c.Tx.Now()
+		c.W.Int(now/1000 - (now-c.Tx.IdleMillis(o.key))/1000)
+		return nil
 	case "refcount":
 		n := int64(1)
 		if m.Type == codec.TypeString {
@@ -149,6 +159,9 @@ func (objectHelp) Run(c *command.Ctx) error {
 		"FREQ <key>",
 		"    The access frequency of <key> (needs an LFU maxmemory policy, which",
 		"    rekv does not have).",
+		"IDLETIME <key>",
+		"    The approximated number of seconds elapsed since the last access to",
+		"    the key (on this node).",
 		"REFCOUNT <key>",
 		"    The number of references to the value at <key>.",
 		"HELP",

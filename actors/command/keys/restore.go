@@ -11,11 +11,13 @@ import (
 )
 
 // RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds]
-// [FREQ frequency]. IDLETIME and FREQ are checked and otherwise ignored:
-// rekv keeps no access clock or counter.
+// [FREQ frequency]. IDLETIME sets the key's last access that many seconds
+// back (OBJECT IDLETIME); FREQ is checked and otherwise ignored: rekv
+// keeps no access counter (no LFU policy).
 type restoreCmd struct {
 	key, ttl, payload []byte
 	replace, absTTL   bool
+	idle              int64 // seconds; -1: none given
 }
 
 var (
@@ -28,7 +30,7 @@ var (
 )
 
 func parseRestore(args [][]byte) (command.Runner, error) {
-	r := restoreCmd{key: args[1], ttl: args[2], payload: args[3]}
+	r := restoreCmd{key: args[1], ttl: args[2], payload: args[3], idle: -1}
 	idle, freq := false, false
 	for j := 4; j < len(args); j++ {
 		more := len(args) - j - 1
@@ -45,7 +47,7 @@ func parseRestore(args [][]byte) (command.Runner, error) {
 			if n < 0 {
 				return nil, errBadIdleTime
 			}
-			idle = true
+			idle, r.idle = true, n
 			j++
 		case command.Is(a, "freq") && more >= 1 && !idle:
 			n, err := command.Int(args[j+1])
@@ -107,7 +109,7 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 		if err := c.Tx.SetString(r.key, v.String, expireAt); err != nil {
 			return err
 		}
-		c.W.OK()
+		r.done(c)
 		return nil
 	}
 	// Check before writing: in a group commit an error after a write
@@ -126,7 +128,7 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 			return err
 		}
 	}
-	c.W.OK()
+	r.done(c)
 	return nil
 }
 
@@ -206,4 +208,13 @@ func restoreEvent(_ int, gone bool) string {
 		return ""
 	}
 	return "restore"
+}
+
+// done replies to a RESTORE that wrote its key, after setting its idle
+// time when one was given.
+func (r restoreCmd) done(c *command.Ctx) {
+	if r.idle >= 0 {
+		c.Tx.SetIdle(r.key, min(r.idle, 1<<40)*1000)
+	}
+	c.W.OK()
 }
