@@ -6,8 +6,9 @@
 // Strings, lists, sets, sorted sets and hashes are encoded (in the plain
 // RDB types 0, 1, 2, 5 and 4, which Redis 7.0 loads) and decoded (those,
 // plus what Redis 7.0 writes: quicklist 2 of listpacks, intsets, and the
-// listpack forms of small hashes and sorted sets). Streams are refused as
-// a bad format for now.
+// listpack forms of small hashes and sorted sets). Streams (stream.go) are
+// encoded as Redis 7.0 writes them (type 19, listpack nodes) and decoded
+// from types 15, 19 and 21.
 //
 // Invariants:
 //   - Dump writes RDB version 10 (Redis 7.0) and never compresses;
@@ -278,12 +279,14 @@ func lzfDecompress(in []byte, n int) ([]byte, error) {
 }
 
 // Value is a decoded DUMP body: its kind (TypeString, TypeList, TypeSet,
-// TypeZSet2 or TypeHash, whatever encoding it came in) and its contents.
+// TypeZSet2, TypeHash or TypeStream2, whatever encoding it came in) and
+// its contents.
 type Value struct {
 	Type   byte
 	String []byte
 	Elems  [][]byte  // list elements, set members, or hash field, value, ...
 	Scores []float64 // sorted-set scores, one per member in Elems
+	Stream *Stream   // TypeStream2
 }
 
 // maxElems bounds a decoded collection's announced length before it is
@@ -415,6 +418,13 @@ func Decode(body []byte) (Value, error) {
 			}
 		}
 		v.Type = TypeList
+		return v, nil
+	case TypeStream, TypeStream2, TypeStream3:
+		s, err := r.decodeStream(t)
+		if err != nil {
+			return Value{}, ErrFormat
+		}
+		v.Type, v.Stream = TypeStream2, s
 		return v, nil
 	}
 	return Value{}, ErrFormat

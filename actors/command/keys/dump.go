@@ -8,16 +8,16 @@ import (
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
+	"github.com/rekv/rekv/actors/types/rstream"
 	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/codec/rdb"
 )
 
 // DUMP key: the value in Redis's serialization (codec/rdb), nil for a
-// missing key. Streams are not supported yet.
+// missing key. A stream carries its consumer groups, their pending
+// entries and consumers.
 type dumpCmd struct{ key []byte }
-
-var errDumpType = &rerr.Error{Msg: "ERR DUMP of a stream is not supported yet"}
 
 func parseDump(args [][]byte) (command.Runner, error) { return dumpCmd{args[1]}, nil }
 
@@ -96,8 +96,56 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 			ms[i], scores[i] = e.Member, e.Score
 		}
 		p = rdb.DumpCollection(rdb.TypeZSet2, ms, scores)
+	case codec.TypeStream:
+		if p, err = dumpStream(c, d.key); err != nil {
+			return nil, false, err
+		}
 	default:
-		return nil, false, errDumpType
+		return nil, false, rerr.ErrWrongType
 	}
 	return p, true, nil
+}
+
+// dumpStream serializes the stream at key with its groups.
+func dumpStream(c *command.Ctx, key []byte) ([]byte, error) {
+	s, err := rstream.Open(c.Tx, key, false)
+	if err != nil {
+		return nil, err
+	}
+	es, err := s.Range(codec.StreamID{}, rstream.MaxID, false, 0)
+	if err != nil {
+		return nil, err
+	}
+	m := s.Meta()
+	out := &rdb.Stream{LastID: m.LastID, MaxDeletedID: m.MaxDeletedID, EntriesAdded: m.EntriesAdded}
+	for _, e := range es {
+		out.Entries = append(out.Entries, rdb.StreamEntry{ID: e.ID, Fields: e.Fields})
+	}
+	if len(es) > 0 {
+		out.FirstID = es[0].ID
+	}
+	groups, err := s.Groups()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		rg := rdb.StreamGroup{Name: g.Name, LastID: g.LastDelivered, EntriesRead: g.EntriesRead}
+		pending, err := s.PendingRange(g.Name, codec.StreamID{}, rstream.MaxID, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pending {
+			rg.Pending = append(rg.Pending, rdb.StreamPending{ID: p.ID, DeliveredMs: p.DeliveredMs,
+				Deliveries: uint64(p.Deliveries), Consumer: p.Consumer})
+		}
+		consumers, err := s.Consumers(g.Name)
+		if err != nil {
+			return nil, err
+		}
+		for _, cs := range consumers {
+			rg.Consumers = append(rg.Consumers, rdb.StreamConsumer{Name: cs.Name, SeenMs: cs.SeenMs})
+		}
+		out.Groups = append(out.Groups, rg)
+	}
+	return rdb.DumpStream(out), nil
 }

@@ -6,7 +6,9 @@ import (
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
+	"github.com/rekv/rekv/actors/types/rstream"
 	"github.com/rekv/rekv/actors/types/rzset"
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/codec/rdb"
 )
 
@@ -136,6 +138,9 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 // empty, and (sets, hashes, sorted sets) with no member twice, as Redis
 // requires.
 func wellFormed(v rdb.Value) bool {
+	if v.Type == rdb.TypeStream2 {
+		return v.Stream != nil // checked by the decoder; may be empty
+	}
 	if len(v.Elems) == 0 {
 		return false
 	}
@@ -197,8 +202,47 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 			}
 		}
 		return z.Grow(int64(len(v.Elems)))
+	case rdb.TypeStream2:
+		return restoreStream(c, key, v.Stream)
 	}
 	return errBadFormat
+}
+
+// restoreStream writes a decoded stream with its groups at key.
+func restoreStream(c *command.Ctx, key []byte, v *rdb.Stream) error {
+	s, err := rstream.Open(c.Tx, key, true)
+	if err != nil {
+		return err
+	}
+	for _, e := range v.Entries {
+		if err := s.Add(e.ID, e.Fields); err != nil {
+			return err
+		}
+	}
+	if err := s.SetMeta(codec.StreamMeta{LastID: v.LastID, MaxDeletedID: v.MaxDeletedID, EntriesAdded: v.EntriesAdded}); err != nil {
+		return err
+	}
+	for _, g := range v.Groups {
+		if err := s.PutGroup(rstream.Group{Name: g.Name, LastDelivered: g.LastID, EntriesRead: g.EntriesRead,
+			Pending: int64(len(g.Pending))}); err != nil {
+			return err
+		}
+		owned := map[string]int64{}
+		for _, p := range g.Pending {
+			owned[string(p.Consumer)]++
+			if err := s.PutPending(g.Name, rstream.PendingEntry{ID: p.ID, Consumer: p.Consumer, DeliveredMs: p.DeliveredMs,
+				Deliveries: int64(p.Deliveries)}, nil); err != nil {
+				return err
+			}
+		}
+		for _, cs := range g.Consumers {
+			if err := s.PutConsumer(g.Name, rstream.Consumer{Name: cs.Name, SeenMs: cs.SeenMs,
+				Pending: owned[string(cs.Name)]}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // restoreEvent: "restore" on the key, or the generic "del" when an
