@@ -84,7 +84,7 @@ func TestStreamRejects(t *testing.T) {
 		LastID: codec.StreamID{Ms: 5}, EntriesAdded: 1}
 	for name, s := range map[string]*Stream{
 		"last ID before an entry": {Entries: good.Entries, LastID: codec.StreamID{Ms: 4}},
-		"entries out of order": {Entries: []StreamEntry{good.Entries[0], good.Entries[0]}, LastID: codec.StreamID{Ms: 9}},
+		"entries out of order":    {Entries: []StreamEntry{good.Entries[0], good.Entries[0]}, LastID: codec.StreamID{Ms: 9}},
 		"pending without owner": {Entries: good.Entries, LastID: good.LastID, Groups: []StreamGroup{{Name: []byte("g"),
 			Pending: []StreamPending{{ID: codec.StreamID{Ms: 5}, Consumer: []byte("ghost")}}}}},
 		"duplicate groups": {Entries: good.Entries, LastID: good.LastID, Groups: []StreamGroup{{Name: []byte("g")}, {Name: []byte("g")}}},
