@@ -106,7 +106,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge,
 		Holds: e.holder(req.Shards)})
 	if err == nil {
-		return append([]byte(nil), w.Bytes()...), nil, true
+		return w.Detach(), nil, true
 	}
 	var re *rerr.Error
 	if !errors.As(err, &re) {
@@ -116,7 +116,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	}
 	w.Reset(req.Proto)
 	command.Reply(w, err, req.Spec.FullName(), e.log)
-	return append([]byte(nil), w.Bytes()...), err, true
+	return w.Detach(), err, true
 }
 
 // feedsWaiters reports whether the last command pushed to a list a client

@@ -69,6 +69,24 @@ type ReadLocker interface {
 	LockRead(key []byte) error
 }
 
+// OwnedSetter is implemented by transactions whose Set copies key and
+// value (the caller may reuse them) but that can keep the caller's slices
+// instead: SetOwned's caller promises not to modify value until the
+// transaction ends, which saves a copy of big values (a chunked string's
+// chunks). Badger keeps slices; TiKV's memdb copies anyway.
+type OwnedSetter interface {
+	SetOwned(key, value []byte) error
+}
+
+// SetOwned sets key to value, which the caller will not modify until tx
+// ends (see OwnedSetter).
+func SetOwned(tx Txn, key, value []byte) error {
+	if o, ok := tx.(OwnedSetter); ok {
+		return o.SetOwned(key, value)
+	}
+	return tx.Set(key, value)
+}
+
 // LockRead marks key as read by tx when tx needs it (see ReadLocker).
 func LockRead(tx Txn, key []byte) error {
 	if l, ok := tx.(ReadLocker); ok {

@@ -52,6 +52,32 @@ func TestSplitReads(t *testing.T) {
 	})
 }
 
+// TestBigPipelineOrder pipelines commands with big arguments (read as they
+// arrive) and big replies (written a window at a time) between small ones,
+// and reads nothing for a while: every reply comes back whole and in order.
+func TestBigPipelineOrder(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		a := strings.Repeat("a", 3<<20)
+		b := strings.Repeat("0123456789", 1258292) // 12 MiB: three times the write window
+		cmds := []string{encode("SET", "a", a), encode("GET", "a"), "PING\r\n", encode("SET", "b", b),
+			encode("GET", "b"), encode("GET", "a"), encode("ECHO", "x"), encode("STRLEN", "b")}
+		go func() {
+			for _, c := range cmds {
+				_, _ = r.conn.Write([]byte(c))
+			}
+		}()
+		time.Sleep(300 * time.Millisecond) // let the server buffer replies
+		bulk := func(s string) string { return fmt.Sprintf("$%d\r\n%s\r\n", len(s), s) }
+		for i, want := range []string{"+OK\r\n", bulk(a), "+PONG\r\n", "+OK\r\n", bulk(b), bulk(a), bulk("x"),
+			fmt.Sprintf(":%d\r\n", len(b))} {
+			if got := r.reply(); got != want {
+				t.Fatalf("reply %d: %d bytes %.40q, want %d bytes %.40q", i, len(got), got, len(want), want)
+			}
+		}
+	})
+}
+
 // TestRawPipeline writes 1,000 commands in one write and reads 1,000
 // replies in order.
 func TestRawPipeline(t *testing.T) {

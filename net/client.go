@@ -10,6 +10,7 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/net/resp"
 )
 
 // client is one connection's state. Fields under mu may be read by other
@@ -36,10 +37,19 @@ type client struct {
 
 	// Event-loop only.
 	nextSeq  uint64
-	need     int // bytes the incomplete command at the head needs, if known
+	need     int             // bytes the incomplete command at the head needs, if known
+	asm      *resp.Assembler // reads the command at the head (a big one) as it arrives
 	scratch  [][]byte
 	quitting bool
-	authed   atomic.Bool // set by AUTH, possibly inside EXEC on an actor
+	// tail holds reply bytes not yet handed to gnet: a big reply goes
+	// out one window at a time (see endBatch). drainClose closes the
+	// connection once tail is out.
+	tail       [][]byte
+	tailBytes  int
+	drainClose bool
+	tailWake   atomic.Bool // a wake-up to write more of tail is scheduled
+	bigOut     bool        // a huge reply went out: release memory once tail is empty
+	authed     atomic.Bool // set by AUTH, possibly inside EXEC on an actor
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -70,6 +80,7 @@ type client struct {
 	wakeQueued bool                // a loop wake-up will write out
 	closeSeq   uint64              // close after writing the reply before this seq; 0 = no
 	closing    bool                // out ends with the last reply before closing
+	bigSeqs    map[uint64]bool     // commands with huge arguments: release memory after their reply
 	closed     bool
 	assigned   atomic.Uint64 // sequence numbers handed out so far
 }
@@ -96,6 +107,10 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		b = []byte{}
 	}
 	cl.pending[i] = b
+	if cl.bigSeqs[seq] {
+		delete(cl.bigSeqs, seq)
+		cl.srv.release.soon()
+	}
 	cl.advanceLocked()
 	wake := false
 	if w := cl.waitSeq.Load(); w != 0 && seq+1 == w {
@@ -161,7 +176,14 @@ func (cl *client) beginBatch() {
 	cl.outMu.Unlock()
 }
 
-// endBatch runs on the event loop at the end of OnTraffic: it writes out.
+// outWindow bounds the reply bytes handed to gnet and not yet taken by
+// the socket: gnet copies what the socket does not take, so a huge reply
+// given whole would be held twice.
+const outWindow = 4 << 20
+
+// endBatch runs on the event loop at the end of OnTraffic: it writes out,
+// after what is left of earlier replies, as far as the window allows; the
+// rest waits in tail for a wake-up a millisecond later.
 func (cl *client) endBatch() {
 	cl.outMu.Lock()
 	cl.inBatch = false
@@ -172,11 +194,34 @@ func (cl *client) endBatch() {
 		cl.closed = true
 	}
 	cl.outMu.Unlock()
+	cl.drainClose = cl.drainClose || closing
+	if len(cl.tail) > 0 {
+		bufs = append(cl.tail, bufs...)
+		cl.tail, cl.tailBytes = nil, 0
+	}
 	if len(bufs) > 0 {
-		writeAll(cl.conn, bufs)
+		for _, b := range bufs {
+			cl.bigOut = cl.bigOut || len(b) >= bigTransient
+		}
+		cl.tail = writeAll(cl.conn, bufs, outWindow-cl.conn.OutboundBuffered())
+		for _, b := range cl.tail {
+			cl.tailBytes += len(b)
+		}
 		cl.checkOutput(cl.conn)
 	}
-	if closing {
+	if len(cl.tail) == 0 && cl.bigOut {
+		cl.bigOut = false
+		cl.srv.release.soon()
+	}
+	switch {
+	case len(cl.tail) > 0:
+		if cl.tailWake.CompareAndSwap(false, true) {
+			time.AfterFunc(time.Millisecond, func() {
+				cl.tailWake.Store(false)
+				_ = cl.conn.Wake(nil)
+			})
+		}
+	case cl.drainClose:
 		_ = cl.conn.Close()
 	}
 }
@@ -202,10 +247,11 @@ func (cl *client) pauseIfBusy() bool {
 // maxIovecs stays under the kernel's IOV_MAX (1024) per writev.
 const maxIovecs = 512
 
-// writeAll writes bufs in order: runs of small replies are joined into one
-// buffer, and no writev gets more than maxIovecs buffers (a longer one
-// fails with EINVAL and gnet would close the connection).
-func writeAll(c gnet.Conn, bufs [][]byte) {
+// writeAll writes bufs in order, about budget bytes of them, and returns
+// the rest: runs of small replies are joined into one buffer, and no
+// writev gets more than maxIovecs buffers (a longer one fails with EINVAL
+// and gnet would close the connection).
+func writeAll(c gnet.Conn, bufs [][]byte, budget int) (rest [][]byte) {
 	const small = 4 << 10
 	iov := make([][]byte, 0, min(len(bufs), maxIovecs))
 	var joined []byte
@@ -215,22 +261,47 @@ func writeAll(c gnet.Conn, bufs [][]byte) {
 			joined = nil
 		}
 	}
-	for _, b := range bufs {
+	for i, b := range bufs {
+		if budget <= 0 {
+			rest = bufs[i:]
+			break
+		}
 		if len(b) < small {
 			joined = append(joined, b...)
+			budget -= len(b)
 			continue
 		}
 		flushJoined()
+		if len(b) > budget {
+			rest = append([][]byte{b[budget:]}, bufs[i+1:]...)
+			b = b[:budget]
+		}
 		iov = append(iov, b)
+		budget -= len(b)
 		if len(iov) >= maxIovecs {
 			_, _ = c.Writev(iov)
 			iov = iov[:0:0]
+		}
+		if rest != nil {
+			break
 		}
 	}
 	flushJoined()
 	if len(iov) > 0 {
 		_, _ = c.Writev(iov)
 	}
+	return rest
+}
+
+// releaseAfter makes the reply of seq, a command with huge arguments,
+// return freed memory to the OS (see releaser).
+func (cl *client) releaseAfter(seq uint64) {
+	cl.outMu.Lock()
+	if cl.bigSeqs == nil {
+		cl.bigSeqs = map[uint64]bool{}
+	}
+	cl.bigSeqs[seq] = true
+	cl.outMu.Unlock()
 }
 
 // closeAfter makes the connection close once the reply of seq is written.
@@ -275,9 +346,9 @@ func (cl *client) checkOutput(c gnet.Conn) {
 	if cl.Subscriptions() > 0 {
 		limit = cl.srv.opts.OutputLimitPubSub
 	}
-	if limit > 0 && c.OutboundBuffered() > limit {
+	if buffered := c.OutboundBuffered() + cl.tailBytes; limit > 0 && buffered > limit {
 		cl.srv.log.Warn("client closed for exceeding its output buffer limit", "id", cl.id, "addr", cl.addr,
-			"buffered", c.OutboundBuffered(), "limit", limit)
+			"buffered", buffered, "limit", limit)
 		cl.markClosed()
 		_ = c.Close()
 	}

@@ -82,6 +82,7 @@ type Server struct {
 	nclients   atomic.Int64
 	totalConns atomic.Int64
 	totalCmds  atomic.Int64
+	release    releaser
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -203,33 +204,61 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl.need = 0
 	consumed := 0
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
+		if cl.asm != nil {
+			// A command with a big argument, copied out as it arrives.
+			n, args, err := cl.asm.Feed(buf[consumed:])
+			consumed += n
+			if err != nil {
+				s.protocolError(cl, err)
+				consumed = len(buf)
+				break
+			}
+			if args == nil {
+				break
+			}
+			cl.asm = nil
+			if len(args) > 0 {
+				s.dispatch(cl, args)
+			}
+			continue
+		}
 		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
 		if err != nil {
-			seq := cl.nextSeq
-			cl.nextSeq++
-			cl.assigned.Store(cl.nextSeq)
-			w := resp.NewWriter(2)
-			command.Reply(w, err, "", s.log)
-			cl.Reply(seq, w.Bytes())
-			cl.closeAfter(seq)
-			cl.quitting = true
+			s.protocolError(cl, err)
 			consumed = len(buf)
 			break
 		}
 		if r.N == 0 {
+			if r.Need >= resp.BigArg && buf[consumed] == '*' {
+				cl.asm = resp.NewAssembler(s.opts.Limits)
+				continue
+			}
 			cl.need = r.Need
 			break
 		}
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
-			s.handle(cl, r.Args)
+			s.dispatch(cl, copyArgs(r.Args))
 		}
 	}
 	if consumed > 0 {
 		_, _ = c.Discard(consumed)
 	}
 	return gnet.None
+}
+
+// protocolError answers a malformed request and closes the connection once
+// the replies before it are out, as Redis does.
+func (s *Server) protocolError(cl *client, err error) {
+	seq := cl.nextSeq
+	cl.nextSeq++
+	cl.assigned.Store(cl.nextSeq)
+	w := resp.NewWriter(2)
+	command.Reply(w, err, "", s.log)
+	cl.Reply(seq, w.Bytes())
+	cl.closeAfter(seq)
+	cl.quitting = true
 }
 
 // copyArgs copies the arguments out of gnet's buffer into one block.
@@ -249,11 +278,14 @@ func copyArgs(args [][]byte) [][]byte {
 	return out
 }
 
-func (s *Server) handle(cl *client, raw [][]byte) {
-	args := copyArgs(raw)
+// dispatch runs one command whose arguments it owns.
+func (s *Server) dispatch(cl *client, args [][]byte) {
 	seq := cl.nextSeq
 	cl.nextSeq++
 	cl.assigned.Store(cl.nextSeq)
+	if size := argsSize(args); size >= bigTransient {
+		cl.releaseAfter(seq)
+	}
 	s.totalCmds.Add(1)
 	spec, resolveErr := s.reg.Resolve(args)
 	cl.mu.Lock()
@@ -432,4 +464,16 @@ func (s *Server) busy(spec *command.Spec) error {
 		return nil
 	}
 	return s.opts.BusyError(function)
+}
+
+// argsSize returns the bytes of a command's arguments, stopping early once
+// it passes bigTransient.
+func argsSize(args [][]byte) int {
+	n := 0
+	for _, a := range args {
+		if n += len(a); n >= bigTransient {
+			break
+		}
+	}
+	return n
 }

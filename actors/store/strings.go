@@ -166,7 +166,8 @@ func (s *Str) Value() ([]byte, error) {
 }
 
 // Write stores data at offset off, growing the string with zero bytes as
-// needed, and keeps the key's expiry. A missing key is created.
+// needed, and keeps the key's expiry. A missing key is created. The
+// transaction may keep data until it ends: callers must not modify it.
 func (s *Str) Write(off int64, data []byte) error {
 	size := max(s.Len(), off+int64(len(data)))
 	if !s.meta.Chunked && size <= codec.StringInlineMax {
@@ -266,7 +267,9 @@ func (w *chunkWriter) write(off int64, data []byte) error {
 		var err error
 		switch {
 		case len(next) > 0:
-			err = w.t.txn.Set(k, next)
+			// Kept until commit: a fresh buffer, or the caller's data,
+			// which Write's callers do not modify (see Str.Write).
+			err = drivers.SetOwned(w.t.txn, k, next)
 		case len(cur) > 0:
 			err = w.t.txn.Delete(k)
 		}

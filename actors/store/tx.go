@@ -469,7 +469,8 @@ func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
 }
 
 // SetString stores val at key with expiry expireAt (0 for none), replacing
-// whatever was there.
+// whatever was there. The transaction may keep val until it ends: callers
+// must not modify it.
 func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 	mk, old, err := t.raw(key, false)
 	if err != nil {

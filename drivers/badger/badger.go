@@ -268,6 +268,11 @@ func (t *txn) Set(key, value []byte) error {
 	return wrap(t.tx.Set(k, v))
 }
 
+// SetOwned implements drivers.OwnedSetter: the value is kept, not copied.
+func (t *txn) SetOwned(key, value []byte) error {
+	return wrap(t.tx.Set(append([]byte(nil), key...), value))
+}
+
 func (t *txn) Delete(key []byte) error {
 	return wrap(t.tx.Delete(append([]byte(nil), key...)))
 }

@@ -2,6 +2,7 @@ package resp
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -31,6 +32,18 @@ func (w *Writer) Proto() int {
 
 // Bytes returns what was written; it aliases the writer's buffer.
 func (w *Writer) Bytes() []byte { return w.buf }
+
+// Detach returns what was written as a slice the writer no longer uses: a
+// copy when it is short, else the buffer itself (the writer starts a new
+// one), so a big reply is not copied again.
+func (w *Writer) Detach() []byte {
+	if len(w.buf) < 64<<10 {
+		return append([]byte(nil), w.buf...)
+	}
+	b := w.buf
+	w.buf = nil
+	return b
+}
 
 func (w *Writer) header(c byte, n int64) {
 	w.buf = append(w.buf, c)
@@ -71,6 +84,17 @@ func (w *Writer) Bulk(b []byte) {
 	w.buf = append(w.buf, b...)
 	w.buf = append(w.buf, '\r', '\n')
 }
+
+// BulkHeader starts a bulk string of n bytes, which the caller then
+// appends (Raw) before ending it with BulkEnd; the buffer grows once, to
+// hold all of it.
+func (w *Writer) BulkHeader(n int64) {
+	w.buf = slices.Grow(w.buf, int(n)+24)
+	w.header('$', n)
+}
+
+// BulkEnd ends a bulk string begun with BulkHeader.
+func (w *Writer) BulkEnd() { w.buf = append(w.buf, '\r', '\n') }
 
 // BulkString writes a bulk string from a Go string.
 func (w *Writer) BulkString(s string) {
