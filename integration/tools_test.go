@@ -1,7 +1,10 @@
 package integration
 
 import (
+	"context"
+	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -65,4 +68,87 @@ func TestRedisBenchmark(t *testing.T) {
 			t.Errorf("redis-benchmark reported an error:\n%s", s)
 		}
 	})
+}
+
+// TestRedisCLIHelp runs redis-cli's "help @group" and "help command" on
+// rekv and on redis-server: redis-cli builds them from COMMAND DOCS, and
+// the argument synopsis it prints (the same data it shows as hints while
+// typing) must be Redis's for every command of the group. Summaries are
+// rekv's own words, so they are only checked to be there.
+func TestRedisCLIHelp(t *testing.T) {
+	cli := redisTool(t, "redis-cli")
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	help := func(addr, topic string) (synopses []string, summaries int) {
+		host, port := hostPort(addr)
+		cmd := exec.Command(cli, "-h", host, "-p", port)
+		cmd.Stdin = strings.NewReader("help " + topic + "\n")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("redis-cli help %s: %v\n%s", topic, err, out)
+		}
+		for _, line := range strings.Split(ansi.ReplaceAllString(string(out), ""), "\n") {
+			switch {
+			case strings.HasPrefix(line, "  summary: ") && len(line) > len("  summary: "):
+				summaries++
+			case strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") && !strings.Contains(line, ":"):
+				synopses = append(synopses, strings.TrimSpace(line))
+			}
+		}
+		return synopses, summaries
+	}
+	red := redisServer(t)
+	n := startNode(t, "badger", nil)
+	for _, topic := range []string{"@hash", "@string", "@list", "@set", "@sorted-set", "@geo", "@hyperloglog", "set", "xadd", "zadd", "georadius"} {
+		all, _ := help(red, topic)
+		var want []string
+		for _, l := range all {
+			if !strings.HasPrefix(l, "PFDEBUG") && !strings.HasPrefix(l, "PFSELFTEST") { // Redis's internal HLL testing commands
+				want = append(want, l)
+			}
+		}
+		got, summaries := help(n.Addr(), topic)
+		if len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("help %s synopses:\n%s\nredis-server:\n%s", topic, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if summaries != len(got) {
+			t.Fatalf("help %s: %d summaries for %d commands", topic, summaries, len(got))
+		}
+	}
+}
+
+// TestCommandDocsComplete: COMMAND DOCS documents every command and
+// subcommand of COMMAND LIST with a summary, group, version and
+// complexity.
+func TestCommandDocsComplete(t *testing.T) {
+	n := startNode(t, "badger", nil)
+	c := newClient(t, n.Addr(), 2)
+	ctx := context.Background()
+	names, err := c.Do(ctx, "command", "list").StringSlice()
+	must(t, err)
+	docs, err := c.Do(ctx, "command", "docs").Slice()
+	must(t, err)
+	if len(docs) != 2*len(names) {
+		t.Fatalf("COMMAND DOCS has %d entries for %d commands", len(docs)/2, len(names))
+	}
+	var check func(name string, doc any)
+	check = func(name string, doc any) {
+		fields, _ := doc.([]any)
+		got := map[string]any{}
+		for i := 0; i+1 < len(fields); i += 2 {
+			got[fmt.Sprint(fields[i])] = fields[i+1]
+		}
+		for _, f := range []string{"summary", "since", "group", "complexity"} {
+			if s, _ := got[f].(string); s == "" {
+				t.Errorf("%s: no %s", name, f)
+			}
+		}
+		if subs, ok := got["subcommands"].([]any); ok {
+			for i := 0; i+1 < len(subs); i += 2 {
+				check(fmt.Sprint(subs[i]), subs[i+1])
+			}
+		}
+	}
+	for i := 0; i+1 < len(docs); i += 2 {
+		check(fmt.Sprint(docs[i]), docs[i+1])
+	}
 }

@@ -57,8 +57,10 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 			}
 		}
 	case "docs":
-		// Minimal docs: every command is listed with an empty summary, so
-		// clients that ask (redis-cli) get a well-formed map.
+		d, err := loadDocs()
+		if err != nil {
+			return err
+		}
 		specs := all
 		if len(cc.names) > 0 {
 			specs = nil
@@ -71,9 +73,7 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 		c.W.Map(len(specs))
 		for _, s := range specs {
 			c.W.BulkString(s.Name)
-			c.W.Map(1)
-			c.W.BulkString("summary")
-			c.W.BulkString("")
+			d.write(c, s, d.entries[s.Name])
 		}
 	}
 	return nil
