@@ -17,16 +17,17 @@ type Member struct{ Field, Val []byte }
 // if count reaches the size), count < 0 gives |count| members that may
 // repeat.
 //
-// A pick descends the members' byte trie (see descend): O(depth * log n),
-// uniform when member keys fill their alphabet evenly.
-// When the reply is itself a large share of the collection, the whole
-// collection is read instead.
+// A collection of up to exactUpTo members is read whole and sampled
+// exactly. In a bigger one a pick descends the members' byte trie (see
+// descend): O(depth * log n), uniform when member keys fill their alphabet
+// evenly. When the reply is itself a large share of the collection, the
+// whole collection is read instead.
 func RandomMembers(coll *store.Coll, count int64) ([]Member, error) {
 	size := coll.Size()
 	if size == 0 || count == 0 {
 		return nil, nil
 	}
-	if count > 0 && count*2 >= size || count < 0 && -count >= size {
+	if size <= exactUpTo || count > 0 && count*2 >= size || count < 0 && -count >= size {
 		return sampleAll(coll, count)
 	}
 	first, err := edgeMember(coll, false)
@@ -75,6 +76,11 @@ func RandomMembers(coll *store.Coll, count int64) ([]Member, error) {
 	}
 	return out, nil
 }
+
+// exactUpTo is the size up to which random picks read the whole
+// collection: uniform whatever the members look like, for about the cost
+// of a few descents.
+const exactUpTo = 1024
 
 // edgeMember returns the first (or last) member, past known tombstones.
 func edgeMember(coll *store.Coll, last bool) (Member, error) {

@@ -6,29 +6,34 @@ import (
 	"testing"
 )
 
-// TestSRandMemberSpread draws from 1,000 members and checks each tenth of
-// them (in key order) gets a fair share. The key shapes are those that
+// TestSRandMemberSpread draws from sets and checks each tenth of the
+// members (in key order) gets a fair share. The key shapes are those that
 // skew naive seek-based sampling: decimal strings (byte gaps after each
-// carry) and hex strings (a hole between '9' and 'a').
+// carry) and hex strings (a hole between '9' and 'a'). 1,000 members are
+// sampled exactly (read whole), even spaced out unevenly (every fourth hex
+// number); 4,000 and 4,096 are sampled by the trie descent, whose keys
+// here fill their alphabet evenly.
 func TestSRandMemberSpread(t *testing.T) {
-	for _, format := range []string{"element:%012d", "id:%04x"} {
-		t.Run(format, func(t *testing.T) {
+	for _, tc := range []struct {
+		format     string
+		n, spacing int
+	}{{"element:%012d", 1000, 1}, {"id:%04x", 1000, 4}, {"element:%012d", 4000, 1}, {"id:%04x", 4096, 1}} {
+		t.Run(fmt.Sprint(tc.format, tc.n), func(t *testing.T) {
 			h := harness(t)
 			var b strings.Builder
 			b.WriteString("sadd s")
-			for i := 0; i < 1000; i++ {
-				fmt.Fprintf(&b, " "+format, i*(1+strings.Count(format, "x")*3))
-			}
-			h.Run([]c{{b.String(), ":1000\r\n"}})
 			index := map[string]int{}
-			for i := 0; i < 1000; i++ {
-				index[fmt.Sprintf(format, i*(1+strings.Count(format, "x")*3))] = i
+			for i := 0; i < tc.n; i++ {
+				m := fmt.Sprintf(tc.format, i*tc.spacing)
+				b.WriteString(" " + m)
+				index[m] = i * 10 / tc.n
 			}
+			h.Run([]c{{b.String(), fmt.Sprintf(":%d\r\n", tc.n)}})
 			var tenths [10]int
 			for i := 0; i < 40; i++ { // 40 x 50 = 2,000 draws
 				for _, line := range strings.Split(h.Do("srandmember s -50"), "\r\n") {
-					if n, ok := index[line]; ok {
-						tenths[n/100]++
+					if d, ok := index[line]; ok {
+						tenths[d]++
 					}
 				}
 			}
