@@ -342,9 +342,9 @@ func (cl *client) push(b []byte) {
 // checkOutput runs on the event loop after a write: a client whose unsent
 // output exceeds its class's limit (pub/sub or normal) is disconnected.
 func (cl *client) checkOutput(c gnet.Conn) {
-	limit := cl.srv.opts.OutputLimitNormal
+	limit := int(cl.srv.rt.outNormal.Load())
 	if cl.Subscriptions() > 0 {
-		limit = cl.srv.opts.OutputLimitPubSub
+		limit = int(cl.srv.rt.outPubSub.Load())
 	}
 	if buffered := c.OutboundBuffered() + cl.tailBytes; limit > 0 && buffered > limit {
 		cl.srv.log.Warn("client closed for exceeding its output buffer limit", "id", cl.id, "addr", cl.addr,
@@ -416,7 +416,7 @@ func (cl *client) SetLibVer(v string) {
 func (cl *client) CloseAfterReply() { cl.quitting = true }
 
 // Authenticated is true once AUTH succeeded, or always without requirepass.
-func (cl *client) Authenticated() bool { return cl.authed.Load() || cl.srv.opts.RequirePass == "" }
+func (cl *client) Authenticated() bool { return cl.authed.Load() || cl.srv.requirePass() == "" }
 
 func (cl *client) SetAuthenticated() { cl.authed.Store(true) }
 

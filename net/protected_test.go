@@ -21,7 +21,7 @@ func TestProtectedModeRefusesOnlyRemoteClientsWithoutPassword(t *testing.T) {
 		{Options{ProtectedMode: false}, remote, false},
 	}
 	for i, c := range cases {
-		if got := refuse(c.o, c.addr); got != c.want {
+		if got := refuse(c.o.ProtectedMode, c.o.RequirePass, c.addr); got != c.want {
 			t.Errorf("case %d: refuse = %v, want %v", i, got, c.want)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	stdnet "net"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,6 +82,8 @@ type Server struct {
 	totalConns atomic.Int64
 	totalCmds  atomic.Int64
 	release    releaser
+	conf       *config
+	rt         runtimeConf
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -94,6 +95,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 		s.notify.Store(uint32(n))
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
+	s.initConfig()
 	return s
 }
 
@@ -106,8 +108,8 @@ func (s *Server) Start(engine *actors.Engine) error {
 			gnet.WithMulticore(s.opts.Multicore),
 			gnet.WithReusePort(false),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
-			gnet.WithTicker(s.opts.IdleTimeout > 0),
-			gnet.WithLogLevel(4)) // gnet's own logs: errors only
+			gnet.WithTicker(true), // idle timeouts (CONFIG SET timeout)
+			gnet.WithLogLevel(4))  // gnet's own logs: errors only
 	}()
 	select {
 	case <-s.booted:
@@ -139,7 +141,11 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 
 // OnTick closes clients idle longer than the idle timeout.
 func (s *Server) OnTick() (time.Duration, gnet.Action) {
-	deadline := time.Now().Add(-s.opts.IdleTimeout)
+	timeout := time.Duration(s.rt.idleTimeout.Load())
+	if timeout <= 0 {
+		return time.Second, gnet.None
+	}
+	deadline := time.Now().Add(-timeout)
 	s.clients.Range(func(_, v any) bool {
 		cl := v.(*client)
 		cl.mu.Lock()
@@ -150,20 +156,23 @@ func (s *Server) OnTick() (time.Duration, gnet.Action) {
 		}
 		return true
 	})
-	return min(time.Second, s.opts.IdleTimeout/2+time.Millisecond), gnet.None
+	return min(time.Second, timeout/2+time.Millisecond), gnet.None
 }
 
 // OnOpen registers a client.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
-	if s.opts.MaxClients > 0 && s.nclients.Load() >= int64(s.opts.MaxClients) {
+	if limit := s.rt.maxClients.Load(); limit > 0 && s.nclients.Load() >= limit {
 		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
 	}
-	if refuse(s.opts, c.RemoteAddr()) {
+	if refuse(s.opts.ProtectedMode, s.requirePass(), c.RemoteAddr()) {
 		return []byte(deniedReply), gnet.Close
 	}
 	now := time.Now()
 	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: c.RemoteAddr().String(),
 		laddr: c.LocalAddr().String(), created: now, lastSeen: now, proto: 2}
+	// As in Redis, a client that connects while no password is set stays
+	// authenticated if one is set later (CONFIG SET requirepass).
+	cl.authed.Store(s.requirePass() == "")
 	c.SetContext(cl)
 	s.clients.Store(cl.id, cl)
 	s.nclients.Add(1)
@@ -203,6 +212,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	buf, _ := c.Peek(-1)
 	cl.need = 0
 	consumed := 0
+	lim := s.limits()
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
 		if cl.asm != nil {
 			// A command with a big argument, copied out as it arrives.
@@ -222,7 +232,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 			}
 			continue
 		}
-		r, err := resp.Parse(buf[consumed:], s.opts.Limits, cl.scratch)
+		r, err := resp.Parse(buf[consumed:], lim, cl.scratch)
 		if err != nil {
 			s.protocolError(cl, err)
 			consumed = len(buf)
@@ -230,7 +240,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		}
 		if r.N == 0 {
 			if r.Need >= resp.BigArg && buf[consumed] == '*' {
-				cl.asm = resp.NewAssembler(s.opts.Limits)
+				cl.asm = resp.NewAssembler(lim)
 				continue
 			}
 			cl.need = r.Need
@@ -410,13 +420,13 @@ func (s *Server) gcFields() [][2]string {
 // CheckAuth implements command.Server.
 func (s *Server) CheckAuth(user, pass []byte) error {
 	switch {
-	case s.opts.RequirePass == "" && user == nil:
+	case s.requirePass() == "" && user == nil:
 		return rerr.ErrNoPassword
 	case user != nil && string(user) != "default":
 		return rerr.ErrWrongPass
-	case s.opts.RequirePass == "":
+	case s.requirePass() == "":
 		return nil // the default user has no password: any is accepted
-	case subtle.ConstantTimeCompare(pass, []byte(s.opts.RequirePass)) != 1:
+	case subtle.ConstantTimeCompare(pass, []byte(s.requirePass())) != 1:
 		return rerr.ErrWrongPass
 	}
 	return nil
@@ -434,19 +444,12 @@ const deniedReply = "-DENIED Redis is running in protected mode because protecte
 
 // refuse reports whether protected mode turns a client away: no password,
 // protected mode on, and a peer that is not a loopback address.
-func refuse(o Options, addr stdnet.Addr) bool {
-	if !o.ProtectedMode || o.RequirePass != "" {
+func refuse(protected bool, password string, addr stdnet.Addr) bool {
+	if !protected || password != "" {
 		return false
 	}
 	tcp, ok := addr.(*stdnet.TCPAddr)
 	return ok && !tcp.IP.IsLoopback()
-}
-
-// Config implements command.Server.
-func (s *Server) Config() [][2]string {
-	busy := strconv.FormatInt(s.busyMs.Load(), 10)
-	return append(append([][2]string{}, s.info.Config...), [2]string{"notify-keyspace-events", s.NotifyFlags().String()},
-		[2]string{"busy-reply-threshold", busy}, [2]string{"lua-time-limit", busy})
 }
 
 // busy returns BUSY for a command arriving while a script has run past

@@ -55,14 +55,16 @@ type Server interface {
 	ClientList() []string
 	// Stats returns counters for INFO.
 	Stats() Stats
-	// Config returns the CONFIG GET parameters and their values.
-	Config() [][2]string
+	// ConfigGet returns the parameters matching any of the patterns
+	// (CONFIG GET), each once, with their values.
+	ConfigGet(patterns [][]byte) [][2]string
 	// CheckAuth checks a user and password against requirepass: nil,
 	// rerr.ErrWrongPass, or rerr.ErrNoPassword for a bare password when
 	// none is configured (user is nil for the one-argument AUTH).
 	CheckAuth(user, pass []byte) error
-	// SetConfig sets a run-time parameter (CONFIG SET).
-	SetConfig(name, value string) error
+	// SetConfig sets parameters (CONFIG SET): all of them, or none and
+	// an error.
+	SetConfig(pairs [][2]string) error
 	// NotifyFlags returns the keyspace notification classes enabled.
 	NotifyFlags() NotifyClass
 	// Notify publishes a keyspace notification of class for key in db, if

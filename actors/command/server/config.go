@@ -2,7 +2,6 @@ package server
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
@@ -12,15 +11,7 @@ type configGet struct{ patterns [][]byte }
 func parseConfigGet(args [][]byte) (command.Runner, error) { return configGet{args[2:]}, nil }
 
 func (g configGet) Run(c *command.Ctx) error {
-	var out [][2]string
-	for _, p := range c.Server.Config() {
-		for _, pat := range g.patterns {
-			if glob.Match(pat, []byte(p[0]), true) {
-				out = append(out, p)
-				break
-			}
-		}
-	}
+	out := c.Server.ConfigGet(g.patterns)
 	c.W.Map(len(out))
 	for _, p := range out {
 		c.W.BulkString(p[0])
@@ -29,8 +20,8 @@ func (g configGet) Run(c *command.Ctx) error {
 	return nil
 }
 
-// CONFIG SET parameter value [parameter value ...]: all or nothing, and
-// only run-time parameters (notify-keyspace-events).
+// CONFIG SET parameter value [parameter value ...]: all or nothing (see
+// net/config.go for what each parameter does in rekv).
 type configSet struct{ pairs [][]byte }
 
 func parseConfigSet(args [][]byte) (command.Runner, error) {
@@ -41,10 +32,12 @@ func parseConfigSet(args [][]byte) (command.Runner, error) {
 }
 
 func (x configSet) Run(c *command.Ctx) error {
+	pairs := make([][2]string, 0, len(x.pairs)/2)
 	for i := 0; i < len(x.pairs); i += 2 {
-		if err := c.Server.SetConfig(string(x.pairs[i]), string(x.pairs[i+1])); err != nil {
-			return err
-		}
+		pairs = append(pairs, [2]string{string(x.pairs[i]), string(x.pairs[i+1])})
+	}
+	if err := c.Server.SetConfig(pairs); err != nil {
+		return err
 	}
 	c.W.OK()
 	return nil

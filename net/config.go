@@ -1,0 +1,434 @@
+package net
+
+import (
+	_ "embed"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/glob"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// CONFIG GET/SET over every Redis 7.0 parameter.
+//
+// params.txt lists each parameter as Redis 7.0 declares it — its kind,
+// default and accepted values (bool; int or memory with a range; enum;
+// string; immutable; the special formats; an alias naming another) — so
+// CONFIG SET validates and answers exactly as Redis does. A value is
+// remembered and returned by CONFIG GET; those with a meaning in rekv also
+// take effect at once (apply): notify-keyspace-events,
+// busy-reply-threshold, requirepass, timeout, maxclients,
+// proto-max-bulk-len and the normal and pubsub hard limits of
+// client-output-buffer-limit. The others (encodings, persistence,
+// replication, eviction...) have no effect here. port, bind, dir and
+// databases come from rekv's own configuration and cannot change at run
+// time. CONFIG SET of several pairs checks them all before changing any.
+
+//go:embed params.txt
+var paramsTable string
+
+type paramKind int
+
+const (
+	kindString paramKind = iota
+	kindBool
+	kindInt
+	kindMem
+	kindMemPct
+	kindEnum
+	kindImmutable
+	kindProtected
+	kindSpecial
+)
+
+type param struct {
+	name     string
+	kind     paramKind
+	min, max int64
+	values   []string // enum
+}
+
+// fixedParam reports the parameters read from rekv's own configuration,
+// which cannot be set at run time.
+func fixedParam(name string) bool {
+	switch name {
+	case "port", "bind", "dir", "tls-port":
+		return true
+	}
+	return false
+}
+
+// config holds the parameter table and every parameter's value.
+type config struct {
+	mu     sync.Mutex
+	params map[string]*param
+	alias  map[string]string // alias -> canonical name
+	order  []string          // every name, canonical and alias
+	values map[string]string // by canonical name
+}
+
+func loadConfig(overrides [][2]string) *config {
+	c := &config{params: map[string]*param{}, alias: map[string]string{}, values: map[string]string{}}
+	for _, line := range strings.Split(paramsTable, "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 3 {
+			continue
+		}
+		name := f[0]
+		c.order = append(c.order, name)
+		if f[1] == "alias" {
+			c.alias[name] = f[2]
+			continue
+		}
+		p := &param{name: name}
+		switch f[1] {
+		case "bool":
+			p.kind = kindBool
+		case "int", "mem", "mempct":
+			p.kind = map[string]paramKind{"int": kindInt, "mem": kindMem, "mempct": kindMemPct}[f[1]]
+			p.min, _ = strconv.ParseInt(f[3], 10, 64)
+			p.max, _ = strconv.ParseInt(f[4], 10, 64)
+		case "enum":
+			p.kind, p.values = kindEnum, strings.Split(f[3], ",")
+		case "immutable":
+			p.kind = kindImmutable
+		case "special":
+			p.kind = kindSpecial
+		}
+		switch {
+		case name == "dbfilename":
+			p.kind = kindProtected // enable-protected-configs is no
+		case fixedParam(name):
+			p.kind = kindImmutable
+		}
+		c.params[name] = p
+		c.values[name] = f[2]
+	}
+	for _, kv := range overrides {
+		c.values[c.canonical(kv[0])] = kv[1]
+	}
+	return c
+}
+
+func (c *config) canonical(name string) string {
+	if a, ok := c.alias[name]; ok {
+		return a
+	}
+	return name
+}
+
+// get returns the name/value pairs matching any of patterns, each once.
+func (c *config) get(patterns [][]byte, match func(pat []byte, name string) bool) [][2]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out [][2]string
+	for _, name := range c.order {
+		for _, pat := range patterns {
+			if match(pat, name) {
+				out = append(out, [2]string{name, c.values[c.canonical(name)]})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func setErr(name, why string) error {
+	return rerr.Errorf("ERR CONFIG SET failed (possibly related to argument '%s') - %s", name, why)
+}
+
+// normalize checks value for p and returns it as CONFIG GET shows it.
+func (p *param) normalize(value string) (string, error) {
+	switch p.kind {
+	case kindImmutable:
+		return "", setErr(p.name, "can't set immutable config")
+	case kindProtected:
+		return "", setErr(p.name, "can't set protected config")
+	case kindBool:
+		switch strings.ToLower(value) {
+		case "yes":
+			return "yes", nil
+		case "no":
+			return "no", nil
+		}
+		return "", setErr(p.name, "argument must be 'yes' or 'no'")
+	case kindInt:
+		n, ok := resp.ParseInt([]byte(value))
+		if !ok {
+			return "", setErr(p.name, "argument couldn't be parsed into an integer")
+		}
+		if s, err := p.inRange(n); err != nil || p.name != "hz" {
+			return s, err
+		}
+		return strconv.FormatInt(min(max(n, 1), 500), 10), nil // Redis clamps hz
+	case kindMem, kindMemPct:
+		if p.kind == kindMemPct && strings.HasSuffix(value, "%") {
+			n, ok := resp.ParseInt([]byte(value[:len(value)-1]))
+			if ok && n >= 0 {
+				return strconv.FormatInt(n, 10) + "%", nil
+			}
+		}
+		u, ok := memValue(value)
+		if !ok {
+			if p.kind == kindMemPct {
+				return "", setErr(p.name, "argument must be a memory or percent value")
+			}
+			return "", setErr(p.name, "argument must be a memory value")
+		}
+		switch {
+		case p.name == "maxmemory" || p.name == "cluster-link-sendbuf-limit":
+			return strconv.FormatUint(u, 10), nil // unsigned in Redis
+		case p.kind == kindMemPct && u > math.MaxInt64:
+			return strconv.FormatInt(-int64(u), 10) + "%", nil // read back as Redis does: negative is a percent
+		case u > math.MaxInt64:
+			return p.inRange(-1)
+		case p.name == "repl-backlog-size":
+			u = max(u, 16384) // Redis's smallest backlog
+		}
+		return p.inRange(int64(u))
+	case kindEnum:
+		for _, v := range p.values {
+			if strings.EqualFold(v, value) {
+				return v, nil
+			}
+		}
+		return "", setErr(p.name, "argument(s) must be one of the following: "+strings.Join(p.values, ", "))
+	case kindSpecial:
+		return p.special(value)
+	}
+	return value, nil
+}
+
+func (p *param) inRange(n int64) (string, error) {
+	if n < p.min || n > p.max {
+		return "", setErr(p.name, "argument must be between "+strconv.FormatInt(p.min, 10)+" and "+
+			strconv.FormatInt(p.max, 10)+" inclusive")
+	}
+	return strconv.FormatInt(n, 10), nil
+}
+
+// memValue parses a memory amount as Redis's memtoull: digits and an
+// optional unit (b, k, kb, m, mb, g, gb; any case); too big saturates.
+func memValue(s string) (uint64, bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, false
+	}
+	mul := map[string]uint64{"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000 * 1000, "mb": 1 << 20,
+		"g": 1000 * 1000 * 1000, "gb": 1 << 30}[strings.ToLower(s[i:])]
+	if mul == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s[:i], 10, 64)
+	if err != nil || n > math.MaxUint64/mul {
+		return math.MaxUint64, true
+	}
+	return n * mul, true
+}
+
+// special validates the parameters with their own formats.
+func (p *param) special(value string) (string, error) {
+	f := strings.Fields(value)
+	switch p.name {
+	case "save":
+		if len(f)%2 != 0 {
+			return "", setErr(p.name, "Invalid save parameters")
+		}
+		for _, x := range f {
+			if n, ok := resp.ParseInt([]byte(x)); !ok || n < 0 {
+				return "", setErr(p.name, "Invalid save parameters")
+			}
+		}
+		return strings.Join(f, " "), nil
+	case "client-output-buffer-limit":
+		if len(f)%4 != 0 {
+			return "", setErr(p.name, "Wrong number of arguments in buffer limit configuration.")
+		}
+		for i := 0; i < len(f); i += 4 {
+			switch strings.ToLower(f[i]) {
+			case "normal", "slave", "replica", "pubsub":
+			default:
+				return "", setErr(p.name, "Invalid client class specified in buffer limit configuration.")
+			}
+			for _, x := range f[i+1 : i+4] {
+				if _, ok := memValue(x); !ok {
+					return "", setErr(p.name, "Error in hard, soft or soft_seconds setting in buffer limit configuration.")
+				}
+			}
+		}
+		return value, nil
+	case "notify-keyspace-events":
+		n, ok := command.ParseNotify(value)
+		if !ok {
+			return "", setErr(p.name, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.")
+		}
+		return n.String(), nil
+	case "oom-score-adj-values":
+		if len(f) != 3 {
+			return "", setErr(p.name, "wrong number of arguments")
+		}
+		for _, x := range f {
+			if n, ok := resp.ParseInt([]byte(x)); !ok || n < -2000 || n > 2000 {
+				return "", setErr(p.name, "Invalid oom-score-adj-values, elements must be between -2000 and 2000.")
+			}
+		}
+		return strings.Join(f, " "), nil
+	case "latency-tracking-info-percentiles":
+		for _, x := range f {
+			v, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return "", setErr(p.name, "Invalid latency-tracking-info-percentiles parameters")
+			}
+			if v < 0 || v > 100 {
+				return "", setErr(p.name, "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]")
+			}
+		}
+		return value, nil
+	case "cluster-announce-hostname":
+		for _, ch := range value {
+			if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '.') {
+				return "", setErr(p.name, "Hostnames may only contain alphanumeric characters, hyphens or dots")
+			}
+		}
+		return value, nil
+	}
+	return value, nil
+}
+
+// set validates every pair, then applies them all (apply may refuse one,
+// which undoes the others) and remembers the values.
+func (c *config) set(pairs [][2]string, apply func(name, value string) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := map[string]bool{}
+	next := make([][2]string, 0, len(pairs))
+	for _, kv := range pairs {
+		name := strings.ToLower(kv[0])
+		canon := c.canonical(name)
+		p := c.params[canon]
+		if p == nil {
+			return rerr.Errorf("ERR Unknown option or number of arguments for CONFIG SET - '%s'", kv[0])
+		}
+		if seen[name] { // an alias and its parameter may both be given: the last wins
+			return setErr(name, "duplicate parameter")
+		}
+		seen[name] = true
+		v, err := p.normalize(kv[1])
+		if err != nil {
+			if canon != name {
+				return rerr.Errorf("%s", strings.Replace(err.Error(), "'"+canon+"'", "'"+name+"'", 1))
+			}
+			return err
+		}
+		next = append(next, [2]string{canon, v})
+	}
+	for i, kv := range next {
+		if err := apply(kv[0], kv[1]); err != nil {
+			for _, done := range next[:i] {
+				_ = apply(done[0], c.values[done[0]])
+			}
+			return err
+		}
+	}
+	for _, kv := range next {
+		c.values[kv[0]] = kv[1]
+	}
+	return nil
+}
+
+// runtimeConf holds the parameters that take effect at run time, read
+// without locks on the hot paths.
+type runtimeConf struct {
+	requirePass atomic.Pointer[string]
+	idleTimeout atomic.Int64 // ns; 0: never
+	maxClients  atomic.Int64 // 0: no limit
+	maxBulk     atomic.Int64
+	outNormal   atomic.Int64 // hard limit, bytes; 0: none
+	outPubSub   atomic.Int64
+}
+
+// ConfigGet implements command.Server.
+func (s *Server) ConfigGet(patterns [][]byte) [][2]string {
+	return s.conf.get(patterns, func(pat []byte, name string) bool { return glob.Match(pat, []byte(name), true) })
+}
+
+// SetConfig implements command.Server.
+func (s *Server) SetConfig(pairs [][2]string) error { return s.conf.set(pairs, s.applyConfig) }
+
+// applyConfig makes a checked value take effect (parameters with no
+// meaning in rekv are only remembered).
+func (s *Server) applyConfig(name, value string) error {
+	switch name {
+	case "notify-keyspace-events":
+		n, _ := command.ParseNotify(value)
+		s.notify.Store(uint32(n))
+	case "busy-reply-threshold":
+		ms, _ := strconv.ParseInt(value, 10, 64)
+		s.busyMs.Store(ms)
+	case "requirepass":
+		s.rt.requirePass.Store(&value)
+	case "timeout":
+		sec, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
+	case "maxclients":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.maxClients.Store(n)
+	case "proto-max-bulk-len":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.maxBulk.Store(n)
+	case "client-output-buffer-limit":
+		f := strings.Fields(value)
+		for i := 0; i+3 < len(f); i += 4 {
+			hard, _ := memValue(f[i+1])
+			switch strings.ToLower(f[i]) {
+			case "normal":
+				s.rt.outNormal.Store(int64(min(hard, math.MaxInt64)))
+			case "pubsub":
+				s.rt.outPubSub.Store(int64(min(hard, math.MaxInt64)))
+			}
+		}
+	}
+	return nil
+}
+
+// initConfig loads the parameter table with rekv's own settings and puts
+// the run-time ones into effect.
+func (s *Server) initConfig() {
+	o := s.opts
+	own := append([][2]string{}, s.info.Config...)
+	own = append(own,
+		[2]string{"notify-keyspace-events", s.NotifyFlags().String()},
+		[2]string{"busy-reply-threshold", strconv.FormatInt(s.busyMs.Load(), 10)},
+		[2]string{"requirepass", o.RequirePass},
+		[2]string{"timeout", strconv.FormatInt(int64(o.IdleTimeout/time.Second), 10)},
+		[2]string{"maxclients", strconv.Itoa(o.MaxClients)},
+		[2]string{"proto-max-bulk-len", strconv.FormatInt(o.Limits.MaxBulkLen, 10)},
+	)
+	s.conf = loadConfig(own)
+	pass := o.RequirePass
+	s.rt.requirePass.Store(&pass)
+	s.rt.idleTimeout.Store(int64(o.IdleTimeout))
+	s.rt.maxClients.Store(int64(o.MaxClients))
+	s.rt.maxBulk.Store(o.Limits.MaxBulkLen)
+	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
+	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
+}
+
+// limits returns the protocol limits now in effect.
+func (s *Server) limits() resp.Limits {
+	l := s.opts.Limits
+	l.MaxBulkLen = s.rt.maxBulk.Load()
+	return l
+}
+
+// requirePass returns the password now in effect ("" for none).
+func (s *Server) requirePass() string { return *s.rt.requirePass.Load() }
