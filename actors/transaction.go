@@ -237,6 +237,7 @@ type Queued struct {
 	Spec   *command.Spec
 	Runner command.Runner
 	Err    error
+	Args   [][]byte // for MONITOR
 }
 
 // ExecRunner returns the Runner of EXEC for the queued commands, checking

@@ -84,6 +84,7 @@ type Server struct {
 	release    releaser
 	conf       *config
 	rt         runtimeConf
+	mon        monitors
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -187,6 +188,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 		s.engine.Cancel(cl)
 		s.engine.Unwatch(cl.watch)
 		s.unsubscribeAll(cl)
+		s.mon.remove(cl)
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
 	}
@@ -331,12 +333,15 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	if cl.multi && spec.Flags&(command.NotQueued|command.Transaction) == 0 {
 		// Queued; a parse error is replied by EXEC, like Redis's runtime
 		// syntax errors.
-		cl.queue = append(cl.queue, actors.Queued{Spec: spec, Runner: runner, Err: err})
+		cl.queue = append(cl.queue, actors.Queued{Spec: spec, Runner: runner, Err: err, Args: args})
 		for _, i := range s.engine.Route(spec, args) {
 			cl.queueShard[i] = true
 		}
 		cl.Reply(seq, []byte("+QUEUED\r\n"))
 		return
+	}
+	if s.mon.n.Load() > 0 && spec.Flags&command.Conn == 0 && !skipMonitor(spec) {
+		s.Monitor(db, cl.addr, args)
 	}
 	if err != nil {
 		fail(err, spec.FullName())
@@ -351,6 +356,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 			// EXEC may re-run on every shard (scripts): read nothing more
 			// until it replies; the reply (now or from the engine) clears it.
 			cl.waitSeq.Store(seq + 1)
+		}
+		if s.mon.n.Load() > 0 && !skipMonitor(spec) {
+			s.monitorConn(cl, spec, args)
 		}
 		err := runner.Run(ctx)
 		cl.cur, cl.curArgs = nil, nil
@@ -479,4 +487,23 @@ func argsSize(args [][]byte) int {
 		}
 	}
 	return n
+}
+
+// monitorConn shows a connection command to the monitors: EXEC after the
+// commands it runs, SELECT with the database it selects.
+func (s *Server) monitorConn(cl *client, spec *command.Spec, args [][]byte) {
+	db := cl.DB()
+	switch spec.Name {
+	case "exec":
+		if cl.multi && !cl.multiErr {
+			for _, q := range cl.queue {
+				s.Monitor(db, cl.addr, q.Args)
+			}
+		}
+	case "select":
+		if n, ok := resp.ParseInt(args[1]); ok && n >= 0 && n < 16 {
+			db = int(n)
+		}
+	}
+	s.Monitor(db, cl.addr, args)
 }

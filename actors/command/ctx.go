@@ -46,6 +46,9 @@ type Client interface {
 	Unwatch()
 	Watch(keys [][]byte) error
 	Exec() error
+	// StartMonitor makes the client receive every command the server runs
+	// (MONITOR).
+	StartMonitor()
 }
 
 // Server is what commands may learn about the whole server. Its methods
@@ -65,6 +68,9 @@ type Server interface {
 	// SetConfig sets parameters (CONFIG SET): all of them, or none and
 	// an error.
 	SetConfig(pairs [][2]string) error
+	// Monitor shows a command run in db to the MONITOR clients; source
+	// is the client's address, or "lua" for a script's calls.
+	Monitor(db int, source string, args [][]byte)
 	// NotifyFlags returns the keyspace notification classes enabled.
 	NotifyFlags() NotifyClass
 	// Notify publishes a keyspace notification of class for key in db, if

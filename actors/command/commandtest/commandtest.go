@@ -193,4 +193,7 @@ func (c *Client) Watch([][]byte) error { return errNoTx }
 // Exec implements command.Client.
 func (c *Client) Exec() error { return errNoTx }
 
+// StartMonitor implements command.Client: the harness has no monitors.
+func (c *Client) StartMonitor() {}
+
 var errNoTx = rerr.Errorf("ERR transactions are not simulated by commandtest")

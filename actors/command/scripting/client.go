@@ -37,3 +37,4 @@ func (c *scriptClient) Discard() error       { return errNotInScript }
 func (c *scriptClient) Unwatch()             {}
 func (c *scriptClient) Watch([][]byte) error { return errNotInScript }
 func (c *scriptClient) Exec() error          { return errNotInScript }
+func (c *scriptClient) StartMonitor()        {}

@@ -220,6 +220,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 			}
 		}
 	}
+	if c.Server != nil {
+		c.Server.Monitor(c.DB, "lua", args)
+	}
 	runner, err := spec.Parse(args)
 	if err != nil {
 		return errTable(L, "-"+errMessage(err)), nil

@@ -19,5 +19,6 @@ func Commands() []*command.Spec {
 			{Name: "set", Arity: -4, Flags: command.Conn, Parse: parseConfigSet},
 		}},
 		{Name: "info", Arity: -1, Flags: command.ReadOnly | command.Keyspace, Parse: parseInfo},
+		{Name: "monitor", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseMonitor},
 	}
 }

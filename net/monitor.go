@@ -1,0 +1,160 @@
+package net
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+)
+
+// MONITOR.
+//
+// Every command the server runs is shown to the clients that sent MONITOR,
+// one line each as Redis 7 writes it: +<unix seconds.micros> [<db>
+// <client address>|lua] "arg" ..., arguments quoted like Redis's
+// sdscatrepr, passwords (AUTH, HELLO AUTH, MIGRATE AUTH/AUTH2) replaced by
+// "(redacted)". As in Redis, commands refused before running (unknown,
+// wrong arity, NOAUTH) are not shown, nor administrative ones (CONFIG,
+// CLIENT KILL/LIST/PAUSE/UNPAUSE/UNBLOCK/NO-EVICT, MONITOR); a command
+// queued in MULTI is shown when EXEC runs it, before EXEC; commands a
+// script calls appear after the script with "lua" as their source. The
+// line is written when the command is dispatched to its shard, so lines of
+// different clients appear in arrival order, and a script that is re-run
+// (a conflict, or a key of another shard) shows its calls again.
+
+type monitors struct {
+	mu  sync.Mutex
+	set map[*client]struct{}
+	n   atomic.Int32
+}
+
+func (m *monitors) add(cl *client) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.set == nil {
+		m.set = map[*client]struct{}{}
+	}
+	if _, ok := m.set[cl]; !ok {
+		m.set[cl] = struct{}{}
+		m.n.Add(1)
+	}
+}
+
+func (m *monitors) remove(cl *client) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.set[cl]; ok {
+		delete(m.set, cl)
+		m.n.Add(-1)
+	}
+}
+
+// skipMonitor reports the commands monitors do not see (Redis's admin
+// commands, and MONITOR itself).
+func skipMonitor(spec *command.Spec) bool {
+	switch spec.FullName() {
+	case "config|get", "config|set", "config|resetstat", "config|rewrite", "config|help", "monitor",
+		"client|kill", "client|list", "client|no-evict", "client|pause", "client|unpause", "client|unblock":
+		return true
+	}
+	return false
+}
+
+// Monitor implements command.Server: it shows a command to the monitors.
+func (s *Server) Monitor(db int, source string, args [][]byte) {
+	if s.mon.n.Load() == 0 {
+		return
+	}
+	now := time.Now()
+	b := make([]byte, 0, 64)
+	b = append(b, '+')
+	b = strconv.AppendInt(b, now.Unix(), 10)
+	b = append(b, '.')
+	us := strconv.Itoa(now.Nanosecond() / 1000)
+	b = append(b, strings.Repeat("0", 6-len(us))+us...)
+	b = append(b, " ["...)
+	b = strconv.AppendInt(b, int64(db), 10)
+	b = append(b, ' ')
+	b = append(b, source...)
+	b = append(b, ']')
+	redact := redacted(args)
+	for i, a := range args {
+		b = append(b, ' ')
+		if redact[i] {
+			b = append(b, `"(redacted)"`...)
+			continue
+		}
+		b = appendRepr(b, a)
+	}
+	b = append(b, '\r', '\n')
+	s.mon.mu.Lock()
+	defer s.mon.mu.Unlock()
+	for cl := range s.mon.set {
+		cl.push(b)
+	}
+}
+
+// redacted marks the arguments that are passwords.
+func redacted(args [][]byte) []bool {
+	r := make([]bool, len(args))
+	name := strings.ToLower(string(args[0]))
+	switch name {
+	case "auth":
+		for i := 1; i < len(args); i++ {
+			r[i] = true
+		}
+	case "hello", "migrate":
+		for i := 1; i < len(args); i++ {
+			switch strings.ToLower(string(args[i])) {
+			case "auth":
+				n := 2
+				if name == "migrate" {
+					n = 1
+				}
+				for j := i + 1; j <= i+n && j < len(args); j++ {
+					r[j] = true
+				}
+			case "auth2":
+				for j := i + 1; j <= i+2 && j < len(args); j++ {
+					r[j] = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+// appendRepr quotes b as Redis's sdscatrepr does.
+func appendRepr(dst, b []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for _, c := range b {
+		switch c {
+		case '\\', '"':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\a':
+			dst = append(dst, '\\', 'a')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		default:
+			if c >= 0x20 && c < 0x7f {
+				dst = append(dst, c)
+			} else {
+				dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+			}
+		}
+	}
+	return append(dst, '"')
+}
+
+// StartMonitor implements command.Client (MONITOR).
+func (cl *client) StartMonitor() { cl.srv.mon.add(cl) }
