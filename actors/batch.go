@@ -103,8 +103,10 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	tx := g.tx
 	tx.Use(req.DB)
 	tx.SetNow(time.Now().UnixMilli())
+	t0 := time.Now()
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge,
 		Holds: e.holder(req.Shards)})
+	e.timed(req, t0)
 	if err == nil {
 		return w.Detach(), nil, true
 	}

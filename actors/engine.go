@@ -30,6 +30,9 @@ type Options struct {
 	// per transaction, and conflicts retried with a growing, jittered
 	// back-off, since they are then expected under contention.
 	Shared bool
+	// Slow, when set, receives every client command's execution time
+	// (SLOWLOG decides what to keep).
+	Slow func(client Replier, args [][]byte, d time.Duration)
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -49,6 +52,8 @@ type Request struct {
 	// NoBlock makes a blocking command reply as if it timed out instead
 	// of waiting (inside MULTI/EXEC).
 	NoBlock bool
+	// Args is the command line, for SLOWLOG (nil: not a client's).
+	Args [][]byte
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
@@ -67,6 +72,7 @@ type Engine struct {
 	all      []int
 	maxRetry int
 	shared   bool // other nodes write the store (Options.Shared)
+	slow     func(Replier, [][]byte, time.Duration)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -86,7 +92,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(),
+	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
@@ -292,7 +298,11 @@ func (e *Engine) execute(req *Request, own int) {
 		caches = func([]byte) *store.MetaCache { return c }
 		purge = c.Purge
 	}
+	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
+	if !errors.Is(err, command.ErrWouldBlock) { // a blocked command is timed when served
+		e.timed(req, t0)
+	}
 	if errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all) {
 		// A script reached a key it did not declare: its attempt was
 		// rolled back; run it again holding every shard. Its connection
@@ -309,6 +319,13 @@ func (e *Engine) execute(req *Request, own int) {
 		req.reply(out, err)
 	}
 	e.after(fx, req.Shards, caches)
+}
+
+// timed reports a client command's execution time to the slow log hook.
+func (e *Engine) timed(req *Request, t0 time.Time) {
+	if e.slow != nil && req.Args != nil {
+		e.slow(req.Client, req.Args, time.Since(t0))
+	}
 }
 
 // effects are what a committed command changed, for watchers, blocked

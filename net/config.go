@@ -24,8 +24,8 @@ import (
 // remembered and returned by CONFIG GET; those with a meaning in rekv also
 // take effect at once (apply): notify-keyspace-events,
 // busy-reply-threshold, requirepass, timeout, maxclients,
-// proto-max-bulk-len and the normal and pubsub hard limits of
-// client-output-buffer-limit. The others (encodings, persistence,
+// proto-max-bulk-len, slowlog-log-slower-than, slowlog-max-len and the
+// normal and pubsub hard limits of client-output-buffer-limit. The others (encodings, persistence,
 // replication, eviction...) have no effect here. port, bind, dir and
 // databases come from rekv's own configuration and cannot change at run
 // time. CONFIG SET of several pairs checks them all before changing any.
@@ -354,6 +354,8 @@ type runtimeConf struct {
 	maxBulk     atomic.Int64
 	outNormal   atomic.Int64 // hard limit, bytes; 0: none
 	outPubSub   atomic.Int64
+	// slowThreshold is slowlog-log-slower-than in microseconds.
+	slowThreshold atomic.Int64
 }
 
 // ConfigGet implements command.Server.
@@ -374,6 +376,12 @@ func (s *Server) applyConfig(name, value string) error {
 	case "busy-reply-threshold":
 		ms, _ := strconv.ParseInt(value, 10, 64)
 		s.busyMs.Store(ms)
+	case "slowlog-log-slower-than":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.slowThreshold.Store(n)
+	case "slowlog-max-len":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.slow.setMax(int(min(n, 1<<20)))
 	case "requirepass":
 		s.rt.requirePass.Store(&value)
 	case "timeout":
@@ -421,6 +429,9 @@ func (s *Server) initConfig() {
 	s.rt.maxBulk.Store(o.Limits.MaxBulkLen)
 	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
+	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len"} {
+		_ = s.applyConfig(name, s.conf.values[name])
+	}
 }
 
 // limits returns the protocol limits now in effect.

@@ -57,7 +57,8 @@ func (m *monitors) remove(cl *client) {
 func skipMonitor(spec *command.Spec) bool {
 	switch spec.FullName() {
 	case "config|get", "config|set", "config|resetstat", "config|rewrite", "config|help", "monitor",
-		"client|kill", "client|list", "client|no-evict", "client|pause", "client|unpause", "client|unblock":
+		"client|kill", "client|list", "client|no-evict", "client|pause", "client|unpause", "client|unblock",
+		"slowlog|get", "slowlog|len", "slowlog|reset", "slowlog|help":
 		return true
 	}
 	return false

@@ -80,7 +80,7 @@ func (cl *client) Exec() error {
 	cl.watch, cl.watchShard = nil, nil // the EXEC ends the WATCH
 	cl.endMulti()
 	e.Dispatch(&actors.Request{Seq: cl.curSeq, Client: cl, Spec: cl.cur, DB: cl.DB(), Proto: cl.Proto(),
-		Shards: shards, Runner: run})
+		Shards: shards, Runner: run}) // no Args: EXEC is not slow-logged, as in Redis
 	return command.ErrReplyLater
 }
 

@@ -85,6 +85,7 @@ type Server struct {
 	conf       *config
 	rt         runtimeConf
 	mon        monitors
+	slow       slowlog
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -344,6 +345,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		s.Monitor(db, cl.addr, args)
 	}
 	if err != nil {
+		s.slowCommand(cl, args, 0) // it ran, as far as Redis's slow log is concerned
 		fail(err, spec.FullName())
 		return
 	}
@@ -360,7 +362,11 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		if s.mon.n.Load() > 0 && !skipMonitor(spec) {
 			s.monitorConn(cl, spec, args)
 		}
+		t0 := time.Now()
 		err := runner.Run(ctx)
+		if spec.Name != "exec" && spec.Name != "watch" { // timed by the engine
+			s.slowCommand(cl, args, time.Since(t0))
+		}
 		cl.cur, cl.curArgs = nil, nil
 		if errors.Is(err, command.ErrReplyLater) {
 			return // the engine replies (WATCH, EXEC)
@@ -381,7 +387,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.waitSeq.Store(seq + 1)
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
-		DB: db, Proto: proto, Shards: s.engine.Route(spec, args)})
+		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args})
 }
 
 // ClientList implements command.Server.

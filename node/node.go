@@ -108,7 +108,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError}, info, reg, log)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
-		ScanCursors: cfg.Actors.ScanCursors, Shared: shared}, drv, reg, n.net, log)
+		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, drv.Close())
 	}

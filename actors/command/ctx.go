@@ -71,6 +71,11 @@ type Server interface {
 	// Monitor shows a command run in db to the MONITOR clients; source
 	// is the client's address, or "lua" for a script's calls.
 	Monitor(db int, source string, args [][]byte)
+	// Slowlog returns the newest count slow log entries (count < 0: all);
+	// SlowlogLen and SlowlogReset count and empty it (SLOWLOG).
+	Slowlog(count int) []SlowEntry
+	SlowlogLen() int
+	SlowlogReset()
 	// NotifyFlags returns the keyspace notification classes enabled.
 	NotifyFlags() NotifyClass
 	// Notify publishes a keyspace notification of class for key in db, if
@@ -131,4 +136,11 @@ type Ctx struct {
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()
+}
+
+// SlowEntry is one SLOWLOG entry.
+type SlowEntry struct {
+	ID, Time, Micros int64
+	Args             [][]byte
+	Addr, Name       string
 }

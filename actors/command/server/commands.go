@@ -20,5 +20,11 @@ func Commands() []*command.Spec {
 		}},
 		{Name: "info", Arity: -1, Flags: command.ReadOnly | command.Keyspace, Parse: parseInfo},
 		{Name: "monitor", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseMonitor},
+		{Name: "slowlog", Arity: -2, Flags: command.Conn, Subcommands: []*command.Spec{
+			{Name: "get", Arity: -2, Flags: command.Conn, Parse: parseSlowlogGet},
+			{Name: "len", Arity: 2, Flags: command.Conn, Parse: parseSlowlogLen},
+			{Name: "reset", Arity: 2, Flags: command.Conn, Parse: parseSlowlogReset},
+			{Name: "help", Arity: 2, Flags: command.Conn, Parse: parseSlowlogHelp},
+		}},
 	}
 }
