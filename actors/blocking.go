@@ -195,6 +195,24 @@ func (e *Engine) Cancel(c Replier) {
 	}
 }
 
+// Unblock ends c's blocking command, if it has one, as CLIENT UNBLOCK
+// does: with its time-out reply, or with asError the UNBLOCKED error.
+func (e *Engine) Unblock(c Replier, asError bool) bool {
+	w := e.blocked.client(c)
+	if w == nil || !w.claim() {
+		return false
+	}
+	e.blocked.remove(w)
+	out := resp.NewWriter(w.req.Proto)
+	if asError {
+		out.Error("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+	} else {
+		w.b.TimedOut(out)
+	}
+	w.req.Client.Reply(w.req.Seq, out.Bytes())
+	return true
+}
+
 // park registers req's waiter, arming its timer. It runs while req still
 // holds its shards.
 func (e *Engine) park(req *Request, b command.Blocker) {

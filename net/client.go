@@ -48,6 +48,8 @@ type client struct {
 	tailBytes  int
 	drainClose bool
 	tailWake   atomic.Bool // a wake-up to write more of tail is scheduled
+	replyOff   bool        // CLIENT REPLY OFF (event loop)
+	skipNext   bool        // CLIENT REPLY SKIP: the next command's reply is dropped
 	bigOut     bool        // a huge reply went out: release memory once tail is empty
 	authed     atomic.Bool // set by AUTH, possibly inside EXEC on an actor
 
@@ -81,6 +83,7 @@ type client struct {
 	closeSeq   uint64              // close after writing the reply before this seq; 0 = no
 	closing    bool                // out ends with the last reply before closing
 	bigSeqs    map[uint64]bool     // commands with huge arguments: release memory after their reply
+	silent     map[uint64]bool     // replies dropped (CLIENT REPLY OFF/SKIP)
 	closed     bool
 	assigned   atomic.Uint64 // sequence numbers handed out so far
 }
@@ -103,8 +106,9 @@ func (cl *client) Reply(seq uint64, b []byte) {
 	for len(cl.pending) <= i {
 		cl.pending = append(cl.pending, nil)
 	}
-	if b == nil {
+	if b == nil || cl.silent[seq] {
 		b = []byte{}
+		delete(cl.silent, seq)
 	}
 	cl.pending[i] = b
 	if cl.bigSeqs[seq] {

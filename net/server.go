@@ -86,6 +86,7 @@ type Server struct {
 	rt         runtimeConf
 	mon        monitors
 	slow       slowlog
+	paused     pause
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -249,6 +250,15 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 			cl.need = r.Need
 			break
 		}
+		if len(r.Args) > 0 && s.paused.until.Load() != 0 {
+			if spec, _ := s.reg.Resolve(r.Args); spec != nil {
+				if until, held := s.held(spec); held {
+					c := cl.conn
+					time.AfterFunc(time.Until(until), func() { _ = c.Wake(nil) })
+					break // stays in the input buffer until the pause ends
+				}
+			}
+		}
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
@@ -296,11 +306,16 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	seq := cl.nextSeq
 	cl.nextSeq++
 	cl.assigned.Store(cl.nextSeq)
+
 	if size := argsSize(args); size >= bigTransient {
 		cl.releaseAfter(seq)
 	}
 	s.totalCmds.Add(1)
 	spec, resolveErr := s.reg.Resolve(args)
+	if (cl.replyOff || cl.skipNext) && (spec == nil || spec.FullName() != "client|reply") {
+		cl.skipNext = false // CLIENT REPLY decides its own reply
+		cl.silence(seq)
+	}
 	cl.mu.Lock()
 	db, proto := cl.db, cl.proto
 	cl.lastSeen = time.Now()

@@ -2,6 +2,7 @@ package command
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
@@ -49,6 +50,23 @@ type Client interface {
 	// StartMonitor makes the client receive every command the server runs
 	// (MONITOR).
 	StartMonitor()
+	// DeferReply makes reply this command's reply after d (d <= 0: never,
+	// until the client disconnects); the client runs nothing else until
+	// then. The command then returns ErrReplyLater (WAIT).
+	DeferReply(d time.Duration, reply []byte)
+	// SetReplyMode applies CLIENT REPLY ON, OFF or SKIP.
+	SetReplyMode(mode string)
+	// Reset brings the connection back to its initial state (RESET).
+	Reset()
+}
+
+// KillFilter selects the clients CLIENT KILL closes; zero fields match
+// any client.
+type KillFilter struct {
+	ID          int64
+	Addr, LAddr string
+	User, Type  string
+	SkipMe      bool
 }
 
 // Server is what commands may learn about the whole server. Its methods
@@ -71,6 +89,18 @@ type Server interface {
 	// Monitor shows a command run in db to the MONITOR clients; source
 	// is the client's address, or "lua" for a script's calls.
 	Monitor(db int, source string, args [][]byte)
+	// KillClients closes the clients f selects (not self when f.SkipMe;
+	// self's connection closes after this reply) and returns how many.
+	KillClients(f KillFilter, self Client) int
+	// UnblockClient ends the blocking command of client id (CLIENT
+	// UNBLOCK): with its time-out reply, or with asError an error.
+	UnblockClient(id int64, asError bool) bool
+	// Pause holds clients' commands (only writes with writesOnly) until
+	// the given time; Unpause lets them go.
+	Pause(until time.Time, writesOnly bool)
+	Unpause()
+	// LastSave returns the unix time of the last save (the start).
+	LastSave() int64
 	// Slowlog returns the newest count slow log entries (count < 0: all);
 	// SlowlogLen and SlowlogReset count and empty it (SLOWLOG).
 	Slowlog(count int) []SlowEntry

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
@@ -195,5 +196,11 @@ func (c *Client) Exec() error { return errNoTx }
 
 // StartMonitor implements command.Client: the harness has no monitors.
 func (c *Client) StartMonitor() {}
+
+// DeferReply, SetReplyMode and Reset implement command.Client; the
+// harness runs none of the commands that use them.
+func (c *Client) DeferReply(time.Duration, []byte) {}
+func (c *Client) SetReplyMode(string)              {}
+func (c *Client) Reset()                           {}
 
 var errNoTx = rerr.Errorf("ERR transactions are not simulated by commandtest")

@@ -1,5 +1,7 @@
 package scripting
 
+import "time"
+
 import "github.com/rekv/rekv/actors/rerr"
 
 // scriptClient is what connection commands called from a script see: the
@@ -38,3 +40,9 @@ func (c *scriptClient) Unwatch()             {}
 func (c *scriptClient) Watch([][]byte) error { return errNotInScript }
 func (c *scriptClient) Exec() error          { return errNotInScript }
 func (c *scriptClient) StartMonitor()        {}
+
+// DeferReply, SetReplyMode and Reset: the commands using them are not
+// allowed in scripts (noscript).
+func (c *scriptClient) DeferReply(time.Duration, []byte) {}
+func (c *scriptClient) SetReplyMode(string)              {}
+func (c *scriptClient) Reset()                           {}

@@ -16,6 +16,14 @@ func clientSubcommands() []*command.Spec {
 		{Name: "setinfo", Arity: 4, Flags: command.Conn | command.Fast, Parse: parseClientSetInfo},
 		{Name: "info", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientInfo{}, nil }},
 		{Name: "list", Arity: -2, Flags: command.Conn, Parse: parseClientList},
+		{Name: "kill", Arity: -3, Flags: command.Conn, Parse: parseClientKill},
+		{Name: "unblock", Arity: -3, Flags: command.Conn | command.Fast, Parse: parseClientUnblock},
+		{Name: "pause", Arity: -3, Flags: command.Conn, Parse: parseClientPause},
+		{Name: "unpause", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientUnpause{}, nil }},
+		{Name: "reply", Arity: 3, Flags: command.Conn, Parse: parseClientReply},
+		{Name: "no-evict", Arity: 3, Flags: command.Conn, Parse: parseClientNoEvict},
+		{Name: "getredir", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientGetRedir{}, nil }},
+		{Name: "help", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientHelp{}, nil }},
 	}
 }
 

@@ -20,6 +20,10 @@ func Commands() []*command.Spec {
 		}},
 		{Name: "info", Arity: -1, Flags: command.ReadOnly | command.Keyspace, Parse: parseInfo},
 		{Name: "monitor", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseMonitor},
+		{Name: "role", Arity: 1, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseRole},
+		{Name: "lastsave", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseLastSave},
+		{Name: "wait", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseWait},
+		{Name: "reset", Arity: 1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.NotQueued | command.PubSubContext | command.AllowBusy, Parse: parseReset},
 		{Name: "slowlog", Arity: -2, Flags: command.Conn, Subcommands: []*command.Spec{
 			{Name: "get", Arity: -2, Flags: command.Conn, Parse: parseSlowlogGet},
 			{Name: "len", Arity: 2, Flags: command.Conn, Parse: parseSlowlogLen},

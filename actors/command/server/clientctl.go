@@ -1,0 +1,227 @@
+package server
+
+import (
+	"strings"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// CLIENT KILL addr | CLIENT KILL [ID id] [TYPE type] [ADDR addr]
+// [LADDR addr] [USER user] [SKIPME yes|no]
+type clientKill struct {
+	f   command.KillFilter
+	old bool // the one-address form: OK or an error, not a count
+}
+
+func parseClientKill(args [][]byte) (command.Runner, error) {
+	if len(args) == 3 {
+		return clientKill{f: command.KillFilter{Addr: string(args[2])}, old: true}, nil
+	}
+	k := clientKill{f: command.KillFilter{SkipMe: true}}
+	if len(args)%2 != 0 {
+		return nil, rerr.ErrSyntax
+	}
+	for i := 2; i < len(args); i += 2 {
+		v := string(args[i+1])
+		switch strings.ToLower(string(args[i])) {
+		case "id":
+			n, err := command.Int(args[i+1])
+			if err != nil || n <= 0 {
+				return nil, rerr.Errorf("ERR client-id should be greater than 0")
+			}
+			k.f.ID = n
+		case "type":
+			t := strings.ToLower(v)
+			switch t {
+			case "normal", "pubsub", "master", "replica":
+			case "slave":
+				t = "replica"
+			default:
+				return nil, rerr.Errorf("ERR Unknown client type '%s'", v)
+			}
+			k.f.Type = t
+		case "addr":
+			k.f.Addr = v
+		case "laddr":
+			k.f.LAddr = v
+		case "user":
+			if v != "default" {
+				return nil, rerr.Errorf("ERR No such user '%s'", v)
+			}
+			k.f.User = v
+		case "skipme":
+			switch strings.ToLower(v) {
+			case "yes":
+				k.f.SkipMe = true
+			case "no":
+				k.f.SkipMe = false
+			default:
+				return nil, rerr.ErrSyntax
+			}
+		default:
+			return nil, rerr.ErrSyntax
+		}
+	}
+	return k, nil
+}
+
+func (k clientKill) Run(c *command.Ctx) error {
+	n := c.Server.KillClients(k.f, c.Client)
+	if !k.old {
+		c.W.Int(int64(n))
+		return nil
+	}
+	if n == 0 {
+		return rerr.Errorf("ERR No such client")
+	}
+	c.W.OK()
+	return nil
+}
+
+// CLIENT UNBLOCK client-id [TIMEOUT | ERROR]
+type clientUnblock struct {
+	id      int64
+	asError bool
+}
+
+func parseClientUnblock(args [][]byte) (command.Runner, error) {
+	id, err := command.Int(args[2])
+	if err != nil {
+		return nil, rerr.ErrNotInteger
+	}
+	u := clientUnblock{id: id}
+	if len(args) == 4 {
+		switch strings.ToLower(string(args[3])) {
+		case "timeout":
+		case "error":
+			u.asError = true
+		default:
+			return nil, rerr.Errorf("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR")
+		}
+	}
+	return u, nil
+}
+
+func (u clientUnblock) Run(c *command.Ctx) error {
+	if c.Server.UnblockClient(u.id, u.asError) {
+		c.W.Int(1)
+	} else {
+		c.W.Int(0)
+	}
+	return nil
+}
+
+// CLIENT PAUSE timeout [WRITE | ALL]
+type clientPause struct {
+	d          time.Duration
+	writesOnly bool
+}
+
+func parseClientPause(args [][]byte) (command.Runner, error) {
+	ms, err := command.Int(args[2])
+	if err != nil {
+		return nil, rerr.Errorf("ERR timeout is not an integer or out of range")
+	}
+	if ms < 0 {
+		return nil, rerr.Errorf("ERR timeout is negative")
+	}
+	p := clientPause{d: time.Duration(min(ms, int64(1)<<40)) * time.Millisecond}
+	if len(args) == 4 {
+		switch strings.ToLower(string(args[3])) {
+		case "write":
+			p.writesOnly = true
+		case "all":
+		default:
+			return nil, rerr.Errorf("ERR CLIENT PAUSE mode must be WRITE or ALL")
+		}
+	}
+	return p, nil
+}
+
+func (p clientPause) Run(c *command.Ctx) error {
+	c.Server.Pause(time.Now().Add(p.d), p.writesOnly)
+	c.W.OK()
+	return nil
+}
+
+// CLIENT UNPAUSE
+type clientUnpause struct{}
+
+func (clientUnpause) Run(c *command.Ctx) error {
+	c.Server.Unpause()
+	c.W.OK()
+	return nil
+}
+
+// CLIENT REPLY ON | OFF | SKIP
+type clientReply struct{ mode string }
+
+func parseClientReply(args [][]byte) (command.Runner, error) {
+	m := strings.ToLower(string(args[2]))
+	switch m {
+	case "on", "off", "skip":
+		return clientReply{m}, nil
+	}
+	return nil, rerr.ErrSyntax
+}
+
+func (r clientReply) Run(c *command.Ctx) error {
+	c.Client.SetReplyMode(r.mode)
+	c.W.OK() // dropped for OFF and SKIP
+	return nil
+}
+
+// CLIENT NO-EVICT ON | OFF: accepted; rekv evicts no client.
+type clientNoEvict struct{}
+
+func parseClientNoEvict(args [][]byte) (command.Runner, error) {
+	switch strings.ToLower(string(args[2])) {
+	case "on", "off":
+		return clientNoEvict{}, nil
+	}
+	return nil, rerr.ErrSyntax
+}
+
+func (clientNoEvict) Run(c *command.Ctx) error {
+	c.W.OK()
+	return nil
+}
+
+// CLIENT GETREDIR: -1, no client-side caching redirection.
+type clientGetRedir struct{}
+
+func (clientGetRedir) Run(c *command.Ctx) error {
+	c.W.Int(-1)
+	return nil
+}
+
+// CLIENT HELP
+type clientHelp struct{}
+
+func (clientHelp) Run(c *command.Ctx) error {
+	lines := []string{
+		"CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+		"GETNAME", "    This connection's name.",
+		"GETREDIR", "    -1: rekv has no client-side caching redirection.",
+		"ID", "    This connection's id.",
+		"INFO", "    Describes this connection.",
+		"KILL <ip:port> | [ID <id>] [TYPE normal|pubsub|master|replica] [ADDR <ip:port>] [LADDR <ip:port>] [USER <name>] [SKIPME yes|no]",
+		"    Closes the matching connections.",
+		"LIST [TYPE normal|pubsub|master|replica] [ID <id> ...]", "    Describes the connections.",
+		"NO-EVICT (ON|OFF)", "    Accepted; rekv evicts no client.",
+		"PAUSE <timeout> [WRITE|ALL]", "    Holds the commands (or the writes) of every client for <timeout> ms.",
+		"REPLY (ON|OFF|SKIP)", "    Turns this connection's replies on or off, or skips the next one.",
+		"SETINFO <LIB-NAME|LIB-VER> <value>", "    Records the client library's name or version.",
+		"SETNAME <name>", "    Names this connection.",
+		"UNBLOCK <id> [TIMEOUT|ERROR]", "    Ends a client's blocking command.",
+		"UNPAUSE", "    Ends CLIENT PAUSE.",
+		"HELP", "    Prints this help.",
+	}
+	c.W.Array(len(lines))
+	for _, l := range lines {
+		c.W.Simple(l)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// ROLE: rekv nodes are masters without replicas (other nodes share the
+// store instead).
+type roleCmd struct{}
+
+func parseRole([][]byte) (command.Runner, error) { return roleCmd{}, nil }
+
+func (roleCmd) Run(c *command.Ctx) error {
+	c.W.Array(3)
+	c.W.BulkString("master")
+	c.W.Int(0)
+	c.W.Array(0)
+	return nil
+}
+
+// LASTSAVE: the data is always in the store; the last save is the start.
+type lastSave struct{}
+
+func parseLastSave([][]byte) (command.Runner, error) { return lastSave{}, nil }
+
+func (lastSave) Run(c *command.Ctx) error {
+	c.W.Int(c.Server.LastSave())
+	return nil
+}
+
+// WAIT numreplicas timeout: there are no replicas, so it answers 0 — at
+// once when none is asked for, else after the timeout (0: never), as
+// Redis without replicas does.
+type waitCmd struct {
+	replicas int64
+	timeout  time.Duration
+}
+
+func parseWait(args [][]byte) (command.Runner, error) {
+	n, err := command.Int(args[1])
+	if err != nil {
+		return nil, rerr.ErrNotInteger
+	}
+	ms, err := command.Int(args[2])
+	if err != nil {
+		return nil, rerr.Errorf("ERR timeout is not an integer or out of range")
+	}
+	if ms < 0 {
+		return nil, rerr.Errorf("ERR timeout is negative")
+	}
+	return waitCmd{replicas: n, timeout: time.Duration(min(ms, int64(1)<<40)) * time.Millisecond}, nil
+}
+
+func (w waitCmd) Run(c *command.Ctx) error {
+	c.W.Int(0)
+	if w.replicas <= 0 {
+		return nil
+	}
+	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
+	return command.ErrReplyLater
+}
+
+// RESET: the connection goes back to its initial state (see
+// command.Client.Reset).
+type resetCmd struct{}
+
+func parseReset([][]byte) (command.Runner, error) { return resetCmd{}, nil }
+
+func (resetCmd) Run(c *command.Ctx) error {
+	c.Client.Reset()
+	c.W.Simple("RESET")
+	return nil
+}

@@ -1,0 +1,89 @@
+package integration
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestClientControls checks on rekv (both drivers) and on redis-server
+// that CLIENT KILL closes the selected connection, CLIENT UNBLOCK ends a
+// BLPOP with its time-out reply or an error, CLIENT PAUSE WRITE holds a
+// write (not a read) until the pause ends, CLIENT REPLY OFF/SKIP/ON drop
+// replies, and WAIT without replicas answers 0 once its timeout passed.
+func TestClientControls(t *testing.T) {
+	check := func(t *testing.T, addr string) {
+		admin, victim := dialRaw(t, addr), dialRaw(t, addr)
+		admin.do("FLUSHALL")
+		id := strings.TrimSpace(strings.TrimPrefix(victim.do("CLIENT", "ID"), ":"))
+		if got := admin.do("CLIENT", "KILL", "ID", id); got != ":1\r\n" {
+			t.Fatalf("CLIENT KILL ID = %q", got)
+		}
+		victim.write(encode("PING"))
+		if _, err := readReply(victim.r); err == nil {
+			t.Fatal("killed client still answered")
+		}
+		if got := admin.do("CLIENT", "KILL", "ID", id); got != ":0\r\n" {
+			t.Fatalf("second CLIENT KILL = %q", got)
+		}
+
+		for _, mode := range []string{"TIMEOUT", "ERROR"} {
+			b := dialRaw(t, addr)
+			bid := strings.TrimSpace(strings.TrimPrefix(b.do("CLIENT", "ID"), ":"))
+			b.write(encode("BLPOP", "nothing", "0"))
+			blockedUntil(t, admin, 1)
+			if got := admin.do("CLIENT", "UNBLOCK", bid, mode); got != ":1\r\n" {
+				t.Fatalf("CLIENT UNBLOCK %s = %q", mode, got)
+			}
+			want := "*-1\r\n"
+			if mode == "ERROR" {
+				want = "-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n"
+			}
+			if got := b.reply(); got != want {
+				t.Fatalf("BLPOP after UNBLOCK %s: %q", mode, got)
+			}
+			if got := b.do("PING"); got != "+PONG\r\n" {
+				t.Fatalf("unblocked client: %q", got)
+			}
+		}
+
+		w := dialRaw(t, addr)
+		if got := admin.do("CLIENT", "PAUSE", "300", "WRITE"); got != "+OK\r\n" {
+			t.Fatalf("CLIENT PAUSE = %q", got)
+		}
+		start := time.Now()
+		if got := w.do("GET", "k"); got != "$-1\r\n" || time.Since(start) > 200*time.Millisecond {
+			t.Fatalf("read during a WRITE pause: %q after %v", got, time.Since(start))
+		}
+		if got := w.do("SET", "k", "v"); got != "+OK\r\n" {
+			t.Fatalf("SET after the pause: %q", got)
+		}
+		if d := time.Since(start); d < 250*time.Millisecond {
+			t.Fatalf("a write went through a WRITE pause after %v", d)
+		}
+
+		r := dialRaw(t, addr)
+		r.write(encode("CLIENT", "REPLY", "OFF") + encode("SET", "a", "1") + encode("CLIENT", "REPLY", "ON") +
+			encode("CLIENT", "REPLY", "SKIP") + encode("GET", "a") + encode("GET", "a"))
+		for _, want := range []string{"+OK\r\n", "$1\r\n1\r\n"} {
+			if got := r.reply(); got != want {
+				t.Fatalf("CLIENT REPLY: %q, want %q", got, want)
+			}
+		}
+
+		start = time.Now()
+		if got := admin.do("WAIT", "1", "150"); got != ":0\r\n" {
+			t.Fatalf("WAIT = %q", got)
+		}
+		if d := time.Since(start); d < 140*time.Millisecond {
+			t.Fatalf("WAIT 1 150 answered after %v", d)
+		}
+		if got := admin.do("PING"); got != "+PONG\r\n" {
+			t.Fatalf("after WAIT: %q", got)
+		}
+	}
+	t.Run("redis-server", func(t *testing.T) { check(t, redisServer(t)) })
+	forEachDriver(t, check)
+	_ = fmt.Sprint
+}

@@ -1,0 +1,176 @@
+package net
+
+import (
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+)
+
+// CLIENT KILL / UNBLOCK / PAUSE / UNPAUSE / REPLY, RESET, WAIT, LASTSAVE:
+// the connection controls of the server side.
+
+// pause is CLIENT PAUSE's state: commands of every client (writes only
+// with writes) wait in their input buffer until the deadline.
+type pause struct {
+	until  atomic.Int64 // unix ns; 0: not paused
+	writes atomic.Bool
+}
+
+// held reports whether spec must wait for the pause to end, and until
+// when.
+func (s *Server) held(spec *command.Spec) (time.Time, bool) {
+	u := s.paused.until.Load()
+	if u == 0 || spec == nil {
+		return time.Time{}, false
+	}
+	until := time.Unix(0, u)
+	if !time.Now().Before(until) {
+		return time.Time{}, false
+	}
+	if s.paused.writes.Load() && !mayWrite(spec) {
+		return time.Time{}, false
+	}
+	switch spec.Name { // always served, as in Redis
+	case "client", "ping", "quit", "reset", "info", "config", "slowlog", "monitor", "hello", "auth":
+		return time.Time{}, false
+	}
+	return until, true
+}
+
+// mayWrite reports the commands a WRITE pause holds: writes, and those
+// that may write or replicate (scripts, PUBLISH).
+func mayWrite(spec *command.Spec) bool {
+	if spec.Flags&command.Write != 0 {
+		return true
+	}
+	switch spec.Name {
+	case "eval", "evalsha", "fcall", "publish", "exec":
+		return true
+	}
+	return false
+}
+
+// Pause implements command.Server.
+func (s *Server) Pause(until time.Time, writesOnly bool) {
+	// A later pause never shortens an earlier one, and ALL wins over WRITE.
+	if cur := s.paused.until.Load(); cur != 0 && time.Now().Before(time.Unix(0, cur)) {
+		if writesOnly && !s.paused.writes.Load() {
+			writesOnly = false
+		}
+		if until.Before(time.Unix(0, cur)) {
+			until = time.Unix(0, cur)
+		}
+	}
+	s.paused.writes.Store(writesOnly)
+	s.paused.until.Store(until.UnixNano())
+}
+
+// Unpause implements command.Server: held clients go on at once.
+func (s *Server) Unpause() {
+	s.paused.until.Store(0)
+	s.clients.Range(func(_, v any) bool {
+		_ = v.(*client).conn.Wake(nil)
+		return true
+	})
+}
+
+// LastSave implements command.Server: rekv keeps its data in its store at
+// all times; the last "save" is the start.
+func (s *Server) LastSave() int64 { return s.start.Unix() }
+
+// KillClients implements command.Server.
+func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
+	n := 0
+	s.clients.Range(func(_, v any) bool {
+		cl := v.(*client)
+		switch {
+		case f.ID != 0 && cl.id != f.ID,
+			f.Addr != "" && cl.addr != f.Addr,
+			f.LAddr != "" && cl.laddr != f.LAddr,
+			f.User != "" && f.User != "default",
+			f.Type != "" && cl.kind() != f.Type,
+			f.SkipMe && command.Client(cl) == self:
+			return true
+		}
+		n++
+		if command.Client(cl) == self {
+			cl.CloseAfterReply()
+			return true
+		}
+		cl.markClosed()
+		_ = cl.conn.Close()
+		return true
+	})
+	return n
+}
+
+// kind is the client's CLIENT KILL TYPE / CLIENT LIST class.
+func (cl *client) kind() string {
+	if cl.Subscriptions() > 0 {
+		return "pubsub"
+	}
+	return "normal"
+}
+
+// UnblockClient implements command.Server.
+func (s *Server) UnblockClient(id int64, asError bool) bool {
+	v, ok := s.clients.Load(id)
+	if !ok {
+		return false
+	}
+	return s.engine.Unblock(v.(*client), asError)
+}
+
+// DeferReply implements command.Client.
+func (cl *client) DeferReply(d time.Duration, reply []byte) {
+	seq := cl.curSeq
+	cl.waitSeq.Store(seq + 1)
+	if d > 0 {
+		time.AfterFunc(d, func() { cl.Reply(seq, reply) })
+	}
+}
+
+// SetReplyMode implements command.Client: OFF silences every reply until
+// ON (whose own reply is sent); SKIP silences the next command's. OFF
+// and SKIP have no reply themselves.
+func (cl *client) SetReplyMode(mode string) {
+	switch strings.ToLower(mode) {
+	case "on":
+		cl.replyOff, cl.skipNext = false, false
+	case "off":
+		cl.replyOff = true
+		cl.silence(cl.curSeq)
+	case "skip":
+		cl.skipNext = true
+		cl.silence(cl.curSeq)
+	}
+}
+
+// silence drops the reply of seq.
+func (cl *client) silence(seq uint64) {
+	cl.outMu.Lock()
+	if cl.silent == nil {
+		cl.silent = map[uint64]bool{}
+	}
+	cl.silent[seq] = true
+	cl.outMu.Unlock()
+}
+
+// Reset implements command.Client (RESET): MULTI and WATCH end,
+// subscriptions and MONITOR stop, database 0, RESP2, no name, replies on,
+// and the client is authenticated again only if no password is set.
+func (cl *client) Reset() {
+	if cl.multi {
+		cl.endMulti()
+	}
+	cl.Unwatch()
+	cl.srv.unsubscribeAll(cl)
+	cl.srv.mon.remove(cl)
+	cl.mu.Lock()
+	cl.db, cl.proto, cl.name = 0, 2, ""
+	cl.mu.Unlock()
+	cl.replyOff, cl.skipNext = false, false
+	cl.authed.Store(cl.srv.requirePass() == "")
+}
