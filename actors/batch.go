@@ -106,7 +106,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	t0 := time.Now()
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge,
 		Holds: e.holder(req.Shards)})
-	e.timed(req, t0)
+	e.timed(req, t0, err)
 	if err == nil {
 		return w.Detach(), nil, true
 	}

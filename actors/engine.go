@@ -30,9 +30,9 @@ type Options struct {
 	// per transaction, and conflicts retried with a growing, jittered
 	// back-off, since they are then expected under contention.
 	Shared bool
-	// Slow, when set, receives every client command's execution time
-	// (SLOWLOG decides what to keep).
-	Slow func(client Replier, args [][]byte, d time.Duration)
+	// Slow, when set, receives every client command's execution time and
+	// whether it failed (SLOWLOG and INFO commandstats).
+	Slow func(client Replier, spec *command.Spec, args [][]byte, d time.Duration, failed bool)
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -72,7 +72,7 @@ type Engine struct {
 	all      []int
 	maxRetry int
 	shared   bool // other nodes write the store (Options.Shared)
-	slow     func(Replier, [][]byte, time.Duration)
+	slow     func(Replier, *command.Spec, [][]byte, time.Duration, bool)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -301,7 +301,7 @@ func (e *Engine) execute(req *Request, own int) {
 	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
 	if !errors.Is(err, command.ErrWouldBlock) { // a blocked command is timed when served
-		e.timed(req, t0)
+		e.timed(req, t0, err)
 	}
 	if errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all) {
 		// A script reached a key it did not declare: its attempt was
@@ -322,9 +322,9 @@ func (e *Engine) execute(req *Request, own int) {
 }
 
 // timed reports a client command's execution time to the slow log hook.
-func (e *Engine) timed(req *Request, t0 time.Time) {
+func (e *Engine) timed(req *Request, t0 time.Time, err error) {
 	if e.slow != nil && req.Args != nil {
-		e.slow(req.Client, req.Args, time.Since(t0))
+		e.slow(req.Client, req.Spec, req.Args, time.Since(t0), err != nil)
 	}
 }
 

@@ -106,6 +106,9 @@ func (cl *client) Reply(seq uint64, b []byte) {
 	for len(cl.pending) <= i {
 		cl.pending = append(cl.pending, nil)
 	}
+	if len(b) > 0 && b[0] == '-' {
+		cl.srv.stats.countError(b)
+	}
 	if b == nil || cl.silent[seq] {
 		b = []byte{}
 		delete(cl.silent, seq)
@@ -207,10 +210,16 @@ func (cl *client) endBatch() {
 		for _, b := range bufs {
 			cl.bigOut = cl.bigOut || len(b) >= bigTransient
 		}
+		total := 0
+		for _, b := range bufs {
+			total += len(b)
+		}
 		cl.tail = writeAll(cl.conn, bufs, outWindow-cl.conn.OutboundBuffered())
 		for _, b := range cl.tail {
 			cl.tailBytes += len(b)
 		}
+		cl.srv.stats.netOut.Add(int64(total - cl.tailBytes))
+		cl.srv.stats.writes.Add(1)
 		cl.checkOutput(cl.conn)
 	}
 	if len(cl.tail) == 0 && cl.bigOut {

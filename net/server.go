@@ -87,6 +87,8 @@ type Server struct {
 	mon        monitors
 	slow       slowlog
 	paused     pause
+	stats      serverStats
+	stopOps    chan struct{}
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -98,6 +100,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 		s.notify.Store(uint32(n))
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
+	s.stats = newServerStats()
 	s.initConfig()
 	return s
 }
@@ -116,6 +119,8 @@ func (s *Server) Start(engine *actors.Engine) error {
 	}()
 	select {
 	case <-s.booted:
+		s.stopOps = make(chan struct{})
+		go s.sampleOps(s.stopOps)
 		return nil
 	case err := <-s.stopped:
 		return fmt.Errorf("net: listen on %s: %w", s.opts.Addr, err)
@@ -124,6 +129,10 @@ func (s *Server) Start(engine *actors.Engine) error {
 
 // Stop closes the listener and every connection, then waits for the loops.
 func (s *Server) Stop(ctx context.Context) error {
+	if s.stopOps != nil {
+		close(s.stopOps)
+		s.stopOps = nil
+	}
 	if err := s.eng.Stop(ctx); err != nil {
 		return err
 	}
@@ -165,9 +174,11 @@ func (s *Server) OnTick() (time.Duration, gnet.Action) {
 // OnOpen registers a client.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	if limit := s.rt.maxClients.Load(); limit > 0 && s.nclients.Load() >= limit {
+		s.stats.rejectedConns.Add(1)
 		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
 	}
 	if refuse(s.opts.ProtectedMode, s.requirePass(), c.RemoteAddr()) {
+		s.stats.rejectedConns.Add(1)
 		return []byte(deniedReply), gnet.Close
 	}
 	now := time.Now()
@@ -267,7 +278,9 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	}
 	if consumed > 0 {
 		_, _ = c.Discard(consumed)
+		s.stats.netIn.Add(int64(consumed))
 	}
+	s.stats.reads.Add(1)
 	return gnet.None
 }
 
@@ -334,14 +347,17 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		return
 	}
 	if spec.Flags&command.NoAuth == 0 && !cl.Authenticated() {
+		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
 	if err := s.busy(spec); err != nil {
+		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(err, spec.FullName())
 		return
 	}
 	if proto == 2 && spec.Flags&command.PubSubContext == 0 && cl.Subscriptions() > 0 {
+		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
 		return
 	}
@@ -360,7 +376,8 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		s.Monitor(db, cl.addr, args)
 	}
 	if err != nil {
-		s.slowCommand(cl, args, 0) // it ran, as far as Redis's slow log is concerned
+		s.commandDone(spec, 0, true) // it ran and failed, as far as Redis's stats go
+		s.slowCommand(cl, args, 0)
 		fail(err, spec.FullName())
 		return
 	}
@@ -380,7 +397,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		t0 := time.Now()
 		err := runner.Run(ctx)
 		if spec.Name != "exec" && spec.Name != "watch" { // timed by the engine
-			s.slowCommand(cl, args, time.Since(t0))
+			d := time.Since(t0)
+			s.commandDone(spec, d, err != nil && !errors.Is(err, command.ErrReplyLater))
+			s.slowCommand(cl, args, d)
 		}
 		cl.cur, cl.curArgs = nil, nil
 		if errors.Is(err, command.ErrReplyLater) {

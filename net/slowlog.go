@@ -31,11 +31,12 @@ const (
 
 // Slow is the engine's hook (actors.Options.Slow): it logs the command if
 // it was slow enough.
-func (s *Server) Slow(r actors.Replier, args [][]byte, d time.Duration) {
+func (s *Server) Slow(r actors.Replier, spec *command.Spec, args [][]byte, d time.Duration, failed bool) {
 	cl, ok := r.(*client)
 	if !ok {
 		return
 	}
+	s.commandDone(spec, d, failed)
 	s.slowCommand(cl, args, d)
 }
 

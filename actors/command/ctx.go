@@ -76,6 +76,10 @@ type Server interface {
 	ClientList() []string
 	// Stats returns counters for INFO.
 	Stats() Stats
+	// InfoSection returns the lines of an INFO section the server keeps
+	// (server, clients, memory, persistence, stats, replication, cpu,
+	// modules, errorstats, commandstats, cluster); false for others.
+	InfoSection(name string) ([][2]string, bool)
 	// ConfigGet returns the parameters matching any of the patterns
 	// (CONFIG GET), each once, with their values.
 	ConfigGet(patterns [][]byte) [][2]string

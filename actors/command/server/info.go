@@ -2,93 +2,84 @@ package server
 
 import (
 	"fmt"
-	"os"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/rekv/rekv/actors/command"
 )
 
-// INFO [section [section ...]]: server, clients, memory, persistence,
-// stats, replication, gc and keyspace; "all", "everything" and "default" name
-// them all.
+// INFO [section [section ...]]: Redis 7.0's sections (server, clients,
+// memory, persistence, stats, replication, cpu, modules, commandstats,
+// errorstats, cluster, keyspace; see net/info.go for the figures) plus
+// rekv's gc. "default" (or no argument) is the default set with gc, "all"
+// and "everything" add commandstats; latencystats is not kept (an empty
+// section). Unknown sections are left out, as Redis does.
 type info struct{ sections map[string]bool }
+
+var (
+	infoOrder   = []string{"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats", "errorstats", "latencystats", "cluster", "keyspace", "gc"}
+	infoDefault = map[string]bool{"server": true, "clients": true, "memory": true, "persistence": true, "stats": true,
+		"replication": true, "cpu": true, "modules": true, "errorstats": true, "cluster": true, "keyspace": true, "gc": true}
+)
 
 func parseInfo(args [][]byte) (command.Runner, error) {
 	in := info{sections: map[string]bool{}}
-	for _, a := range args[1:] {
-		s := strings.ToLower(string(a))
-		if s == "all" || s == "everything" || s == "default" {
-			in.sections = nil
-			break
-		}
-		in.sections[s] = true
-	}
 	if len(args) == 1 {
-		in.sections = nil
+		in.sections = infoDefault
+	}
+	for _, a := range args[1:] {
+		switch s := strings.ToLower(string(a)); s {
+		case "default":
+			for k := range infoDefault {
+				in.sections[k] = true
+			}
+		case "all", "everything":
+			for _, k := range infoOrder {
+				in.sections[k] = true
+			}
+		default:
+			in.sections[s] = true
+		}
 	}
 	return in, nil
 }
 
+// title is a section's header as Redis writes it.
+func title(sec string) string {
+	if sec == "cpu" {
+		return "CPU"
+	}
+	return strings.ToUpper(sec[:1]) + sec[1:]
+}
+
 func (in info) Run(c *command.Ctx) error {
-	st := c.Server.Stats()
 	var b strings.Builder
-	for _, sec := range []string{"server", "clients", "memory", "persistence", "stats", "replication", "gc", "keyspace"} {
-		if in.sections != nil && !in.sections[sec] {
+	for _, sec := range infoOrder {
+		if !in.sections[sec] {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\r\n")
 		}
-		fmt.Fprintf(&b, "# %s\r\n", strings.ToUpper(sec[:1])+sec[1:])
-		if err := in.section(c, &b, sec, st); err != nil {
-			return err
+		fmt.Fprintf(&b, "# %s\r\n", title(sec))
+		line := func(k string, v any) { fmt.Fprintf(&b, "%s:%v\r\n", k, v) }
+		switch sec {
+		case "gc":
+			for _, kv := range c.Server.Stats().GC {
+				line(kv[0], kv[1])
+			}
+		case "keyspace":
+			if err := keyspace(c, &b); err != nil {
+				return err
+			}
+		case "latencystats":
+		default:
+			lines, _ := c.Server.InfoSection(sec)
+			for _, kv := range lines {
+				line(kv[0], kv[1])
+			}
 		}
 	}
 	c.W.Verbatim(b.String())
-	return nil
-}
-
-func (in info) section(c *command.Ctx, b *strings.Builder, sec string, st command.Stats) error {
-	line := func(k string, v any) { fmt.Fprintf(b, "%s:%v\r\n", k, v) }
-	uptime := (time.Now().UnixMilli() - st.StartUnixMs) / 1000
-	switch sec {
-	case "server":
-		line("redis_version", st.Version)
-		line("redis_mode", "standalone")
-		line("os", runtime.GOOS)
-		line("arch_bits", 64)
-		line("process_id", os.Getpid())
-		line("tcp_port", st.Port)
-		line("uptime_in_seconds", uptime)
-		line("uptime_in_days", uptime/86400)
-		line("config_file", st.ConfigFile)
-		line("rekv_storage_driver", st.Driver)
-		line("rekv_shards", st.Shards)
-	case "clients":
-		line("connected_clients", st.ConnectedClients)
-		line("blocked_clients", st.BlockedClients)
-	case "memory":
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		line("used_memory", ms.HeapAlloc)
-		line("used_memory_rss", ms.Sys)
-	case "persistence":
-		line("loading", 0)
-	case "stats":
-		line("total_connections_received", st.TotalConnections)
-		line("total_commands_processed", st.TotalCommands)
-	case "replication":
-		line("role", "master")
-		line("connected_slaves", 0)
-	case "gc":
-		for _, kv := range st.GC {
-			line(kv[0], kv[1])
-		}
-	case "keyspace":
-		return keyspace(c, b)
-	}
 	return nil
 }
 
