@@ -17,6 +17,8 @@ var (
 	docsArgs []byte
 	//go:embed docs/summaries.txt
 	docsSummaries string
+	//go:embed docs/acl.json
+	docsACL []byte
 )
 
 type docEntry struct {
