@@ -93,6 +93,10 @@ func (e *Engine) publishNotes(tx *store.Tx) {
 		e.rt.Server.Notify(n.DB, command.NotifyClass(n.Class), n.Event, n.Key)
 	}
 	for _, m := range tx.Messages() {
-		e.rt.Server.Publish(m.Channel, m.Msg)
+		if m.Shard {
+			e.rt.Server.PublishShard(m.Channel, m.Msg)
+		} else {
+			e.rt.Server.Publish(m.Channel, m.Msg)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 func TestSubscribeThenPublishNeverLoses(t *testing.T) {
 	n := startNode(t, "badger", nil)
 	for _, proto := range []string{"2", "3"} {
-		for _, cmd := range []string{"SUBSCRIBE", "PSUBSCRIBE"} {
+		for _, cmd := range []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE"} {
 			sub, pub := dialRaw(t, n.Addr()), dialRaw(t, n.Addr())
 			if proto == "3" {
 				sub.do("HELLO", "3")
@@ -20,11 +20,18 @@ func TestSubscribeThenPublishNeverLoses(t *testing.T) {
 			for i := 0; i < 500; i++ {
 				ch := fmt.Sprint(cmd, proto, ":", i)
 				sub.do(cmd, ch)
-				if got := pub.do("PUBLISH", ch, "m"); got != ":1\r\n" {
+				publish := "PUBLISH"
+				if cmd == "SSUBSCRIBE" {
+					publish = "SPUBLISH"
+				}
+				if got := pub.do(publish, ch, "m"); got != ":1\r\n" {
 					t.Fatalf("%s resp%s #%d: PUBLISH right after the acknowledged %s reached %q", cmd, proto, i, cmd, got)
 				}
 				msg := sub.reply()
 				want := fmt.Sprintf("*3\r\n$7\r\nmessage\r\n$%d\r\n%s\r\n$1\r\nm\r\n", len(ch), ch)
+				if cmd == "SSUBSCRIBE" {
+					want = fmt.Sprintf("*3\r\n$8\r\nsmessage\r\n$%d\r\n%s\r\n$1\r\nm\r\n", len(ch), ch)
+				}
 				if cmd == "PSUBSCRIBE" {
 					want = fmt.Sprintf("*4\r\n$8\r\npmessage\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$1\r\nm\r\n", len(ch), ch, len(ch), ch)
 				}

@@ -34,6 +34,7 @@ type client struct {
 	lastSeen time.Time
 	subs     map[string]struct{} // SUBSCRIBEd channels
 	psubs    map[string]struct{} // PSUBSCRIBEd patterns
+	ssubs    map[string]struct{} // SSUBSCRIBEd shard channels
 
 	// Event-loop only.
 	nextSeq  uint64

@@ -22,10 +22,12 @@ type broker struct {
 	mu       sync.RWMutex
 	channels map[string]map[*client]struct{}
 	patterns map[string]map[*client]struct{}
+	shards   map[string]map[*client]struct{} // SSUBSCRIBE: a name space of its own
 }
 
 func newBroker() *broker {
-	return &broker{channels: map[string]map[*client]struct{}{}, patterns: map[string]map[*client]struct{}{}}
+	return &broker{channels: map[string]map[*client]struct{}{}, patterns: map[string]map[*client]struct{}{},
+		shards: map[string]map[*client]struct{}{}}
 }
 
 func (b *broker) table(pattern bool) map[string]map[*client]struct{} {
@@ -97,9 +99,17 @@ func (s *Server) Publish(channel, msg []byte) int {
 // unsubscribeAll drops every subscription of a closing client.
 func (s *Server) unsubscribeAll(cl *client) {
 	cl.mu.Lock()
-	subs, psubs := cl.subs, cl.psubs
-	cl.subs, cl.psubs = nil, nil
+	subs, psubs, ssubs := cl.subs, cl.psubs, cl.ssubs
+	cl.subs, cl.psubs, cl.ssubs = nil, nil, nil
 	cl.mu.Unlock()
+	s.broker.mu.Lock()
+	for ch := range ssubs {
+		delete(s.broker.shards[ch], cl)
+		if len(s.broker.shards[ch]) == 0 {
+			delete(s.broker.shards, ch)
+		}
+	}
+	s.broker.mu.Unlock()
 	for ch := range subs {
 		s.broker.remove(false, ch, cl)
 	}
@@ -113,7 +123,7 @@ func (s *Server) unsubscribeAll(cl *client) {
 func (cl *client) Subscriptions() int {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	return len(cl.subs) + len(cl.psubs)
+	return len(cl.subs) + len(cl.psubs) + len(cl.ssubs)
 }
 
 // Subscribe implements command.Client.
@@ -212,4 +222,99 @@ func (s *Server) NumPat() int {
 	s.broker.mu.RLock()
 	defer s.broker.mu.RUnlock()
 	return len(s.broker.patterns)
+}
+
+// ShardSubscribe implements command.Client: the count is of shard
+// channels only, as in Redis.
+func (cl *client) ShardSubscribe(name []byte) int { return cl.setShard(name, true) }
+
+// ShardUnsubscribe implements command.Client.
+func (cl *client) ShardUnsubscribe(name []byte) int { return cl.setShard(name, false) }
+
+func (cl *client) setShard(name []byte, on bool) int {
+	cl.mu.Lock()
+	if cl.ssubs == nil {
+		cl.ssubs = map[string]struct{}{}
+	}
+	_, had := cl.ssubs[string(name)]
+	if on {
+		cl.ssubs[string(name)] = struct{}{}
+	} else {
+		delete(cl.ssubs, string(name))
+	}
+	count := len(cl.ssubs)
+	cl.mu.Unlock()
+	b := cl.srv.broker
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case on && !had:
+		if b.shards[string(name)] == nil {
+			b.shards[string(name)] = map[*client]struct{}{}
+		}
+		b.shards[string(name)][cl] = struct{}{}
+	case !on && had:
+		delete(b.shards[string(name)], cl)
+		if len(b.shards[string(name)]) == 0 {
+			delete(b.shards, string(name))
+		}
+	}
+	return count
+}
+
+// ShardSubscribed implements command.Client.
+func (cl *client) ShardSubscribed() [][]byte {
+	cl.mu.Lock()
+	names := make([][]byte, 0, len(cl.ssubs))
+	for n := range cl.ssubs {
+		names = append(names, []byte(n))
+	}
+	cl.mu.Unlock()
+	slices.SortFunc(names, bytes.Compare)
+	return names
+}
+
+// PublishShard implements command.Server.
+func (s *Server) PublishShard(channel, msg []byte) int {
+	b := s.broker
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	var enc [4][]byte
+	n := 0
+	for cl := range b.shards[string(channel)] {
+		p := cl.Proto()
+		if enc[p] == nil {
+			w := resp.NewWriter(p)
+			w.Push(3)
+			w.BulkString("smessage")
+			w.Bulk(channel)
+			w.Bulk(msg)
+			enc[p] = w.Bytes()
+		}
+		cl.push(enc[p])
+		n++
+	}
+	return n
+}
+
+// ShardChannels implements command.Server.
+func (s *Server) ShardChannels(pattern []byte) []string {
+	b := s.broker
+	b.mu.RLock()
+	var out []string
+	for ch := range b.shards {
+		if pattern == nil || glob.Match(pattern, []byte(ch), false) {
+			out = append(out, ch)
+		}
+	}
+	b.mu.RUnlock()
+	slices.Sort(out)
+	return out
+}
+
+// ShardNumSub implements command.Server.
+func (s *Server) ShardNumSub(channel []byte) int {
+	s.broker.mu.RLock()
+	defer s.broker.mu.RUnlock()
+	return len(s.broker.shards[string(channel)])
 }

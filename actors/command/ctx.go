@@ -39,6 +39,11 @@ type Client interface {
 	Subscribe(pattern bool, name []byte) int
 	Unsubscribe(pattern bool, name []byte) int
 	Subscribed(pattern bool) [][]byte
+	// ShardSubscribe, ShardUnsubscribe and ShardSubscribed are the same
+	// for shard channels (SSUBSCRIBE), counted apart.
+	ShardSubscribe(name []byte) int
+	ShardUnsubscribe(name []byte) int
+	ShardSubscribed() [][]byte
 	// Multi, Discard, Unwatch, Watch and Exec drive the connection's
 	// MULTI/WATCH state (Redis's errors for misuse). Watch and Exec hand
 	// their work to the engine, which replies: they return ErrReplyLater.
@@ -118,6 +123,12 @@ type Server interface {
 	// Publish delivers msg to the channel's subscribers and to matching
 	// patterns' and returns how many received it.
 	Publish(channel, msg []byte) int
+	// PublishShard delivers msg to the shard channel's subscribers
+	// (SPUBLISH); ShardChannels and ShardNumSub are PUBSUB SHARDCHANNELS
+	// and SHARDNUMSUB.
+	PublishShard(channel, msg []byte) int
+	ShardChannels(pattern []byte) []string
+	ShardNumSub(channel []byte) int
 	// Channels returns the channels with subscribers, matching pattern
 	// when it is not nil, in byte order; NumSub a channel's subscriber
 	// count; NumPat how many patterns have subscribers.

@@ -236,11 +236,14 @@ func (t *Tx) NotesTo(i, from int) {
 
 // Message is a Pub/Sub message a command published (PUBLISH inside a
 // script): it is delivered only after the transaction commits.
-type Message struct{ Channel, Msg []byte }
+type Message struct {
+	Channel, Msg []byte
+	Shard        bool // a shard channel's (SPUBLISH)
+}
 
 // AddMessage queues a Pub/Sub message for delivery after commit.
-func (t *Tx) AddMessage(channel, msg []byte) {
-	t.msgs = append(t.msgs, Message{channel, msg})
+func (t *Tx) AddMessage(channel, msg []byte, shard bool) {
+	t.msgs = append(t.msgs, Message{channel, msg, shard})
 }
 
 // Messages returns the queued Pub/Sub messages.

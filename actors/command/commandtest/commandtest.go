@@ -176,6 +176,12 @@ func (c *Client) Unsubscribe(bool, []byte) int { return c.Subs }
 // Subscribed implements command.Client.
 func (c *Client) Subscribed(bool) [][]byte { return nil }
 
+// ShardSubscribe, ShardUnsubscribe and ShardSubscribed implement
+// command.Client: no subscriptions in the harness.
+func (c *Client) ShardSubscribe([]byte) int   { return 0 }
+func (c *Client) ShardUnsubscribe([]byte) int { return 0 }
+func (c *Client) ShardSubscribed() [][]byte   { return nil }
+
 // The fake client has no MULTI/WATCH state: transactions are tested
 // through the server (integration).
 

@@ -12,10 +12,15 @@ func Commands() []*command.Spec {
 		{Name: "psubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: subParser(true, true)},
 		{Name: "punsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(true, false)},
 		{Name: "publish", Arity: 3, Flags: conn | command.Fast, Parse: parsePublish},
+		{Name: "ssubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: shardSubParser(true)},
+		{Name: "sunsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: shardSubParser(false)},
+		{Name: "spublish", Arity: 3, Flags: conn | command.Fast, Parse: parseSPublish},
 		{Name: "pubsub", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "channels", Arity: -2, Flags: conn, Parse: parseChannels},
 			{Name: "numsub", Arity: -2, Flags: conn, Parse: parseNumsub},
 			{Name: "numpat", Arity: 2, Flags: conn, Parse: parseNumpat},
+			{Name: "shardchannels", Arity: -2, Flags: conn, Parse: parseShardChannels},
+			{Name: "shardnumsub", Arity: -2, Flags: conn, Parse: parseShardNumsub},
 		}},
 	}
 }

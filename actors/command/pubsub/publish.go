@@ -6,14 +6,34 @@ import "github.com/rekv/rekv/actors/command"
 // pattern) received it. Inside a transaction (EXEC, a script) the message
 // is delivered after the commit, and the reply counts the subscribers it
 // will reach.
-type publish struct{ channel, msg []byte }
+//
+// SPUBLISH shardchannel message is the same for shard channels (a
+// separate name space, delivered as "smessage"; one node is one shard).
+type publish struct {
+	channel, msg []byte
+	shard        bool
+}
 
-func parsePublish(args [][]byte) (command.Runner, error) { return publish{args[1], args[2]}, nil }
+func parsePublish(args [][]byte) (command.Runner, error) {
+	return publish{args[1], args[2], false}, nil
+}
+
+func parseSPublish(args [][]byte) (command.Runner, error) {
+	return publish{args[1], args[2], true}, nil
+}
 
 func (x publish) Run(c *command.Ctx) error {
 	if c.Tx != nil {
-		c.Tx.AddMessage(x.channel, x.msg)
-		c.W.Int(int64(c.Server.Receivers(x.channel)))
+		c.Tx.AddMessage(x.channel, x.msg, x.shard)
+		if x.shard {
+			c.W.Int(int64(c.Server.ShardNumSub(x.channel)))
+		} else {
+			c.W.Int(int64(c.Server.Receivers(x.channel)))
+		}
+		return nil
+	}
+	if x.shard {
+		c.W.Int(int64(c.Server.PublishShard(x.channel, x.msg)))
 		return nil
 	}
 	c.W.Int(int64(c.Server.Publish(x.channel, x.msg)))

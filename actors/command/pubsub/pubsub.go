@@ -51,3 +51,39 @@ func (numpat) Run(c *command.Ctx) error {
 	c.W.Int(int64(c.Server.NumPat()))
 	return nil
 }
+
+// PUBSUB SHARDCHANNELS [pattern] and SHARDNUMSUB [channel ...]: the same
+// for shard channels.
+type shardChannels struct{ pattern []byte }
+
+func parseShardChannels(args [][]byte) (command.Runner, error) {
+	switch len(args) {
+	case 2:
+		return shardChannels{}, nil
+	case 3:
+		return shardChannels{args[2]}, nil
+	}
+	return nil, rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try PUBSUB HELP.", args[1])
+}
+
+func (x shardChannels) Run(c *command.Ctx) error {
+	out := c.Server.ShardChannels(x.pattern)
+	c.W.Array(len(out))
+	for _, ch := range out {
+		c.W.BulkString(ch)
+	}
+	return nil
+}
+
+type shardNumsub struct{ channels [][]byte }
+
+func parseShardNumsub(args [][]byte) (command.Runner, error) { return shardNumsub{args[2:]}, nil }
+
+func (x shardNumsub) Run(c *command.Ctx) error {
+	c.W.Array(2 * len(x.channels))
+	for _, ch := range x.channels {
+		c.W.Bulk(ch)
+		c.W.Int(int64(c.Server.ShardNumSub(ch)))
+	}
+	return nil
+}

@@ -7,9 +7,13 @@ import "github.com/rekv/rekv/actors/command"
 // confirmation per name with the client's subscription count after it; an
 // UNSUBSCRIBE without names drops every subscription of its kind (in byte
 // order), and with none it confirms a null name.
+//
+// SSUBSCRIBE / SUNSUBSCRIBE are the same for shard channels, whose count
+// is apart.
 type subscribe struct {
 	names   [][]byte
 	pattern bool
+	shard   bool
 	sub     bool
 }
 
@@ -27,26 +31,42 @@ func (x subscribe) kind() string {
 	if x.pattern {
 		k = "p" + k
 	}
+	if x.shard {
+		k = "s" + k
+	}
 	return k
 }
 
 func (x subscribe) Run(c *command.Ctx) error {
 	names := x.names
 	if !x.sub && len(names) == 0 {
-		names = c.Client.Subscribed(x.pattern)
+		if x.shard {
+			names = c.Client.ShardSubscribed()
+		} else {
+			names = c.Client.Subscribed(x.pattern)
+		}
 	}
 	if len(names) == 0 {
 		c.W.Push(3)
 		c.W.BulkString(x.kind())
 		c.W.Null()
-		c.W.Int(int64(c.Client.Subscriptions()))
+		if x.shard {
+			c.W.Int(int64(len(c.Client.ShardSubscribed())))
+		} else {
+			c.W.Int(int64(c.Client.Subscriptions() - len(c.Client.ShardSubscribed())))
+		}
 		return nil
 	}
 	for _, n := range names {
 		var count int
-		if x.sub {
+		switch {
+		case x.shard && x.sub:
+			count = c.Client.ShardSubscribe(n)
+		case x.shard:
+			count = c.Client.ShardUnsubscribe(n)
+		case x.sub:
 			count = c.Client.Subscribe(x.pattern, n)
-		} else {
+		default:
 			count = c.Client.Unsubscribe(x.pattern, n)
 		}
 		c.W.Push(3)
@@ -55,4 +75,10 @@ func (x subscribe) Run(c *command.Ctx) error {
 		c.W.Int(int64(count))
 	}
 	return nil
+}
+
+func shardSubParser(sub bool) func([][]byte) (command.Runner, error) {
+	return func(args [][]byte) (command.Runner, error) {
+		return subscribe{names: args[1:], shard: true, sub: sub}, nil
+	}
 }

@@ -31,6 +31,9 @@ func (c *scriptClient) Subscriptions() int  { return 0 }
 func (c *scriptClient) Subscribe(bool, []byte) int   { return 0 }
 func (c *scriptClient) Unsubscribe(bool, []byte) int { return 0 }
 func (c *scriptClient) Subscribed(bool) [][]byte     { return nil }
+func (c *scriptClient) ShardSubscribe([]byte) int    { return 0 }
+func (c *scriptClient) ShardUnsubscribe([]byte) int  { return 0 }
+func (c *scriptClient) ShardSubscribed() [][]byte    { return nil }
 
 var errNotInScript = rerr.Errorf("ERR This Redis command is not allowed from script")
 
