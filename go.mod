@@ -16,6 +16,8 @@ require (
 	github.com/knadh/koanf/v2 v2.3.5
 	github.com/panjf2000/gnet/v2 v2.10.0
 	github.com/pingcap/log v1.1.1-0.20221110025148-ca232912c9f3
+	github.com/prometheus/client_golang v1.23.2
+	github.com/prometheus/common v0.66.1
 	github.com/redis/go-redis/v9 v9.7.0
 	github.com/tikv/client-go/v2 v2.0.8-0.20260423085316-fce9638195b3
 	github.com/yuin/gopher-lua v1.1.2
@@ -63,9 +65,7 @@ require (
 	github.com/pingcap/goleveldb v0.0.0-20191226122134-f82aafb29989 // indirect
 	github.com/pingcap/kvproto v0.0.0-20260408021215-335c5c64af53 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/prometheus/client_golang v1.23.2 // indirect
 	github.com/prometheus/client_model v0.6.2 // indirect
-	github.com/prometheus/common v0.66.1 // indirect
 	github.com/prometheus/otlptranslator v0.0.2 // indirect
 	github.com/prometheus/procfs v0.17.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"reflect"
 	"runtime"
 	"slices"
@@ -26,6 +27,14 @@ type Config struct {
 	GC      GC      `koanf:"gc"`
 	Log     Log     `koanf:"log"`
 	Debug   Debug   `koanf:"debug"`
+	Metrics Metrics `koanf:"metrics"`
+}
+
+// Metrics configures the Prometheus endpoint.
+type Metrics struct {
+	// Addr serves /metrics (Prometheus text format) on host:port; empty
+	// (the default) disables it.
+	Addr string `koanf:"addr"`
 }
 
 // Debug configures diagnostics.
@@ -241,6 +250,11 @@ func (c Config) Validate() error {
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	}
+	if a := c.Metrics.Addr; a != "" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			bad("metrics.addr", "must be host:port, got %q", a)
+		}
+	}
 	if a := c.Debug.PprofAddr; a != "" && !strings.HasPrefix(a, "127.0.0.1:") && !strings.HasPrefix(a, "localhost:") {
 		bad("debug.pprof_addr", "must be a loopback address (127.0.0.1:port), got %q", a)
 	}
@@ -255,7 +269,7 @@ func flagKeys() map[string]string {
 	return map[string]string{
 		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
 		"durability": "storage.badger.durability", "driver": "storage.driver", "pd": "storage.tikv.pd",
-		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr",
+		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr", "metrics": "metrics.addr",
 	}
 }
 

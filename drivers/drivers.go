@@ -87,6 +87,12 @@ func SetOwned(tx Txn, key, value []byte) error {
 	return tx.Set(key, value)
 }
 
+// Sizer is implemented by drivers that can tell their size on disk by
+// part (Badger: "lsm" and "vlog"), for /metrics.
+type Sizer interface {
+	Sizes() map[string]int64
+}
+
 // LockRead marks key as read by tx when tx needs it (see ReadLocker).
 func LockRead(tx Txn, key []byte) error {
 	if l, ok := tx.(ReadLocker); ok {

@@ -41,6 +41,15 @@ type serverStats struct {
 
 type cmdStat struct {
 	calls, usec, rejected, failed atomic.Int64
+	buckets                       [latencyBuckets + 1]atomic.Int64 // runs per latency bucket; the last: slower
+}
+
+const latencyBuckets = 15
+
+// LatencyBounds returns the upper bounds, in microseconds, of the command
+// latency histogram (/metrics).
+func LatencyBounds() [latencyBuckets]int64 {
+	return [latencyBuckets]int64{10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000, 1000000}
 }
 
 func newServerStats() serverStats {
@@ -464,8 +473,58 @@ func (s *Server) gcCounter(name string) string {
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
 	c := s.stats.cmd(spec.FullName())
 	c.calls.Add(1)
-	c.usec.Add(d.Microseconds())
+	us := d.Microseconds()
+	c.usec.Add(us)
+	bounds := LatencyBounds()
+	i := 0
+	for i < len(bounds) && us > bounds[i] {
+		i++
+	}
+	c.buckets[i].Add(1)
 	if failed {
 		c.failed.Add(1)
 	}
+}
+
+// CommandMetrics are one command's counters (/metrics).
+type CommandMetrics struct {
+	Name                          string
+	Calls, Usec, Failed, Rejected int64
+	Buckets                       []int64 // per LatencyBounds bucket, then slower
+}
+
+// Metrics are the network layer's figures for /metrics.
+type Metrics struct {
+	Commands                       []CommandMetrics
+	Errors                         map[string]int64
+	Connected, TotalConnections    int64
+	RejectedConnections, Blocked   int64
+	NetIn, NetOut                  int64
+	PubSubChannels, PubSubPatterns int
+}
+
+// Metrics returns the current figures.
+func (s *Server) Metrics() Metrics {
+	m := Metrics{Errors: map[string]int64{}, Connected: s.nclients.Load(), TotalConnections: s.totalConns.Load(),
+		RejectedConnections: s.stats.rejectedConns.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
+		PubSubChannels: len(s.Channels(nil)), PubSubPatterns: s.NumPat()}
+	if s.engine != nil {
+		m.Blocked = int64(s.engine.Blocked())
+	}
+	s.stats.cmds.Range(func(k, v any) bool {
+		c := v.(*cmdStat)
+		cm := CommandMetrics{Name: k.(string), Calls: c.calls.Load(), Usec: c.usec.Load(), Failed: c.failed.Load(),
+			Rejected: c.rejected.Load()}
+		for i := range c.buckets {
+			cm.Buckets = append(cm.Buckets, c.buckets[i].Load())
+		}
+		m.Commands = append(m.Commands, cm)
+		return true
+	})
+	sort.Slice(m.Commands, func(i, j int) bool { return m.Commands[i].Name < m.Commands[j].Name })
+	s.stats.errs.Range(func(k, v any) bool {
+		m.Errors[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	return m
 }

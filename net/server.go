@@ -115,7 +115,7 @@ func (s *Server) Start(engine *actors.Engine) error {
 			gnet.WithReusePort(false),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
 			gnet.WithTicker(true), // idle timeouts (CONFIG SET timeout)
-			gnet.WithLogLevel(4))  // gnet's own logs: errors only
+			gnet.WithLogger(gnetLog{s.log.With("component", "gnet")}))
 	}()
 	select {
 	case <-s.booted:

@@ -32,6 +32,7 @@ import (
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/drivers/tikv"
 	"github.com/rekv/rekv/gc"
+	"github.com/rekv/rekv/metrics"
 	rnet "github.com/rekv/rekv/net"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -68,6 +69,7 @@ type Node struct {
 	gc     *gc.Collector
 	// GCStats are the collector's counters.
 	GCStats *gc.Stats
+	metrics *metrics.Server // nil unless metrics.addr is set
 
 	closeOnce sync.Once
 	closeErr  error
@@ -122,8 +124,25 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.net.Start(n.engine); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
+	if cfg.Metrics.Addr != "" {
+		src := metrics.Sources{Net: n.net.Metrics, GC: n.GCStats.Fields}
+		if s, ok := drv.(drivers.Sizer); ok {
+			src.Storage = s.Sizes
+		}
+		if n.metrics, err = metrics.Start(cfg.Metrics.Addr, src, log); err != nil {
+			return nil, errors.Join(fmt.Errorf("metrics: %w", err), n.Close(context.Background()))
+		}
+	}
 	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)
 	return n, nil
+}
+
+// MetricsAddr returns the address /metrics is served on ("" when off).
+func (n *Node) MetricsAddr() string {
+	if n.metrics == nil {
+		return ""
+	}
+	return n.metrics.Addr()
 }
 
 // Driver returns the node's storage driver (tests inspect storage).
@@ -141,10 +160,14 @@ func (n *Node) Addr() string {
 // call's result.
 func (n *Node) Close(ctx context.Context) error {
 	n.closeOnce.Do(func() {
+		var errMetrics error
+		if n.metrics != nil {
+			errMetrics = n.metrics.Close(ctx)
+		}
 		errNet := n.net.Stop(ctx)
 		errActors := n.engine.Stop(ctx)
 		errDrv := n.drv.Close()
-		n.closeErr = errors.Join(errNet, errActors, errDrv)
+		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)
 	})
 	return n.closeErr
 }

@@ -342,3 +342,10 @@ func (a logAdapter) Errorf(f string, args ...any)   { a.logf(slog.LevelError, f,
 func (a logAdapter) Warningf(f string, args ...any) { a.logf(slog.LevelWarn, f, args) }
 func (a logAdapter) Infof(f string, args ...any)    { a.logf(slog.LevelDebug, f, args) }
 func (a logAdapter) Debugf(f string, args ...any)   { a.logf(slog.LevelDebug, f, args) }
+
+// Sizes implements drivers.Sizer: the LSM tree's and the value log's
+// bytes on disk.
+func (d *DB) Sizes() map[string]int64 {
+	lsm, vlog := d.db.Size()
+	return map[string]int64{"lsm": lsm, "vlog": vlog}
+}
