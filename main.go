@@ -43,8 +43,12 @@ func run(args, environ []string) int {
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	s := <-sig
-	log.Info("shutting down", "signal", s.String())
+	select {
+	case s := <-sig:
+		log.Info("shutting down", "signal", s.String())
+	case <-n.Done():
+		log.Info("shutting down", "by", "SHUTDOWN")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := n.Close(ctx); err != nil {

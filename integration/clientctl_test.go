@@ -87,3 +87,41 @@ func TestClientControls(t *testing.T) {
 	forEachDriver(t, check)
 	_ = fmt.Sprint
 }
+
+// TestShutdownAndResetStat: SHUTDOWN closes the asking connection without
+// a reply and tells the process to stop (Node.Done, which main waits on);
+// its arguments are checked as Redis does. CONFIG RESETSTAT zeroes the
+// command and error counters.
+func TestShutdownAndResetStat(t *testing.T) {
+	n := startNode(t, "badger", nil)
+	c := dialRaw(t, n.Addr())
+	c.do("SET", "k", "v")
+	c.do("LPUSH", "k", "x")
+	if got := c.do("CONFIG", "RESETSTAT"); got != "+OK\r\n" {
+		t.Fatalf("CONFIG RESETSTAT = %q", got)
+	}
+	info := c.do("INFO", "everything")
+	if strings.Contains(info, "cmdstat_set:") || strings.Contains(info, "errorstat_WRONGTYPE") {
+		t.Fatalf("counters survived RESETSTAT:\n%s", info)
+	}
+	for args, want := range map[string]string{"SHUTDOWN foo": "-ERR syntax error\r\n", "SHUTDOWN ABORT": "-ERR No shutdown in progress.\r\n",
+		"SHUTDOWN SAVE NOSAVE": "-ERR syntax error\r\n"} {
+		if got := c.do(strings.Fields(args)...); got != want {
+			t.Fatalf("%s = %q, want %q", args, got, want)
+		}
+	}
+	select {
+	case <-n.Done():
+		t.Fatal("stopping before SHUTDOWN")
+	default:
+	}
+	c.write(encode("SHUTDOWN", "NOSAVE"))
+	if r, err := readReply(c.r); err == nil {
+		t.Fatalf("SHUTDOWN replied %q", r)
+	}
+	select {
+	case <-n.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SHUTDOWN did not ask the node to stop")
+	}
+}

@@ -174,3 +174,34 @@ func (cl *client) Reset() {
 	cl.replyOff, cl.skipNext = false, false
 	cl.authed.Store(cl.srv.requirePass() == "")
 }
+
+// Shutdown implements command.Server.
+func (s *Server) Shutdown() bool {
+	if s.opts.Shutdown == nil {
+		return false
+	}
+	s.opts.Shutdown()
+	return true
+}
+
+// ResetStats implements command.Server (CONFIG RESETSTAT): the command
+// and error counters, the network and connection totals and the rejected
+// connections start again from zero.
+func (s *Server) ResetStats() {
+	s.stats.cmds.Range(func(k, _ any) bool {
+		s.stats.cmds.Delete(k)
+		return true
+	})
+	s.stats.errs.Range(func(k, _ any) bool {
+		s.stats.errs.Delete(k)
+		return true
+	})
+	s.stats.nerrs.Store(0)
+	s.stats.netIn.Store(0)
+	s.stats.netOut.Store(0)
+	s.stats.reads.Store(0)
+	s.stats.writes.Store(0)
+	s.stats.rejectedConns.Store(0)
+	s.totalCmds.Store(0)
+	s.totalConns.Store(0)
+}

@@ -45,6 +45,8 @@ type Options struct {
 	BusyReplyThreshold time.Duration
 	Busy               func() (time.Duration, bool)
 	BusyError          func(function bool) error
+	// Shutdown, when set, stops the process gracefully (SHUTDOWN).
+	Shutdown func()
 }
 
 // Info is static server information reported by INFO and CONFIG GET.

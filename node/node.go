@@ -70,6 +70,9 @@ type Node struct {
 	// GCStats are the collector's counters.
 	GCStats *gc.Stats
 	metrics *metrics.Server // nil unless metrics.addr is set
+	// shutdown is closed by SHUTDOWN (Done).
+	shutdown     chan struct{}
+	shutdownOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -92,7 +95,7 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
 	reg := Registry(scripts)
-	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}}
+	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{})}
 	var err error
 	shared := Shared(cfg.Storage)
 	info := rnet.Info{Version: Version, Port: cfg.Server.Port, Driver: cfg.Storage.Driver,
@@ -108,7 +111,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		OutputLimitPubSub:    cfg.Server.OutputBufferLimitPubSub,
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
-		Busy:                 scripts.Busy, BusyError: scripting.BusyError}, info, reg, log)
+		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
+		Shutdown:             func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) }}, info, reg, log)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow}, drv, reg, n.net, log)
 	if err != nil {
@@ -136,6 +140,10 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)
 	return n, nil
 }
+
+// Done is closed when a client asks the node to stop (SHUTDOWN); the
+// process then closes it.
+func (n *Node) Done() <-chan struct{} { return n.shutdown }
 
 // MetricsAddr returns the address /metrics is served on ("" when off).
 func (n *Node) MetricsAddr() string {

@@ -110,6 +110,11 @@ type Server interface {
 	Unpause()
 	// LastSave returns the unix time of the last save (the start).
 	LastSave() int64
+	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
+	// nothing can stop it from here.
+	Shutdown() bool
+	// ResetStats zeroes INFO's counters (CONFIG RESETSTAT).
+	ResetStats()
 	// Slowlog returns the newest count slow log entries (count < 0: all);
 	// SlowlogLen and SlowlogReset count and empty it (SLOWLOG).
 	Slowlog(count int) []SlowEntry

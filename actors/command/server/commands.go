@@ -17,9 +17,11 @@ func Commands() []*command.Spec {
 		{Name: "config", Arity: -2, Flags: command.Conn | command.NoScript, Subcommands: []*command.Spec{
 			{Name: "get", Arity: -3, Flags: command.Conn, Parse: parseConfigGet},
 			{Name: "set", Arity: -4, Flags: command.Conn, Parse: parseConfigSet},
+			{Name: "resetstat", Arity: 2, Flags: command.Conn, Parse: parseConfigResetStat},
 		}},
 		{Name: "info", Arity: -1, Flags: command.ReadOnly | command.Keyspace, Parse: parseInfo},
 		{Name: "monitor", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseMonitor},
+		{Name: "shutdown", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: parseShutdown},
 		{Name: "role", Arity: 1, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseRole},
 		{Name: "lastsave", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseLastSave},
 		{Name: "wait", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseWait},
