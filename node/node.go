@@ -112,7 +112,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
-		Shutdown:             func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) }}, info, reg, log)
+		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) }}, info, reg, log)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow}, drv, reg, n.net, log)
 	if err != nil {
