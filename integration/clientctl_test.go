@@ -125,3 +125,37 @@ func TestShutdownAndResetStat(t *testing.T) {
 		t.Fatal("SHUTDOWN did not ask the node to stop")
 	}
 }
+
+// TestMemoryUsage: MEMORY USAGE grows with a string's length and, for a
+// collection, with its members, sampled or read whole.
+func TestMemoryUsage(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		c := dialRaw(t, addr)
+		c.do("SET", "small", "x")
+		c.do("SET", "big", strings.Repeat("y", 20000))
+		args := []string{"HSET", "h"}
+		total := 0
+		for i := 0; i < 200; i++ {
+			f, v := fmt.Sprint("field", i), strings.Repeat("v", 50)
+			args = append(args, f, v)
+			total += len(f) + len(v)
+		}
+		c.do(args...)
+		usage := func(args ...string) int {
+			r := c.do(append([]string{"MEMORY", "USAGE"}, args...)...)
+			var n int
+			if _, err := fmt.Sscanf(r, ":%d\r\n", &n); err != nil {
+				t.Fatalf("MEMORY USAGE %v = %q", args, r)
+			}
+			return n
+		}
+		if s, b := usage("small"), usage("big"); s <= 1 || b < 20000 || b > 20200 {
+			t.Fatalf("MEMORY USAGE small %d, big %d", s, b)
+		}
+		for _, samples := range []string{"5", "0"} {
+			if h := usage("h", "SAMPLES", samples); h < total || h > total*2 {
+				t.Fatalf("MEMORY USAGE h SAMPLES %s = %d for %d bytes of fields and values", samples, h, total)
+			}
+		}
+	})
+}
