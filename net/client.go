@@ -52,7 +52,11 @@ type client struct {
 	replyOff   bool        // CLIENT REPLY OFF (event loop)
 	skipNext   bool        // CLIENT REPLY SKIP: the next command's reply is dropped
 	bigOut     bool        // a huge reply went out: release memory once tail is empty
-	authed     atomic.Bool // set by AUTH, possibly inside EXEC on an actor
+	// inBuf and outBuf are the bytes last seen waiting in the connection's
+	// input and output buffers, set on the event loop for INFO (gnet's
+	// buffers may only be read there).
+	inBuf, outBuf atomic.Int64
+	authed        atomic.Bool // set by AUTH, possibly inside EXEC on an actor
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -221,6 +225,7 @@ func (cl *client) endBatch() {
 		}
 		cl.srv.stats.netOut.Add(int64(total - cl.tailBytes))
 		cl.srv.stats.writes.Add(1)
+		cl.outBuf.Store(int64(cl.conn.OutboundBuffered() + cl.tailBytes))
 		cl.checkOutput(cl.conn)
 	}
 	if len(cl.tail) == 0 && cl.bigOut {

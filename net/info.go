@@ -255,8 +255,8 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		var maxIn, maxOut int
 		s.clients.Range(func(_, v any) bool {
 			cl := v.(*client)
-			maxIn = max(maxIn, cl.conn.InboundBuffered())
-			maxOut = max(maxOut, cl.conn.OutboundBuffered())
+			maxIn = max(maxIn, int(cl.inBuf.Load()))
+			maxOut = max(maxOut, int(cl.outBuf.Load()))
 			return true
 		})
 		add("connected_clients", s.nclients.Load())
@@ -309,7 +309,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		var clientBuffers int
 		s.clients.Range(func(_, v any) bool {
 			cl := v.(*client)
-			clientBuffers += cl.conn.InboundBuffered() + cl.conn.OutboundBuffered()
+			clientBuffers += int(cl.inBuf.Load() + cl.outBuf.Load())
 			return true
 		})
 		add("mem_not_counted_for_evict", 0)

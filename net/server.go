@@ -282,6 +282,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		_, _ = c.Discard(consumed)
 		s.stats.netIn.Add(int64(consumed))
 	}
+	cl.inBuf.Store(int64(c.InboundBuffered()))
 	s.stats.reads.Add(1)
 	return gnet.None
 }
