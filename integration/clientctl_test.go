@@ -159,3 +159,41 @@ func TestMemoryUsage(t *testing.T) {
 		}
 	})
 }
+
+// TestLatencyMonitor: with latency-monitor-threshold on, a slow command
+// (a script busy for 30 ms) is a "command" sample that LATENCY LATEST and
+// HISTORY show and RESET drops; LATENCY HISTOGRAM counts runs by command.
+// The same steps run on redis-server give the same shapes.
+func TestLatencyMonitor(t *testing.T) {
+	check := func(t *testing.T, addr string) {
+		c := dialRaw(t, addr)
+		c.do("LATENCY", "RESET")
+		if got := c.do("LATENCY", "LATEST"); got != "*0\r\n" {
+			t.Fatalf("LATENCY LATEST before anything = %q", got)
+		}
+		c.do("CONFIG", "SET", "latency-monitor-threshold", "10")
+		defer c.do("CONFIG", "SET", "latency-monitor-threshold", "0")
+		busy := "local t=redis.call('time') local s=t[1]*1000000+t[2] " +
+			"while true do local n=redis.call('time') if n[1]*1000000+n[2]-s > 30000 then break end end return 1"
+		c.do("EVAL", busy, "0")
+		c.do("SET", "k", "v")
+		latest := c.do("LATENCY", "LATEST")
+		if !strings.HasPrefix(latest, "*1\r\n*4\r\n$7\r\ncommand\r\n:") {
+			t.Fatalf("LATENCY LATEST = %q", latest)
+		}
+		if h := c.do("LATENCY", "HISTORY", "command"); !strings.HasPrefix(h, "*1\r\n*2\r\n:") {
+			t.Fatalf("LATENCY HISTORY command = %q", h)
+		}
+		if h := c.do("LATENCY", "HISTOGRAM", "set"); !strings.HasPrefix(h, "*2\r\n$3\r\nset\r\n*4\r\n$5\r\ncalls\r\n:1\r\n$14\r\nhistogram_usec\r\n") {
+			t.Fatalf("LATENCY HISTOGRAM set = %q", h)
+		}
+		if got := c.do("LATENCY", "RESET", "command", "nothing"); got != ":1\r\n" {
+			t.Fatalf("LATENCY RESET = %q", got)
+		}
+		if got := c.do("LATENCY", "HISTORY", "command"); got != "*0\r\n" {
+			t.Fatalf("history after RESET = %q", got)
+		}
+	}
+	t.Run("redis-server", func(t *testing.T) { check(t, redisServer(t)) })
+	forEachDriver(t, check)
+}

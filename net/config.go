@@ -24,7 +24,8 @@ import (
 // remembered and returned by CONFIG GET; those with a meaning in rekv also
 // take effect at once (apply): notify-keyspace-events,
 // busy-reply-threshold, requirepass, timeout, maxclients,
-// proto-max-bulk-len, slowlog-log-slower-than, slowlog-max-len and the
+// proto-max-bulk-len, slowlog-log-slower-than, slowlog-max-len,
+// latency-monitor-threshold and the
 // normal and pubsub hard limits of client-output-buffer-limit. The others (encodings, persistence,
 // replication, eviction...) have no effect here. port, bind, dir and
 // databases come from rekv's own configuration and cannot change at run
@@ -356,6 +357,8 @@ type runtimeConf struct {
 	outPubSub   atomic.Int64
 	// slowThreshold is slowlog-log-slower-than in microseconds.
 	slowThreshold atomic.Int64
+	// latencyThreshold is latency-monitor-threshold in milliseconds.
+	latencyThreshold atomic.Int64
 }
 
 // ConfigGet implements command.Server.
@@ -379,6 +382,9 @@ func (s *Server) applyConfig(name, value string) error {
 	case "slowlog-log-slower-than":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.slowThreshold.Store(n)
+	case "latency-monitor-threshold":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.latencyThreshold.Store(n)
 	case "slowlog-max-len":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.slow.setMax(int(min(n, 1<<20)))

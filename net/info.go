@@ -471,6 +471,7 @@ func (s *Server) gcCounter(name string) string {
 
 // commandDone counts a command's run for commandstats.
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
+	s.observeLatency(spec, d)
 	c := s.stats.cmd(spec.FullName())
 	c.calls.Add(1)
 	us := d.Microseconds()

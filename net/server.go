@@ -90,6 +90,7 @@ type Server struct {
 	slow       slowlog
 	paused     pause
 	stats      serverStats
+	latency    latencyMonitor
 	stopOps    chan struct{}
 }
 

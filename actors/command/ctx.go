@@ -115,6 +115,12 @@ type Server interface {
 	Shutdown() bool
 	// ResetStats zeroes INFO's counters (CONFIG RESETSTAT).
 	ResetStats()
+	// LatencyLatest, LatencyHistory, LatencyReset and LatencyHistogram
+	// serve LATENCY LATEST, HISTORY, RESET and HISTOGRAM.
+	LatencyLatest() []LatencyEvent
+	LatencyHistory(event string) []LatencySample
+	LatencyReset(events []string) int
+	LatencyHistogram(names []string) []LatencyHistogram
 	// Slowlog returns the newest count slow log entries (count < 0: all);
 	// SlowlogLen and SlowlogReset count and empty it (SLOWLOG).
 	Slowlog(count int) []SlowEntry
@@ -193,4 +199,21 @@ type SlowEntry struct {
 	ID, Time, Micros int64
 	Args             [][]byte
 	Addr, Name       string
+}
+
+// LatencySample is one latency monitor sample: unix seconds, milliseconds.
+type LatencySample struct{ Time, Ms int64 }
+
+// LatencyEvent is an event's latest sample and its maximum.
+type LatencyEvent struct {
+	Name              string
+	Time, Latest, Max int64
+}
+
+// LatencyHistogram is one command's calls and cumulative run-time
+// histogram: (bucket upper bound in µs, -1 for the last; runs up to it).
+type LatencyHistogram struct {
+	Name    string
+	Calls   int64
+	Buckets [][2]int64
 }
