@@ -58,7 +58,7 @@ func skipMonitor(spec *command.Spec) bool {
 	switch spec.FullName() {
 	case "config|get", "config|set", "config|resetstat", "config|rewrite", "config|help", "monitor",
 		"client|kill", "client|list", "client|no-evict", "client|pause", "client|unpause", "client|unblock",
-		"slowlog|get", "slowlog|len", "slowlog|reset", "slowlog|help", "shutdown",
+		"slowlog|get", "slowlog|len", "slowlog|reset", "slowlog|help", "shutdown", "debug",
 		"latency|latest", "latency|history", "latency|reset", "latency|histogram", "latency|graph", "latency|doctor", "latency|help":
 		return true
 	}
