@@ -124,6 +124,15 @@ func (w *Writer) NullArray() {
 // Array writes an array header for n elements.
 func (w *Writer) Array(n int) { w.header('*', int64(n)) }
 
+// SimpleArray writes an array of simple strings (the lines of a HELP
+// reply).
+func (w *Writer) SimpleArray(lines []string) {
+	w.Array(len(lines))
+	for _, l := range lines {
+		w.Simple(l)
+	}
+}
+
 // Map writes a map header for n pairs (RESP2: an array of 2n elements).
 func (w *Writer) Map(n int) {
 	if w.proto == 3 {

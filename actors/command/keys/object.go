@@ -167,9 +167,6 @@ func (objectHelp) Run(c *command.Ctx) error {
 		"HELP",
 		"    Print this help.",
 	}
-	c.W.Array(len(lines))
-	for _, l := range lines {
-		c.W.Simple(l)
-	}
+	c.W.SimpleArray(lines)
 	return nil
 }

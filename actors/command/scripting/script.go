@@ -99,9 +99,6 @@ var helpLines = []string{
 }
 
 func (help) Run(c *command.Ctx) error {
-	c.W.Array(len(helpLines))
-	for _, l := range helpLines {
-		c.W.Simple(l)
-	}
+	c.W.SimpleArray(helpLines)
 	return nil
 }

@@ -219,9 +219,6 @@ func (clientHelp) Run(c *command.Ctx) error {
 		"UNPAUSE", "    Ends CLIENT PAUSE.",
 		"HELP", "    Prints this help.",
 	}
-	c.W.Array(len(lines))
-	for _, l := range lines {
-		c.W.Simple(l)
-	}
+	c.W.SimpleArray(lines)
 	return nil
 }

@@ -101,10 +101,7 @@ func (l latencyCmd) Run(c *command.Ctx) error {
 			"HISTOGRAM [COMMAND ...]", "    Run-time histograms of the commands (all by default), in microseconds.",
 			"HELP", "    Prints this help.",
 		}
-		c.W.Array(len(lines))
-		for _, ln := range lines {
-			c.W.Simple(ln)
-		}
+		c.W.SimpleArray(lines)
 	}
 	return nil
 }

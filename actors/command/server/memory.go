@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"strings"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -130,10 +129,7 @@ func (m memoryInfo) Run(c *command.Ctx) error {
 			"USAGE <key> [SAMPLES <count>]", "    Estimates the bytes a key takes in storage (5 members sampled, 0: all).",
 			"HELP", "    Prints this help.",
 		}
-		c.W.Array(len(lines))
-		for _, l := range lines {
-			c.W.Simple(strings.TrimRight(l, " "))
-		}
+		c.W.SimpleArray(lines)
 	}
 	return nil
 }

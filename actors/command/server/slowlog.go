@@ -80,9 +80,6 @@ func (slowlogHelp) Run(c *command.Ctx) error {
 		"HELP",
 		"    Prints this help.",
 	}
-	c.W.Array(len(lines))
-	for _, l := range lines {
-		c.W.Simple(l)
-	}
+	c.W.SimpleArray(lines)
 	return nil
 }
