@@ -44,7 +44,10 @@ type group struct {
 	reqs []*Request
 	outs [][]byte
 	errs []error // each command's error, already in its reply
-	w    *resp.Writer
+	// marks[i] is len(tx.Touched()) once reqs[i] ran: the keys each
+	// command wrote, for client-side caching invalidations.
+	marks []int
+	w     *resp.Writer
 }
 
 // batchable reports whether req may join a group; shared is
@@ -85,6 +88,7 @@ func (s *shard) add(req *Request) {
 		return
 	}
 	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
+	g.marks = append(g.marks, len(g.tx.Touched()))
 	// The count may read -1: protoactor's mailbox pushes a message before
 	// counting it, and the shard may pop and run it in between. Only a
 	// positive count promises a next message (which then flushes the group).
@@ -103,6 +107,9 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	tx := g.tx
 	tx.Use(req.DB)
 	tx.SetNow(time.Now().UnixMilli())
+	if req.Track {
+		e.trackKeys(req.Client, req.Spec, req.Args)
+	}
 	t0 := time.Now()
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge,
 		Holds: e.holder(req.Shards)})
@@ -148,6 +155,11 @@ func (s *shard) flush() {
 	s.group = nil
 	g.tx.Rollback()
 	s.e.publishNotes(g.tx)
+	touched, from := g.tx.Touched(), 0
+	for i, req := range g.reqs {
+		s.e.invalidate(req.Client, touched[from:g.marks[i]], false)
+		from = g.marks[i]
+	}
 	for i, req := range g.reqs {
 		req.reply(g.outs[i], g.errs[i])
 	}

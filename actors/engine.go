@@ -33,6 +33,15 @@ type Options struct {
 	// Slow, when set, receives every client command's execution time and
 	// whether it failed (SLOWLOG and INFO commandstats).
 	Slow func(client Replier, spec *command.Spec, args [][]byte, d time.Duration, failed bool)
+	// Track, when set, receives the keys of every command dispatched with
+	// Request.Track (or queued with Queued.Track), on the shard that runs
+	// it, just before it runs; Invalidate receives the keys each committed
+	// command wrote, with the client that sent it (flushed: it emptied a
+	// database). Both are called in the shards' serial order, so a key
+	// tracked by a read is invalidated by every write that runs after
+	// it: client-side caching (CLIENT TRACKING).
+	Track      func(client Replier, keys [][]byte)
+	Invalidate func(by Replier, keys []store.KeyRef, flushed bool)
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -54,6 +63,8 @@ type Request struct {
 	NoBlock bool
 	// Args is the command line, for SLOWLOG (nil: not a client's).
 	Args [][]byte
+	// Track: the client tracks the keys it reads (Options.Track).
+	Track bool
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
@@ -73,6 +84,8 @@ type Engine struct {
 	maxRetry int
 	shared   bool // other nodes write the store (Options.Shared)
 	slow     func(Replier, *command.Spec, [][]byte, time.Duration, bool)
+	track    func(Replier, [][]byte)
+	inval    func(Replier, []store.KeyRef, bool)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -93,6 +106,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
 	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
+		track: o.Track, inval: o.Invalidate,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
@@ -328,6 +342,31 @@ func (e *Engine) timed(req *Request, t0 time.Time, err error) {
 	}
 }
 
+// trackKeys hands the keys of a tracked read to Options.Track.
+func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
+	if e.track == nil || args == nil {
+		return
+	}
+	var idx [8]int
+	is := spec.KeyIndexes(args, idx[:0])
+	if len(is) == 0 {
+		return
+	}
+	keys := make([][]byte, len(is))
+	for i, at := range is {
+		keys[i] = args[at]
+	}
+	e.track(client, keys)
+}
+
+// invalidate hands the keys a committed command wrote to
+// Options.Invalidate.
+func (e *Engine) invalidate(by Replier, keys []store.KeyRef, flushed bool) {
+	if e.inval != nil && (len(keys) > 0 || flushed) {
+		e.inval(by, keys, flushed)
+	}
+}
+
 // effects are what a committed command changed, for watchers, blocked
 // clients and notifications.
 type effects struct {
@@ -396,6 +435,9 @@ func release(held []*reserve) {
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
+	if req.Track {
+		e.trackKeys(req.Client, req.Spec, req.Args)
+	}
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards)}
 	for attempt := 0; ; attempt++ {
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
@@ -405,6 +447,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}
 					e.publishNotes(tx)
+					e.invalidate(req.Client, tx.Touched(), len(tx.Flushes()) > 0)
 				}
 			}
 			tx.Rollback()

@@ -238,6 +238,7 @@ type Queued struct {
 	Runner command.Runner
 	Err    error
 	Args   [][]byte // for MONITOR
+	Track  bool     // the client tracks the keys it reads (Options.Track)
 }
 
 // ExecRunner returns the Runner of EXEC for the queued commands, checking
@@ -283,6 +284,11 @@ func (x *execRunner) Run(c *command.Ctx) error {
 	for _, q := range x.cmds {
 		sub.Reset(proto)
 		err := q.Err
+		if q.Track && err == nil {
+			if r, ok := x.client.(Replier); ok {
+				x.e.trackKeys(r, q.Spec, q.Args)
+			}
+		}
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,

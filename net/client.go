@@ -35,6 +35,7 @@ type client struct {
 	subs     map[string]struct{} // SUBSCRIBEd channels
 	psubs    map[string]struct{} // PSUBSCRIBEd patterns
 	ssubs    map[string]struct{} // SSUBSCRIBEd shard channels
+	trk      trackState          // CLIENT TRACKING
 
 	// Event-loop only.
 	nextSeq  uint64
@@ -57,6 +58,7 @@ type client struct {
 	// buffers may only be read there).
 	inBuf, outBuf atomic.Int64
 	authed        atomic.Bool // set by AUTH, possibly inside EXEC on an actor
+	tracking      atomic.Bool // trk.on, read without the lock
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -443,8 +445,24 @@ func (cl *client) Info() string {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	now := time.Now()
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=N db=%d sub=0 psub=0 ssub=0 multi=-1 "+
-		"qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s",
+	flags := ""
+	if len(cl.subs)+len(cl.psubs)+len(cl.ssubs) > 0 {
+		flags += "P"
+	}
+	if cl.trk.on {
+		flags += "t"
+		if cl.trk.broken {
+			flags += "R"
+		}
+		if cl.trk.bcast {
+			flags += "B"
+		}
+	}
+	if flags == "" {
+		flags = "N"
+	}
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 "+
+		"qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=%s resp=%d lib-name=%s lib-ver=%s",
 		cl.id, cl.addr, cl.laddr, cl.fd, cl.name, int(now.Sub(cl.created).Seconds()), int(now.Sub(cl.lastSeen).Seconds()),
-		cl.db, cl.lastCmd, cl.proto, cl.libName, cl.libVer)
+		flags, cl.db, len(cl.subs), len(cl.psubs), len(cl.ssubs), cl.lastCmd, formatRedir(cl.trk), cl.proto, cl.libName, cl.libVer)
 }

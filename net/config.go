@@ -25,7 +25,7 @@ import (
 // take effect at once (apply): notify-keyspace-events,
 // busy-reply-threshold, requirepass, timeout, maxclients,
 // proto-max-bulk-len, slowlog-log-slower-than, slowlog-max-len,
-// latency-monitor-threshold and the
+// latency-monitor-threshold, tracking-table-max-keys and the
 // normal and pubsub hard limits of client-output-buffer-limit. The others (encodings, persistence,
 // replication, eviction...) have no effect here. port, bind, dir and
 // databases come from rekv's own configuration and cannot change at run
@@ -393,6 +393,9 @@ func (s *Server) applyConfig(name, value string) error {
 	case "timeout":
 		sec, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
+	case "tracking-table-max-keys":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.tracking.maxKeys.Store(n)
 	case "maxclients":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.maxClients.Store(n)
@@ -435,7 +438,7 @@ func (s *Server) initConfig() {
 	s.rt.maxBulk.Store(o.Limits.MaxBulkLen)
 	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
-	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len"} {
+	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

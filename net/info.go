@@ -265,7 +265,8 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("client_recent_max_input_buffer", maxIn)
 		add("client_recent_max_output_buffer", maxOut)
 		add("blocked_clients", s.engine.Blocked())
-		add("tracking_clients", 0)
+		tc, _, _, _ := s.trackingInfo()
+		add("tracking_clients", tc)
 		add("clients_in_timeout_table", 0)
 	case "memory":
 		var ms runtime.MemStats
@@ -379,9 +380,10 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 			"active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time"} {
 			add(k, 0)
 		}
-		add("tracking_total_keys", 0)
-		add("tracking_total_items", 0)
-		add("tracking_total_prefixes", 0)
+		_, tk, ti, tp := s.trackingInfo()
+		add("tracking_total_keys", tk)
+		add("tracking_total_items", ti)
+		add("tracking_total_prefixes", tp)
 		add("unexpected_error_replies", 0)
 		add("total_error_replies", errTotal)
 		add("dump_payload_sanitizations", 0)

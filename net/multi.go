@@ -76,6 +76,9 @@ func (cl *client) Exec() error {
 		shards = []int{0} // an empty transaction without WATCH
 	}
 	e := cl.srv.engine
+	for i := range cl.queue {
+		cl.queue[i].Track = cl.tracksRead(cl.queue[i].Spec)
+	}
 	run := e.ExecRunner(cl.watch, cl.queue, cl)
 	cl.watch, cl.watchShard = nil, nil // the EXEC ends the WATCH
 	cl.endMulti()

@@ -74,9 +74,10 @@ type Server struct {
 	booted  chan struct{}
 	stopped chan error
 
-	broker *broker
-	notify atomic.Uint32 // command.NotifyClass
-	busyMs atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
+	broker   *broker
+	tracking *tracker
+	notify   atomic.Uint32 // command.NotifyClass
+	busyMs   atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
 
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
@@ -97,7 +98,7 @@ type Server struct {
 // New returns a server for the commands of reg; Start gives it the engine
 // they run on (which is built with this server as its command.Server).
 func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
-	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(),
+	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(), tracking: newTracker(),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
@@ -205,6 +206,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 		s.engine.Unwatch(cl.watch)
 		s.unsubscribeAll(cl)
 		s.mon.remove(cl)
+		cl.disableTracking()
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
 	}
@@ -350,6 +352,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		fail(resolveErr, "")
 		return
 	}
+	if cl.tracking.Load() {
+		defer cl.endCaching(spec)
+	}
 	if spec.Flags&command.NoAuth == 0 && !cl.Authenticated() {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(rerr.ErrNoAuth, spec.FullName())
@@ -425,7 +430,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.waitSeq.Store(seq + 1)
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
-		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args})
+		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec)})
 }
 
 // ClientList implements command.Server.

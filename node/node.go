@@ -114,7 +114,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
 		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) }}, info, reg, log)
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
-		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow}, drv, reg, n.net, log)
+		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
+		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, drv.Close())
 	}

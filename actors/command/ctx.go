@@ -63,6 +63,30 @@ type Client interface {
 	SetReplyMode(mode string)
 	// Reset brings the connection back to its initial state (RESET).
 	Reset()
+	// Track turns client-side caching on or off (CLIENT TRACKING),
+	// checking the options against the client's current mode; Caching
+	// is CLIENT CACHING YES or NO for the next command; TrackingInfo
+	// describes the client's tracking (CLIENT TRACKINGINFO, GETREDIR).
+	Track(o TrackOptions) error
+	Caching(yes bool) error
+	TrackingInfo() TrackingInfo
+}
+
+// TrackOptions are CLIENT TRACKING's arguments.
+type TrackOptions struct {
+	On                           bool
+	Redirect                     int64 // the client invalidations go to
+	Redirected                   bool  // REDIRECT was given
+	BCast, OptIn, OptOut, NoLoop bool
+	Prefixes                     []string
+}
+
+// TrackingInfo is CLIENT TRACKINGINFO's reply: the flags ("off", or "on"
+// and the modes), the redirect (-1 off, 0 none) and the BCAST prefixes.
+type TrackingInfo struct {
+	Flags    []string
+	Redirect int64
+	Prefixes []string
 }
 
 // KillFilter selects the clients CLIENT KILL closes; zero fields match
@@ -101,6 +125,8 @@ type Server interface {
 	// KillClients closes the clients f selects (not self when f.SkipMe;
 	// self's connection closes after this reply) and returns how many.
 	KillClients(f KillFilter, self Client) int
+	// ClientExists reports whether a client with this id is connected.
+	ClientExists(id int64) bool
 	// UnblockClient ends the blocking command of client id (CLIENT
 	// UNBLOCK): with its time-out reply, or with asError an error.
 	UnblockClient(id int64, asError bool) bool

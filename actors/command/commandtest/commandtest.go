@@ -208,5 +208,12 @@ func (c *Client) StartMonitor() {}
 func (c *Client) DeferReply(time.Duration, []byte) {}
 func (c *Client) SetReplyMode(string)              {}
 func (c *Client) Reset()                           {}
+func (c *Client) Track(command.TrackOptions) error { return errNoTracking }
+func (c *Client) Caching(bool) error               { return errNoTracking }
+func (c *Client) TrackingInfo() command.TrackingInfo {
+	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}
+}
 
 var errNoTx = rerr.Errorf("ERR transactions are not simulated by commandtest")
+
+var errNoTracking = rerr.Errorf("ERR client tracking is not simulated by commandtest")

@@ -1,8 +1,11 @@
 package scripting
 
-import "time"
+import (
+	"time"
 
-import "github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
 
 // scriptClient is what connection commands called from a script see: the
 // script's own database (SELECT inside a script does not change the
@@ -49,3 +52,8 @@ func (c *scriptClient) StartMonitor()        {}
 func (c *scriptClient) DeferReply(time.Duration, []byte) {}
 func (c *scriptClient) SetReplyMode(string)              {}
 func (c *scriptClient) Reset()                           {}
+func (c *scriptClient) Track(command.TrackOptions) error { return errNotInScript }
+func (c *scriptClient) Caching(bool) error               { return errNotInScript }
+func (c *scriptClient) TrackingInfo() command.TrackingInfo {
+	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}
+}

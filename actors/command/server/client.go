@@ -23,6 +23,9 @@ func clientSubcommands() []*command.Spec {
 		{Name: "reply", Arity: 3, Flags: command.Conn, Parse: parseClientReply},
 		{Name: "no-evict", Arity: 3, Flags: command.Conn, Parse: parseClientNoEvict},
 		{Name: "getredir", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientGetRedir{}, nil }},
+		{Name: "tracking", Arity: -3, Flags: command.Conn, Parse: parseClientTracking},
+		{Name: "caching", Arity: 3, Flags: command.Conn, Parse: parseClientCaching},
+		{Name: "trackinginfo", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientTrackingInfo{}, nil }},
 		{Name: "help", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientHelp{}, nil }},
 	}
 }

@@ -189,22 +189,15 @@ func (clientNoEvict) Run(c *command.Ctx) error {
 	return nil
 }
 
-// CLIENT GETREDIR: -1, no client-side caching redirection.
-type clientGetRedir struct{}
-
-func (clientGetRedir) Run(c *command.Ctx) error {
-	c.W.Int(-1)
-	return nil
-}
-
 // CLIENT HELP
 type clientHelp struct{}
 
 func (clientHelp) Run(c *command.Ctx) error {
 	lines := []string{
 		"CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+		"CACHING (YES|NO)", "    Whether the next command's keys are tracked (OPTIN / OPTOUT tracking).",
 		"GETNAME", "    This connection's name.",
-		"GETREDIR", "    -1: rekv has no client-side caching redirection.",
+		"GETREDIR", "    The client id invalidations go to: 0 for this one, -1 when tracking is off.",
 		"ID", "    This connection's id.",
 		"INFO", "    Describes this connection.",
 		"KILL <ip:port> | [ID <id>] [TYPE normal|pubsub|master|replica] [ADDR <ip:port>] [LADDR <ip:port>] [USER <name>] [SKIPME yes|no]",
@@ -215,6 +208,9 @@ func (clientHelp) Run(c *command.Ctx) error {
 		"REPLY (ON|OFF|SKIP)", "    Turns this connection's replies on or off, or skips the next one.",
 		"SETINFO <LIB-NAME|LIB-VER> <value>", "    Records the client library's name or version.",
 		"SETNAME <name>", "    Names this connection.",
+		"TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]] [OPTIN] [OPTOUT] [NOLOOP]",
+		"    Client-side caching: invalidation messages for the keys this connection read (or, with BCAST, every key under its prefixes).",
+		"TRACKINGINFO", "    This connection's tracking flags, redirect and prefixes.",
 		"UNBLOCK <id> [TIMEOUT|ERROR]", "    Ends a client's blocking command.",
 		"UNPAUSE", "    Ends CLIENT PAUSE.",
 		"HELP", "    Prints this help.",

@@ -1,0 +1,440 @@
+package net
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Client-side caching (CLIENT TRACKING), as Redis 7 does it.
+//
+// Default mode: a tracking client's read-only commands record their keys
+// in the tracking table (key -> client ids), on the shard that runs them
+// (actors.Options.Track), just before they run. A committed write hands
+// its keys over on the same shard (actors.Options.Invalidate): each
+// client recorded for a key gets one invalidation message for it, and
+// the key leaves the table until that client reads it again. A shard runs
+// its commands in order, so a write that runs after a tracked read always
+// finds the read's entry: a cached value is never left stale.
+//
+// BCAST mode: no table; every written key under one of the client's
+// prefixes is announced, one message per prefix per command. OPTIN tracks
+// only commands right after CLIENT CACHING YES, OPTOUT all but those after
+// CLIENT CACHING NO. NOLOOP leaves out the keys the client wrote itself.
+// FLUSHDB and FLUSHALL send every tracking client a null invalidation and
+// empty the table.
+//
+// Messages: a RESP3 connection gets a push [invalidate, [keys]]; with
+// REDIRECT the messages go to that client instead — as a push if it
+// speaks RESP3, else as a __redis__:invalidate Pub/Sub message if it is
+// subscribed to anything (otherwise it cannot receive them). A redirect
+// target that is gone earns the tracking client (RESP3 only) a
+// tracking-redir-broken push at each message instead.
+//
+// An invalidation is queued behind every reply its client has been sent
+// or is owed (client.push), so it never overtakes the reply of the read it
+// invalidates. The table holds at most tracking-table-max-keys keys:
+// past that, keys are dropped with an invalidation, as in Redis.
+//
+// Scope: the keys one node's clients read and write. Writes through
+// another node sharing the store (TiKV) are not seen.
+
+// trackState is one client's tracking mode, under client.mu.
+type trackState struct {
+	on, bcast, optin, optout, noloop bool
+	redirect                         int64
+	broken                           bool // the redirect target was gone at a send
+	caching                          bool // CLIENT CACHING given for the next command
+	prefixes                         []string
+}
+
+// tracker is the server's tracking table and BCAST prefixes.
+type tracker struct {
+	mu       sync.Mutex
+	keys     map[string]map[int64]struct{}
+	items    int
+	prefixes map[string]map[int64]struct{}
+	clients  atomic.Int64 // clients with tracking on
+	nkeys    atomic.Int64 // len(keys), read without the lock
+	maxKeys  atomic.Int64 // tracking-table-max-keys; 0: no limit
+}
+
+func newTracker() *tracker {
+	t := &tracker{keys: map[string]map[int64]struct{}{}, prefixes: map[string]map[int64]struct{}{}}
+	t.maxKeys.Store(1_000_000)
+	return t
+}
+
+// Track implements command.Client (CLIENT TRACKING).
+func (cl *client) Track(o command.TrackOptions) error {
+	t := cl.srv.tracking
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if !o.On {
+		cl.disableTrackingLocked()
+		return nil
+	}
+	cur := &cl.trk
+	switch {
+	case !o.BCast && len(o.Prefixes) > 0:
+		return rerr.Errorf("ERR PREFIX option requires BCAST mode to be enabled")
+	case cur.on && cur.bcast != o.BCast:
+		return rerr.Errorf("ERR You can't switch BCAST mode on/off before disabling tracking for this client, and then re-enabling it with a different mode.")
+	case o.BCast && (o.OptIn || o.OptOut):
+		return rerr.Errorf("ERR OPTIN and OPTOUT are not compatible with BCAST")
+	case o.OptIn && o.OptOut:
+		return rerr.Errorf("ERR You can't specify both OPTIN mode and OPTOUT mode")
+	case cur.on && (o.OptIn && cur.optout || o.OptOut && cur.optin):
+		return rerr.Errorf("ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this client, and then re-enabling it with a different mode.")
+	}
+	if o.BCast {
+		if err := prefixCollision(cur.prefixes, o.Prefixes); err != nil {
+			return err
+		}
+	}
+	if !cur.on {
+		t.clients.Add(1)
+		cl.tracking.Store(true)
+	}
+	prefixes := cur.prefixes
+	*cur = trackState{on: true, bcast: o.BCast, optin: o.OptIn, optout: o.OptOut, noloop: o.NoLoop,
+		redirect: o.Redirect, caching: cur.caching}
+	if o.BCast {
+		add := o.Prefixes
+		if len(add) == 0 {
+			add = []string{""}
+		}
+		for _, p := range add {
+			if !slices.Contains(prefixes, p) {
+				prefixes = append(prefixes, p)
+			}
+			ids := t.prefixes[p]
+			if ids == nil {
+				ids = map[int64]struct{}{}
+				t.prefixes[p] = ids
+			}
+			ids[cl.id] = struct{}{}
+		}
+		slices.Sort(prefixes)
+		cur.prefixes = prefixes
+	}
+	return nil
+}
+
+// prefixCollision applies Redis's rule: no prefix of a client may be a
+// prefix of another, among those it has and those it adds.
+func prefixCollision(have, add []string) error {
+	for i, p := range add {
+		for _, h := range have {
+			if strings.HasPrefix(h, p) || strings.HasPrefix(p, h) {
+				return rerr.Errorf("ERR Prefix '%s' overlaps with an existing prefix '%s'. Prefixes for a single client must not overlap.", p, h)
+			}
+		}
+		for j, q := range add {
+			if i != j && (strings.HasPrefix(q, p) || strings.HasPrefix(p, q)) {
+				return rerr.Errorf("ERR Prefix '%s' overlaps with another provided prefix '%s'. Prefixes for a single client must not overlap.", p, q)
+			}
+		}
+	}
+	return nil
+}
+
+// disableTrackingLocked turns tracking off; the caller holds the
+// tracker's lock, then cl.mu. The client's keys stay in the table until
+// they are written or evicted (their messages then find it not tracking).
+func (cl *client) disableTrackingLocked() {
+	t := cl.srv.tracking
+	if !cl.trk.on {
+		return
+	}
+	for _, p := range cl.trk.prefixes {
+		if ids := t.prefixes[p]; ids != nil {
+			delete(ids, cl.id)
+			if len(ids) == 0 {
+				delete(t.prefixes, p)
+			}
+		}
+	}
+	cl.trk = trackState{}
+	cl.tracking.Store(false)
+	if t.clients.Add(-1) == 0 {
+		clear(t.keys) // nobody is left to tell
+		t.items = 0
+		t.nkeys.Store(0)
+	}
+}
+
+// disableTracking turns tracking off (RESET, a closed connection).
+func (cl *client) disableTracking() {
+	if !cl.tracking.Load() {
+		return
+	}
+	t := cl.srv.tracking
+	t.mu.Lock()
+	cl.mu.Lock()
+	cl.disableTrackingLocked()
+	cl.mu.Unlock()
+	t.mu.Unlock()
+}
+
+// Caching implements command.Client (CLIENT CACHING).
+func (cl *client) Caching(yes bool) error {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	switch {
+	case !cl.trk.on || !cl.trk.optin && !cl.trk.optout:
+		return rerr.Errorf("ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled")
+	case yes && !cl.trk.optin:
+		return rerr.Errorf("ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.")
+	case !yes && !cl.trk.optout:
+		return rerr.Errorf("ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.")
+	}
+	cl.trk.caching = true
+	return nil
+}
+
+// TrackingInfo implements command.Client.
+func (cl *client) TrackingInfo() command.TrackingInfo {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	t := cl.trk
+	if !t.on {
+		return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}
+	}
+	flags := []string{"on"}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{t.bcast, "bcast"}, {t.optin, "optin"}, {t.optout, "optout"},
+		{t.caching && t.optin, "caching-yes"}, {t.caching && t.optout, "caching-no"},
+		{t.noloop, "noloop"}, {t.broken, "broken_redirect"}} {
+		if f.on {
+			flags = append(flags, f.name)
+		}
+	}
+	return command.TrackingInfo{Flags: flags, Redirect: t.redirect, Prefixes: slices.Clone(t.prefixes)}
+}
+
+// tracksRead reports whether the client's command spec records its keys
+// now (default mode, a read-only command, and OPTIN/OPTOUT allowing it).
+func (cl *client) tracksRead(spec *command.Spec) bool {
+	if !cl.tracking.Load() || spec.Flags&command.ReadOnly == 0 {
+		return false
+	}
+	cl.mu.Lock()
+	t := cl.trk
+	cl.mu.Unlock()
+	return t.on && !t.bcast && !(t.optin && !t.caching) && !(t.optout && t.caching)
+}
+
+// commandDone ends CLIENT CACHING's effect after a command, as Redis
+// does: not after CLIENT's own subcommands, nor inside MULTI (it then
+// covers the transaction).
+func (cl *client) endCaching(spec *command.Spec) {
+	if !cl.tracking.Load() || cl.multi || strings.HasPrefix(spec.FullName(), "client|") {
+		return
+	}
+	cl.mu.Lock()
+	cl.trk.caching = false
+	cl.mu.Unlock()
+}
+
+// TrackKeys is actors.Options.Track: it records a tracked read's keys.
+func (s *Server) TrackKeys(r actors.Replier, keys [][]byte) {
+	cl, ok := r.(*client)
+	if !ok {
+		return
+	}
+	t := s.tracking
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, k := range keys {
+		ids := t.keys[string(k)]
+		if ids == nil {
+			ids = map[int64]struct{}{}
+			t.keys[string(k)] = ids
+		}
+		if _, ok := ids[cl.id]; !ok {
+			ids[cl.id] = struct{}{}
+			t.items++
+		}
+	}
+	if max := t.maxKeys.Load(); max > 0 {
+		for k := range t.keys { // random enough: Go's map order
+			if int64(len(t.keys)) <= max {
+				break
+			}
+			s.invalidateKeyLocked(k, nil)
+		}
+	}
+	t.nkeys.Store(int64(len(t.keys)))
+}
+
+// Invalidate is actors.Options.Invalidate: it sends the invalidation
+// messages for the keys a committed command of client by wrote.
+func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool) {
+	t := s.tracking
+	if t.clients.Load() == 0 && t.nkeys.Load() == 0 {
+		return
+	}
+	self, _ := by.(*client)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if flushed {
+		s.clients.Range(func(_, v any) bool {
+			cl := v.(*client)
+			if cl.tracking.Load() {
+				s.sendInvalidation(cl, nil)
+			}
+			return true
+		})
+		clear(t.keys)
+		t.items = 0
+	}
+	var bcast map[string][][]byte // prefix -> keys written under it
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if seen[string(k.Key)] {
+			continue
+		}
+		seen[string(k.Key)] = true
+		if len(t.keys) > 0 {
+			s.invalidateKeyLocked(string(k.Key), self)
+		}
+		for p := range t.prefixes {
+			if strings.HasPrefix(string(k.Key), p) {
+				if bcast == nil {
+					bcast = map[string][][]byte{}
+				}
+				bcast[p] = append(bcast[p], k.Key)
+			}
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(bcast)) { // Redis's order
+		ks := bcast[p]
+		for id := range t.prefixes[p] {
+			v, ok := s.clients.Load(id)
+			if !ok {
+				continue
+			}
+			cl := v.(*client)
+			if cl == self && cl.noLoop() {
+				continue
+			}
+			s.sendInvalidation(cl, ks)
+		}
+	}
+	t.nkeys.Store(int64(len(t.keys)))
+}
+
+// invalidateKeyLocked removes key from the table and tells the clients
+// that read it (not self, when it asked for NOLOOP).
+func (s *Server) invalidateKeyLocked(key string, self *client) {
+	t := s.tracking
+	ids, ok := t.keys[key]
+	if !ok {
+		return
+	}
+	delete(t.keys, key)
+	t.items -= len(ids)
+	for id := range ids {
+		v, ok := s.clients.Load(id)
+		if !ok {
+			continue
+		}
+		cl := v.(*client)
+		cl.mu.Lock()
+		skip := !cl.trk.on || cl.trk.bcast || cl == self && cl.trk.noloop
+		cl.mu.Unlock()
+		if !skip {
+			s.sendInvalidation(cl, [][]byte{[]byte(key)})
+		}
+	}
+}
+
+func (cl *client) noLoop() bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.trk.noloop
+}
+
+// sendInvalidation sends one invalidation message for keys (nil: all, a
+// flush) to cl or to the client it redirects to.
+func (s *Server) sendInvalidation(cl *client, keys [][]byte) {
+	cl.mu.Lock()
+	redirect := cl.trk.redirect
+	dest, redirected := cl, false
+	if redirect != 0 {
+		v, ok := s.clients.Load(redirect)
+		if !ok {
+			cl.trk.broken = true
+			proto := cl.proto
+			cl.mu.Unlock()
+			if proto >= 3 {
+				w := resp.NewWriter(3)
+				w.Push(2)
+				w.BulkString("tracking-redir-broken")
+				w.Int(redirect)
+				cl.push(w.Bytes())
+			}
+			return
+		}
+		dest, redirected = v.(*client), true
+	}
+	cl.mu.Unlock()
+	proto := dest.Proto()
+	w := resp.NewWriter(proto)
+	switch {
+	case proto >= 3:
+		w.Push(2)
+		w.BulkString("invalidate")
+	case redirected && dest.Subscriptions() > 0:
+		w.Push(3)
+		w.BulkString("message")
+		w.BulkString("__redis__:invalidate")
+	default:
+		return // a RESP2 connection cannot take it
+	}
+	if keys == nil {
+		w.Null()
+	} else {
+		w.Array(len(keys))
+		for _, k := range keys {
+			w.Bulk(k)
+		}
+	}
+	dest.push(w.Bytes())
+}
+
+// ClientExists implements command.Server.
+func (s *Server) ClientExists(id int64) bool {
+	_, ok := s.clients.Load(id)
+	return ok
+}
+
+// trackingInfo returns INFO's tracking figures: clients, keys, items,
+// prefixes.
+func (s *Server) trackingInfo() (clients, keys, items, prefixes int) {
+	t := s.tracking
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return int(t.clients.Load()), len(t.keys), t.items, len(t.prefixes)
+}
+
+func formatRedir(t trackState) string {
+	if !t.on {
+		return "-1"
+	}
+	return strconv.FormatInt(t.redirect, 10)
+}
