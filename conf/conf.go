@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -101,6 +102,20 @@ type Badger struct {
 	ValueLogGCInterval time.Duration `koanf:"value_log_gc_interval"`
 	MemTableMiB        int64         `koanf:"memtable_mib"`
 	BlockCacheMiB      int64         `koanf:"block_cache_mib"`
+	// BackupFile is where SAVE and BGSAVE write their backup; empty means
+	// Dir + ".backup" beside the data directory.
+	BackupFile string `koanf:"backup_file"`
+	// Restore, when set, is a backup (a SAVE's file) loaded at start into
+	// the data directory, which must then hold no data yet.
+	Restore string `koanf:"restore"`
+}
+
+// BackupPath returns the file SAVE writes: BackupFile, or Dir + ".backup".
+func (b Badger) BackupPath() string {
+	if b.BackupFile != "" {
+		return b.BackupFile
+	}
+	return filepath.Clean(b.Dir) + ".backup"
 }
 
 // Actors configures the shard actors.
@@ -270,6 +285,7 @@ func flagKeys() map[string]string {
 		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
 		"durability": "storage.badger.durability", "driver": "storage.driver", "pd": "storage.tikv.pd",
 		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr", "metrics": "metrics.addr",
+		"restore": "storage.badger.restore",
 	}
 }
 

@@ -1,6 +1,9 @@
 package drivers
 
-import "errors"
+import (
+	"errors"
+	"io"
+)
 
 // Sentinel errors. Drivers wrap their native errors so that callers classify
 // them with errors.Is.
@@ -86,6 +89,19 @@ func SetOwned(tx Txn, key, value []byte) error {
 	}
 	return tx.Set(key, value)
 }
+
+// Backuper is implemented by drivers that can copy the whole store to a
+// stream and load such a copy back (SAVE, BGSAVE and starting from a
+// backup). Backup writes one consistent snapshot; Restore loads a backup
+// into a store that holds nothing yet (ErrNotEmpty otherwise), before it
+// serves anything.
+type Backuper interface {
+	Backup(w io.Writer) error
+	Restore(r io.Reader) error
+}
+
+// ErrNotEmpty is Restore's refusal to load a backup over existing data.
+var ErrNotEmpty = errors.New("drivers: the store is not empty")
 
 // Sizer is implemented by drivers that can tell their size on disk by
 // part (Badger: "lsm" and "vlog"), for /metrics.

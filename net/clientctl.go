@@ -78,7 +78,6 @@ func (s *Server) Unpause() {
 
 // LastSave implements command.Server: rekv keeps its data in its store at
 // all times; the last "save" is the start.
-func (s *Server) LastSave() int64 { return s.start.Unix() }
 
 // KillClients implements command.Server.
 func (s *Server) KillClients(f command.KillFilter, self command.Client) int {

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	stdnet "net"
 	"sort"
@@ -47,6 +48,11 @@ type Options struct {
 	BusyError          func(function bool) error
 	// Shutdown, when set, stops the process gracefully (SHUTDOWN).
 	Shutdown func()
+	// Backup, when set, writes a consistent copy of the store (SAVE,
+	// BGSAVE) to BackupFile; without it SAVE answers NoBackup.
+	Backup     func(w io.Writer) error
+	BackupFile string
+	NoBackup   string
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -93,6 +99,7 @@ type Server struct {
 	stats      serverStats
 	latency    latencyMonitor
 	stopOps    chan struct{}
+	save       saver
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -105,6 +112,9 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	s.stats = newServerStats()
+	s.save.last.Store(s.start.Unix())
+	s.save.lastOK.Store(true)
+	s.save.lastSecs.Store(-1)
 	s.initConfig()
 	return s
 }

@@ -1,13 +1,16 @@
 package node
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -87,6 +90,11 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 	if err != nil {
 		return nil, err
 	}
+	if file := cfg.Storage.Badger.Restore; file != "" && cfg.Storage.Driver == "badger" {
+		if err := restore(drv, file, log); err != nil {
+			return nil, errors.Join(err, drv.Close())
+		}
+	}
 	return StartWithDriver(cfg, configFile, drv, log)
 }
 
@@ -112,7 +120,11 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
-		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) }}, info, reg, log)
+		Shutdown:   func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
+		Backup:     backupOf(drv),
+		BackupFile: cfg.Storage.Badger.BackupPath(),
+		NoBackup:   "SAVE needs the badger driver: back up a TiKV cluster with its own tools (BR)"}, info, reg, log)
+
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
 		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate}, drv, reg, n.net, log)
@@ -215,6 +227,37 @@ func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
 	return nil, fmt.Errorf("storage.driver: unknown driver %q", s.Driver)
 }
 
+// backupOf returns drv's backup stream, or nil when it has none.
+func backupOf(drv drivers.Driver) func(io.Writer) error {
+	if b, ok := drv.(drivers.Backuper); ok {
+		return b.Backup
+	}
+	return nil
+}
+
+// restore loads the backup file into the empty store drv (a node started
+// from a SAVE's file).
+func restore(drv drivers.Driver, file string, log *slog.Logger) error {
+	b, ok := drv.(drivers.Backuper)
+	if !ok {
+		return fmt.Errorf("storage.badger.restore: the driver cannot load backups")
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("storage.badger.restore: %w", err)
+	}
+	defer f.Close()
+	start := time.Now()
+	if err := b.Restore(bufio.NewReaderSize(f, 1<<20)); err != nil {
+		if errors.Is(err, drivers.ErrNotEmpty) {
+			return fmt.Errorf("storage.badger.restore: %s already holds data; restore into an empty storage.badger.dir", file)
+		}
+		return fmt.Errorf("storage.badger.restore %s: %w", file, err)
+	}
+	log.Info("backup restored", "file", file, "took", time.Since(start))
+	return nil
+}
+
 // configParams are the values CONFIG GET reports, under Redis's names.
 func configParams(cfg conf.Config) [][2]string {
 	appendfsync := cfg.Storage.Badger.Durability
@@ -228,6 +271,7 @@ func configParams(cfg conf.Config) [][2]string {
 		{"appendfsync", appendfsync},
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
+		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
 		{"maxmemory", "0"},
 		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
 		{"client-output-buffer-limit", fmt.Sprintf("normal %d %d 0 slave 268435456 67108864 60 pubsub %d %d 0",

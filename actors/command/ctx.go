@@ -134,8 +134,11 @@ type Server interface {
 	// the given time; Unpause lets them go.
 	Pause(until time.Time, writesOnly bool)
 	Unpause()
-	// LastSave returns the unix time of the last save (the start).
+	// LastSave returns the unix time of the last save (the start before
+	// any); Save runs SAVE, or BGSAVE (background) with SCHEDULE, and
+	// returns the status reply.
 	LastSave() int64
+	Save(background, schedule bool) (string, error)
 	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
 	// nothing can stop it from here.
 	Shutdown() bool

@@ -41,6 +41,8 @@ func Commands() []*command.Spec {
 		{Name: "debug", Arity: -2, Flags: command.Conn | command.NoScript, Parse: parseDebug},
 		{Name: "shutdown", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: parseShutdown},
 		{Name: "role", Arity: 1, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseRole},
+		{Name: "save", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseSave},
+		{Name: "bgsave", Arity: -1, Flags: command.Conn | command.NoScript, Parse: parseBgsave},
 		{Name: "lastsave", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseLastSave},
 		{Name: "wait", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseWait},
 		{Name: "reset", Arity: 1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.NotQueued | command.PubSubContext | command.AllowBusy, Parse: parseReset},

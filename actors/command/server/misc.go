@@ -21,7 +21,8 @@ func (roleCmd) Run(c *command.Ctx) error {
 	return nil
 }
 
-// LASTSAVE: the data is always in the store; the last save is the start.
+// LASTSAVE: the unix time of the last successful SAVE or BGSAVE, or of the
+// start before any (the data itself is always in the store).
 type lastSave struct{}
 
 func parseLastSave([][]byte) (command.Runner, error) { return lastSave{}, nil }

@@ -1,0 +1,184 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/node"
+)
+
+// snapshot returns every key of databases 0-3 with its DUMP payload and
+// whether it has a TTL: what a restored store must hold alike.
+func snapshot(t *testing.T, addr string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]string{}
+	for db := 0; db < 4; db++ {
+		c := redis.NewClient(&redis.Options{Addr: addr, DB: db, MaxRetries: -1})
+		keys, err := c.Keys(ctx, "*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			dump, err := c.Dump(ctx, k).Result()
+			if err != nil {
+				t.Fatalf("DUMP %s: %v", k, err)
+			}
+			ttl := c.PTTL(ctx, k).Val()
+			out[fmt.Sprintf("%d/%s", db, k)] = fmt.Sprintf("%x ttl=%v", dump, ttl > 0)
+		}
+		c.Close()
+	}
+	return out
+}
+
+// fill writes keys of every type, some with a TTL, some in database 3.
+func fill(t *testing.T, c *redis.Client, prefix string) {
+	t.Helper()
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB: a chunked string
+	must(c.Set(ctx, prefix+"str", "v", 0).Err())
+	must(c.Set(ctx, prefix+"big", big, 0).Err())
+	must(c.Set(ctx, prefix+"ttl", "soon", time.Hour).Err())
+	must(c.IncrBy(ctx, prefix+"n", 42).Err())
+	must(c.HSet(ctx, prefix+"h", "a", "1", "b", "2").Err())
+	must(c.RPush(ctx, prefix+"l", "x", "y", "z").Err())
+	must(c.SAdd(ctx, prefix+"s", "m1", "m2", 3).Err())
+	must(c.ZAdd(ctx, prefix+"z", redis.Z{Score: 1.5, Member: "a"}, redis.Z{Score: -2, Member: "b"}).Err())
+	must(c.XAdd(ctx, &redis.XAddArgs{Stream: prefix + "x", ID: "1-1", Values: []string{"f", "v"}}).Err())
+	must(c.XGroupCreate(ctx, prefix+"x", "g", "0").Err())
+	must(c.PFAdd(ctx, prefix+"hll", "a", "b", "c").Err())
+	must(c.GeoAdd(ctx, prefix+"geo", &redis.GeoLocation{Name: "p", Longitude: 13.36, Latitude: 38.11}).Err())
+	must(c.SetBit(ctx, prefix+"bits", 1000, 1).Err())
+	must(c.Do(ctx, "SELECT", 3).Err())
+	must(c.Set(ctx, prefix+"db3", "three", 0).Err())
+	must(c.Do(ctx, "SELECT", 0).Err())
+}
+
+// TestSaveRestore: SAVE writes a backup; a node started from it (storage.
+// badger.restore) holds every key saved — all types, TTLs, other
+// databases — and none written after the save; BGSAVE does the same in
+// the background; a backup is never loaded over existing data. TiKV
+// answers SAVE with an error naming its own backup tools.
+func TestSaveRestore(t *testing.T) {
+	ctx := context.Background()
+	backup := filepath.Join(t.TempDir(), "rekv.backup")
+	a := startNode(t, "badger", func(c *conf.Config) { c.Storage.Badger.BackupFile = backup })
+	ca := newClient(t, a.Addr(), 2)
+	if got := ca.Do(ctx, "CONFIG", "GET", "dbfilename").Val(); fmt.Sprint(got) != "[dbfilename rekv.backup]" {
+		t.Fatalf("CONFIG GET dbfilename = %v", got)
+	}
+	fill(t, ca, "k:")
+	want := snapshot(t, a.Addr())
+	before := ca.LastSave(ctx).Val()
+	time.Sleep(1100 * time.Millisecond) // LASTSAVE has a one-second grain
+	if err := ca.Save(ctx).Err(); err != nil {
+		t.Fatalf("SAVE: %v", err)
+	}
+	if after := ca.LastSave(ctx).Val(); after <= before {
+		t.Fatalf("LASTSAVE %d not after %d", after, before)
+	}
+	if info := ca.Info(ctx, "persistence").Val(); !strings.Contains(info, "rdb_changes_since_last_save:0\r\n") ||
+		!strings.Contains(info, "rdb_saves:1\r\n") {
+		t.Fatalf("INFO persistence after SAVE:\n%s", info)
+	}
+	ca.Set(ctx, "after:save", "not in the backup", 0)
+	if info := ca.Info(ctx, "persistence").Val(); strings.Contains(info, "rdb_changes_since_last_save:0\r\n") {
+		t.Fatalf("a write after SAVE not counted:\n%s", info)
+	}
+
+	restored := func(t *testing.T, file string) string {
+		n := startNode(t, "badger", func(c *conf.Config) { c.Storage.Badger.Restore = file })
+		return n.Addr()
+	}
+	got := snapshot(t, restored(t, backup))
+	if len(got) != len(want) {
+		t.Fatalf("restored %d keys, saved %d:\n%v\n%v", len(got), len(want), sortedKeys(got), sortedKeys(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("restored %s differs:\n got  %.120s\n want %.120s", k, got[k], v)
+		}
+	}
+
+	// BGSAVE: answers at once, the file then holds the later write too.
+	if got := ca.BgSave(ctx).Val(); got != "Background saving started" {
+		t.Fatalf("BGSAVE = %q", got)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ca.Info(ctx, "persistence").Val(), "rdb_saves:2\r\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("BGSAVE did not complete:\n%s", ca.Info(ctx, "persistence").Val())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cb := newClient(t, restored(t, backup), 2)
+	if v := cb.Get(ctx, "after:save").Val(); v != "not in the backup" {
+		t.Fatalf("after BGSAVE, restored after:save = %q", v)
+	}
+	if err := ca.Do(ctx, "BGSAVE", "NOW").Err(); err == nil || err.Error() != "ERR syntax error" {
+		t.Fatalf("BGSAVE NOW: %v", err)
+	}
+
+	// Never over existing data.
+	cfg := conf.Default()
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Durability = "no"
+	cfg.Server.Port = freePort(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	n, err := node.Start(cfg, "", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, n.Addr(), 2)
+	c.Set(ctx, "existing", "1", 0)
+	closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := n.Close(closeCtx); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Storage.Badger.Restore = backup
+	if n, err := node.Start(cfg, "", log); err == nil {
+		_ = n.Close(closeCtx)
+		t.Fatal("a backup was restored over existing data")
+	} else if !strings.Contains(err.Error(), "already holds data") {
+		t.Fatalf("restore over data: %v", err)
+	}
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Restore = filepath.Join(t.TempDir(), "missing")
+	if _, err := node.Start(cfg, "", log); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("restore of a missing file: %v", err)
+	}
+
+	ct := newClient(t, startNode(t, "tikv", nil).Addr(), 2)
+	if err := ct.Save(ctx).Err(); err == nil || !strings.Contains(err.Error(), "SAVE needs the badger driver") {
+		t.Fatalf("SAVE on tikv: %v", err)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,158 @@
+package net
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// SAVE and BGSAVE write a consistent backup of the whole store to
+// Options.BackupFile with the driver's backup stream (Options.Backup):
+// first to a temporary file beside it, synced, then renamed over it, so
+// the file is always a whole backup. Starting a node with it as
+// storage.badger.restore loads it into an empty store. SAVE answers once
+// the file is written; BGSAVE answers at once and saves in the
+// background; only one save runs at a time (BGSAVE SCHEDULE queues one
+// after it, as Redis does). The store itself is always durable: a
+// backup is a copy to keep or move, not what makes writes survive.
+
+type saver struct {
+	mu        sync.Mutex
+	running   bool
+	scheduled bool
+	started   atomic.Int64 // unix ns of the running save; 0: none
+	last      atomic.Int64 // unix seconds of the last successful save (LASTSAVE)
+	lastOK    atomic.Bool
+	lastSecs  atomic.Int64 // duration of the last background save; -1: none
+	saves     atomic.Int64
+	dirty     atomic.Int64 // keys written since the last save began
+}
+
+// LastSave implements command.Server.
+func (s *Server) LastSave() int64 { return s.save.last.Load() }
+
+// Save implements command.Server: SAVE (background false) or BGSAVE
+// (schedule: BGSAVE SCHEDULE). It returns the status reply.
+func (s *Server) Save(background, schedule bool) (string, error) {
+	if s.opts.Backup == nil {
+		return "", rerr.Errorf("ERR %s", s.opts.NoBackup)
+	}
+	v := &s.save
+	v.mu.Lock()
+	if v.running {
+		if background && schedule {
+			v.scheduled = true
+			v.mu.Unlock()
+			return "Background saving scheduled", nil
+		}
+		v.mu.Unlock()
+		return "", rerr.Errorf("ERR Background save already in progress")
+	}
+	v.running = true
+	v.mu.Unlock()
+	if !background {
+		err := s.runSave(false)
+		if err != nil {
+			return "", rerr.Errorf("ERR %v", err)
+		}
+		return "OK", nil
+	}
+	go func() { _ = s.runSave(true) }()
+	return "Background saving started", nil
+}
+
+// runSave writes the backup, records the outcome and runs a scheduled
+// save after it. The caller set v.running.
+func (s *Server) runSave(background bool) error {
+	v := &s.save
+	for {
+		start := time.Now()
+		v.started.Store(start.UnixNano())
+		dirty := v.dirty.Swap(0)
+		err := writeBackup(s.opts.BackupFile, s.opts.Backup)
+		v.started.Store(0)
+		if err != nil {
+			v.dirty.Add(dirty) // still unsaved
+			s.log.Error("save failed", "file", s.opts.BackupFile, "err", err)
+		} else {
+			v.last.Store(time.Now().Unix())
+			v.saves.Add(1)
+			s.log.Info("backup saved", "file", s.opts.BackupFile, "took", time.Since(start))
+		}
+		v.lastOK.Store(err == nil)
+		if background {
+			v.lastSecs.Store(int64(time.Since(start).Seconds()))
+		}
+		v.mu.Lock()
+		again := v.scheduled
+		v.scheduled = false
+		v.running = again
+		v.mu.Unlock()
+		if !again {
+			return err
+		}
+		background = true
+	}
+}
+
+// writeBackup writes backup's stream to file through a synced temporary
+// file renamed over it.
+func writeBackup(file string, backup func(io.Writer) error) error {
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename: nothing left to remove
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	err = backup(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err == nil {
+		if d, derr := os.Open(dir); derr == nil {
+			err = d.Sync()
+			d.Close()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	return nil
+}
+
+// saveInfo returns INFO persistence's save figures.
+func (s *Server) saveInfo() [][2]any {
+	v := &s.save
+	status := "ok"
+	if !v.lastOK.Load() {
+		status = "err"
+	}
+	inProgress, cur := 0, int64(-1)
+	if t := v.started.Load(); t != 0 {
+		inProgress, cur = 1, int64(time.Since(time.Unix(0, t)).Seconds())
+	}
+	return [][2]any{{"rdb_changes_since_last_save", v.dirty.Load()}, {"rdb_bgsave_in_progress", inProgress},
+		{"rdb_last_save_time", v.last.Load()}, {"rdb_last_bgsave_status", status},
+		{"rdb_last_bgsave_time_sec", v.lastSecs.Load()}, {"rdb_current_bgsave_time_sec", cur},
+		{"rdb_saves", v.saves.Load()}}
+}
