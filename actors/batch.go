@@ -115,6 +115,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 		Holds: e.holder(req.Shards)})
 	e.timed(req, t0, err)
 	if err == nil {
+		e.countLookups(tx, req.Spec, req.Args)
 		return w.Detach(), nil, true
 	}
 	var re *rerr.Error

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -85,6 +86,9 @@ type Engine struct {
 	shared   bool // other nodes write the store (Options.Shared)
 	slow     func(Replier, *command.Spec, [][]byte, time.Duration, bool)
 	track    func(Replier, [][]byte)
+	// hits and misses count the keys read-only commands found or not
+	// (INFO keyspace_hits / keyspace_misses).
+	hits, misses atomic.Int64
 	inval    func(Replier, []store.KeyRef, bool)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
@@ -359,6 +363,39 @@ func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
 	e.track(client, keys)
 }
 
+// countLookups adds a read-only command's keys to keyspace_hits or
+// keyspace_misses: found or not in tx, where the command just looked
+// them up (so the look-up is served from the transaction's own memory).
+func (e *Engine) countLookups(tx *store.Tx, spec *command.Spec, args [][]byte) {
+	if spec.Flags&command.ReadOnly == 0 || args == nil {
+		return
+	}
+	var idx [8]int
+	var hits, misses int64
+	for _, at := range spec.KeyIndexes(args, idx[:0]) {
+		if ok, err := tx.Exists(args[at]); err == nil && ok {
+			hits++
+		} else if err == nil {
+			misses++
+		}
+	}
+	if hits > 0 {
+		e.hits.Add(hits)
+	}
+	if misses > 0 {
+		e.misses.Add(misses)
+	}
+}
+
+// KeyspaceStats returns keyspace_hits and keyspace_misses.
+func (e *Engine) KeyspaceStats() (hits, misses int64) { return e.hits.Load(), e.misses.Load() }
+
+// ResetKeyspaceStats zeroes them (CONFIG RESETSTAT).
+func (e *Engine) ResetKeyspaceStats() {
+	e.hits.Store(0)
+	e.misses.Store(0)
+}
+
 // invalidate hands the keys a committed command wrote to
 // Options.Invalidate.
 func (e *Engine) invalidate(by Replier, keys []store.KeyRef, flushed bool) {
@@ -443,6 +480,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
+			if err == nil && !writable {
+				e.countLookups(tx, req.Spec, req.Args)
+			}
 			if err == nil && writable {
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestInfoFieldsLikeRedis(t *testing.T) {
 		"number_of_cached_scripts": true, "number_of_functions": true, "number_of_libraries": true, "used_memory_vm_functions": true,
 		"used_memory_vm_total": true, "used_memory_vm_total_human": true, "used_memory_functions": true, "used_memory_scripts": true,
 		"used_memory_scripts_human": true, "expired_stale_perc": true, "expired_time_cap_reached_count": true,
-		"expire_cycle_cpu_milliseconds": true, "keyspace_hits": true, "keyspace_misses": true, "reply_buffer_shrinks": true,
+		"expire_cycle_cpu_milliseconds": true, "reply_buffer_shrinks": true,
 		"reply_buffer_expands": true,
 	}
 	red := dialRaw(t, redisServer(t))
@@ -43,6 +44,18 @@ func TestInfoFieldsLikeRedis(t *testing.T) {
 	for _, c := range []*raw{red, rk} {
 		c.do("SET", "k", "v")
 		c.do("LPUSH", "k", "x") // an error, for errorstats
+		c.do("GET", "k")
+		c.do("MGET", "k", "nope", "k")
+		c.do("EXISTS", "nope")
+		c.do("SET", "k2", "v") // a write counts nothing
+	}
+	// keyspace_hits / keyspace_misses count alike.
+	for _, f := range []string{"keyspace_hits", "keyspace_misses"} {
+		re := regexp.MustCompile(f + `:(\d+)\r\n`)
+		want, got := re.FindStringSubmatch(red.do("INFO", "stats")), re.FindStringSubmatch(rk.do("INFO", "stats"))
+		if want == nil || got == nil || want[1] != got[1] {
+			t.Errorf("%s: rekv %v, redis %v", f, got, want)
+		}
 	}
 	for _, arg := range []string{"default", "all", "server", "memory", "stats", "errorstats", "commandstats"} {
 		want, got := infoFields(t, red, arg), infoFields(t, rk, arg)
@@ -69,7 +82,10 @@ func TestInfoFieldsLikeRedis(t *testing.T) {
 	}
 	// Counters that must have moved.
 	info := rk.do("INFO", "everything")
-	for _, f := range []string{"cmdstat_set:calls=1,", "cmdstat_lpush:calls=1,", "failed_calls=1", "errorstat_WRONGTYPE:count=1", "total_error_replies:1"} {
+	if !regexp.MustCompile(`\r\nlatency_percentiles_usec_set:p50=\d+\.\d{3},p99=\d+\.\d{3},p99\.9=\d+\.\d{3}\r\n`).MatchString(info) {
+		t.Errorf("INFO everything: no latency percentiles for SET:\n%s", info)
+	}
+	for _, f := range []string{"cmdstat_set:calls=2,", "cmdstat_lpush:calls=1,", "failed_calls=1", "errorstat_WRONGTYPE:count=1", "total_error_replies:1"} {
 		if !strings.Contains(info, f) {
 			t.Errorf("INFO everything lacks %q", f)
 		}

@@ -197,6 +197,7 @@ func (s *Server) ResetStats() {
 		return true
 	})
 	s.stats.nerrs.Store(0)
+	s.engine.ResetKeyspaceStats()
 	s.stats.netIn.Store(0)
 	s.stats.netOut.Store(0)
 	s.stats.reads.Store(0)

@@ -452,3 +452,11 @@ func (s *Server) limits() resp.Limits {
 
 // requirePass returns the password now in effect ("" for none).
 func (s *Server) requirePass() string { return *s.rt.requirePass.Load() }
+
+// configValue returns a parameter's current value.
+func (s *Server) configValue(name string) string {
+	c := s.conf
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.values[c.canonical(name)]
+}

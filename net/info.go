@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -23,8 +24,10 @@ import (
 // runtime's memory and the process's CPU and resident size. Figures of
 // machinery rekv does not have (RDB/AOF, replication, forks, defrag,
 // eviction, client-side caching) are the values Redis shows without it.
-// Not kept: latencystats, keyspace_hits/misses, the Lua memory figures,
-// the expiry cycle's and the reply buffers' counters.
+// latencystats estimates each percentile from the command's run-time
+// histogram (LatencyBounds), interpolating inside the bucket it falls
+// in. Not kept: the Lua memory figures, the expiry cycle's and the reply
+// buffers' counters.
 
 // serverStats are the counters INFO reports.
 type serverStats struct {
@@ -50,6 +53,59 @@ const latencyBuckets = 15
 // latency histogram (/metrics).
 func LatencyBounds() [latencyBuckets]int64 {
 	return [latencyBuckets]int64{10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000, 1000000}
+}
+
+// percentiles renders latencystats' "p50=..,p99=.." for the command's
+// runs so far ("" when it has none), in microseconds.
+func (c *cmdStat) percentiles(pcts []float64) string {
+	var counts [latencyBuckets + 1]int64
+	var total int64
+	for i := range counts {
+		counts[i] = c.buckets[i].Load()
+		total += counts[i]
+	}
+	if total == 0 {
+		return ""
+	}
+	bounds := LatencyBounds()
+	var b strings.Builder
+	for j, p := range pcts {
+		target := max(1, int64(math.Ceil(p/100*float64(total))))
+		var cum int64
+		v := float64(bounds[latencyBuckets-1])
+		for i, n := range counts {
+			if n == 0 || cum+n < target {
+				cum += n
+				continue
+			}
+			lo := 0.0
+			if i > 0 {
+				lo = float64(bounds[i-1])
+			}
+			hi := 2 * lo // past the last bound
+			if i < latencyBuckets {
+				hi = float64(bounds[i])
+			}
+			v = lo + (hi-lo)*float64(target-cum)/float64(n)
+			break
+		}
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "p%s=%.3f", strconv.FormatFloat(p, 'f', -1, 64), v)
+	}
+	return b.String()
+}
+
+// latencyPercentiles returns latency-tracking-info-percentiles.
+func (s *Server) latencyPercentiles() []float64 {
+	var out []float64
+	for _, f := range strings.Fields(s.configValue("latency-tracking-info-percentiles")) {
+		if v, err := strconv.ParseFloat(f, 64); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func newServerStats() serverStats {
@@ -367,6 +423,9 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("evicted_clients", 0)
 		add("total_eviction_exceeded_time", 0)
 		add("current_eviction_exceeded_time", 0)
+		hits, misses := s.engine.KeyspaceStats()
+		add("keyspace_hits", hits)
+		add("keyspace_misses", misses)
 		add("pubsub_channels", channels)
 		add("pubsub_patterns", patterns)
 		add("pubsubshard_channels", 0)
@@ -439,6 +498,19 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 			}
 			add("cmdstat_"+n, fmt.Sprintf("calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
 				calls, usec, per, c.rejected.Load(), c.failed.Load()))
+		}
+	case "latencystats":
+		var names []string
+		s.stats.cmds.Range(func(k, _ any) bool {
+			names = append(names, k.(string))
+			return true
+		})
+		sort.Strings(names)
+		pcts := s.latencyPercentiles()
+		for _, n := range names {
+			if v := s.stats.cmd(n).percentiles(pcts); v != "" {
+				add("latency_percentiles_usec_"+n, v)
+			}
 		}
 	case "cluster":
 		add("cluster_enabled", 0)

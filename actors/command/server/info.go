@@ -11,8 +11,8 @@ import (
 // memory, persistence, stats, replication, cpu, modules, commandstats,
 // errorstats, cluster, keyspace; see net/info.go for the figures) plus
 // rekv's gc. "default" (or no argument) is the default set with gc, "all"
-// and "everything" add commandstats; latencystats is not kept (an empty
-// section). Unknown sections are left out, as Redis does.
+// and "everything" add commandstats and latencystats. Unknown sections
+// are left out, as Redis does.
 type info struct{ sections map[string]bool }
 
 var (
@@ -71,7 +71,6 @@ func (in info) Run(c *command.Ctx) error {
 			if err := keyspace(c, &b); err != nil {
 				return err
 			}
-		case "latencystats":
 		default:
 			lines, _ := c.Server.InfoSection(sec)
 			for _, kv := range lines {
