@@ -89,7 +89,7 @@ type Engine struct {
 	// hits and misses count the keys read-only commands found or not
 	// (INFO keyspace_hits / keyspace_misses).
 	hits, misses atomic.Int64
-	inval    func(Replier, []store.KeyRef, bool)
+	inval        func(Replier, []store.KeyRef, bool)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
