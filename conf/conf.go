@@ -71,6 +71,11 @@ type Server struct {
 	// LuaMaxMemoryMiB bounds the memory one script may take (MiB of heap
 	// growth while it runs); past it the script is stopped. 0: no bound.
 	LuaMaxMemoryMiB int `koanf:"lua_max_memory_mib"`
+	// Redis holds Redis parameters (CONFIG SET names and values) applied
+	// at start, after the settings above: those with no rekv setting of
+	// their own (maxmemory, hash-max-listpack-entries...). CONFIG REWRITE
+	// writes the ones changed at run time here.
+	Redis map[string]string `koanf:"redis"`
 }
 
 // Storage selects and configures the driver.
@@ -345,7 +350,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	known := knownKeys(reflect.TypeOf(cfg), "")
 	for _, key := range k.Keys() {
 		switch {
-		case known[key]:
+		case isKnown(known, key):
 		case fromEnv[key] != "":
 			errs = append(errs, fmt.Errorf("%s: unknown setting (every %s* variable is a setting, %sSECTION__KEY; test switches are %s*)",
 				fromEnv[key], EnvPrefix, EnvPrefix, TestEnvPrefix))
@@ -371,16 +376,33 @@ func listValue(key, v string) any {
 	return v
 }
 
+// isKnown reports whether key is a setting: one of known, or a key of a
+// map setting (known holds "section.map." for those).
+func isKnown(known map[string]bool, key string) bool {
+	if known[key] {
+		return true
+	}
+	for i := strings.LastIndexByte(key, '.'); i > 0; i = strings.LastIndexByte(key[:i], '.') {
+		if known[key[:i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
 func knownKeys(t reflect.Type, prefix string) map[string]bool {
 	out := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		key := prefix + f.Tag.Get("koanf")
-		if f.Type.Kind() == reflect.Struct {
+		switch f.Type.Kind() {
+		case reflect.Struct:
 			for k := range knownKeys(f.Type, key+".") {
 				out[k] = true
 			}
 			continue
+		case reflect.Map:
+			out[key+"."] = true // any key under it (see isKnown)
 		}
 		out[key] = true
 	}

@@ -138,3 +138,45 @@ func TestConfigSetTakesEffect(t *testing.T) {
 		t.Fatal("an idle client was not closed after timeout 1")
 	}
 }
+
+// TestMaxmemoryRefusesWrites: with used memory over maxmemory, commands
+// that may grow the data set (Redis's denyoom) get Redis's OOM error —
+// also when queued in MULTI, which then aborts — while reads and
+// deletions go on; lifting the limit lets writes through again. Checked
+// on redis-server too.
+func TestMaxmemoryRefusesWrites(t *testing.T) {
+	script := [][]string{
+		{"SET", "k", "v"},
+		{"CONFIG", "SET", "maxmemory", "1"},
+		{"SET", "k2", "v"},
+		{"LPUSH", "l", "x"},
+		{"GET", "k"},
+		{"DEL", "k"},
+		{"MULTI"},
+		{"SET", "k3", "v"},
+		{"EXEC"},
+		{"CONFIG", "SET", "maxmemory", "0"},
+		{"SET", "k4", "v"},
+	}
+	run := func(addr string) []string {
+		c := dialRaw(t, addr)
+		c.do("FLUSHALL")
+		var out []string
+		for _, args := range script {
+			out = append(out, c.do(args...))
+		}
+		return out
+	}
+	want := run(redisServer(t))
+	if !strings.HasPrefix(want[2], "-OOM") {
+		t.Fatalf("redis-server did not refuse: %q", want)
+	}
+	forEachDriver(t, func(t *testing.T, addr string) {
+		got := run(addr)
+		for i := range script {
+			if got[i] != want[i] {
+				t.Errorf("%v: rekv %q, redis %q", script[i], got[i], want[i])
+			}
+		}
+	})
+}

@@ -72,6 +72,9 @@ type config struct {
 	alias  map[string]string // alias -> canonical name
 	order  []string          // every name, canonical and alias
 	values map[string]string // by canonical name
+	// initial holds the values once the server started, or at the last
+	// CONFIG REWRITE (see rewrite.go).
+	initial map[string]string
 }
 
 func loadConfig(overrides [][2]string) *config {
@@ -359,6 +362,9 @@ type runtimeConf struct {
 	slowThreshold atomic.Int64
 	// latencyThreshold is latency-monitor-threshold in milliseconds.
 	latencyThreshold atomic.Int64
+	// maxMemory is maxmemory in bytes (0: no limit); usedMemory is the
+	// Go heap in use (INFO used_memory), sampled every 100 ms.
+	maxMemory, usedMemory atomic.Int64
 }
 
 // ConfigGet implements command.Server.
@@ -393,6 +399,9 @@ func (s *Server) applyConfig(name, value string) error {
 	case "timeout":
 		sec, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
+	case "maxmemory":
+		n, _ := strconv.ParseUint(value, 10, 64)
+		s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
 	case "tracking-table-max-keys":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.tracking.maxKeys.Store(n)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,12 +199,19 @@ func ratio(a, b uint64) float64 {
 func (s *Server) sampleOps(stop <-chan struct{}) {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
+	// The heap's live objects: HeapAlloc, INFO's used_memory, read
+	// without stopping the world.
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(heap)
+	s.rt.usedMemory.Store(int64(heap[0].Value.Uint64()))
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 			s.stats.ops.sample([3]int64{s.totalCmds.Load(), s.stats.netIn.Load(), s.stats.netOut.Load()})
+			metrics.Read(heap)
+			s.rt.usedMemory.Store(int64(heap[0].Value.Uint64()))
 		}
 	}
 }

@@ -375,6 +375,11 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		fail(err, spec.FullName())
 		return
 	}
+	if spec.Flags&command.DenyOOM != 0 && s.overMemory() {
+		s.stats.cmd(spec.FullName()).rejected.Add(1)
+		fail(rerr.ErrOOM, spec.FullName()) // rekv evicts nothing: every policy is noeviction
+		return
+	}
 	if proto == 2 && spec.Flags&command.PubSubContext == 0 && cl.Subscriptions() > 0 {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
@@ -441,6 +446,12 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec)})
+}
+
+// overMemory reports whether used memory is over maxmemory.
+func (s *Server) overMemory() bool {
+	limit := s.rt.maxMemory.Load()
+	return limit > 0 && s.rt.usedMemory.Load() > limit
 }
 
 // ClientList implements command.Server.

@@ -46,7 +46,7 @@ const Version = "7.2.0"
 // Registry returns the table of every command rekv serves, with scripts
 // served from s.
 func Registry(s *scripting.Scripts) *command.Registry {
-	return command.NewRegistry(
+	reg := command.NewRegistry(
 		command.WithClass(command.NotifyString, strings.Commands()),
 		command.WithClass(command.NotifyGeneric, keys.Commands()),
 		server.Commands(),
@@ -60,6 +60,10 @@ func Registry(s *scripting.Scripts) *command.Registry {
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s))
+	if err := server.ApplyRedisFlags(reg); err != nil {
+		panic(fmt.Sprintf("node: the embedded command table is corrupt: %v", err)) // a build defect
+	}
+	return reg
 }
 
 // Node is a running server.
@@ -124,6 +128,9 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Backup:     backupOf(drv),
 		BackupFile: cfg.Storage.Badger.BackupPath(),
 		NoBackup:   "SAVE needs the badger driver: back up a TiKV cluster with its own tools (BR)"}, info, reg, log)
+	if err := n.net.StartConfig(cfg.Server.Redis); err != nil {
+		return nil, errors.Join(fmt.Errorf("server.redis: %w", err), drv.Close())
+	}
 
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,

@@ -142,6 +142,9 @@ type Server interface {
 	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
 	// nothing can stop it from here.
 	Shutdown() bool
+	// ConfigRewrite writes the parameters changed at run time back to the
+	// configuration file (CONFIG REWRITE).
+	ConfigRewrite() error
 	// ResetStats zeroes INFO's counters (CONFIG RESETSTAT).
 	ResetStats()
 	// LatencyLatest, LatencyHistory, LatencyReset and LatencyHistogram

@@ -61,6 +61,10 @@ const (
 	// NoTouch commands read keys without counting as an access (OBJECT
 	// IDLETIME): TYPE, EXISTS, TTL and the like, OBJECT (LOOKUP_NOTOUCH).
 	NoTouch
+	// DenyOOM commands may grow the data set: refused while used memory
+	// is over maxmemory (Redis's denyoom; set from Redis's command table
+	// by server.ApplyRedisFlags).
+	DenyOOM
 )
 
 // Flag sets most commands use.
@@ -211,6 +215,25 @@ func (r *Registry) Lookup(name []byte) *Spec {
 	return r.byName[string(buf[:len(name)])]
 }
 
+// LookupFull finds a command by its full name: "get", or "config|get"
+// for a subcommand (COMMAND INFO and DOCS accept both).
+func (r *Registry) LookupFull(name []byte) *Spec {
+	i := strings.IndexByte(string(name), '|')
+	if i < 0 {
+		return r.Lookup(name)
+	}
+	parent := r.Lookup(name[:i])
+	if parent == nil {
+		return nil
+	}
+	for _, s := range parent.Subcommands {
+		if strings.EqualFold(s.Name, string(name[i+1:])) {
+			return s
+		}
+	}
+	return nil
+}
+
 // Resolve finds the spec that runs args: the command, or for a container
 // command its subcommand. It checks arity and returns the Redis error for
 // unknown commands and subcommands.
@@ -222,8 +245,8 @@ func (r *Registry) Resolve(args [][]byte) (*Spec, error) {
 	if err := s.CheckArity(args); err != nil {
 		return nil, err
 	}
-	if len(s.Subcommands) == 0 {
-		return s, nil
+	if len(s.Subcommands) == 0 || len(args) == 1 && s.Parse != nil {
+		return s, nil // a command, or a container that also runs bare (COMMAND)
 	}
 	sub := strings.ToLower(string(args[1]))
 	for _, c := range s.Subcommands {
@@ -257,4 +280,17 @@ func NumKeys(at int, hasDest bool) func(args [][]byte) []int {
 		}
 		return out
 	}
+}
+
+// HelpSpec returns the HELP subcommand of a container: it answers lines
+// (Redis's form: a title, then each subcommand and its explanation).
+func HelpSpec(lines ...string) *Spec {
+	return &Spec{Name: "help", Arity: 2, Flags: Conn | Fast, Parse: func([][]byte) (Runner, error) { return helpRunner(lines), nil }}
+}
+
+type helpRunner []string
+
+func (h helpRunner) Run(c *Ctx) error {
+	c.W.SimpleArray(h)
+	return nil
 }

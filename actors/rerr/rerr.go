@@ -20,14 +20,17 @@ func Errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 
 // Redis errors shared by several commands, with Redis's exact text.
 var (
-	ErrWrongType     = &Error{"WRONGTYPE Operation against a key holding the wrong kind of value"}
-	ErrNestedMulti   = &Error{"ERR MULTI calls can not be nested"}
-	ErrExecNoMulti   = &Error{"ERR EXEC without MULTI"}
-	ErrDiscardMulti  = &Error{"ERR DISCARD without MULTI"}
-	ErrWatchInMulti  = &Error{"ERR WATCH inside MULTI is not allowed"}
-	ErrExecAbort     = &Error{"EXECABORT Transaction discarded because of previous errors."}
-	ErrSyntax        = &Error{"ERR syntax error"}
-	ErrNotInteger    = &Error{"ERR value is not an integer or out of range"}
+	ErrWrongType    = &Error{"WRONGTYPE Operation against a key holding the wrong kind of value"}
+	ErrNestedMulti  = &Error{"ERR MULTI calls can not be nested"}
+	ErrExecNoMulti  = &Error{"ERR EXEC without MULTI"}
+	ErrDiscardMulti = &Error{"ERR DISCARD without MULTI"}
+	ErrWatchInMulti = &Error{"ERR WATCH inside MULTI is not allowed"}
+	ErrExecAbort    = &Error{"EXECABORT Transaction discarded because of previous errors."}
+	ErrSyntax       = &Error{"ERR syntax error"}
+	ErrNotInteger   = &Error{"ERR value is not an integer or out of range"}
+	// ErrOOM refuses a command that may grow the data set while used
+	// memory is over maxmemory.
+	ErrOOM           = &Error{"OOM command not allowed when used memory > 'maxmemory'."}
 	ErrNotFloat      = &Error{"ERR value is not a valid float"}
 	ErrOverflow      = &Error{"ERR increment or decrement would overflow"}
 	ErrNoSuchKey     = &Error{"ERR no such key"}

@@ -21,6 +21,13 @@ func Commands() []*command.Spec {
 			{Name: "numpat", Arity: 2, Flags: conn, Parse: parseNumpat},
 			{Name: "shardchannels", Arity: -2, Flags: conn, Parse: parseShardChannels},
 			{Name: "shardnumsub", Arity: -2, Flags: conn, Parse: parseShardNumsub},
+			command.HelpSpec("PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+				"CHANNELS [<pattern>]", "    The channels with at least one subscriber (matching the pattern).",
+				"NUMPAT", "    The number of patterns subscribed to.",
+				"NUMSUB [<channel> ...]", "    The subscribers of each channel.",
+				"SHARDCHANNELS [<pattern>]", "    The shard channels with at least one subscriber (matching the pattern).",
+				"SHARDNUMSUB [<shardchannel> ...]", "    The subscribers of each shard channel.",
+				"HELP", "    Prints this help."),
 		}},
 	}
 }

@@ -76,29 +76,22 @@ func (x kill) Run(c *command.Ctx) error {
 }
 
 // SCRIPT HELP
-type help struct{}
 
-func parseHelp([][]byte) (command.Runner, error) { return help{}, nil }
+// SCRIPT DEBUG YES|SYNC|NO: rekv has no Lua debugger; NO (the state it
+// is always in) is accepted.
+type scriptDebug struct{}
 
-var helpLines = []string{
-	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"EXISTS <sha1> [<sha1> ...]",
-	"    Return information about the existence of the scripts in the script cache.",
-	"FLUSH [ASYNC|SYNC]",
-	"    Flush the Lua scripts cache. Very dangerous on replicas.",
-	"    When called without the optional mode argument, the behavior is determined by the",
-	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
-	"    * ASYNC: Asynchronously flush the scripts cache.",
-	"    * SYNC: Synchronously flush the scripts cache.",
-	"KILL",
-	"    Kill the currently executing Lua script.",
-	"LOAD <script>",
-	"    Load a script into the scripts cache without executing it.",
-	"HELP",
-	"    Print this help.",
+func parseScriptDebug(args [][]byte) (command.Runner, error) {
+	switch {
+	case command.Is(args[2], "no"):
+		return scriptDebug{}, nil
+	case command.Is(args[2], "yes"), command.Is(args[2], "sync"):
+		return nil, rerr.Errorf("ERR rekv has no Lua debugger: SCRIPT DEBUG YES and SYNC are not supported")
+	}
+	return nil, rerr.Errorf("ERR Use SCRIPT DEBUG YES/SYNC/NO")
 }
 
-func (help) Run(c *command.Ctx) error {
-	c.W.SimpleArray(helpLines)
+func (scriptDebug) Run(c *command.Ctx) error {
+	c.W.OK()
 	return nil
 }

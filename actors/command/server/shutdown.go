@@ -48,6 +48,19 @@ func (shutdownCmd) Run(c *command.Ctx) error {
 	return nil
 }
 
+// CONFIG REWRITE
+type configRewrite struct{}
+
+func parseConfigRewrite([][]byte) (command.Runner, error) { return configRewrite{}, nil }
+
+func (configRewrite) Run(c *command.Ctx) error {
+	if err := c.Server.ConfigRewrite(); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
 // CONFIG RESETSTAT
 type configResetStat struct{}
 
