@@ -32,11 +32,11 @@ func run(args, environ []string) int {
 		fmt.Fprintf(os.Stderr, "rekv: invalid configuration:\n%v\n", err)
 		return 2
 	}
-	log := newLogger(cfg.Log)
+	log, level := newLogger(cfg.Log)
 	if cfg.Debug.PprofAddr != "" {
 		go servePprof(cfg.Debug.PprofAddr, log)
 	}
-	n, err := node.Start(cfg, path, log)
+	n, err := node.Start(cfg, path, log, node.WithLogLevel(level))
 	if err != nil {
 		log.Error("start failed", "err", err)
 		return 1
@@ -59,14 +59,18 @@ func run(args, environ []string) int {
 	return 0
 }
 
-func newLogger(c conf.Log) *slog.Logger {
+// newLogger returns the process's logger and its level, which CONFIG SET
+// loglevel changes.
+func newLogger(c conf.Log) (*slog.Logger, *slog.LevelVar) {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(c.Level))
-	opts := &slog.HandlerOptions{Level: level}
+	lv := new(slog.LevelVar)
+	lv.Set(level)
+	opts := &slog.HandlerOptions{Level: lv}
 	if c.Format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), lv
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	return slog.New(slog.NewTextHandler(os.Stderr, opts)), lv
 }
 
 // servePprof serves the profiler on a loopback address (debug.pprof_addr).

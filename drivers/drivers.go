@@ -100,6 +100,12 @@ type Backuper interface {
 	Restore(r io.Reader) error
 }
 
+// DurabilitySetter is implemented by drivers whose durability can change
+// at run time (CONFIG SET appendfsync: always, everysec or no).
+type DurabilitySetter interface {
+	SetDurability(level string) error
+}
+
 // ErrNotEmpty is Restore's refusal to load a backup over existing data.
 var ErrNotEmpty = errors.New("drivers: the store is not empty")
 

@@ -100,12 +100,18 @@ type Collector struct {
 	// sinceCompact counts keys deleted since the last driver compaction.
 	sinceCompact int64
 	leased       bool // held the lease at the last check
+	// noExpire pauses the expiry of keys (DEBUG SET-ACTIVE-EXPIRE 0).
+	noExpire atomic.Bool
 }
 
 // New returns a collector; it does nothing until Start.
 func New(o Options, drv drivers.Driver, eng Engine, stats *Stats, log *slog.Logger) *Collector {
 	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log}
 }
+
+// SetActiveExpire pauses (false) or resumes the expiry of keys; expired
+// keys read as missing either way.
+func (c *Collector) SetActiveExpire(on bool) { c.noExpire.Store(!on) }
 
 // SetBeforePass installs a hook run at the start of every timer pass;
 // tests inject faults with it. Safe while the collector runs.
@@ -210,9 +216,12 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 		}
 	}
 	budget := c.budget()
-	n, err := c.expire(ctx, budget)
-	if err != nil {
-		return n, err
+	var n int
+	var err error
+	if !c.noExpire.Load() {
+		if n, err = c.expire(ctx, budget); err != nil {
+			return n, err
+		}
 	}
 	f, err := c.sweepFlushed(ctx, budget-n)
 	if err != nil {

@@ -180,15 +180,15 @@ func readReply(r *bufio.Reader) (string, error) {
 // redisServer starts Debian's redis-server on a free port for differential
 // tests. CI installs it (.ci/run); on a machine without it these tests
 // cannot compare and say so.
-func redisServer(t *testing.T) string {
+func redisServer(t *testing.T, extra ...string) string {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server not installed: differential test needs it (.ci/run installs it)")
 	}
 	port := freePort(t)
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--dir", t.TempDir())
+	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", t.TempDir()}, extra...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package net
 
 import (
 	_ "embed"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -310,7 +311,7 @@ func (p *param) special(value string) (string, error) {
 
 // set validates every pair, then applies them all (apply may refuse one,
 // which undoes the others) and remembers the values.
-func (c *config) set(pairs [][2]string, apply func(name, value string) error) error {
+func (c *config) set(pairs [][2]string, apply func(name, value string) error, start bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	seen := map[string]bool{}
@@ -327,6 +328,9 @@ func (c *config) set(pairs [][2]string, apply func(name, value string) error) er
 		}
 		seen[name] = true
 		v, err := p.normalize(kv[1])
+		if start && p.kind == kindImmutable && !fixedParam(canon) {
+			v, err = kv[1], nil // set at start (server.redis), as in redis.conf
+		}
 		if err != nil {
 			if canon != name {
 				return rerr.Errorf("%s", strings.Replace(err.Error(), "'"+canon+"'", "'"+name+"'", 1))
@@ -373,7 +377,7 @@ func (s *Server) ConfigGet(patterns [][]byte) [][2]string {
 }
 
 // SetConfig implements command.Server.
-func (s *Server) SetConfig(pairs [][2]string) error { return s.conf.set(pairs, s.applyConfig) }
+func (s *Server) SetConfig(pairs [][2]string) error { return s.conf.set(pairs, s.applyConfig, false) }
 
 // applyConfig makes a checked value take effect (parameters with no
 // meaning in rekv are only remembered).
@@ -399,6 +403,15 @@ func (s *Server) applyConfig(name, value string) error {
 	case "timeout":
 		sec, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
+	case "appendfsync":
+		if set := s.opts.SetDurability; set != nil {
+			return set(value)
+		}
+	case "loglevel":
+		if lv := s.opts.LogLevel; lv != nil {
+			lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,
+				"warning": slog.LevelWarn}[value])
+		}
 	case "maxmemory":
 		n, _ := strconv.ParseUint(value, 10, 64)
 		s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))

@@ -46,12 +46,19 @@ func (s *Server) StartConfig(params map[string]string) error {
 			pairs = append(pairs, [2]string{k, v})
 		}
 		sort.Slice(pairs, func(i, j int) bool { return pairs[i][0] < pairs[j][0] })
-		if err := s.SetConfig(pairs); err != nil {
+		if err := s.conf.set(pairs, s.applyConfig, true); err != nil {
 			return err
 		}
 	}
 	s.conf.snapshot()
 	return nil
+}
+
+// SetActiveExpire implements command.Server.
+func (s *Server) SetActiveExpire(on bool) {
+	if s.opts.ActiveExpire != nil {
+		s.opts.ActiveExpire(on)
+	}
 }
 
 // snapshot records the values in force once the server started,

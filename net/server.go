@@ -53,6 +53,15 @@ type Options struct {
 	Backup     func(w io.Writer) error
 	BackupFile string
 	NoBackup   string
+	// LogLevel, when set, is the logger's level: CONFIG SET loglevel
+	// changes it.
+	LogLevel *slog.LevelVar
+	// SetDurability, when set, changes the store's durability (CONFIG
+	// SET appendfsync).
+	SetDurability func(level string) error
+	// ActiveExpire, when set, pauses or resumes the GC's expiry (DEBUG
+	// SET-ACTIVE-EXPIRE).
+	ActiveExpire func(on bool)
 }
 
 // Info is static server information reported by INFO and CONFIG GET.

@@ -85,8 +85,19 @@ type Node struct {
 	closeErr  error
 }
 
+// Option adjusts how a node starts.
+type Option func(*options)
+
+type options struct {
+	level *slog.LevelVar
+}
+
+// WithLogLevel hands the node the level of its logger, which CONFIG SET
+// loglevel then changes (debug; verbose and notice: info; warning).
+func WithLogLevel(level *slog.LevelVar) Option { return func(o *options) { o.level = level } }
+
 // Start opens storage and starts serving. configFile is reported by INFO.
-func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) {
+func Start(cfg conf.Config, configFile string, log *slog.Logger, opts ...Option) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -99,12 +110,16 @@ func Start(cfg conf.Config, configFile string, log *slog.Logger) (*Node, error) 
 			return nil, errors.Join(err, drv.Close())
 		}
 	}
-	return StartWithDriver(cfg, configFile, drv, log)
+	return StartWithDriver(cfg, configFile, drv, log, opts...)
 }
 
 // StartWithDriver starts serving on an already open driver, which the node
 // then owns and closes.
-func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger) (*Node, error) {
+func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log *slog.Logger, opts ...Option) (*Node, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
 	reg := Registry(scripts)
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{})}
@@ -124,8 +139,20 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
-		Shutdown:   func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
-		Backup:     backupOf(drv),
+		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
+		Backup:   backupOf(drv),
+		LogLevel: o.level,
+		ActiveExpire: func(on bool) {
+			if n.gc != nil {
+				n.gc.SetActiveExpire(on)
+			}
+		},
+		SetDurability: func() func(string) error {
+			if d, ok := drv.(drivers.DurabilitySetter); ok {
+				return d.SetDurability
+			}
+			return nil
+		}(),
 		BackupFile: cfg.Storage.Badger.BackupPath(),
 		NoBackup:   "SAVE needs the badger driver: back up a TiKV cluster with its own tools (BR)"}, info, reg, log)
 	if err := n.net.StartConfig(cfg.Server.Redis); err != nil {
@@ -279,6 +306,7 @@ func configParams(cfg conf.Config) [][2]string {
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
 		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
+		{"loglevel", map[string]string{"debug": "debug", "info": "notice", "warn": "warning", "error": "warning"}[cfg.Log.Level]},
 		{"maxmemory", "0"},
 		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
 		{"client-output-buffer-limit", fmt.Sprintf("normal %d %d 0 slave 268435456 67108864 60 pubsub %d %d 0",

@@ -125,6 +125,9 @@ type Server interface {
 	// KillClients closes the clients f selects (not self when f.SkipMe;
 	// self's connection closes after this reply) and returns how many.
 	KillClients(f KillFilter, self Client) int
+	// SetActiveExpire pauses (false) or resumes the collection of
+	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
+	SetActiveExpire(on bool)
 	// ClientExists reports whether a client with this id is connected.
 	ClientExists(id int64) bool
 	// UnblockClient ends the blocking command of client id (CLIENT

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bdg "github.com/dgraph-io/badger/v4"
@@ -53,6 +54,12 @@ type DB struct {
 	last uint64
 	hwm  uint64
 	now  func() time.Time
+
+	// durability is the level in force (SetDurability); syncOpen tells
+	// whether Badger was opened syncing every write (always at start).
+	durability atomic.Value // string
+	syncOpen   bool
+	inMemory   bool
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -86,13 +93,18 @@ func Open(o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("badger: open %q: %w", o.Dir, err)
 	}
-	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now}
+	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now,
+		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory}
+	d.durability.Store(o.Durability)
 	if err := d.loadHWM(); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
-	if o.Durability == DurabilityEverySec && !o.InMemory {
+	if !o.InMemory {
 		d.every(time.Second, func() {
+			if d.durability.Load() != DurabilityEverySec {
+				return
+			}
 			if err := db.Sync(); err != nil {
 				d.log.Error("badger sync", "err", err)
 			}
@@ -160,6 +172,19 @@ func (d *DB) Close() error {
 	close(d.stop)
 	d.wg.Wait()
 	return d.db.Close()
+}
+
+// SetDurability changes the durability level at run time (CONFIG SET
+// appendfsync): always syncs after each commit (Badger itself does when
+// it was opened with always), everysec once a second, no never.
+func (d *DB) SetDurability(level string) error {
+	switch level {
+	case DurabilityAlways, DurabilityEverySec, DurabilityNo:
+	default:
+		return fmt.Errorf("badger: unknown durability %q", level)
+	}
+	d.durability.Store(level)
+	return nil
 }
 
 // Backup implements drivers.Backuper with Badger's backup stream: every
@@ -247,11 +272,12 @@ func (d *DB) NextVersion() (uint64, error) {
 
 // Begin starts a transaction.
 func (d *DB) Begin(writable bool) (drivers.Txn, error) {
-	return &txn{tx: d.db.NewTransaction(writable)}, nil
+	return &txn{tx: d.db.NewTransaction(writable), d: d}, nil
 }
 
 type txn struct {
 	tx *bdg.Txn
+	d  *DB
 }
 
 func wrap(err error) error {
@@ -359,7 +385,16 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 	return nil
 }
 
-func (t *txn) Commit() error { return wrap(t.tx.Commit()) }
+func (t *txn) Commit() error {
+	if err := t.tx.Commit(); err != nil {
+		return wrap(err)
+	}
+	d := t.d
+	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
+		return wrap(d.db.Sync())
+	}
+	return nil
+}
 
 func (t *txn) Rollback() { t.tx.Discard() }
 

@@ -1,18 +1,162 @@
 package server
 
 import (
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
-// DEBUG: refused, as Redis 7 refuses it with its default
-// enable-debug-command no (an immutable parameter in rekv too). None of
-// its subcommands is implemented.
-type debugCmd struct{}
+// DEBUG <subcommand>: refused unless enable-debug-command allows it, as
+// in Redis 7 (default no; set it at start under server.redis: yes, or
+// local for loopback clients only). The subset with a meaning in rekv:
+// SLEEP (this connection waits; others go on), SET-ACTIVE-EXPIRE (pauses
+// the GC's expiry; keys still read as expired), PROTOCOL (a sample reply
+// of each RESP type), LOG, ERROR, and RELOAD and CHANGE-REPL-ID, which
+// have nothing to do here (the data is always durable in the store; no
+// replication) and answer OK.
+type debugCmd struct {
+	sub  string
+	args [][]byte
+	bad  error // an unknown subcommand, told only once DEBUG is allowed
+}
 
 var errDebugNotAllowed = &rerr.Error{Msg: "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
 	"you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server."}
 
-func parseDebug([][]byte) (command.Runner, error) { return debugCmd{}, nil }
+func parseDebug(args [][]byte) (command.Runner, error) {
+	sub := strings.ToLower(string(args[1]))
+	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
+		"change-repl-id": 2, "reload": -2}
+	n, ok := arity[sub]
+	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n {
+		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
+	}
+	return debugCmd{sub: sub, args: args}, nil
+}
 
-func (debugCmd) Run(*command.Ctx) error { return errDebugNotAllowed }
+// debugAllowed applies enable-debug-command to the client.
+func debugAllowed(c *command.Ctx) bool {
+	mode := "no"
+	for _, kv := range c.Server.ConfigGet([][]byte{[]byte("enable-debug-command")}) {
+		mode = kv[1]
+	}
+	switch mode {
+	case "yes":
+		return true
+	case "local":
+		for _, f := range strings.Fields(c.Client.Info()) {
+			if addr, ok := strings.CutPrefix(f, "addr="); ok {
+				host, _, err := net.SplitHostPort(addr)
+				ip := net.ParseIP(host)
+				return err == nil && ip != nil && ip.IsLoopback()
+			}
+		}
+	}
+	return false
+}
+
+func (d debugCmd) Run(c *command.Ctx) error {
+	if !debugAllowed(c) {
+		return errDebugNotAllowed
+	}
+	if d.bad != nil {
+		return d.bad
+	}
+	w := c.W
+	switch d.sub {
+	case "help":
+		w.SimpleArray([]string{
+			"DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+			"CHANGE-REPL-ID", "    Accepted: rekv has no replication IDs to change.",
+			"ERROR <string>", "    Replies with <string> as an error.",
+			"LOG <message>", "    Writes <message> to the server log.",
+			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
+			"    attrib, push, verbatim, true, false.",
+			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
+			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
+			"SLEEP <seconds>", "    This connection waits <seconds> (a decimal) before its reply.",
+			"HELP", "    Prints this help.",
+		})
+	case "sleep":
+		secs, _ := strconv.ParseFloat(string(d.args[2]), 64) // Redis's strtod: junk is 0
+		if dur := time.Duration(secs * float64(time.Second)); dur > 0 {
+			c.Client.DeferReply(dur, []byte("+OK\r\n"))
+			return command.ErrReplyLater
+		}
+		w.OK()
+	case "set-active-expire":
+		c.Server.SetActiveExpire(string(d.args[2]) != "0")
+		w.OK()
+	case "log":
+		c.Log.Warn("DEBUG LOG: " + string(d.args[2]))
+		w.OK()
+	case "error":
+		return &rerr.Error{Msg: string(d.args[2])}
+	case "reload", "change-repl-id":
+		w.OK()
+	case "protocol":
+		return debugProtocol(c, strings.ToLower(string(d.args[2])))
+	}
+	return nil
+}
+
+// debugProtocol writes DEBUG PROTOCOL's sample of a RESP type.
+func debugProtocol(c *command.Ctx, typ string) error {
+	w := c.W
+	resp3 := w.Proto() >= 3
+	switch typ {
+	case "string":
+		w.BulkString("Hello World")
+	case "integer":
+		w.Int(12345)
+	case "double":
+		w.Double(3.141)
+	case "bignum":
+		w.BigNumber("1234567999999999999999999999999999999")
+	case "null":
+		w.Null()
+	case "array", "set":
+		if typ == "set" {
+			w.Set(3)
+		} else {
+			w.Array(3)
+		}
+		for i := int64(0); i < 3; i++ {
+			w.Int(i)
+		}
+	case "map":
+		w.Map(3)
+		for i := int64(0); i < 3; i++ {
+			w.Int(i)
+			w.Bool(i == 1)
+		}
+	case "attrib":
+		if resp3 {
+			w.Raw([]byte("|1\r\n"))
+			w.BulkString("key-popularity")
+			w.Array(2)
+			w.BulkString("key:123")
+			w.Int(90)
+		}
+		w.BulkString("Some real reply following the attribute")
+	case "push":
+		if !resp3 {
+			return rerr.Errorf("ERR RESP2 is not supported by this command")
+		}
+		w.Push(2)
+		w.BulkString("server-cpu-usage")
+		w.Int(42)
+		w.BulkString("Some real reply following the push reply")
+	case "verbatim":
+		w.Verbatim("This is a verbatim\nstring")
+	case "true", "false":
+		w.Bool(typ == "true")
+	default:
+		return rerr.Errorf("ERR Wrong protocol type name. Please use one of the following: string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false")
+	}
+	return nil
+}

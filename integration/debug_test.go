@@ -1,0 +1,80 @@
+package integration
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+)
+
+// TestDebugLikeRedis: DEBUG is refused by default, as in Redis 7; with
+// enable-debug-command yes (server.redis at start) its subset answers as
+// redis-server does — PROTOCOL's samples in RESP2 and RESP3, SLEEP,
+// SET-ACTIVE-EXPIRE (the GC expires nothing meanwhile), ERROR,
+// RELOAD, the errors — and SLEEP makes the connection wait.
+func TestDebugLikeRedis(t *testing.T) {
+	off := dialRaw(t, startNode(t, "badger", nil).Addr())
+	offRedis := dialRaw(t, redisServer(t))
+	if got, want := off.do("DEBUG", "SLEEP", "0"), offRedis.do("DEBUG", "SLEEP", "0"); got != want {
+		t.Fatalf("DEBUG by default: rekv %q, redis %q", got, want)
+	}
+
+	red := redisServer(t, "--enable-debug-command", "yes")
+	forEachDebugNode := func(fn func(t *testing.T, addr string)) {
+		for _, d := range drivers() {
+			t.Run(d, func(t *testing.T) {
+				n := startNode(t, d, func(c *conf.Config) {
+					c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
+				})
+				fn(t, n.Addr())
+			})
+		}
+	}
+	forEachDebugNode(func(t *testing.T, addr string) {
+		for _, proto := range []string{"2", "3"} {
+			a, b := dialRaw(t, addr), dialRaw(t, red)
+			a.do("HELLO", proto)
+			b.do("HELLO", proto)
+			for _, typ := range []string{"string", "integer", "double", "bignum", "null", "array", "set", "map",
+				"attrib", "push", "verbatim", "true", "false", "nope"} {
+				got, want := a.do("DEBUG", "PROTOCOL", typ), b.do("DEBUG", "PROTOCOL", typ)
+				if typ == "push" && proto == "3" { // the push, then the reply
+					got, want = got+a.reply(), want+b.reply()
+				}
+				if got != want {
+					t.Errorf("RESP%s DEBUG PROTOCOL %s: rekv %q, redis %q", proto, typ, got, want)
+				}
+			}
+		}
+		a, b := dialRaw(t, addr), dialRaw(t, red)
+		for _, args := range [][]string{
+			{"FLUSHALL"}, {"DEBUG", "SLEEP", "0"}, {"DEBUG", "SLEEP", "x"}, {"DEBUG", "RELOAD"}, {"DEBUG", "CHANGE-REPL-ID"},
+			{"DEBUG", "ERROR", "MYERR something failed"}, {"DEBUG", "LOG", "hello"}, {"DEBUG", "NOPE"}, {"DEBUG"},
+			{"DEBUG", "PROTOCOL"}, {"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, {"SET", "k", "v", "PX", "20"},
+		} {
+			if got, want := a.do(args...), b.do(args...); got != want {
+				t.Errorf("%v: rekv %q, redis %q", args, got, want)
+			}
+		}
+		time.Sleep(400 * time.Millisecond) // several GC passes
+		if info := a.do("INFO", "stats"); !strings.Contains(info, "\r\nexpired_keys:0\r\n") {
+			t.Errorf("the GC expired a key while SET-ACTIVE-EXPIRE 0:\n%s", info)
+		}
+		for _, args := range [][]string{{"GET", "k"}, {"DEBUG", "SET-ACTIVE-EXPIRE", "1"}} {
+			if got, want := a.do(args...), b.do(args...); got != want {
+				t.Errorf("%v: rekv %q, redis %q", args, got, want)
+			}
+		}
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(a.do("INFO", "stats"), "\r\nexpired_keys:1\r\n"); {
+			if time.Now().After(deadline) {
+				t.Fatal("the GC did not expire the key after SET-ACTIVE-EXPIRE 1")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		start := time.Now()
+		if got := a.do("DEBUG", "SLEEP", "0.2"); got != "+OK\r\n" || time.Since(start) < 190*time.Millisecond {
+			t.Errorf("DEBUG SLEEP 0.2: %q after %v", got, time.Since(start))
+		}
+	})
+}
