@@ -66,6 +66,9 @@ type Request struct {
 	Args [][]byte
 	// Track: the client tracks the keys it reads (Options.Track).
 	Track bool
+	// NoTouch: the client's reads do not count as accesses (CLIENT
+	// NO-TOUCH ON).
+	NoTouch bool
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
@@ -372,6 +375,7 @@ func (e *Engine) countLookups(tx *store.Tx, spec *command.Spec, args [][]byte) {
 	}
 	var idx [8]int
 	var hits, misses int64
+	defer tx.NoTouch(tx.NoTouch(true)) // counting is no access
 	for _, at := range spec.KeyIndexes(args, idx[:0]) {
 		if ok, err := tx.Exists(args[at]); err == nil && ok {
 			hits++
@@ -475,7 +479,8 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	if req.Track {
 		e.trackKeys(req.Client, req.Spec, req.Args)
 	}
-	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards)}
+	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
+		NoTouch: req.NoTouch}
 	for attempt := 0; ; attempt++ {
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {

@@ -38,6 +38,9 @@ type Call struct {
 	Purge func()
 	// Holds reports whether a key's shard is held; nil: every shard.
 	Holds func(key []byte) bool
+	// NoTouch: the client asked that its reads not count as accesses
+	// (CLIENT NO-TOUCH ON); TOUCH still does.
+	NoTouch bool
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -61,9 +64,10 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds}
 	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
-		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds})
+		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds,
+			NoTouch: call.NoTouch})
 	}
-	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0))
+	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
 		w.Reset(w.Proto())

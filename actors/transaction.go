@@ -239,6 +239,8 @@ type Queued struct {
 	Err    error
 	Args   [][]byte // for MONITOR
 	Track  bool     // the client tracks the keys it reads (Options.Track)
+	// NoTouch: CLIENT NO-TOUCH ON.
+	NoTouch bool
 }
 
 // ExecRunner returns the Runner of EXEC for the queued commands, checking
@@ -292,7 +294,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
-				Purge: c.PurgeCaches, Holds: c.Holds})
+				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}

@@ -63,3 +63,46 @@ func args(line string) []any {
 	}
 	return out
 }
+
+// TestClientNoTouch: with CLIENT NO-TOUCH ON (Redis 7.2) a client's reads
+// leave a key's idle time alone, also inside MULTI; TOUCH still counts;
+// OFF restores the usual accesses. CLIENT LIST shows the T flag.
+func TestClientNoTouch(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 2)
+		must(t, c.Set(ctx, "src", "value", 0).Err())
+		payload := c.Dump(ctx, "src").Val()
+		r := dialRaw(t, addr)
+		idle := func() string { return r.do("OBJECT", "IDLETIME", "k") }
+		must(t, c.Do(ctx, "restore", "k", 0, payload, "replace", "idletime", 1000).Err())
+		if got := r.do("CLIENT", "NO-TOUCH", "ON"); got != "+OK\r\n" {
+			t.Fatalf("CLIENT NO-TOUCH ON: %q", got)
+		}
+		r.do("GET", "k")
+		r.do("STRLEN", "k")
+		r.write(encode("MULTI") + encode("GET", "k") + encode("EXEC"))
+		for i := 0; i < 3; i++ {
+			r.reply()
+		}
+		if got := idle(); got != ":1000\r\n" && got != ":1001\r\n" {
+			t.Fatalf("reads under NO-TOUCH touched the key: idle %q", got)
+		}
+		if !strings.Contains(r.do("CLIENT", "INFO"), " flags=T ") {
+			t.Fatalf("CLIENT INFO lacks the T flag: %q", r.do("CLIENT", "INFO"))
+		}
+		r.do("TOUCH", "k")
+		if got := idle(); got != ":0\r\n" {
+			t.Fatalf("TOUCH under NO-TOUCH: idle %q", got)
+		}
+		must(t, c.Do(ctx, "restore", "k", 0, payload, "replace", "idletime", 1000).Err())
+		r.do("CLIENT", "NO-TOUCH", "OFF")
+		r.do("GET", "k")
+		if got := idle(); got != ":0\r\n" {
+			t.Fatalf("GET after NO-TOUCH OFF: idle %q", got)
+		}
+		if got := r.do("CLIENT", "NO-TOUCH", "MAYBE"); got != "-ERR syntax error\r\n" {
+			t.Fatalf("CLIENT NO-TOUCH MAYBE: %q", got)
+		}
+	})
+}

@@ -59,6 +59,7 @@ type client struct {
 	inBuf, outBuf atomic.Int64
 	authed        atomic.Bool // set by AUTH, possibly inside EXEC on an actor
 	tracking      atomic.Bool // trk.on, read without the lock
+	noTouch       atomic.Bool // CLIENT NO-TOUCH ON
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -448,6 +449,9 @@ func (cl *client) Info() string {
 	flags := ""
 	if len(cl.subs)+len(cl.psubs)+len(cl.ssubs) > 0 {
 		flags += "P"
+	}
+	if cl.noTouch.Load() {
+		flags += "T"
 	}
 	if cl.trk.on {
 		flags += "t"

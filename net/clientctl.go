@@ -168,6 +168,7 @@ func (cl *client) Reset() {
 	cl.srv.unsubscribeAll(cl)
 	cl.srv.mon.remove(cl)
 	cl.disableTracking()
+	cl.noTouch.Store(false)
 	cl.mu.Lock()
 	cl.db, cl.proto, cl.name = 0, 2, ""
 	cl.mu.Unlock()

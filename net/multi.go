@@ -78,6 +78,7 @@ func (cl *client) Exec() error {
 	e := cl.srv.engine
 	for i := range cl.queue {
 		cl.queue[i].Track = cl.tracksRead(cl.queue[i].Spec)
+		cl.queue[i].NoTouch = cl.noTouch.Load()
 	}
 	run := e.ExecRunner(cl.watch, cl.queue, cl)
 	cl.watch, cl.watchShard = nil, nil // the EXEC ends the WATCH

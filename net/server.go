@@ -454,7 +454,8 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.waitSeq.Store(seq + 1)
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
-		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec)})
+		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
+		NoTouch: cl.noTouch.Load()})
 }
 
 // overMemory reports whether used memory is over maxmemory.

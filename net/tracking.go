@@ -188,6 +188,9 @@ func (cl *client) disableTracking() {
 	t.mu.Unlock()
 }
 
+// SetNoTouch implements command.Client (CLIENT NO-TOUCH).
+func (cl *client) SetNoTouch(on bool) { cl.noTouch.Store(on) }
+
 // Caching implements command.Client (CLIENT CACHING).
 func (cl *client) Caching(yes bool) error {
 	cl.mu.Lock()

@@ -68,6 +68,9 @@ type Client interface {
 	// is CLIENT CACHING YES or NO for the next command; TrackingInfo
 	// describes the client's tracking (CLIENT TRACKINGINFO, GETREDIR).
 	Track(o TrackOptions) error
+	// SetNoTouch is CLIENT NO-TOUCH: the client's reads stop (or resume)
+	// counting as accesses (OBJECT IDLETIME).
+	SetNoTouch(on bool)
 	Caching(yes bool) error
 	TrackingInfo() TrackingInfo
 }

@@ -53,6 +53,7 @@ func (c *scriptClient) DeferReply(time.Duration, []byte) {}
 func (c *scriptClient) SetReplyMode(string)              {}
 func (c *scriptClient) Reset()                           {}
 func (c *scriptClient) Track(command.TrackOptions) error { return errNotInScript }
+func (c *scriptClient) SetNoTouch(bool)                  {}
 func (c *scriptClient) Caching(bool) error               { return errNotInScript }
 func (c *scriptClient) TrackingInfo() command.TrackingInfo {
 	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}

@@ -22,6 +22,7 @@ func clientSubcommands() []*command.Spec {
 		{Name: "unpause", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientUnpause{}, nil }},
 		{Name: "reply", Arity: 3, Flags: command.Conn, Parse: parseClientReply},
 		{Name: "no-evict", Arity: 3, Flags: command.Conn, Parse: parseClientNoEvict},
+		{Name: "no-touch", Arity: 3, Flags: command.Conn | command.Fast, Parse: parseClientNoTouch},
 		{Name: "getredir", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientGetRedir{}, nil }},
 		{Name: "tracking", Arity: -3, Flags: command.Conn, Parse: parseClientTracking},
 		{Name: "caching", Arity: 3, Flags: command.Conn, Parse: parseClientCaching},

@@ -204,6 +204,7 @@ func (clientHelp) Run(c *command.Ctx) error {
 		"    Closes the matching connections.",
 		"LIST [TYPE normal|pubsub|master|replica] [ID <id> ...]", "    Describes the connections.",
 		"NO-EVICT (ON|OFF)", "    Accepted; rekv evicts no client.",
+		"NO-TOUCH (ON|OFF)", "    Whether this connection's reads leave the keys' access time alone (TOUCH still sets it).",
 		"PAUSE <timeout> [WRITE|ALL]", "    Holds the commands (or the writes) of every client for <timeout> ms.",
 		"REPLY (ON|OFF|SKIP)", "    Turns this connection's replies on or off, or skips the next one.",
 		"SETINFO <LIB-NAME|LIB-VER> <value>", "    Records the client library's name or version.",

@@ -89,6 +89,26 @@ func (t clientTracking) Run(c *command.Ctx) error {
 	return nil
 }
 
+// CLIENT NO-TOUCH <ON | OFF>: whether this client's reads count as
+// accesses (OBJECT IDLETIME); TOUCH always does.
+type clientNoTouch struct{ on bool }
+
+func parseClientNoTouch(args [][]byte) (command.Runner, error) {
+	switch {
+	case command.Is(args[2], "on"):
+		return clientNoTouch{true}, nil
+	case command.Is(args[2], "off"):
+		return clientNoTouch{false}, nil
+	}
+	return nil, rerr.ErrSyntax
+}
+
+func (n clientNoTouch) Run(c *command.Ctx) error {
+	c.Client.SetNoTouch(n.on)
+	c.W.OK()
+	return nil
+}
+
 // CLIENT CACHING <YES | NO>: whether the next command's keys are tracked
 // (OPTIN: YES tracks them; OPTOUT: NO leaves them out).
 type clientCaching struct{ yes bool }
