@@ -106,6 +106,14 @@ type DurabilitySetter interface {
 	SetDurability(level string) error
 }
 
+// Syncer is implemented by drivers whose commits may wait in the OS's
+// buffers (Badger with durability everysec or no): Sync makes every
+// committed write durable now. Others (TiKV: raft-replicated) are durable
+// at commit.
+type Syncer interface {
+	Sync() error
+}
+
 // ErrNotEmpty is Restore's refusal to load a backup over existing data.
 var ErrNotEmpty = errors.New("drivers: the store is not empty")
 

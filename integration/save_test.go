@@ -182,3 +182,30 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestWaitAOF: WAITAOF (Redis 7.2) syncs the store for numlocal and
+// counts it; with no replicas, numreplicas waits out the timeout.
+func TestWaitAOF(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		c := dialRaw(t, addr)
+		c.do("SET", "k", "v")
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"WAITAOF", "1", "0", "0"}, "*2\r\n:1\r\n:0\r\n"},
+			{[]string{"WAITAOF", "0", "0", "0"}, "*2\r\n:0\r\n:0\r\n"},
+			{[]string{"WAITAOF", "x", "0", "0"}, "-ERR value is not an integer or out of range\r\n"},
+			{[]string{"WAITAOF", "1", "0", "-1"}, "-ERR timeout is negative\r\n"},
+			{[]string{"WAITAOF", "1", "0"}, "-ERR wrong number of arguments for 'waitaof' command\r\n"},
+		} {
+			if got := c.do(tc.args...); got != tc.want {
+				t.Errorf("%v = %q, want %q", tc.args, got, tc.want)
+			}
+		}
+		start := time.Now()
+		if got := c.do("WAITAOF", "1", "1", "150"); got != "*2\r\n:1\r\n:0\r\n" || time.Since(start) < 140*time.Millisecond {
+			t.Errorf("WAITAOF 1 1 150 = %q after %v", got, time.Since(start))
+		}
+	})
+}

@@ -54,6 +54,14 @@ func (s *Server) StartConfig(params map[string]string) error {
 	return nil
 }
 
+// SyncStore implements command.Server.
+func (s *Server) SyncStore() error {
+	if s.opts.Sync != nil {
+		return s.opts.Sync()
+	}
+	return nil
+}
+
 // SetActiveExpire implements command.Server.
 func (s *Server) SetActiveExpire(on bool) {
 	if s.opts.ActiveExpire != nil {

@@ -62,6 +62,8 @@ type Options struct {
 	// ActiveExpire, when set, pauses or resumes the GC's expiry (DEBUG
 	// SET-ACTIVE-EXPIRE).
 	ActiveExpire func(on bool)
+	// Sync, when set, makes committed writes durable now (WAITAOF).
+	Sync func() error
 }
 
 // Info is static server information reported by INFO and CONFIG GET.

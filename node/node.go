@@ -142,6 +142,12 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
 		Backup:   backupOf(drv),
 		LogLevel: o.level,
+		Sync: func() error {
+			if s, ok := drv.(drivers.Syncer); ok {
+				return s.Sync()
+			}
+			return nil
+		},
 		ActiveExpire: func(on bool) {
 			if n.gc != nil {
 				n.gc.SetActiveExpire(on)

@@ -128,6 +128,9 @@ type Server interface {
 	// KillClients closes the clients f selects (not self when f.SkipMe;
 	// self's connection closes after this reply) and returns how many.
 	KillClients(f KillFilter, self Client) int
+	// SyncStore makes every committed write durable on disk now
+	// (WAITAOF).
+	SyncStore() error
 	// SetActiveExpire pauses (false) or resumes the collection of
 	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
 	SetActiveExpire(on bool)

@@ -174,6 +174,14 @@ func (d *DB) Close() error {
 	return d.db.Close()
 }
 
+// Sync implements drivers.Syncer.
+func (d *DB) Sync() error {
+	if d.inMemory {
+		return nil
+	}
+	return wrap(d.db.Sync())
+}
+
 // SetDurability changes the durability level at run time (CONFIG SET
 // appendfsync): always syncs after each commit (Badger itself does when
 // it was opened with always), everysec once a second, no never.

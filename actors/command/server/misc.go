@@ -64,6 +64,53 @@ func (w waitCmd) Run(c *command.Ctx) error {
 	return command.ErrReplyLater
 }
 
+// WAITAOF numlocal numreplicas timeout (Redis 7.2): rekv's store is its
+// append-only log, so numlocal > 0 syncs the store to disk now (whatever
+// the durability setting) and counts 1; there are no replicas, so
+// numreplicas > 0 waits out the timeout (0: for ever, as WAIT) and counts
+// 0. The reply is [local, replicas].
+type waitAOF struct {
+	local, replicas int64
+	timeout         time.Duration
+}
+
+func parseWaitAOF(args [][]byte) (command.Runner, error) {
+	local, err := command.Int(args[1])
+	if err != nil {
+		return nil, rerr.ErrNotInteger
+	}
+	replicas, err := command.Int(args[2])
+	if err != nil {
+		return nil, rerr.ErrNotInteger
+	}
+	ms, err := command.Int(args[3])
+	if err != nil {
+		return nil, rerr.Errorf("ERR timeout is not an integer or out of range")
+	}
+	if ms < 0 {
+		return nil, rerr.Errorf("ERR timeout is negative")
+	}
+	return waitAOF{local: local, replicas: replicas, timeout: time.Duration(min(ms, int64(1)<<40)) * time.Millisecond}, nil
+}
+
+func (w waitAOF) Run(c *command.Ctx) error {
+	var synced int64
+	if w.local > 0 {
+		if err := c.Server.SyncStore(); err != nil {
+			return rerr.Errorf("ERR WAITAOF could not sync the store: %v", err)
+		}
+		synced = 1
+	}
+	c.W.Array(2)
+	c.W.Int(synced)
+	c.W.Int(0)
+	if w.replicas <= 0 && w.local <= synced {
+		return nil
+	}
+	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
+	return command.ErrReplyLater
+}
+
 // RESET: the connection goes back to its initial state (see
 // command.Client.Reset).
 type resetCmd struct{}
