@@ -277,3 +277,20 @@ func TestTrackingDifferential(t *testing.T) {
 		t.Fatalf("transcripts differ in length: rekv %d lines, redis %d", len(gl), len(wl))
 	})
 }
+
+// TestTrackingScripts: the keys a script declares are tracked for its
+// caller, as Redis tracks what the script's commands read.
+func TestTrackingScripts(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		a, w := dialRaw(t, addr), dialRaw(t, addr)
+		a.do("HELLO", "3")
+		a.do("CLIENT", "TRACKING", "on")
+		if got := a.do("EVAL", "return redis.call('GET', KEYS[1])", "1", "sk"); got != "_\r\n" {
+			t.Fatalf("EVAL: %q", got)
+		}
+		w.do("SET", "sk", "1")
+		if got := a.reply(); got != ">2\r\n$10\r\ninvalidate\r\n*1\r\n$2\r\nsk\r\n" {
+			t.Fatalf("after a write to a key a script read: %q", got)
+		}
+	})
+}

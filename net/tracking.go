@@ -230,9 +230,14 @@ func (cl *client) TrackingInfo() command.TrackingInfo {
 }
 
 // tracksRead reports whether the client's command spec records its keys
-// now (default mode, a read-only command, and OPTIN/OPTOUT allowing it).
+// now (default mode, a read-only command or a script, and OPTIN/OPTOUT
+// allowing it). A script's declared keys stand for the keys its commands
+// read (Redis tracks those): a script that reads keys it did not declare
+// leaves them untracked.
 func (cl *client) tracksRead(spec *command.Spec) bool {
-	if !cl.tracking.Load() || spec.Flags&command.ReadOnly == 0 {
+	script := spec.Flags&(command.NoScript|command.Serial) == command.NoScript|command.Serial &&
+		spec.Flags&command.Transaction == 0
+	if !cl.tracking.Load() || spec.Flags&command.ReadOnly == 0 && !script {
 		return false
 	}
 	cl.mu.Lock()
