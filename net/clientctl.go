@@ -131,6 +131,13 @@ func (cl *client) DeferReply(d time.Duration, reply []byte) {
 	}
 }
 
+// ReplyLater implements command.Client.
+func (cl *client) ReplyLater() func(reply []byte) {
+	seq := cl.curSeq
+	cl.waitSeq.Store(seq + 1)
+	return func(reply []byte) { cl.Reply(seq, reply) }
+}
+
 // SetReplyMode implements command.Client: OFF silences every reply until
 // ON (whose own reply is sent); SKIP silences the next command's. OFF
 // and SKIP have no reply themselves.

@@ -59,6 +59,10 @@ type Client interface {
 	// until the client disconnects); the client runs nothing else until
 	// then. The command then returns ErrReplyLater (WAIT).
 	DeferReply(d time.Duration, reply []byte)
+	// ReplyLater returns the function that delivers this command's reply
+	// from any goroutine, once; the client runs nothing else until then.
+	// The command then returns ErrReplyLater (SAVE).
+	ReplyLater() func(reply []byte)
 	// SetReplyMode applies CLIENT REPLY ON, OFF or SKIP.
 	SetReplyMode(mode string)
 	// Reset brings the connection back to its initial state (RESET).

@@ -210,6 +210,7 @@ func (c *Client) SetReplyMode(string)              {}
 func (c *Client) Reset()                           {}
 func (c *Client) Track(command.TrackOptions) error { return errNoTracking }
 func (c *Client) SetNoTouch(bool)                  {}
+func (c *Client) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *Client) Caching(bool) error               { return errNoTracking }
 func (c *Client) TrackingInfo() command.TrackingInfo {
 	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}

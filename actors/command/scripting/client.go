@@ -54,6 +54,7 @@ func (c *scriptClient) SetReplyMode(string)              {}
 func (c *scriptClient) Reset()                           {}
 func (c *scriptClient) Track(command.TrackOptions) error { return errNotInScript }
 func (c *scriptClient) SetNoTouch(bool)                  {}
+func (c *scriptClient) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *scriptClient) Caching(bool) error               { return errNotInScript }
 func (c *scriptClient) TrackingInfo() command.TrackingInfo {
 	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}

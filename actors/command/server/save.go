@@ -5,21 +5,28 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/net/resp"
 )
 
 // SAVE: writes a consistent backup of the store to the backup file and
-// answers once it is written (the connection waits; others go on).
+// answers once it is written. The connection waits; the event loop and
+// the other connections go on (the backup runs on its own goroutine).
 type saveCmd struct{}
 
 func parseSave([][]byte) (command.Runner, error) { return saveCmd{}, nil }
 
 func (saveCmd) Run(c *command.Ctx) error {
-	status, err := c.Server.Save(false, false)
-	if err != nil {
-		return err
-	}
-	c.W.Simple(status)
-	return nil
+	reply, proto, srv, log := c.Client.ReplyLater(), c.W.Proto(), c.Server, c.Log
+	go func() {
+		w := resp.NewWriter(proto)
+		if status, err := srv.Save(false, false); err != nil {
+			command.Reply(w, err, "save", log)
+		} else {
+			w.Simple(status)
+		}
+		reply(w.Bytes())
+	}()
+	return command.ErrReplyLater
 }
 
 // BGSAVE [SCHEDULE]: the same backup in the background.
