@@ -13,17 +13,22 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/node"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Environ()))
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	os.Exit(run(os.Args[1:], os.Environ(), sig, nil))
 }
 
-func run(args, environ []string) int {
+// run starts the server and returns the exit code once it stopped: on a
+// signal from sig or SHUTDOWN. The stop is bounded by shutdown-timeout,
+// and a second signal cuts it short. ready, when set, gets the node once
+// it serves (tests).
+func run(args, environ []string, sig <-chan os.Signal, ready chan<- *node.Node) int {
 	cfg, path, err := conf.Load(args, environ, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -41,22 +46,36 @@ func run(args, environ []string) int {
 		log.Error("start failed", "err", err)
 		return 1
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	if ready != nil {
+		ready <- n
+	}
 	select {
 	case s := <-sig:
 		log.Info("shutting down", "signal", s.String())
 	case <-n.Done():
 		log.Info("shutting down", "by", "SHUTDOWN")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	timeout := n.ShutdownTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if err := n.Close(ctx); err != nil {
-		log.Error("shutdown", "err", err)
-		return 1
+	done := make(chan error, 1)
+	go func() { done <- n.Close(ctx) }()
+	lost := fmt.Sprintf("writes acknowledged since the store's last sync may be lost (durability %s)", n.Durability())
+	select {
+	case err := <-done:
+		if err != nil {
+			log.Error("shutdown", "err", err)
+			return 1
+		}
+		log.Info("bye")
+		return 0
+	case <-ctx.Done():
+		log.Error("shutdown did not finish within shutdown-timeout: exiting with the store not closed; "+lost,
+			"timeout", timeout)
+	case s := <-sig:
+		log.Error("second signal: exiting at once with the store not closed; "+lost, "signal", s.String())
 	}
-	log.Info("bye")
-	return 0
+	return 1
 }
 
 // newLogger returns the process's logger and its level, which CONFIG SET

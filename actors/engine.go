@@ -16,6 +16,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/net/resp"
@@ -43,6 +44,10 @@ type Options struct {
 	// it: client-side caching (CLIENT TRACKING).
 	Track      func(client Replier, keys [][]byte)
 	Invalidate func(by Replier, keys []store.KeyRef, flushed bool)
+	// StorageError, when set, hears of every command that failed on
+	// something other than a Redis error or a conflict: a storage fault,
+	// or a panic (the node then checks the store).
+	StorageError func(err error)
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -93,6 +98,7 @@ type Engine struct {
 	// (INFO keyspace_hits / keyspace_misses).
 	hits, misses atomic.Int64
 	inval        func(Replier, []store.KeyRef, bool)
+	storeErr     func(error)
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -113,7 +119,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
 	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
-		track: o.Track, inval: o.Invalidate,
+		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
@@ -510,6 +516,11 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost),
 			errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all):
 			return nil, effects{}, err
+		}
+		var re *rerr.Error
+		if e.storeErr != nil && !errors.As(err, &re) && !errors.Is(err, drivers.ErrConflict) &&
+			!errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrTooBig) {
+			e.storeErr(err)
 		}
 		command.Reply(w, err, req.Spec.FullName(), e.log)
 		return w.Bytes(), effects{}, err

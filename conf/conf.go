@@ -56,6 +56,10 @@ type Server struct {
 	Multicore       bool   `koanf:"multicore"`
 	RequirePass     string `koanf:"requirepass"`
 	Timeout         int    `koanf:"timeout"`
+	// ShutdownTimeout bounds a graceful stop (SIGTERM, SHUTDOWN): past
+	// it the process exits non-zero, saying what may be lost, even if
+	// storage hangs. A second signal exits at once.
+	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
 	ProtectedMode   bool   `koanf:"protected_mode"`
 	// Unsent output, in bytes, after which a client is disconnected (0: no
 	// limit): normal clients and Pub/Sub subscribers, as Redis's
@@ -152,7 +156,7 @@ func Default() Config {
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
-			LuaMaxMemoryMiB: 512},
+			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
@@ -189,6 +193,9 @@ func (c Config) Validate() error {
 	}
 	if c.Server.BusyReplyThreshold < 0 {
 		bad("server.busy_reply_threshold", "must not be negative (0 disables), got %d", c.Server.BusyReplyThreshold)
+	}
+	if c.Server.ShutdownTimeout <= 0 {
+		bad("server.shutdown_timeout", "must be positive, got %v", c.Server.ShutdownTimeout)
 	}
 	if c.Server.Timeout < 0 {
 		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)

@@ -114,6 +114,14 @@ type Syncer interface {
 	Sync() error
 }
 
+// Checker is implemented by drivers that can tell whether they can still
+// persist writes (Badger: its directory is there and its background work
+// has not failed). A failing Check makes the server refuse writes until it
+// passes again.
+type Checker interface {
+	Check() error
+}
+
 // ErrNotEmpty is Restore's refusal to load a backup over existing data.
 var ErrNotEmpty = errors.New("drivers: the store is not empty")
 

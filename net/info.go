@@ -38,9 +38,11 @@ type serverStats struct {
 	netIn, netOut atomic.Int64
 	reads, writes atomic.Int64
 	rejectedConns atomic.Int64
-	runID         string
-	startHeap     uint64
-	ops           opsMeter
+	// storageFailures counts the times the store was marked failing.
+	storageFailures atomic.Int64
+	runID           string
+	startHeap       uint64
+	ops             opsMeter
 }
 
 type cmdStat struct {
@@ -402,6 +404,13 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 			{"module_fork_in_progress", 0}, {"module_fork_last_cow_size", 0}}...) {
 			add(kv[0].(string), kv[1])
 		}
+		status, cause := "ok", s.StorageFailed()
+		if cause != "" {
+			status = "failed"
+		}
+		add("storage_status", status) // rekv's: can the store persist writes now
+		add("storage_failures", s.stats.storageFailures.Load())
+		add("storage_last_error", cause)
 	case "stats":
 		total := s.totalCmds.Load()
 		var errTotal int64

@@ -111,6 +111,9 @@ type Server struct {
 	latency    latencyMonitor
 	stopOps    chan struct{}
 	save       saver
+	// storageErr is why the store cannot persist writes (nil: healthy),
+	// set by the node's storage watch.
+	storageErr atomic.Pointer[string]
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -386,6 +389,11 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		fail(err, spec.FullName())
 		return
 	}
+	if spec.Flags&command.Write != 0 && s.storageErr.Load() != nil {
+		s.stats.cmd(spec.FullName()).rejected.Add(1)
+		fail(errMisconf(s.StorageFailed()), spec.FullName())
+		return
+	}
 	if spec.Flags&command.DenyOOM != 0 && s.overMemory() {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(rerr.ErrOOM, spec.FullName()) // rekv evicts nothing: every policy is noeviction
@@ -458,6 +466,36 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
 		NoTouch: cl.noTouch.Load()})
+}
+
+// errMisconf refuses writes while the store cannot persist them.
+func errMisconf(cause string) error {
+	return rerr.Errorf("MISCONF rekv cannot persist writes to its storage (%s): write commands are refused until it "+
+		"recovers, reads go on. Please check the server log for details.", cause)
+}
+
+// StorageFailed returns why the store is failing, "" when it is healthy.
+func (s *Server) StorageFailed() string {
+	if p := s.storageErr.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// SetStorageFailed marks the store failing (err) or healthy (nil), and
+// logs the change once.
+func (s *Server) SetStorageFailed(err error) {
+	if err == nil {
+		if old := s.storageErr.Swap(nil); old != nil {
+			s.log.Warn("storage recovered: writes accepted again", "was", *old)
+		}
+		return
+	}
+	msg := err.Error()
+	if old := s.storageErr.Swap(&msg); old == nil {
+		s.stats.storageFailures.Add(1)
+		s.log.Error("storage failed: write commands are refused until it recovers", "err", msg)
+	}
 }
 
 // overMemory reports whether used memory is over maxmemory.

@@ -78,7 +78,10 @@ type Node struct {
 	GCStats *gc.Stats
 	metrics *metrics.Server // nil unless metrics.addr is set
 	// shutdown is closed by SHUTDOWN (Done).
-	shutdown     chan struct{}
+	shutdown chan struct{}
+	// suspect wakes the storage watch (health.go); stopWatch ends it.
+	suspect      chan struct{}
+	stopWatch    chan struct{}
 	shutdownOnce sync.Once
 
 	closeOnce sync.Once
@@ -122,7 +125,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
 	reg := Registry(scripts)
-	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{})}
+	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{}),
+		suspect: make(chan struct{}, 1), stopWatch: make(chan struct{})}
 	var err error
 	shared := Shared(cfg.Storage)
 	info := rnet.Info{Version: Version, Port: cfg.Server.Port, Driver: cfg.Storage.Driver,
@@ -167,7 +171,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate}, drv, reg, n.net, log)
+		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate, StorageError: n.suspectStorage}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, drv.Close())
 	}
@@ -181,6 +185,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.net.Start(n.engine); err != nil {
 		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
 	}
+	go n.watchStorage(n.stopWatch)
 	if cfg.Metrics.Addr != "" {
 		src := metrics.Sources{Net: n.net.Metrics, GC: n.GCStats.Fields}
 		if s, ok := drv.(drivers.Sizer); ok {
@@ -221,6 +226,7 @@ func (n *Node) Addr() string {
 // call's result.
 func (n *Node) Close(ctx context.Context) error {
 	n.closeOnce.Do(func() {
+		close(n.stopWatch)
 		var errMetrics error
 		if n.metrics != nil {
 			errMetrics = n.metrics.Close(ctx)
@@ -231,6 +237,25 @@ func (n *Node) Close(ctx context.Context) error {
 		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)
 	})
 	return n.closeErr
+}
+
+// ShutdownTimeout returns how long a graceful stop may take: the
+// shutdown-timeout parameter (CONFIG SET changes it), in seconds.
+func (n *Node) ShutdownTimeout() time.Duration {
+	for _, kv := range n.net.ConfigGet([][]byte{[]byte("shutdown-timeout")}) {
+		if s, err := strconv.Atoi(kv[1]); err == nil && s > 0 {
+			return time.Duration(s) * time.Second
+		}
+	}
+	return n.cfg.Server.ShutdownTimeout
+}
+
+// Durability returns the store's durability level, for the exit message.
+func (n *Node) Durability() string {
+	for _, kv := range n.net.ConfigGet([][]byte{[]byte("appendfsync")}) {
+		return kv[1]
+	}
+	return ""
 }
 
 // Shared reports whether other nodes may write the node's store: a TiKV
@@ -312,6 +337,7 @@ func configParams(cfg conf.Config) [][2]string {
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
 		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
+		{"shutdown-timeout", strconv.Itoa(max(1, int(cfg.Server.ShutdownTimeout/time.Second)))},
 		{"loglevel", map[string]string{"debug": "debug", "info": "notice", "warn": "warning", "error": "warning"}[cfg.Log.Level]},
 		{"maxmemory", "0"},
 		{"timeout", strconv.Itoa(cfg.Server.Timeout)},

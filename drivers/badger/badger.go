@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,6 +62,10 @@ type DB struct {
 	durability atomic.Value // string
 	syncOpen   bool
 	inMemory   bool
+	dir        string
+	// broken holds the failure that left Badger unusable (a panic in its
+	// background work); Check reports it until the store is reopened.
+	broken atomic.Pointer[error]
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -72,7 +78,7 @@ func Open(o Options) (*DB, error) {
 	bo := bdg.DefaultOptions(o.Dir).
 		WithInMemory(o.InMemory).
 		WithSyncWrites(o.Durability == DurabilityAlways).
-		WithLogger(logAdapter{o.Logger}).
+		WithLogger(newLogAdapter(o.Logger)).
 		WithNumVersionsToKeep(1)
 	if o.InMemory {
 		bo = bo.WithDir("").WithValueDir("")
@@ -94,7 +100,7 @@ func Open(o Options) (*DB, error) {
 		return nil, fmt.Errorf("badger: open %q: %w", o.Dir, err)
 	}
 	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now,
-		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory}
+		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory, dir: o.Dir}
 	d.durability.Store(o.Durability)
 	if err := d.loadHWM(); err != nil {
 		_ = db.Close()
@@ -116,6 +122,9 @@ func Open(o Options) (*DB, error) {
 	return d, nil
 }
 
+// every runs fn each interval until Close. A panic in fn (Badger's own
+// state broken by a storage failure) is recovered, logged once and marks
+// the store failed (Check), instead of ending the process.
 func (d *DB) every(interval time.Duration, fn func()) {
 	d.wg.Add(1)
 	go func() {
@@ -127,10 +136,37 @@ func (d *DB) every(interval time.Duration, fn func()) {
 			case <-d.stop:
 				return
 			case <-t.C:
-				fn()
+				d.safely(fn)
 			}
 		}
 	}()
+}
+
+func (d *DB) safely(fn func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("badger: background work panicked: %v", p)
+			if d.broken.CompareAndSwap(nil, &err) {
+				d.log.Error("storage failed", "err", err)
+			}
+		}
+	}()
+	fn()
+}
+
+// Check implements drivers.Checker: the data directory must still be
+// there, and Badger's background work must not have failed.
+func (d *DB) Check() error {
+	if e := d.broken.Load(); e != nil {
+		return *e
+	}
+	if d.inMemory {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(d.dir, "MANIFEST")); err != nil {
+		return fmt.Errorf("badger: data directory: %w", err)
+	}
+	return nil
 }
 
 func (d *DB) valueLogGC() {
@@ -409,12 +445,46 @@ func (t *txn) Rollback() { t.tx.Discard() }
 // logAdapter routes Badger's logs to slog; its chatty info lines go to
 // Debug. Badger logs on its write path, so nothing is formatted unless the
 // level is enabled.
-type logAdapter struct{ l *slog.Logger }
+//
+// Errors and warnings are rate-limited: Badger retries a failing flush
+// once a second, and one line a minute (with how many were held back)
+// says as much.
+type logAdapter struct {
+	l    *slog.Logger
+	mu   *sync.Mutex
+	last map[string]time.Time // first 60 bytes of a message -> when logged
+	held map[string]int
+}
+
+func newLogAdapter(l *slog.Logger) logAdapter {
+	return logAdapter{l: l, mu: new(sync.Mutex), last: map[string]time.Time{}, held: map[string]int{}}
+}
 
 func (a logAdapter) logf(level slog.Level, f string, args []any) {
-	if a.l.Enabled(context.Background(), level) {
-		a.l.Log(context.Background(), level, fmt.Sprintf(f, args...))
+	if !a.l.Enabled(context.Background(), level) {
+		return
 	}
+	msg := fmt.Sprintf(f, args...)
+	if level >= slog.LevelWarn {
+		key := msg[:min(len(msg), 60)]
+		a.mu.Lock()
+		now := time.Now()
+		if t, ok := a.last[key]; ok && now.Sub(t) < time.Minute {
+			a.held[key]++
+			a.mu.Unlock()
+			return
+		}
+		n := a.held[key]
+		a.last[key], a.held[key] = now, 0
+		if len(a.last) > 1024 { // bounded: forget the oldest lines
+			clear(a.last)
+		}
+		a.mu.Unlock()
+		if n > 0 {
+			msg += fmt.Sprintf(" (and %d more like it in the last minute)", n)
+		}
+	}
+	a.l.Log(context.Background(), level, msg)
 }
 
 func (a logAdapter) Errorf(f string, args ...any)   { a.logf(slog.LevelError, f, args) }

@@ -1,0 +1,157 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/faulty"
+	"github.com/rekv/rekv/node"
+)
+
+// startFaulty starts a node on Badger wrapped by the fault injector.
+func startFaulty(t *testing.T) (*node.Node, *faulty.Driver) {
+	t.Helper()
+	cfg := conf.Default()
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Durability = "no"
+	cfg.Actors.Shards = 4
+	cfg.Server.Port = freePort(t)
+	bd, err := badger.Open(badger.Options{Dir: cfg.Storage.Badger.Dir, Durability: "no", MemTableSize: 16 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := faulty.Wrap(bd)
+	n, err := node.StartWithDriver(cfg, "", fd, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = n.Close(ctx)
+	})
+	return n, fd
+}
+
+// waitInfo waits up to 10 s for INFO persistence to contain want.
+func waitInfo(t *testing.T, c *raw, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(c.do("INFO", "persistence"), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("INFO persistence never showed %q:\n%s", want, c.do("INFO", "persistence"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStorageFaults: while the store cannot persist writes, no write is
+// acknowledged — the failing ones get an error, the following ones Redis's
+// MISCONF —, reads go on, INFO says why; once storage recovers, writes are
+// accepted again by themselves, and every acknowledged write is there. A
+// failing Check (a data directory gone) stops writes without any command
+// failing first.
+func TestStorageFaults(t *testing.T) {
+	n, fd := startFaulty(t)
+	c := dialRaw(t, n.Addr())
+	ctx := context.Background()
+	const writers, perWriter = 8, 300
+	var mu sync.Mutex
+	acked := map[string]string{}
+	failedOnce := map[string]bool{}
+	var misconf, otherErr int
+	var wg sync.WaitGroup
+	faultAt, healAt := perWriter/3, 2*perWriter/3
+	var phase sync.WaitGroup
+	phase.Add(writers)
+	release := make(chan struct{})
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			cl := newClient(t, n.Addr(), 2)
+			for i := 0; i < perWriter; i++ {
+				if i == faultAt {
+					phase.Done()
+					<-release
+				}
+				k, v := fmt.Sprintf("w%d:%d", w, i), fmt.Sprintf("v%d", i)
+				err := cl.Set(ctx, k, v, 0).Err()
+				mu.Lock()
+				switch {
+				case err == nil:
+					acked[k] = v
+				case strings.HasPrefix(err.Error(), "MISCONF "):
+					misconf++
+					failedOnce[k] = true
+				default:
+					otherErr++
+					failedOnce[k] = true
+				}
+				mu.Unlock()
+				if i == healAt && w == 0 {
+					fd.FailCommits(nil)
+				}
+			}
+		}(w)
+	}
+	phase.Wait()
+	fd.FailCommits(fmt.Errorf("disk full: %w", faulty.ErrInjected))
+	close(release)
+	wg.Wait()
+	if misconf == 0 || otherErr == 0 {
+		t.Fatalf("during the fault: %d MISCONF, %d other errors: want both (a failing write, then refusals)", misconf, otherErr)
+	}
+	// Writes resume by themselves once storage recovers.
+	waitInfo(t, c, "storage_status:ok\r\n")
+	deadline := time.Now().Add(10 * time.Second)
+	for c.do("SET", "after", "1") != "+OK\r\n" {
+		if time.Now().After(deadline) {
+			t.Fatal("writes did not resume after the fault cleared")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Every acknowledged write is there; none that failed.
+	for k, v := range acked {
+		if got := c.do("GET", k); got != fmt.Sprintf("$%d\r\n%s\r\n", len(v), v) {
+			t.Fatalf("acknowledged %s=%s lost: GET %q", k, v, got)
+		}
+	}
+	for k := range failedOnce {
+		if got := c.do("GET", k); got != "$-1\r\n" {
+			t.Fatalf("%s was refused but is stored: %q", k, got)
+		}
+	}
+	info := c.do("INFO", "persistence")
+	if !strings.Contains(info, "storage_failures:1\r\n") {
+		t.Errorf("INFO persistence after one fault:\n%s", info)
+	}
+	t.Logf("%d acknowledged, %d refused with MISCONF, %d failed", len(acked), misconf, otherErr)
+
+	// A failing Check: writes stop, reads go on, INFO says why.
+	fd.FailCheck(errors.New("data directory gone (injected)"))
+	waitInfo(t, c, "storage_status:failed\r\n")
+	if got := c.do("SET", "k", "v"); !strings.HasPrefix(got, "-MISCONF rekv cannot persist writes to its storage (data directory gone (injected))") {
+		t.Fatalf("SET while Check fails: %q", got)
+	}
+	if got := c.do("GET", "after"); got != "$1\r\n1\r\n" {
+		t.Fatalf("GET while Check fails: %q", got)
+	}
+	if info := c.do("INFO", "persistence"); !strings.Contains(info, "storage_last_error:data directory gone (injected)\r\n") {
+		t.Fatalf("INFO persistence:\n%s", info)
+	}
+	fd.FailCheck(nil)
+	waitInfo(t, c, "storage_status:ok\r\n")
+	if got := c.do("SET", "k", "v"); got != "+OK\r\n" {
+		t.Fatalf("SET after Check passes again: %q", got)
+	}
+}

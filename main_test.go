@@ -1,0 +1,95 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rekv/rekv/node"
+)
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// startRun runs the server as main does, with sig as its signals, on a
+// data directory whose storage then hangs on close: it is removed, so
+// Badger cannot flush what it holds and retries for ever.
+func startRun(t *testing.T, timeout string) (sig chan os.Signal, code chan int) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	sig, code = make(chan os.Signal, 2), make(chan int, 1)
+	ready := make(chan *node.Node, 1)
+	args := []string{"--port", freePort(t), "--dir", dir}
+	env := []string{"REKV_SERVER__SHUTDOWN_TIMEOUT=" + timeout, "REKV_LOG__LEVEL=error"}
+	go func() { code <- run(args, env, sig, ready) }()
+	var n *node.Node
+	select {
+	case n = <-ready:
+	case c := <-code:
+		t.Fatalf("run exited with %d", c)
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not start")
+	}
+	c, err := net.Dial("tcp", n.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 5)
+	if _, err := c.Read(buf); err != nil || string(buf) != "+OK\r\n" {
+		t.Fatalf("SET: %q %v", buf, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	return sig, code
+}
+
+// TestShutdownBoundedWhenStorageHangs: SIGTERM with storage that cannot
+// close ends within shutdown-timeout, exiting non-zero.
+func TestShutdownBoundedWhenStorageHangs(t *testing.T) {
+	sig, code := startRun(t, "1s")
+	start := time.Now()
+	sig <- syscall.SIGTERM
+	select {
+	case c := <-code:
+		if c != 1 {
+			t.Fatalf("exit code %d, want 1", c)
+		}
+		if d := time.Since(start); d < 900*time.Millisecond || d > 5*time.Second {
+			t.Fatalf("stopped after %v with a 1s shutdown-timeout", d)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("SIGTERM did not end the server within 20 s")
+	}
+}
+
+// TestShutdownSecondSignal: a second signal exits at once.
+func TestShutdownSecondSignal(t *testing.T) {
+	sig, code := startRun(t, "60s")
+	sig <- syscall.SIGTERM
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	sig <- syscall.SIGINT
+	select {
+	case c := <-code:
+		if c != 1 || time.Since(start) > 2*time.Second {
+			t.Fatalf("exit code %d after %v", c, time.Since(start))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a second signal did not end the server")
+	}
+}
