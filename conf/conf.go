@@ -60,7 +60,7 @@ type Server struct {
 	// it the process exits non-zero, saying what may be lost, even if
 	// storage hangs. A second signal exits at once.
 	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
-	ProtectedMode   bool   `koanf:"protected_mode"`
+	ProtectedMode   bool          `koanf:"protected_mode"`
 	// Unsent output, in bytes, after which a client is disconnected (0: no
 	// limit): normal clients and Pub/Sub subscribers, as Redis's
 	// client-output-buffer-limit hard limits.
