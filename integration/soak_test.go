@@ -1,0 +1,130 @@
+package integration
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// envInt reads a test switch, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// procRSS returns a process's resident and peak resident memory in bytes.
+func procRSS(pid int) (rss, peak uint64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseUint(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return rss, peak
+}
+
+// TestMemorySoak runs many clients writing and reading values of random
+// sizes (100 B to 8 MiB) against a server in its own process and checks
+// that its peak resident memory stays under a ceiling. By default a short
+// run (100 clients, 3 s, 2 GiB); the soak is
+// REKVTEST_SOAK_CLIENTS=1000 REKVTEST_SOAK_SECONDS=600, with
+// REKVTEST_SOAK_CEILING_MIB for the ceiling.
+func TestMemorySoak(t *testing.T) {
+	clients := envInt("REKVTEST_SOAK_CLIENTS", 100)
+	secs := envInt("REKVTEST_SOAK_SECONDS", 3)
+	ceiling := uint64(envInt("REKVTEST_SOAK_CEILING_MIB", 2048)) << 20
+	cmd, addr := startChild(t, t.TempDir(), "no")
+	pid := cmd.Process.Pid
+	buf := make([]byte, 8<<20)
+	for i := range buf {
+		buf[i] = byte('a' + i%26)
+	}
+	sizes := []int{100, 100, 100, 10 << 10, 10 << 10, 100 << 10, 1 << 20}
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
+	var ops, bytes atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(i), 7))
+			c := dialRaw(t, addr)
+			w := bufio.NewWriterSize(c.conn, 64<<10)
+			for time.Now().Before(deadline) {
+				size := sizes[r.IntN(len(sizes))]
+				if r.IntN(200) == 0 {
+					size = 8 << 20
+				}
+				key := "soak:" + strconv.Itoa(r.IntN(2000))
+				fmt.Fprintf(w, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n", len(key), key, size)
+				_, _ = w.Write(buf[:size])
+				_, _ = w.WriteString("\r\n")
+				fmt.Fprintf(w, "*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n", len(key), key)
+				if err := w.Flush(); err != nil {
+					errs <- err
+					return
+				}
+				for j := 0; j < 2; j++ {
+					s, err := readReply(c.r)
+					if err != nil {
+						errs <- fmt.Errorf("client %d: %v", i, err)
+						return
+					}
+					bytes.Add(int64(len(s)))
+				}
+				ops.Add(2)
+			}
+		}(i)
+	}
+	var peakSeen uint64
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				if rss, _ := procRSS(pid); rss > peakSeen {
+					peakSeen = rss
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	_, peak := procRSS(pid)
+	t.Logf("%d clients, %d s: %d commands, %d MiB of replies; server peak RSS %d MiB (sampled %d MiB), ceiling %d MiB",
+		clients, secs, ops.Load(), bytes.Load()>>20, peak>>20, peakSeen>>20, ceiling>>20)
+	if ops.Load() < int64(clients) {
+		t.Fatalf("only %d commands ran", ops.Load())
+	}
+	if peak > ceiling {
+		t.Fatalf("server peak RSS %d MiB over the %d MiB ceiling", peak>>20, ceiling>>20)
+	}
+}
