@@ -75,6 +75,13 @@ type Server struct {
 	// LuaMaxMemoryMiB bounds the memory one script may take (MiB of heap
 	// growth while it runs); past it the script is stopped. 0: no bound.
 	LuaMaxMemoryMiB int `koanf:"lua_max_memory_mib"`
+	// TLS port and files, as Redis's tls-* parameters (see README).
+	TLSPort        int    `koanf:"tls_port"`
+	TLSCertFile    string `koanf:"tls_cert_file"`
+	TLSKeyFile     string `koanf:"tls_key_file"`
+	TLSCACertFile  string `koanf:"tls_ca_cert_file"`
+	TLSAuthClients string `koanf:"tls_auth_clients"`
+	TLSProtocols   string `koanf:"tls_protocols"`
 	// Redis holds Redis parameters (CONFIG SET names and values) applied
 	// at start, after the settings above: those with no rekv setting of
 	// their own (maxmemory, hash-max-listpack-entries...). CONFIG REWRITE
@@ -156,7 +163,7 @@ func Default() Config {
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
-			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second},
+			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
 			ValueLogGCInterval: 10 * time.Minute},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
@@ -193,6 +200,15 @@ func (c Config) Validate() error {
 	}
 	if c.Server.BusyReplyThreshold < 0 {
 		bad("server.busy_reply_threshold", "must not be negative (0 disables), got %d", c.Server.BusyReplyThreshold)
+	}
+	if c.Server.TLSPort < 0 || c.Server.TLSPort > 65535 {
+		bad("server.tls_port", "must be 0..65535 (0: no TLS), got %d", c.Server.TLSPort)
+	}
+	if c.Server.TLSPort > 0 && (c.Server.TLSCertFile == "" || c.Server.TLSKeyFile == "") {
+		bad("server.tls_port", "needs server.tls_cert_file and server.tls_key_file")
+	}
+	if !slices.Contains([]string{"yes", "no", "optional"}, c.Server.TLSAuthClients) {
+		bad("server.tls_auth_clients", "must be yes, no or optional, got %q", c.Server.TLSAuthClients)
 	}
 	if c.Server.ShutdownTimeout <= 0 {
 		bad("server.shutdown_timeout", "must be positive, got %v", c.Server.ShutdownTimeout)
@@ -297,7 +313,8 @@ func flagKeys() map[string]string {
 		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
 		"durability": "storage.badger.durability", "driver": "storage.driver", "pd": "storage.tikv.pd",
 		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr", "metrics": "metrics.addr",
-		"restore": "storage.badger.restore",
+		"restore": "storage.badger.restore", "tls-port": "server.tls_port", "tls-cert-file": "server.tls_cert_file",
+		"tls-key-file": "server.tls_key_file", "tls-ca-cert-file": "server.tls_ca_cert_file",
 	}
 }
 

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"crypto/tls"
 	_ "embed"
 	"log/slog"
 	"math"
@@ -377,7 +378,36 @@ func (s *Server) ConfigGet(patterns [][]byte) [][2]string {
 }
 
 // SetConfig implements command.Server.
-func (s *Server) SetConfig(pairs [][2]string) error { return s.conf.set(pairs, s.applyConfig, false) }
+//
+// The tls-* parameters given together are checked together (a new
+// certificate with its new key), and the TLS configuration is reloaded
+// once, after all of them are set.
+func (s *Server) SetConfig(pairs [][2]string) error {
+	s.tlsMu.Lock()
+	defer s.tlsMu.Unlock()
+	o, tlsName := s.opts.TLS, ""
+	for _, kv := range pairs {
+		if name := strings.ToLower(kv[0]); isTLSOption(name) {
+			setTLSOption(&o, name, kv[1])
+			tlsName = name
+		}
+	}
+	var cfg *tls.Config
+	if tlsName != "" && s.tls != nil {
+		var err error
+		if cfg, err = buildTLSConfig(o); err != nil {
+			s.log.Warn("CONFIG SET: TLS configuration not changed", "err", err)
+			return setErr(tlsName, "Unable to update TLS configuration. Check server logs.")
+		}
+	}
+	if err := s.conf.set(pairs, s.applyConfig, false); err != nil {
+		return err
+	}
+	if cfg != nil {
+		s.tls.cfg.Store(cfg)
+	}
+	return nil
+}
 
 // applyConfig makes a checked value take effect (parameters with no
 // meaning in rekv are only remembered).
@@ -407,6 +437,8 @@ func (s *Server) applyConfig(name, value string) error {
 		if set := s.opts.SetDurability; set != nil {
 			return set(value)
 		}
+	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols":
+		setTLSOption(&s.opts.TLS, name, value) // checked and loaded by SetConfig
 	case "loglevel":
 		if lv := s.opts.LogLevel; lv != nil {
 			lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,

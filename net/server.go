@@ -64,6 +64,8 @@ type Options struct {
 	ActiveExpire func(on bool)
 	// Sync, when set, makes committed writes durable now (WAITAOF).
 	Sync func() error
+	// TLS configures the TLS port (tls.go); Port 0: none.
+	TLS TLSOptions
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -93,6 +95,8 @@ type Server struct {
 
 	broker   *broker
 	tracking *tracker
+	tls      *tlsFront     // nil without TLS
+	tlsMu    sync.Mutex    // CONFIG SET of tls-* parameters
 	notify   atomic.Uint32 // command.NotifyClass
 	busyMs   atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
 
@@ -139,6 +143,9 @@ func (s *Server) Start(engine *actors.Engine) error {
 	s.engine = engine
 	go func() {
 		s.stopped <- gnet.Run(s, "tcp://"+s.opts.Addr,
+			// TLS connections are enrolled later (tls.go): gnet asks for a
+			// balancer other than round-robin then.
+			gnet.WithLoadBalancing(gnet.LeastConnections),
 			gnet.WithMulticore(s.opts.Multicore),
 			gnet.WithReusePort(false),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
@@ -147,6 +154,13 @@ func (s *Server) Start(engine *actors.Engine) error {
 	}()
 	select {
 	case <-s.booted:
+		if s.opts.TLS.Port > 0 {
+			if err := s.startTLS(); err != nil {
+				_ = s.eng.Stop(context.Background())
+				<-s.stopped
+				return err
+			}
+		}
 		s.stopOps = make(chan struct{})
 		go s.sampleOps(s.stopOps)
 		return nil
@@ -160,6 +174,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	if s.stopOps != nil {
 		close(s.stopOps)
 		s.stopOps = nil
+	}
+	if s.tls != nil {
+		s.tls.stop()
 	}
 	if err := s.eng.Stop(ctx); err != nil {
 		return err
@@ -205,13 +222,18 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 		s.stats.rejectedConns.Add(1)
 		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
 	}
-	if refuse(s.opts.ProtectedMode, s.requirePass(), c.RemoteAddr()) {
+	remote, addr, laddr := c.RemoteAddr(), c.RemoteAddr().String(), c.LocalAddr().String()
+	if o, ok := c.Context().(*tlsOrigin); ok { // a TLS client (tls.go): its real addresses
+		addr, laddr = o.remote, o.local
+		remote, _ = stdnet.ResolveTCPAddr("tcp", o.remote)
+	}
+	if refuse(s.opts.ProtectedMode, s.requirePass(), remote) {
 		s.stats.rejectedConns.Add(1)
 		return []byte(deniedReply), gnet.Close
 	}
 	now := time.Now()
-	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: c.RemoteAddr().String(),
-		laddr: c.LocalAddr().String(), created: now, lastSeen: now, proto: 2}
+	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: addr,
+		laddr: laddr, created: now, lastSeen: now, proto: 2}
 	// As in Redis, a client that connects while no password is set stays
 	// authenticated if one is set later (CONFIG SET requirepass).
 	cl.authed.Store(s.requirePass() == "")
@@ -577,7 +599,7 @@ func refuse(protected bool, password string, addr stdnet.Addr) bool {
 		return false
 	}
 	tcp, ok := addr.(*stdnet.TCPAddr)
-	return ok && !tcp.IP.IsLoopback()
+	return ok && tcp != nil && !tcp.IP.IsLoopback()
 }
 
 // busy returns BUSY for a command arriving while a script has run past

@@ -145,6 +145,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
 		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
 		Backup:   backupOf(drv),
+		TLS: rnet.TLSOptions{Port: cfg.Server.TLSPort, CertFile: cfg.Server.TLSCertFile, KeyFile: cfg.Server.TLSKeyFile,
+			CAFile: cfg.Server.TLSCACertFile, AuthClients: cfg.Server.TLSAuthClients, Protocols: cfg.Server.TLSProtocols},
 		LogLevel: o.level,
 		Sync: func() error {
 			if s, ok := drv.(drivers.Syncer); ok {
@@ -238,6 +240,9 @@ func (n *Node) Close(ctx context.Context) error {
 	})
 	return n.closeErr
 }
+
+// TLSAddr returns the TLS listener's address ("" without TLS).
+func (n *Node) TLSAddr() string { return n.net.TLSAddr() }
 
 // ShutdownTimeout returns how long a graceful stop may take: the
 // shutdown-timeout parameter (CONFIG SET changes it), in seconds.
@@ -337,6 +342,12 @@ func configParams(cfg conf.Config) [][2]string {
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
 		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
+		{"tls-port", strconv.Itoa(cfg.Server.TLSPort)},
+		{"tls-cert-file", cfg.Server.TLSCertFile},
+		{"tls-key-file", cfg.Server.TLSKeyFile},
+		{"tls-ca-cert-file", cfg.Server.TLSCACertFile},
+		{"tls-auth-clients", cfg.Server.TLSAuthClients},
+		{"tls-protocols", cfg.Server.TLSProtocols},
 		{"shutdown-timeout", strconv.Itoa(max(1, int(cfg.Server.ShutdownTimeout/time.Second)))},
 		{"loglevel", map[string]string{"debug": "debug", "info": "notice", "warn": "warning", "error": "warning"}[cfg.Log.Level]},
 		{"maxmemory", "0"},

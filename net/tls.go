@@ -1,0 +1,268 @@
+package net
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	stdnet "net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+)
+
+// TLS. gnet has no TLS, so TLS connections take their own accept path and
+// then join the plaintext one: each accepted connection is handshaken by
+// Go's crypto/tls, a socket pair is made, one end is enrolled into gnet's
+// event loops (with the TLS client's real addresses as its context) and
+// two goroutines copy bytes between the TLS connection and the other end.
+// From there a TLS client is an ordinary client — the same parser,
+// command path, reply order, limits, Pub/Sub, CLIENT LIST (with its real
+// address) and protected mode — at the cost of one local copy each way.
+//
+// Options.TLS configures it as Redis's tls-* parameters do: tls-port,
+// tls-cert-file, tls-key-file, tls-ca-cert-file (client certificates are
+// verified against it), tls-auth-clients (yes: a client certificate is
+// required; optional: checked if given; no), tls-protocols ("TLSv1.2
+// TLSv1.3"). CONFIG SET of the files or of tls-auth-clients / tls-protocols
+// reloads them: new connections use the new certificates, established ones
+// keep theirs. tls-ciphers and tls-ciphersuites are accepted and not used
+// (Go chooses its suites; TLS 1.3's cannot be configured).
+
+// TLSOptions are the tls-* settings.
+type TLSOptions struct {
+	Port        int // 0: no TLS
+	CertFile    string
+	KeyFile     string
+	CAFile      string
+	AuthClients string // yes | optional | no
+	Protocols   string // "TLSv1.2 TLSv1.3"; empty: both
+}
+
+// tlsOrigin is the gnet context of an enrolled TLS connection: its real
+// addresses.
+type tlsOrigin struct{ remote, local string }
+
+type tlsFront struct {
+	s    *Server
+	ln   stdnet.Listener
+	cfg  atomic.Pointer[tls.Config]
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	open map[stdnet.Conn]struct{}
+}
+
+// buildTLSConfig loads the certificates and settings of o.
+func buildTLSConfig(o TLSOptions) (*tls.Config, error) {
+	if o.CertFile == "" || o.KeyFile == "" {
+		return nil, errors.New("tls-cert-file and tls-key-file are required")
+	}
+	cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("load tls-cert-file / tls-key-file: %w", err)
+	}
+	cfg := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("load tls-ca-cert-file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("tls-ca-cert-file %s: no certificate", o.CAFile)
+		}
+		cfg.ClientCAs = pool
+	}
+	switch strings.ToLower(o.AuthClients) {
+	case "", "yes":
+		if cfg.ClientCAs == nil {
+			return nil, errors.New("tls-auth-clients yes needs tls-ca-cert-file")
+		}
+		cfg.ClientAuth = tls.RequireAndVerifyClientCert
+	case "optional":
+		cfg.ClientAuth = tls.VerifyClientCertIfGiven
+	case "no":
+		cfg.ClientAuth = tls.NoClientCert
+	default:
+		return nil, fmt.Errorf("tls-auth-clients: %q is not yes, optional or no", o.AuthClients)
+	}
+	if p := strings.Fields(o.Protocols); len(p) > 0 {
+		versions := map[string]uint16{"tlsv1.2": tls.VersionTLS12, "tlsv1.3": tls.VersionTLS13}
+		cfg.MinVersion, cfg.MaxVersion = 0, 0
+		for _, name := range p {
+			v, ok := versions[strings.ToLower(name)]
+			if !ok {
+				return nil, fmt.Errorf("tls-protocols: %q is not TLSv1.2 or TLSv1.3", name)
+			}
+			if cfg.MinVersion == 0 || v < cfg.MinVersion {
+				cfg.MinVersion = v
+			}
+			if v > cfg.MaxVersion {
+				cfg.MaxVersion = v
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// startTLS listens on the TLS port (the plaintext engine must be up).
+func (s *Server) startTLS() error {
+	o := s.opts.TLS
+	cfg, err := buildTLSConfig(o)
+	if err != nil {
+		return fmt.Errorf("tls: %w", err)
+	}
+	host, _, err := stdnet.SplitHostPort(s.opts.Addr)
+	if err != nil {
+		return err
+	}
+	ln, err := stdnet.Listen("tcp", stdnet.JoinHostPort(host, fmt.Sprint(o.Port)))
+	if err != nil {
+		return fmt.Errorf("tls: listen: %w", err)
+	}
+	f := &tlsFront{s: s, ln: ln, open: map[stdnet.Conn]struct{}{}}
+	f.cfg.Store(cfg)
+	s.tls = f
+	f.wg.Add(1)
+	go f.accept()
+	s.log.Info("TLS listening", "addr", ln.Addr().String())
+	return nil
+}
+
+// TLSAddr returns the TLS listener's address ("" without TLS).
+func (s *Server) TLSAddr() string {
+	if s.tls == nil {
+		return ""
+	}
+	return s.tls.ln.Addr().String()
+}
+
+func isTLSOption(name string) bool {
+	switch name {
+	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols":
+		return true
+	}
+	return false
+}
+
+// setTLSOption sets one tls-* parameter in o.
+func setTLSOption(o *TLSOptions, name, value string) {
+	switch name {
+	case "tls-cert-file":
+		o.CertFile = value
+	case "tls-key-file":
+		o.KeyFile = value
+	case "tls-ca-cert-file":
+		o.CAFile = value
+	case "tls-auth-clients":
+		o.AuthClients = value
+	case "tls-protocols":
+		o.Protocols = value
+	}
+}
+
+func (f *tlsFront) accept() {
+	defer f.wg.Done()
+	for {
+		c, err := f.ln.Accept()
+		if err != nil {
+			if errors.Is(err, stdnet.ErrClosed) {
+				return
+			}
+			f.s.log.Warn("TLS accept", "err", err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		f.wg.Add(1)
+		go f.serve(c)
+	}
+}
+
+func (f *tlsFront) track(c stdnet.Conn, on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if on {
+		f.open[c] = struct{}{}
+	} else {
+		delete(f.open, c)
+	}
+}
+
+// serve handshakes one TLS connection and joins it to the event loops.
+func (f *tlsFront) serve(raw stdnet.Conn) {
+	defer f.wg.Done()
+	f.track(raw, true)
+	defer f.track(raw, false)
+	tc := tls.Server(raw, f.cfg.Load())
+	defer tc.Close()
+	_ = tc.SetDeadline(time.Now().Add(10 * time.Second))
+	if err := tc.Handshake(); err != nil {
+		f.s.log.Debug("TLS handshake failed", "addr", raw.RemoteAddr().String(), "err", err)
+		return
+	}
+	_ = tc.SetDeadline(time.Time{})
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		f.s.log.Warn("TLS: socket pair", "err", err)
+		return
+	}
+	inner, err1 := fileConn(fds[0])
+	outer, err2 := fileConn(fds[1])
+	if err := errors.Join(err1, err2); err != nil {
+		f.s.log.Warn("TLS: socket pair", "err", err)
+		return
+	}
+	defer outer.Close()
+	origin := &tlsOrigin{remote: raw.RemoteAddr().String(), local: raw.LocalAddr().String()}
+	ctx := gnet.NewContext(gnet.NewNetConnContext(context.Background(), inner), origin)
+	ch, err := f.s.eng.Register(ctx)
+	if err == nil {
+		if res := <-ch; res.Err != nil {
+			err = res.Err
+		}
+	}
+	inner.Close() // gnet holds its own copy of the descriptor
+	if err != nil {
+		f.s.log.Warn("TLS: enrol the connection", "err", err)
+		return
+	}
+	done := make(chan struct{}, 2)
+	go func() {
+		_, _ = io.Copy(outer, tc) // client -> server
+		_ = outer.(*stdnet.UnixConn).CloseWrite()
+		done <- struct{}{}
+	}()
+	go func() {
+		_, _ = io.Copy(tc, outer) // server -> client
+		_ = tc.CloseWrite()
+		done <- struct{}{}
+	}()
+	<-done // either side ended: end both
+	_ = tc.Close()
+	_ = outer.Close()
+	<-done
+}
+
+func fileConn(fd int) (stdnet.Conn, error) {
+	file := os.NewFile(uintptr(fd), "tls-pair")
+	defer file.Close()
+	return stdnet.FileConn(file)
+}
+
+// stop closes the listener and every TLS connection, then waits.
+func (f *tlsFront) stop() {
+	_ = f.ln.Close()
+	f.mu.Lock()
+	for c := range f.open {
+		_ = c.Close()
+	}
+	f.mu.Unlock()
+	f.wg.Wait()
+}
