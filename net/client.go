@@ -57,9 +57,10 @@ type client struct {
 	// input and output buffers, set on the event loop for INFO (gnet's
 	// buffers may only be read there).
 	inBuf, outBuf atomic.Int64
-	authed        atomic.Bool // set by AUTH, possibly inside EXEC on an actor
-	tracking      atomic.Bool // trk.on, read without the lock
-	noTouch       atomic.Bool // CLIENT NO-TOUCH ON
+	authed        atomic.Bool            // set by AUTH, possibly inside EXEC on an actor
+	tracking      atomic.Bool            // trk.on, read without the lock
+	user          atomic.Pointer[string] // ACL user (nil: "default")
+	noTouch       atomic.Bool            // CLIENT NO-TOUCH ON
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -437,8 +438,20 @@ func (cl *client) SetLibVer(v string) {
 
 func (cl *client) CloseAfterReply() { cl.quitting = true }
 
-// Authenticated is true once AUTH succeeded, or always without requirepass.
-func (cl *client) Authenticated() bool { return cl.authed.Load() || cl.srv.requirePass() == "" }
+// Authenticated is true once AUTH succeeded, or while the default user
+// needs no password.
+func (cl *client) Authenticated() bool { return cl.authed.Load() || cl.srv.defaultOpen() }
+
+// User implements command.Client.
+func (cl *client) User() string {
+	if u := cl.user.Load(); u != nil {
+		return *u
+	}
+	return "default"
+}
+
+// SetUser implements command.Client.
+func (cl *client) SetUser(name string) { cl.user.Store(&name) }
 
 func (cl *client) SetAuthenticated() { cl.authed.Store(true) }
 
@@ -466,7 +479,7 @@ func (cl *client) Info() string {
 		flags = "N"
 	}
 	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 "+
-		"qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=%s resp=%d lib-name=%s lib-ver=%s",
+		"qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=%s resp=%d lib-name=%s lib-ver=%s",
 		cl.id, cl.addr, cl.laddr, cl.fd, cl.name, int(now.Sub(cl.created).Seconds()), int(now.Sub(cl.lastSeen).Seconds()),
-		flags, cl.db, len(cl.subs), len(cl.psubs), len(cl.ssubs), cl.lastCmd, formatRedir(cl.trk), cl.proto, cl.libName, cl.libVer)
+		flags, cl.db, len(cl.subs), len(cl.psubs), len(cl.ssubs), cl.lastCmd, cl.User(), formatRedir(cl.trk), cl.proto, cl.libName, cl.libVer)
 }

@@ -88,7 +88,7 @@ func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
 		case f.ID != 0 && cl.id != f.ID,
 			f.Addr != "" && cl.addr != f.Addr,
 			f.LAddr != "" && cl.laddr != f.LAddr,
-			f.User != "" && f.User != "default",
+			f.User != "" && f.User != cl.User(),
 			f.Type != "" && cl.kind() != f.Type,
 			f.SkipMe && command.Client(cl) == self:
 			return true
@@ -176,6 +176,7 @@ func (cl *client) Reset() {
 	cl.srv.mon.remove(cl)
 	cl.disableTracking()
 	cl.noTouch.Store(false)
+	cl.user.Store(nil) // the default user again
 	cl.mu.Lock()
 	cl.db, cl.proto, cl.name = 0, 2, ""
 	cl.mu.Unlock()

@@ -430,6 +430,14 @@ func (s *Server) applyConfig(name, value string) error {
 		s.slow.setMax(int(min(n, 1<<20)))
 	case "requirepass":
 		s.rt.requirePass.Store(&value)
+		rules := []string{"resetpass", ">" + value}
+		if value == "" {
+			rules = []string{"nopass"}
+		}
+		return s.acl.SetUser("default", rules) // Redis 7: requirepass is the default user's password
+	case "acllog-max-len":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.acl.SetLogMax(int(min(n, 1<<20)))
 	case "timeout":
 		sec, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))

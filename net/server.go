@@ -2,7 +2,6 @@ package net
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,10 @@ import (
 
 	"github.com/panjf2000/gnet/v2"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -95,7 +96,8 @@ type Server struct {
 
 	broker   *broker
 	tracking *tracker
-	tls      *tlsFront     // nil without TLS
+	tls      *tlsFront // nil without TLS
+	acl      *acl.Store
 	tlsMu    sync.Mutex    // CONFIG SET of tls-* parameters
 	notify   atomic.Uint32 // command.NotifyClass
 	busyMs   atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
@@ -130,6 +132,14 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	s.stats = newServerStats()
+	cat, err := server.ACLCatalog()
+	if err != nil {
+		panic(fmt.Sprintf("net: the embedded ACL categories are corrupt: %v", err)) // a build defect
+	}
+	s.acl = acl.New(cat)
+	if o.RequirePass != "" {
+		_ = s.acl.SetUser("default", []string{"resetpass", ">" + o.RequirePass})
+	}
 	s.save.last.Store(s.start.Unix())
 	s.save.lastOK.Store(true)
 	s.save.lastSecs.Store(-1)
@@ -406,6 +416,13 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
+	if spec.Flags&command.NoAuth == 0 {
+		if d := s.permit(cl, spec, args); d != nil {
+			s.stats.cmd(spec.FullName()).rejected.Add(1)
+			fail(d.Error(), spec.FullName())
+			return
+		}
+	}
 	if err := s.busy(spec); err != nil {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(err, spec.FullName())
@@ -569,17 +586,40 @@ func (s *Server) gcFields() [][2]string {
 
 // CheckAuth implements command.Server.
 func (s *Server) CheckAuth(user, pass []byte) error {
-	switch {
-	case s.requirePass() == "" && user == nil:
-		return rerr.ErrNoPassword
-	case user != nil && string(user) != "default":
-		return rerr.ErrWrongPass
-	case s.requirePass() == "":
-		return nil // the default user has no password: any is accepted
-	case subtle.ConstantTimeCompare(pass, []byte(s.requirePass())) != 1:
+	if user == nil {
+		if u := s.acl.User("default"); u != nil && u.On && u.NoPass {
+			return rerr.ErrNoPassword
+		}
+		user = []byte("default")
+	}
+	if !s.acl.Check(string(user), pass) {
 		return rerr.ErrWrongPass
 	}
 	return nil
+}
+
+// permit checks the client's ACL user for a command line, logging a
+// denial (ACL LOG).
+func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) *server.Denial {
+	u := s.acl.User(cl.User())
+	if u == nil { // deleted while connected: its connection is closing
+		return &server.Denial{Reason: "command", Object: spec.FullName()}
+	}
+	d := server.Permit(u, spec, args)
+	if d != nil {
+		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
+	}
+	return d
+}
+
+// ACL implements command.Server.
+func (s *Server) ACL() *acl.Store { return s.acl }
+
+// defaultOpen reports whether the default user is on and needs no
+// password: clients start authenticated as it.
+func (s *Server) defaultOpen() bool {
+	u := s.acl.User("default")
+	return u != nil && u.On && u.NoPass
 }
 
 // deniedReply is Redis's protected-mode refusal.

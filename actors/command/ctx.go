@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/rekv/rekv/acl"
+
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -72,6 +74,9 @@ type Client interface {
 	// is CLIENT CACHING YES or NO for the next command; TrackingInfo
 	// describes the client's tracking (CLIENT TRACKINGINFO, GETREDIR).
 	Track(o TrackOptions) error
+	// User is the connection's ACL user; SetUser changes it (AUTH).
+	User() string
+	SetUser(name string)
 	// SetNoTouch is CLIENT NO-TOUCH: the client's reads stop (or resume)
 	// counting as accesses (OBJECT IDLETIME).
 	SetNoTouch(on bool)
@@ -138,6 +143,8 @@ type Server interface {
 	// SetActiveExpire pauses (false) or resumes the collection of
 	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
 	SetActiveExpire(on bool)
+	// ACL returns the users and their permissions.
+	ACL() *acl.Store
 	// ClientExists reports whether a client with this id is connected.
 	ClientExists(id int64) bool
 	// UnblockClient ends the blocking command of client id (CLIENT

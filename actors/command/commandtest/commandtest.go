@@ -209,6 +209,8 @@ func (c *Client) DeferReply(time.Duration, []byte) {}
 func (c *Client) SetReplyMode(string)              {}
 func (c *Client) Reset()                           {}
 func (c *Client) Track(command.TrackOptions) error { return errNoTracking }
+func (c *Client) User() string                     { return "default" }
+func (c *Client) SetUser(string)                   {}
 func (c *Client) SetNoTouch(bool)                  {}
 func (c *Client) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *Client) Caching(bool) error               { return errNoTracking }

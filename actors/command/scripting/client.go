@@ -53,6 +53,8 @@ func (c *scriptClient) DeferReply(time.Duration, []byte) {}
 func (c *scriptClient) SetReplyMode(string)              {}
 func (c *scriptClient) Reset()                           {}
 func (c *scriptClient) Track(command.TrackOptions) error { return errNotInScript }
+func (c *scriptClient) User() string                     { return "default" }
+func (c *scriptClient) SetUser(string)                   {}
 func (c *scriptClient) SetNoTouch(bool)                  {}
 func (c *scriptClient) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *scriptClient) Caching(bool) error               { return errNotInScript }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
@@ -20,10 +22,27 @@ func parseAuth(args [][]byte) (command.Runner, error) {
 }
 
 func (a auth) Run(c *command.Ctx) error {
-	if err := c.Server.CheckAuth(a.user, a.pass); err != nil {
+	if err := authenticate(c, a.user, a.pass); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
+}
+
+// authenticate checks user (nil: default) and pass, and on success makes
+// the connection that user; a wrong pair is logged (ACL LOG).
+func authenticate(c *command.Ctx, user, pass []byte) error {
+	name := "default"
+	if user != nil {
+		name = string(user)
+	}
+	if err := c.Server.CheckAuth(user, pass); err != nil {
+		if errors.Is(err, rerr.ErrWrongPass) {
+			c.Server.ACL().Log("auth", "toplevel", "AUTH", name, c.Client.Info())
+		}
 		return err
 	}
 	c.Client.SetAuthenticated()
-	c.W.OK()
+	c.Client.SetUser(name)
 	return nil
 }

@@ -53,6 +53,7 @@ func Commands() []*command.Spec {
 			{Name: "doctor", Arity: 2, Flags: command.Conn, Parse: latencyParser("doctor")},
 			{Name: "help", Arity: 2, Flags: command.Conn, Parse: latencyParser("help")},
 		}},
+		{Name: "acl", Arity: -2, Subcommands: aclSubcommands()},
 		{Name: "lolwut", Arity: -1, Flags: command.Conn | command.Fast, Parse: parseLolwut},
 		{Name: "debug", Arity: -2, Flags: command.Conn | command.NoScript, Parse: parseDebug},
 		{Name: "shutdown", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: parseShutdown},

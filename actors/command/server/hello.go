@@ -45,10 +45,9 @@ func parseHello(args [][]byte) (command.Runner, error) {
 
 func (h hello) Run(c *command.Ctx) error {
 	if h.auth {
-		if err := c.Server.CheckAuth(h.user, h.pass); err != nil {
+		if err := authenticate(c, h.user, h.pass); err != nil {
 			return err
 		}
-		c.Client.SetAuthenticated()
 	} else if !c.Client.Authenticated() {
 		return rerr.ErrHelloNoAuth
 	}

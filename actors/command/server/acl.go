@@ -1,0 +1,307 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/rekv/rekv/acl"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// ACL <subcommand>: Redis 7.0's access control lists over the server's
+// acl.Store (see package acl). Selectors and an ACL file are not kept.
+func aclSubcommands() []*command.Spec {
+	conn := command.Conn | command.NoScript
+	return []*command.Spec{
+		{Name: "setuser", Arity: -3, Flags: conn, Parse: aclParser("setuser")},
+		{Name: "getuser", Arity: 3, Flags: conn, Parse: aclParser("getuser")},
+		{Name: "deluser", Arity: -3, Flags: conn, Parse: aclParser("deluser")},
+		{Name: "list", Arity: 2, Flags: conn, Parse: aclParser("list")},
+		{Name: "users", Arity: 2, Flags: conn, Parse: aclParser("users")},
+		{Name: "whoami", Arity: 2, Flags: conn | command.Fast, Parse: aclParser("whoami")},
+		{Name: "cat", Arity: -2, Flags: conn, Parse: aclParser("cat")},
+		{Name: "genpass", Arity: -2, Flags: conn, Parse: aclParser("genpass")},
+		{Name: "log", Arity: -2, Flags: conn, Parse: aclParser("log")},
+		{Name: "dryrun", Arity: -4, Flags: conn, Parse: aclParser("dryrun")},
+		{Name: "save", Arity: 2, Flags: conn, Parse: aclParser("save")},
+		{Name: "load", Arity: 2, Flags: conn, Parse: aclParser("load")},
+		command.HelpSpec("ACL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+			"CAT [<category>]", "    The ACL categories, or the commands in one.",
+			"DELUSER <username> [<username> ...]", "    Deletes users and closes their connections.",
+			"DRYRUN <username> <command> [<arg> ...]", "    Whether the user could run the command.",
+			"GETUSER <username>", "    A user's flags, passwords (hashed), commands, keys and channels.",
+			"GENPASS [<bits>]", "    A random password (256 bits unless given), in hex.",
+			"LIST", "    Every user, as ACL rules.",
+			"LOAD", "    Not kept: rekv has no ACL file.",
+			"LOG [<count> | RESET]", "    The newest denied commands, keys, channels and logins, or empties the log.",
+			"SAVE", "    Not kept: rekv has no ACL file.",
+			"SETUSER <username> <attribute> [<attribute> ...]", "    Creates or changes a user.",
+			"USERS", "    The user names.",
+			"WHOAMI", "    The user of this connection.",
+			"HELP", "    Prints this help."),
+	}
+}
+
+type aclCmd struct {
+	sub  string
+	args [][]byte
+}
+
+func aclParser(sub string) func([][]byte) (command.Runner, error) {
+	return func(args [][]byte) (command.Runner, error) { return aclCmd{sub: sub, args: args}, nil }
+}
+
+func (a aclCmd) Run(c *command.Ctx) error {
+	store := c.Server.ACL()
+	w, args := c.W, a.args
+	switch a.sub {
+	case "setuser":
+		rules := make([]string, 0, len(args)-3)
+		for _, r := range args[3:] {
+			rules = append(rules, string(r))
+		}
+		if err := store.SetUser(string(args[2]), rules); err != nil {
+			return rerr.Errorf("ERR %v", err)
+		}
+		w.OK()
+	case "getuser":
+		u := store.User(string(args[2]))
+		if u == nil {
+			w.Null()
+			return nil
+		}
+		w.Map(6)
+		w.BulkString("flags")
+		flags := u.Flags()
+		w.Array(len(flags))
+		for _, f := range flags {
+			w.BulkString(f)
+		}
+		w.BulkString("passwords")
+		pw := u.Passwords()
+		w.Array(len(pw))
+		for _, p := range pw {
+			w.BulkString(p)
+		}
+		w.BulkString("commands")
+		w.BulkString(store.CommandsRule(u))
+		w.BulkString("keys")
+		w.BulkString(u.KeysRule())
+		w.BulkString("channels")
+		w.BulkString(u.ChannelsRule())
+		w.BulkString("selectors")
+		w.Array(0)
+	case "deluser":
+		names := make([]string, 0, len(args)-2)
+		for _, n := range args[2:] {
+			names = append(names, string(n))
+		}
+		gone, err := store.DelUser(names)
+		if err != nil {
+			return rerr.Errorf("ERR %v", err)
+		}
+		for _, name := range gone { // their connections end, as in Redis
+			if name != "" { // an empty filter field would match every client
+				c.Server.KillClients(command.KillFilter{User: name}, c.Client)
+			}
+		}
+		w.Int(int64(len(gone)))
+	case "list":
+		users := store.Users()
+		w.Array(len(users))
+		for _, n := range users {
+			w.BulkString(store.Describe(store.User(n)))
+		}
+	case "users":
+		users := store.Users()
+		w.Array(len(users))
+		for _, n := range users {
+			w.BulkString(n)
+		}
+	case "whoami":
+		w.BulkString(c.Client.User())
+	case "cat":
+		if len(args) == 2 {
+			cats := acl.Categories()
+			w.Array(len(cats))
+			for _, x := range cats {
+				w.BulkString(x)
+			}
+			return nil
+		}
+		if len(args) > 3 {
+			return rerr.ErrArity("acl|cat")
+		}
+		cat := strings.ToLower(string(args[2]))
+		found := false
+		for _, x := range acl.Categories() {
+			found = found || x == cat
+		}
+		if !found {
+			return rerr.Errorf("ERR Unknown category '%s'", args[2])
+		}
+		names := store.Catalog().InCategory(cat)
+		w.Array(len(names))
+		for _, n := range names {
+			w.BulkString(n)
+		}
+	case "genpass":
+		bits := int64(256)
+		if len(args) > 3 {
+			return rerr.ErrArity("acl|genpass")
+		}
+		if len(args) == 3 {
+			n, err := command.Int(args[2])
+			if err != nil || n <= 0 || n > 4096 {
+				return rerr.Errorf("ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096")
+			}
+			bits = n
+		}
+		b := make([]byte, (bits+7)/8)
+		_, _ = rand.Read(b) // crypto/rand never fails on Linux
+		w.BulkString(hex.EncodeToString(b)[:(bits+3)/4])
+	case "log":
+		return aclLog(c, store, args)
+	case "dryrun":
+		return aclDryRun(c, store, args)
+	case "save", "load":
+		return rerr.Errorf("ERR This Redis instance is not configured to use an ACL file. You may want to specify users via " +
+			"the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order " +
+			"to store users in the Redis configuration.")
+	}
+	return nil
+}
+
+// aclLog serves ACL LOG [count | RESET].
+func aclLog(c *command.Ctx, store *acl.Store, args [][]byte) error {
+	count := 10
+	switch {
+	case len(args) > 3:
+		return rerr.ErrArity("acl|log")
+	case len(args) == 3 && strings.EqualFold(string(args[2]), "reset"):
+		store.LogReset()
+		c.W.OK()
+		return nil
+	case len(args) == 3:
+		n, err := command.Int(args[2])
+		if err != nil || n < 0 {
+			return rerr.Errorf("ERR value is out of range, must be positive")
+		}
+		count = int(min(n, 1<<20))
+	}
+	entries := store.LogEntries(count)
+	w := c.W
+	w.Array(len(entries))
+	now := time.Now()
+	for _, e := range entries {
+		w.Map(7)
+		w.BulkString("count")
+		w.Int(int64(e.Count))
+		w.BulkString("reason")
+		w.BulkString(e.Reason)
+		w.BulkString("context")
+		w.BulkString(e.Context)
+		w.BulkString("object")
+		w.BulkString(e.Object)
+		w.BulkString("username")
+		w.BulkString(e.Username)
+		w.BulkString("age-seconds")
+		w.Double(now.Sub(e.Created).Seconds())
+		w.BulkString("client-info")
+		w.BulkString(e.ClientInfo)
+	}
+	return nil
+}
+
+// aclDryRun serves ACL DRYRUN user command [arg ...].
+func aclDryRun(c *command.Ctx, store *acl.Store, args [][]byte) error {
+	u := store.User(string(args[2]))
+	if u == nil {
+		return rerr.Errorf("ERR User '%s' not found", args[2])
+	}
+	line := args[3:]
+	spec, err := c.Registry.Resolve(line)
+	if err != nil {
+		if c.Registry.Lookup(line[0]) == nil {
+			return rerr.Errorf("ERR Command '%s' not found", line[0])
+		}
+		return rerr.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(string(line[0])))
+	}
+	denial := Permit(u, spec, line)
+	if denial == nil {
+		c.W.OK()
+		return nil
+	}
+	switch denial.Reason {
+	case "command":
+		c.W.BulkString("This user has no permissions to run the '" + spec.FullName() + "' command")
+	case "key":
+		c.W.BulkString("This user has no permissions to access the '" + denial.Object + "' key")
+	default:
+		c.W.BulkString("This user has no permissions to access the '" + denial.Object + "' channel")
+	}
+	return nil
+}
+
+// ACLCatalog returns the command table as ACL sees it: Redis 7.0's ACL
+// categories of every command and subcommand (docs/acl.json).
+func ACLCatalog() (*acl.Catalog, error) {
+	m, err := loadACL()
+	if err != nil {
+		return nil, err
+	}
+	return acl.NewCatalog(m), nil
+}
+
+// Denial says why a user may not run a command line: the reason (command,
+// key or channel) and the object (the command, key or channel).
+type Denial struct{ Reason, Object string }
+
+// Error returns the NOPERM error of the denial.
+func (d *Denial) Error() error {
+	switch d.Reason {
+	case "command":
+		return rerr.Errorf("NOPERM this user has no permissions to run the '%s' command", d.Object)
+	case "key":
+		return rerr.Errorf("NOPERM this user has no permissions to access one of the keys used as arguments")
+	}
+	return rerr.Errorf("NOPERM this user has no permissions to access one of the channels used as arguments")
+}
+
+// Permit checks a command line against a user: nil when allowed. Keys
+// need write access in write commands and read access in the others;
+// channels are those of PUBLISH, SPUBLISH, (S)SUBSCRIBE and PSUBSCRIBE.
+func Permit(u *acl.User, spec *command.Spec, args [][]byte) *Denial {
+	if u.Free() {
+		return nil
+	}
+	if !u.CanRun(spec.FullName()) {
+		return &Denial{Reason: "command", Object: spec.FullName()}
+	}
+	write := spec.Flags&command.Write != 0
+	var idx [8]int
+	for _, i := range spec.KeyIndexes(args, idx[:0]) {
+		if i < len(args) && !u.CanKey(args[i], !write, write) {
+			return &Denial{Reason: "key", Object: string(args[i])}
+		}
+	}
+	var channels [][]byte
+	pattern := false
+	switch spec.Name {
+	case "publish", "spublish":
+		channels = args[1:2]
+	case "subscribe", "ssubscribe":
+		channels = args[1:]
+	case "psubscribe":
+		channels, pattern = args[1:], true
+	}
+	for _, ch := range channels {
+		if !u.CanChannel(ch, pattern) {
+			return &Denial{Reason: "channel", Object: string(ch)}
+		}
+	}
+	return nil
+}
