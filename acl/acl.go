@@ -190,6 +190,8 @@ type Store struct {
 	mu    sync.Mutex // writers
 	users atomic.Pointer[map[string]*User]
 	log   aclLog
+	// onChange, when set, runs after every change (OnChange).
+	onChange atomic.Pointer[func()]
 }
 
 // New returns a store with the default user (on, nopass, everything).
@@ -253,6 +255,14 @@ func (e *RuleError) Error() string {
 // SetUser applies rules to user name (created, off and with no
 // permissions, if missing): all of them or none.
 func (s *Store) SetUser(name string, rules []string) error {
+	if err := s.setUser(name, rules); err != nil {
+		return err
+	}
+	s.notify()
+	return nil
+}
+
+func (s *Store) setUser(name string, rules []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := *s.users.Load()
@@ -282,6 +292,14 @@ func (s *Store) DelUser(names []string) ([]string, error) {
 	if slices.Contains(names, "default") {
 		return nil, errDeleteDefault
 	}
+	gone := s.delUser(names)
+	if len(gone) > 0 {
+		s.notify()
+	}
+	return gone, nil
+}
+
+func (s *Store) delUser(names []string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := *s.users.Load()
@@ -297,7 +315,7 @@ func (s *Store) DelUser(names []string) ([]string, error) {
 		}
 	}
 	s.users.Store(&next)
-	return gone, nil
+	return gone
 }
 
 // Hash returns a password's SHA-256 hex digest.
@@ -627,4 +645,67 @@ func (s *Store) Describe(u *User) string {
 	}
 	parts = append(parts, s.CommandsRule(u))
 	return strings.Join(parts, " ")
+}
+
+// Lines returns every user as an ACL file line ("user alice on ..."),
+// sorted by name.
+func (s *Store) Lines() []string {
+	names := s.Users()
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		out = append(out, s.Describe(s.User(n)))
+	}
+	return out
+}
+
+// LoadLines replaces every user with those of ACL file lines ("user
+// <name> <rule> ..."; blank lines and # comments skipped), all or none.
+// A default user the lines do not name is the initial one (on, nopass,
+// everything). source names the lines in errors ("users.acl").
+func (s *Store) LoadLines(source string, lines []string) error {
+	if err := s.load(source, lines); err != nil {
+		return err
+	}
+	s.notify()
+	return nil
+}
+
+// Adopt is LoadLines for users read from another node (shared store):
+// OnChange's function is not called.
+func (s *Store) Adopt(source string, lines []string) error { return s.load(source, lines) }
+
+func (s *Store) load(source string, lines []string) error {
+	fresh := New(s.cat)
+	for i, line := range lines {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Fields(line)
+		if f[0] != "user" || len(f) < 2 {
+			return fmt.Errorf("%s:%d: line should start with user keyword", source, i+1)
+		}
+		rules := f[2:]
+		if f[1] == "default" { // from nothing, as any other user in the file
+			rules = append([]string{"resetpass", "resetkeys", "resetchannels", "off", "-@all"}, rules...)
+		}
+		if err := fresh.setUser(f[1], rules); err != nil {
+			return fmt.Errorf("%s:%d: %v", source, i+1, err)
+		}
+	}
+	s.mu.Lock()
+	s.users.Store(fresh.users.Load())
+	s.mu.Unlock()
+	return nil
+}
+
+// OnChange sets a function called after every change of the users
+// (SETUSER, DELUSER, LoadLines): the node persists them for the other
+// nodes of a shared store.
+func (s *Store) OnChange(fn func()) { s.onChange.Store(&fn) }
+
+func (s *Store) notify() {
+	if fn := s.onChange.Load(); fn != nil {
+		(*fn)()
+	}
 }

@@ -82,6 +82,12 @@ type Server struct {
 	TLSCACertFile  string `koanf:"tls_ca_cert_file"`
 	TLSAuthClients string `koanf:"tls_auth_clients"`
 	TLSProtocols   string `koanf:"tls_protocols"`
+	// ACLFile is Redis's aclfile: users loaded at start (when it exists)
+	// and by ACL LOAD, written by ACL SAVE. ACLUsers are users given here
+	// instead, as ACL file lines ("user alice on >secret ~app:* +@read");
+	// not both.
+	ACLFile  string   `koanf:"aclfile"`
+	ACLUsers []string `koanf:"acl_users"`
 	// Redis holds Redis parameters (CONFIG SET names and values) applied
 	// at start, after the settings above: those with no rekv setting of
 	// their own (maxmemory, hash-max-listpack-entries...). CONFIG REWRITE
@@ -209,6 +215,9 @@ func (c Config) Validate() error {
 	}
 	if !slices.Contains([]string{"yes", "no", "optional"}, c.Server.TLSAuthClients) {
 		bad("server.tls_auth_clients", "must be yes, no or optional, got %q", c.Server.TLSAuthClients)
+	}
+	if c.Server.ACLFile != "" && len(c.Server.ACLUsers) > 0 {
+		bad("server.acl_users", "cannot be used with server.aclfile: give users in one place")
 	}
 	if c.Server.ShutdownTimeout <= 0 {
 		bad("server.shutdown_timeout", "must be positive, got %v", c.Server.ShutdownTimeout)

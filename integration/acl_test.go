@@ -1,9 +1,14 @@
 package integration
 
 import (
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rekv/rekv/conf"
 )
 
 // aclFields returns GETUSER's reply without the commands field, whose
@@ -132,4 +137,89 @@ func fieldValues(reply, field string) string {
 		}
 	}
 	return strings.Join(vals, ",")
+}
+
+// TestACLFile: with server.aclfile, ACL SAVE writes the users and ACL
+// LOAD brings them back (all or none: a bad file changes nothing), as on
+// redis-server started with an aclfile; server.acl_users gives users at
+// start.
+func TestACLFile(t *testing.T) {
+	script := [][]string{
+		{"ACL", "SETUSER", "alice", "on", ">p1", "~app:*", "&news", "+get"},
+		{"ACL", "SAVE"},
+		{"ACL", "SETUSER", "bob", "on", "nopass", "+@all", "~*"},
+		{"ACL", "DELUSER", "alice"},
+		{"ACL", "USERS"},
+		{"ACL", "LOAD"},
+		{"ACL", "USERS"},
+		{"ACL", "LIST"},
+	}
+	run := func(addr, file string) []string {
+		c := dialRaw(t, addr)
+		var out []string
+		for _, args := range script {
+			out = append(out, c.do(args...))
+		}
+		if err := os.WriteFile(file, []byte("user alice on >p1 +get\nuser bob wrong-rule\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := c.do("ACL", "LOAD")
+		out = append(out, strings.SplitN(r, " ", 2)[0]) // the error names the file and line differently
+		out = append(out, c.do("ACL", "USERS"))
+		a := dialRaw(t, addr)
+		out = append(out, a.do("AUTH", "alice", "p1"), a.do("GET", "app:1"), a.do("SET", "app:1", "x"))
+		return out
+	}
+	redisFile := filepath.Join(t.TempDir(), "users.acl")
+	if err := os.WriteFile(redisFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := run(redisServer(t, "--aclfile", redisFile), redisFile)
+	rekvFile := filepath.Join(t.TempDir(), "users.acl")
+	n := startNode(t, "badger", func(c *conf.Config) { c.Server.ACLFile = rekvFile })
+	got := run(n.Addr(), rekvFile)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("step %d: rekv %q, redis %q", i, got[i], want[i])
+		}
+	}
+
+	m := startNode(t, "badger", func(c *conf.Config) {
+		c.Server.ACLUsers = []string{"user carol on >c ~c:* +@read"}
+	})
+	c := dialRaw(t, m.Addr())
+	if got := c.do("AUTH", "carol", "c"); got != "+OK\r\n" {
+		t.Fatalf("server.acl_users: AUTH = %q", got)
+	}
+	if got := c.do("SET", "c:1", "x"); !strings.HasPrefix(got, "-NOPERM") {
+		t.Fatalf("server.acl_users: SET = %q", got)
+	}
+}
+
+// TestACLSharedAcrossNodes: on a shared TiKV store, a user set on one
+// node can log in on the others, and a user deleted on one is refused
+// everywhere.
+func TestACLSharedAcrossNodes(t *testing.T) {
+	addrs := startCluster(t, 3)
+	a, b, c := dialRaw(t, addrs[0]), dialRaw(t, addrs[1]), dialRaw(t, addrs[2])
+	if got := a.do("ACL", "SETUSER", "dora", "on", ">d", "~*", "+@all"); got != "+OK\r\n" {
+		t.Fatal(got)
+	}
+	eventually := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within 10 s", what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	eventually("a user set on node 1 logs in on node 3", func() bool { return c.do("AUTH", "dora", "d") == "+OK\r\n" })
+	if got := b.do("ACL", "DELUSER", "dora"); got != ":1\r\n" {
+		t.Fatalf("DELUSER on node 2: %q", got)
+	}
+	eventually("a user deleted on node 2 is refused on node 1", func() bool {
+		return strings.HasPrefix(dialRaw(t, addrs[0]).do("AUTH", "dora", "d"), "-WRONGPASS")
+	})
 }

@@ -170,6 +170,9 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.net.StartConfig(cfg.Server.Redis); err != nil {
 		return nil, errors.Join(fmt.Errorf("server.redis: %w", err), drv.Close())
 	}
+	if err := n.startACL(drv, shared); err != nil {
+		return nil, errors.Join(err, drv.Close())
+	}
 
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize,
 		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
@@ -342,6 +345,7 @@ func configParams(cfg conf.Config) [][2]string {
 		{"save", ""},
 		{"dir", cfg.Storage.Badger.Dir},
 		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
+		{"aclfile", cfg.Server.ACLFile},
 		{"tls-port", strconv.Itoa(cfg.Server.TLSPort)},
 		{"tls-cert-file", cfg.Server.TLSCertFile},
 		{"tls-key-file", cfg.Server.TLSKeyFile},

@@ -3,6 +3,8 @@ package server
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -168,9 +170,25 @@ func (a aclCmd) Run(c *command.Ctx) error {
 	case "dryrun":
 		return aclDryRun(c, store, args)
 	case "save", "load":
-		return rerr.Errorf("ERR This Redis instance is not configured to use an ACL file. You may want to specify users via " +
-			"the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order " +
-			"to store users in the Redis configuration.")
+		file := ""
+		for _, kv := range c.Server.ConfigGet([][]byte{[]byte("aclfile")}) {
+			file = kv[1]
+		}
+		if file == "" {
+			return rerr.Errorf("ERR This Redis instance is not configured to use an ACL file. You may want to specify users via " +
+				"the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order " +
+				"to store users in the Redis configuration.")
+		}
+		var err error
+		if a.sub == "save" {
+			err = SaveACLFile(store, file)
+		} else {
+			err = LoadACLFile(store, file)
+		}
+		if err != nil {
+			return rerr.Errorf("ERR %v", err)
+		}
+		w.OK()
 	}
 	return nil
 }
@@ -254,6 +272,37 @@ func ACLCatalog() (*acl.Catalog, error) {
 		return nil, err
 	}
 	return acl.NewCatalog(m), nil
+}
+
+// LoadACLFile replaces the users with those of an ACL file (ACL LOAD,
+// server.aclfile at start): all of them or none.
+func LoadACLFile(store *acl.Store, file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	return store.LoadLines(file, strings.Split(string(data), "\n"))
+}
+
+// SaveACLFile writes every user to an ACL file (ACL SAVE), through a
+// synced temporary file renamed over it.
+func SaveACLFile(store *acl.Store, file string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(strings.Join(store.Lines(), "\n") + "\n")
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	return err
 }
 
 // Denial says why a user may not run a command line: the reason (command,
