@@ -124,6 +124,10 @@ type Badger struct {
 	ValueLogGCInterval time.Duration `koanf:"value_log_gc_interval"`
 	MemTableMiB        int64         `koanf:"memtable_mib"`
 	BlockCacheMiB      int64         `koanf:"block_cache_mib"`
+	// MinFreeMiB: writes are refused (MISCONF) while the data directory's
+	// file system has less free space than this; they resume when space
+	// is freed. Badger cannot survive filling its disk (see README).
+	MinFreeMiB int64 `koanf:"min_free_mib"`
 	// BackupFile is where SAVE and BGSAVE write their backup; empty means
 	// Dir + ".backup" beside the data directory.
 	BackupFile string `koanf:"backup_file"`
@@ -170,7 +174,7 @@ func Default() Config {
 			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
-		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec",
+		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, ScanCursors: 1 << 14},

@@ -21,7 +21,7 @@ import (
 )
 
 // crashChildEnv makes the test binary run a server instead of tests:
-// "dir|durability|port".
+// "dir|durability|port[|min free MiB|memtable MiB]".
 const crashChildEnv = "REKV_CRASH_CHILD"
 
 func crashChild(spec string) int {
@@ -30,6 +30,10 @@ func crashChild(spec string) int {
 	cfg.Storage.Badger.Dir, cfg.Storage.Badger.Durability = parts[0], parts[1]
 	cfg.Server.Port, _ = strconv.Atoi(parts[2])
 	cfg.Storage.Badger.MemTableMiB = 16
+	if len(parts) >= 5 {
+		cfg.Storage.Badger.MinFreeMiB, _ = strconv.ParseInt(parts[3], 10, 64)
+		cfg.Storage.Badger.MemTableMiB, _ = strconv.ParseInt(parts[4], 10, 64)
+	}
 	cfg.Actors.Shards = 4
 	if _, err := node.Start(cfg, "", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -39,12 +43,17 @@ func crashChild(spec string) int {
 	select {} // until killed
 }
 
-// startChild runs a server process on dir and returns it once it listens.
-func startChild(t *testing.T, dir, durability string) (*exec.Cmd, string) {
+// startChild runs a server process on dir and returns it once it listens;
+// extra are the optional spec fields (min free MiB, memtable MiB).
+func startChild(t *testing.T, dir, durability string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|%s|%d", crashChildEnv, dir, durability, port))
+	spec := fmt.Sprintf("%s|%s|%d", dir, durability, port)
+	for _, e := range extra {
+		spec += "|" + e
+	}
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+spec)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 
 // watchStorage runs until stop: the health loop above.
 func (n *Node) watchStorage(stop <-chan struct{}) {
-	t := time.NewTicker(time.Second)
+	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
 		probe := false

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bdg "github.com/dgraph-io/badger/v4"
@@ -36,7 +37,12 @@ type Options struct {
 	// ValueThreshold: values of at least this many bytes go to the value
 	// log, the rest into the LSM tree; 0 means DefaultValueThreshold.
 	ValueThreshold int64
-	Logger         *slog.Logger
+	// MinFreeBytes: Check fails while the data directory's file system has
+	// less free space than this (0: no check). Badger writes its log files
+	// through memory maps, and a write to a full file system kills the
+	// process (SIGBUS), so writes must stop before that.
+	MinFreeBytes int64
+	Logger       *slog.Logger
 }
 
 // DefaultValueThreshold keeps the chunks of large strings (8 KiB) in the
@@ -63,6 +69,7 @@ type DB struct {
 	syncOpen   bool
 	inMemory   bool
 	dir        string
+	minFree    int64
 	// broken holds the failure that left Badger unusable (a panic in its
 	// background work); Check reports it until the store is reopened.
 	broken atomic.Pointer[error]
@@ -100,7 +107,7 @@ func Open(o Options) (*DB, error) {
 		return nil, fmt.Errorf("badger: open %q: %w", o.Dir, err)
 	}
 	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now,
-		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory, dir: o.Dir}
+		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory, dir: o.Dir, minFree: o.MinFreeBytes}
 	d.durability.Store(o.Durability)
 	if err := d.loadHWM(); err != nil {
 		_ = db.Close()
@@ -165,6 +172,15 @@ func (d *DB) Check() error {
 	}
 	if _, err := os.Stat(filepath.Join(d.dir, "MANIFEST")); err != nil {
 		return fmt.Errorf("badger: data directory: %w", err)
+	}
+	if d.minFree > 0 {
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(d.dir, &st); err == nil {
+			if free := int64(st.Bavail) * st.Bsize; free < d.minFree {
+				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d)",
+					free>>20, d.minFree>>20)
+			}
+		}
 	}
 	return nil
 }
