@@ -112,6 +112,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 	}
 	t0 := time.Now()
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge, NoTouch: req.NoTouch,
+		User: req.User, ClientInfo: req.ClientInfo,
 		Holds: e.holder(req.Shards)})
 	e.timed(req, t0, err)
 	if err == nil {

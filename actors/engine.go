@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
@@ -74,6 +75,10 @@ type Request struct {
 	// NoTouch: the client's reads do not count as accesses (CLIENT
 	// NO-TOUCH ON).
 	NoTouch bool
+	// User and ClientInfo: the client's ACL user when restricted, for the
+	// commands its scripts call (command.Ctx).
+	User       *acl.User
+	ClientInfo string
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
@@ -486,7 +491,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		e.trackKeys(req.Client, req.Spec, req.Args)
 	}
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
-		NoTouch: req.NoTouch}
+		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
 	for attempt := 0; ; attempt++ {
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {

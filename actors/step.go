@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/net/resp"
@@ -41,6 +42,9 @@ type Call struct {
 	// NoTouch: the client asked that its reads not count as accesses
 	// (CLIENT NO-TOUCH ON); TOUCH still does.
 	NoTouch bool
+	// User and ClientInfo: see command.Ctx.
+	User       *acl.User
+	ClientInfo string
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -62,10 +66,11 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	}()
 	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
-		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds}
+		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
+		User: call.User, ClientInfo: call.ClientInfo}
 	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
 		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds,
-			NoTouch: call.NoTouch})
+			NoTouch: call.NoTouch, User: call.User, ClientInfo: call.ClientInfo})
 	}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
 	err = call.Runner.Run(ctx)

@@ -223,3 +223,34 @@ func TestACLSharedAcrossNodes(t *testing.T) {
 		return strings.HasPrefix(dialRaw(t, addrs[0]).do("AUTH", "dora", "d"), "-WRONGPASS")
 	})
 }
+
+// TestACLScripts: the commands a script calls are checked against the
+// caller's user, with Redis's script errors and "lua" ACL LOG entries.
+func TestACLScripts(t *testing.T) {
+	run := func(addr string) []string {
+		a := dialRaw(t, addr)
+		a.do("ACL", "LOG", "RESET")
+		out := []string{a.do("ACL", "SETUSER", "sc", "on", ">s", "+eval", "+get", "~k*", "&ok")}
+		b := dialRaw(t, addr)
+		out = append(out, b.do("AUTH", "sc", "s"),
+			b.do("EVAL", "return redis.call('set','k1','v')", "1", "k1"),
+			b.do("EVAL", "return redis.call('get','x1')", "0"),
+			b.do("EVAL", "return redis.pcall('set','k1','v')", "1", "k1"),
+			b.do("EVAL", "return redis.call('get','k1')", "1", "k1"))
+		log := a.do("ACL", "LOG")
+		for _, f := range []string{"count", "reason", "context", "object", "username"} {
+			out = append(out, f+":"+fieldValues(log, f))
+		}
+		a.do("ACL", "DELUSER", "sc")
+		return out
+	}
+	want := run(redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		got := run(addr)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("step %d: rekv %q, redis %q", i, got[i], want[i])
+			}
+		}
+	})
+}

@@ -416,11 +416,16 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		fail(rerr.ErrNoAuth, spec.FullName())
 		return
 	}
+	var restricted *acl.User // the client's user when not free: its scripts' calls are checked too
 	if spec.Flags&command.NoAuth == 0 {
-		if d := s.permit(cl, spec, args); d != nil {
+		d, u := s.permit(cl, spec, args)
+		if d != nil {
 			s.stats.cmd(spec.FullName()).rejected.Add(1)
 			fail(d.Error(), spec.FullName())
 			return
+		}
+		if u != nil && !u.Free() {
+			restricted = u
 		}
 	}
 	if err := s.busy(spec); err != nil {
@@ -504,7 +509,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load()})
+		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: clientInfo(cl, restricted)})
 }
 
 // errMisconf refuses writes while the store cannot persist them.
@@ -600,16 +605,25 @@ func (s *Server) CheckAuth(user, pass []byte) error {
 
 // permit checks the client's ACL user for a command line, logging a
 // denial (ACL LOG).
-func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) *server.Denial {
+func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*server.Denial, *acl.User) {
 	u := s.acl.User(cl.User())
 	if u == nil { // deleted while connected: its connection is closing
-		return &server.Denial{Reason: "command", Object: spec.FullName()}
+		return &server.Denial{Reason: "command", Object: spec.FullName()}, nil
 	}
 	d := server.Permit(u, spec, args)
 	if d != nil {
 		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
 	}
-	return d
+	return d, u
+}
+
+// clientInfo returns the client's CLIENT INFO line for a restricted
+// user's ACL LOG entries ("" otherwise: it costs a format).
+func clientInfo(cl *client, u *acl.User) string {
+	if u == nil {
+		return ""
+	}
+	return cl.Info()
 }
 
 // ACL implements command.Server.

@@ -241,6 +241,11 @@ type Ctx struct {
 	// Holds reports whether the command holds key's shard; nil: every
 	// shard.
 	Holds func(key []byte) bool
+	// User is the client's ACL user when it is restricted (nil: it may
+	// run anything), for the commands a script calls; ClientInfo is the
+	// client's CLIENT INFO line then, for ACL LOG.
+	User       *acl.User
+	ClientInfo string
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()

@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -218,6 +219,19 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 			if !c.Holds(args[i]) {
 				return nil, command.ErrAllShards
 			}
+		}
+	}
+	if c.User != nil { // the caller's ACL user, restricted
+		if d := server.Permit(c.User, spec, args); d != nil {
+			if c.Server != nil {
+				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo)
+			}
+			msg := map[string]string{
+				"command": "-ERR The user executing the script can't run this command or subcommand",
+				"key":     "-ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
+				"channel": "-ERR The user executing the script can't publish to the channel mentioned in the command",
+			}[d.Reason]
+			return errTable(L, msg), nil
 		}
 	}
 	if c.Server != nil {
