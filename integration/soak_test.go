@@ -72,6 +72,7 @@ func TestMemorySoak(t *testing.T) {
 			c := dialRaw(t, addr)
 			w := bufio.NewWriterSize(c.conn, 64<<10)
 			for time.Now().Before(deadline) {
+				_ = c.conn.SetDeadline(time.Now().Add(60 * time.Second)) // per round trip: the soak runs longer
 				size := sizes[r.IntN(len(sizes))]
 				if r.IntN(200) == 0 {
 					size = 8 << 20
