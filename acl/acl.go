@@ -38,6 +38,11 @@ func Categories() []string { return slices.Clone(categoryOrder) }
 // command, or a container's subcommand, "config|get") with its
 // categories.
 type Catalog struct {
+	// KeyFlags, when set, returns the key-spec flags of each key
+	// argument (keys: their indexes in args) of a command line ("RW",
+	// "access", "update"...): what decides the read and write access the
+	// user needs on each key.
+	KeyFlags func(name string, args [][]byte, keys []int) [][]string
 	leaves   []string            // sorted
 	cats     map[string][]string // leaf -> categories, without '@'
 	children map[string][]string // container -> its leaves
@@ -154,6 +159,9 @@ func (u *User) CanRun(name string) bool {
 	}
 	return u.allFuture
 }
+
+// AllKeys reports whether the user may access every key.
+func (u *User) AllKeys() bool { return u.allKeys }
 
 // CanKey reports whether the user may access key for reading and/or
 // writing.

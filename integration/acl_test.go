@@ -38,6 +38,7 @@ func TestACLLikeRedis(t *testing.T) {
 		"dave":  {"on", ">x", "allcommands", "nocommands", "+@write", "+@read", "-set", "~*", "resetchannels"},
 		"erin":  {"reset", "on", ">e", "+client", "-client|kill", "+acl|whoami", "+psubscribe", "&p.*"},
 		"frank": {"off", ">f", "+@all", "~*"},
+		"gina":  {"on", "nopass", "+@all", "%R~r:*", "%W~w:*", "~rw:*"},
 	}
 	lines := [][]string{
 		{"get", "cache:1"}, {"get", "ro:1"}, {"get", "wo:1"}, {"get", "other"}, {"set", "cache:1", "v"}, {"set", "ro:1", "v"},
@@ -45,6 +46,10 @@ func TestACLLikeRedis(t *testing.T) {
 		{"config", "set", "a", "b"}, {"flushall"}, {"keys", "*"}, {"publish", "chan1", "m"}, {"publish", "other", "m"},
 		{"client", "list"}, {"client", "kill", "id", "1"}, {"acl", "whoami"}, {"psubscribe", "p.*"}, {"psubscribe", "p.x"},
 		{"subscribe", "news"}, {"mget", "k1", "x"}, {"strlen", "k1"}, {"lpush", "k1", "x"}, {"zrange", "k", "0", "1"},
+		{"exists", "w:1"}, {"get", "w:1"}, {"set", "r:1", "v"}, {"copy", "r:1", "w:1"}, {"copy", "w:1", "r:1"},
+		{"getdel", "r:1"}, {"getdel", "rw:1"}, {"lmove", "r:1", "w:1", "left", "left"}, {"lmove", "rw:1", "w:1", "left", "left"},
+		{"sort", "r:1", "store", "w:1"}, {"set", "w:1", "v", "get"}, {"set", "w:1", "v"}, {"type", "w:1"},
+		{"bitfield", "r:1", "get", "u8", "0"}, {"bitfield", "r:1", "set", "u8", "0", "1"}, {"del", "w:1"},
 	}
 	bad := [][]string{{"foo"}, {"+nosuch"}, {"+@nosuch"}, {"#abc"}, {"<nothere"}, {"~*", "~a"}, {"allchannels", "&x"},
 		{"%X~a"}, {"!" + strings.Repeat("0", 64)}}

@@ -610,7 +610,7 @@ func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*server.
 	if u == nil { // deleted while connected: its connection is closing
 		return &server.Denial{Reason: "command", Object: spec.FullName()}, nil
 	}
-	d := server.Permit(u, spec, args)
+	d := server.Permit(s.acl.Catalog(), u, spec, args)
 	if d != nil {
 		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
 	}

@@ -7,6 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
@@ -222,7 +223,11 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		}
 	}
 	if c.User != nil { // the caller's ACL user, restricted
-		if d := server.Permit(c.User, spec, args); d != nil {
+		var cat *acl.Catalog
+		if c.Server != nil {
+			cat = c.Server.ACL().Catalog()
+		}
+		if d := server.Permit(cat, c.User, spec, args); d != nil {
 			if c.Server != nil {
 				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo)
 			}

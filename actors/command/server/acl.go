@@ -248,7 +248,7 @@ func aclDryRun(c *command.Ctx, store *acl.Store, args [][]byte) error {
 		}
 		return rerr.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(string(line[0])))
 	}
-	denial := Permit(u, spec, line)
+	denial := Permit(store.Catalog(), u, spec, line)
 	if denial == nil {
 		c.W.OK()
 		return nil
@@ -271,7 +271,19 @@ func ACLCatalog() (*acl.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return acl.NewCatalog(m), nil
+	facts, err := loadFacts()
+	if err != nil {
+		return nil, err
+	}
+	cat := acl.NewCatalog(m)
+	cat.KeyFlags = func(name string, args [][]byte, keys []int) [][]string {
+		flags := keyFlags(facts[name].KeySpecs, args, keys)
+		for i := range flags {
+			flags[i] = variableFlags(name, args, flags[i])
+		}
+		return flags
+	}
+	return cat, nil
 }
 
 // LoadACLFile replaces the users with those of an ACL file (ACL LOAD,
@@ -320,20 +332,41 @@ func (d *Denial) Error() error {
 	return rerr.Errorf("NOPERM this user has no permissions to access one of the channels used as arguments")
 }
 
-// Permit checks a command line against a user: nil when allowed. Keys
-// need write access in write commands and read access in the others;
+// Permit checks a command line against a user: nil when allowed. As in
+// Redis, a key needs read access when its key spec says "access" and
+// write access when it says "insert", "delete" or "update" (cat's
+// KeyFlags; without them: read for read commands, write for the others);
 // channels are those of PUBLISH, SPUBLISH, (S)SUBSCRIBE and PSUBSCRIBE.
-func Permit(u *acl.User, spec *command.Spec, args [][]byte) *Denial {
+func Permit(cat *acl.Catalog, u *acl.User, spec *command.Spec, args [][]byte) *Denial {
 	if u.Free() {
 		return nil
 	}
 	if !u.CanRun(spec.FullName()) {
 		return &Denial{Reason: "command", Object: spec.FullName()}
 	}
-	write := spec.Flags&command.Write != 0
 	var idx [8]int
-	for _, i := range spec.KeyIndexes(args, idx[:0]) {
-		if i < len(args) && !u.CanKey(args[i], !write, write) {
+	keys := spec.KeyIndexes(args, idx[:0])
+	var flags [][]string
+	if len(keys) > 0 && cat != nil && cat.KeyFlags != nil && !u.AllKeys() {
+		flags = cat.KeyFlags(spec.FullName(), args, keys)
+	}
+	for n, i := range keys {
+		if i >= len(args) {
+			continue
+		}
+		read, write := spec.Flags&command.Write == 0, spec.Flags&command.Write != 0
+		if n < len(flags) && flags[n] != nil {
+			read, write = false, false
+			for _, f := range flags[n] {
+				switch f {
+				case "access":
+					read = true
+				case "insert", "delete", "update":
+					write = true
+				}
+			}
+		}
+		if !u.CanKey(args[i], read, write) {
 			return &Denial{Reason: "key", Object: string(args[i])}
 		}
 	}
