@@ -102,24 +102,54 @@ type keyPattern struct {
 	read, write bool
 }
 
-// User is one user's state. It is immutable once stored.
-type User struct {
-	Name        string
-	On          bool
-	NoPass      bool
-	passwords   []string        // SHA-256 hex, in the order added
+// Selector is one set of permissions: the commands, keys and channels
+// it allows. A user has its root selector and any number of others
+// (Redis 7's "(...)" rules); a command runs if one of them allows it
+// whole.
+type Selector struct {
 	allowed     map[string]bool // leaf command -> may run it
 	allFuture   bool            // +@all: commands added later are allowed too
 	allKeys     bool
 	keys        []keyPattern
 	allChannels bool
 	channels    []string
-	free        bool // may run anything on anything (Unrestricted), set when stored
+	// cats are the category rules applied since the last allcommands or
+	// nocommands ("+read", "-string"), in order: how GETUSER describes
+	// the commands (CommandsRule).
+	cats []string
+}
+
+func newSelector() *Selector { return &Selector{allowed: map[string]bool{}} }
+
+func (sel *Selector) clone() *Selector {
+	n := *sel
+	n.allowed = make(map[string]bool, len(sel.allowed))
+	for k, v := range sel.allowed {
+		n.allowed[k] = v
+	}
+	n.keys = slices.Clone(sel.keys)
+	n.channels = slices.Clone(sel.channels)
+	n.cats = slices.Clone(sel.cats)
+	return &n
+}
+
+// User is one user's state. It is immutable once stored.
+type User struct {
+	Selector  // the root selector
+	Name      string
+	On        bool
+	NoPass    bool
+	passwords []string // SHA-256 hex, in the order added
+	selectors []*Selector
+	free      bool // may run anything on anything (Unrestricted), set when stored
 	// sanitize is the RESTORE payload flag: "", "sanitize-payload" or
 	// "skip-sanitize-payload" (shown, not otherwise used: rekv always
 	// checks RESTORE payloads).
 	sanitize string
 }
+
+// Selectors returns the user's selectors other than the root one.
+func (u *User) Selectors() []*Selector { return u.selectors }
 
 // Free reports whether the user may run anything on anything: the hot
 // path skips every other check.
@@ -127,18 +157,21 @@ func (u *User) Free() bool { return u.free }
 
 func (u *User) clone() *User {
 	n := *u
+	n.Selector = *u.Selector.clone()
 	n.passwords = slices.Clone(u.passwords)
-	n.allowed = make(map[string]bool, len(u.allowed))
-	for k, v := range u.allowed {
-		n.allowed[k] = v
+	n.selectors = make([]*Selector, len(u.selectors))
+	for i, sel := range u.selectors {
+		n.selectors[i] = sel.clone()
 	}
-	n.keys = slices.Clone(u.keys)
-	n.channels = slices.Clone(u.channels)
 	return &n
 }
 
 // Unrestricted reports whether the user may run anything on anything.
 func (u *User) Unrestricted(c *Catalog) bool {
+	return u.Selector.unrestricted(c)
+}
+
+func (u *Selector) unrestricted(c *Catalog) bool {
 	if !u.allFuture || !u.allKeys || !u.allChannels {
 		return false
 	}
@@ -153,7 +186,7 @@ func (u *User) Unrestricted(c *Catalog) bool {
 // CanRun reports whether the user may run the command full name
 // ("get", "config|get"). A command the catalog does not know (rekv's
 // own) is allowed to users who may run every future command.
-func (u *User) CanRun(name string) bool {
+func (u *Selector) CanRun(name string) bool {
 	if v, ok := u.allowed[name]; ok {
 		return v
 	}
@@ -161,11 +194,11 @@ func (u *User) CanRun(name string) bool {
 }
 
 // AllKeys reports whether the user may access every key.
-func (u *User) AllKeys() bool { return u.allKeys }
+func (u *Selector) AllKeys() bool { return u.allKeys }
 
 // CanKey reports whether the user may access key for reading and/or
 // writing.
-func (u *User) CanKey(key []byte, read, write bool) bool {
+func (u *Selector) CanKey(key []byte, read, write bool) bool {
 	if u.allKeys {
 		return true
 	}
@@ -180,7 +213,7 @@ func (u *User) CanKey(key []byte, read, write bool) bool {
 // CanChannel reports whether the user may use channel; pattern is true
 // for PSUBSCRIBE's patterns, which must be one of the user's own
 // patterns literally.
-func (u *User) CanChannel(channel []byte, pattern bool) bool {
+func (u *Selector) CanChannel(channel []byte, pattern bool) bool {
 	if u.allChannels {
 		return true
 	}
@@ -205,8 +238,8 @@ type Store struct {
 // New returns a store with the default user (on, nopass, everything).
 func New(cat *Catalog) *Store {
 	s := &Store{cat: cat}
-	def := &User{Name: "default", On: true, NoPass: true, allowed: map[string]bool{}, allFuture: true,
-		allKeys: true, allChannels: true}
+	def := &User{Name: "default", On: true, NoPass: true,
+		Selector: Selector{allowed: map[string]bool{}, allFuture: true, allKeys: true, allChannels: true}}
 	for _, l := range cat.leaves {
 		def.allowed[l] = true
 	}
@@ -276,9 +309,13 @@ func (s *Store) setUser(name string, rules []string) error {
 	old := *s.users.Load()
 	u := old[name]
 	if u == nil {
-		u = &User{Name: name, allowed: map[string]bool{}}
+		u = &User{Name: name, Selector: *newSelector()}
 	} else {
 		u = u.clone()
+	}
+	rules, err := mergeSelectors(rules)
+	if err != nil {
+		return err
 	}
 	for _, r := range rules {
 		if err := s.apply(u, r); err != nil {
@@ -357,6 +394,31 @@ func validHash(h string) bool {
 	return true
 }
 
+// mergeSelectors joins the arguments of a selector that spans several
+// ("(~x", "+get)") into one rule, as Redis does.
+func mergeSelectors(rules []string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(rules); i++ {
+		r := rules[i]
+		if !strings.HasPrefix(r, "(") || strings.HasSuffix(r, ")") {
+			out = append(out, r)
+			continue
+		}
+		j := i + 1
+		for j < len(rules) && !strings.HasSuffix(rules[j], ")") {
+			j++
+		}
+		if j == len(rules) {
+			return nil, ruleError(fmt.Sprintf("Unmatched parenthesis in acl selector starting at '%s'.", r))
+		}
+		out = append(out, strings.Join(rules[i:j+1], " "))
+		i = j
+	}
+	return out, nil
+}
+
+// apply applies one rule to the user: the user's own (on, passwords,
+// reset...), a selector "(...)", or one of the root selector's.
 func (s *Store) apply(u *User, rule string) error {
 	lower := strings.ToLower(rule)
 	switch lower {
@@ -372,30 +434,8 @@ func (s *Store) apply(u *User, rule string) error {
 	case "resetpass":
 		u.NoPass, u.passwords = false, nil
 		return nil
-	case "allkeys", "~*":
-		u.allKeys, u.keys = true, nil
-		return nil
-	case "resetkeys":
-		u.allKeys, u.keys = false, nil
-		return nil
-	case "allchannels", "&*":
-		u.allChannels, u.channels = true, nil
-		return nil
-	case "resetchannels":
-		u.allChannels, u.channels = false, nil
-		return nil
-	case "allcommands", "+@all":
-		u.allFuture = true
-		for _, l := range s.cat.leaves {
-			u.allowed[l] = true
-		}
-		return nil
-	case "nocommands", "-@all":
-		u.allFuture = false
-		clear(u.allowed)
-		return nil
 	case "reset":
-		for _, r := range []string{"resetpass", "resetkeys", "resetchannels", "off", "-@all", "sanitize-payload"} {
+		for _, r := range []string{"resetpass", "resetkeys", "resetchannels", "off", "-@all", "sanitize-payload", "clearselectors"} {
 			_ = s.apply(u, r)
 		}
 		return nil
@@ -403,7 +443,8 @@ func (s *Store) apply(u *User, rule string) error {
 		u.sanitize = lower
 		return nil
 	case "clearselectors":
-		return nil // there are none
+		u.selectors = nil
+		return nil
 	}
 	if rule == "" {
 		return errSyntax
@@ -438,6 +479,52 @@ func (s *Store) apply(u *User, rule string) error {
 		}
 		u.passwords = slices.Delete(u.passwords, i, i+1)
 		return nil
+	case '(':
+		if !strings.HasSuffix(rule, ")") {
+			return errSyntax
+		}
+		sel := newSelector()
+		for _, r := range strings.Fields(rule[1 : len(rule)-1]) {
+			if err := s.applySelector(sel, r); err != nil {
+				return err
+			}
+		}
+		u.selectors = append(u.selectors, sel)
+		return nil
+	}
+	return s.applySelector(&u.Selector, rule)
+}
+
+// applySelector applies a rule about commands, keys or channels.
+func (s *Store) applySelector(u *Selector, rule string) error {
+	switch strings.ToLower(rule) {
+	case "allkeys", "~*":
+		u.allKeys, u.keys = true, nil
+		return nil
+	case "resetkeys":
+		u.allKeys, u.keys = false, nil
+		return nil
+	case "allchannels", "&*":
+		u.allChannels, u.channels = true, nil
+		return nil
+	case "resetchannels":
+		u.allChannels, u.channels = false, nil
+		return nil
+	case "allcommands", "+@all":
+		u.allFuture, u.cats = true, nil
+		for _, l := range s.cat.leaves {
+			u.allowed[l] = true
+		}
+		return nil
+	case "nocommands", "-@all":
+		u.allFuture, u.cats = false, nil
+		clear(u.allowed)
+		return nil
+	}
+	if rule == "" {
+		return errSyntax
+	}
+	switch rule[0] {
 	case '~':
 		return addKeyPattern(u, rule[1:], true, true)
 	case '%':
@@ -465,8 +552,6 @@ func (s *Store) apply(u *User, rule string) error {
 			u.channels = append(u.channels, rule[1:])
 		}
 		return nil
-	case '(':
-		return errSelectors
 	case '+', '-':
 		allow := rule[0] == '+'
 		name := strings.ToLower(rule[1:])
@@ -477,6 +562,8 @@ func (s *Store) apply(u *User, rule string) error {
 			for _, l := range s.cat.InCategory(cat) {
 				u.allowed[l] = allow
 			}
+			u.cats = slices.DeleteFunc(u.cats, func(c string) bool { return c[1:] == cat })
+			u.cats = append(u.cats, rule[:1]+cat)
 			return nil
 		}
 		leaves := s.cat.leavesOf(name)
@@ -491,7 +578,7 @@ func (s *Store) apply(u *User, rule string) error {
 	return errSyntax
 }
 
-func addKeyPattern(u *User, pattern string, r, w bool) error {
+func addKeyPattern(u *Selector, pattern string, r, w bool) error {
 	if u.allKeys {
 		return errAfterAllKeys
 	}
@@ -528,7 +615,7 @@ func (u *User) Flags() []string {
 func (u *User) Passwords() []string { return slices.Clone(u.passwords) }
 
 // KeysRule describes the key patterns as GETUSER does ("~*", "~a %R~b").
-func (u *User) KeysRule() string {
+func (u *Selector) KeysRule() string {
 	if u.allKeys {
 		return "~*"
 	}
@@ -547,7 +634,7 @@ func (u *User) KeysRule() string {
 }
 
 // ChannelsRule describes the channel patterns as GETUSER does.
-func (u *User) ChannelsRule() string {
+func (u *Selector) ChannelsRule() string {
 	if u.allChannels {
 		return "&*"
 	}
@@ -559,36 +646,28 @@ func (u *User) ChannelsRule() string {
 }
 
 // CommandsRule describes the command permissions as Redis 7.0 does:
-// "+@all" or "-@all", then each category whose commands are mostly
-// granted (or mostly denied, from +@all), then the single commands (and
-// subcommands) that still differ. Redis emits those last ones in its
+// "+@all" or "-@all", then the category rules applied since (those that
+// still change something), then the single commands (and subcommands)
+// that differ from what those give. Redis lists these last ones in its
 // hash table's order; rekv in name order.
-func (s *Store) CommandsRule(u *User) string {
+func (s *Store) CommandsRule(u *Selector) string {
 	cat := s.cat
-	fake := &User{allowed: map[string]bool{}}
+	fake := newSelector()
 	var parts []string
-	additive := !u.allFuture
-	if additive {
-		parts = append(parts, "-@all")
-	} else {
+	if u.allFuture {
 		parts = append(parts, "+@all")
-		_ = s.apply(fake, "+@all")
+		_ = s.applySelector(fake, "+@all")
+	} else {
+		parts = append(parts, "-@all")
 	}
-	for _, c := range categoryOrder {
-		var on, off int
-		for _, l := range cat.InCategory(c) {
-			if u.allowed[l] {
-				on++
-			} else {
-				off++
-			}
+	for _, c := range u.cats {
+		changes := false
+		for _, l := range cat.InCategory(c[1:]) {
+			changes = changes || fake.allowed[l] != (c[0] == '+')
 		}
-		if additive && on > off || !additive && off > on {
-			op := "+@" + c
-			if !additive {
-				op = "-@" + c
-			}
-			_ = s.apply(fake, op)
+		if changes {
+			op := c[:1] + "@" + c[1:]
+			_ = s.applySelector(fake, op)
 			parts = append(parts, op)
 		}
 	}
@@ -615,7 +694,7 @@ func (s *Store) CommandsRule(u *User) string {
 			if none {
 				op = "-" + name
 			}
-			_ = s.apply(fake, op)
+			_ = s.applySelector(fake, op)
 			parts = append(parts, op)
 		default:
 			for _, l := range leaves {
@@ -640,18 +719,28 @@ func (s *Store) Describe(u *User) string {
 	for _, p := range u.passwords {
 		parts = append(parts, "#"+p)
 	}
-	if k := u.KeysRule(); k != "" {
+	parts = append(parts, s.describeSelector(&u.Selector))
+	for _, sel := range u.selectors {
+		parts = append(parts, "("+s.describeSelector(sel)+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+// describeSelector returns a selector's keys, channels and commands.
+func (s *Store) describeSelector(sel *Selector) string {
+	var parts []string
+	if k := sel.KeysRule(); k != "" {
 		parts = append(parts, k)
 	}
-	if u.allChannels {
+	if sel.allChannels {
 		parts = append(parts, "&*")
 	} else {
 		parts = append(parts, "resetchannels")
-		if c := u.ChannelsRule(); c != "" {
+		if c := sel.ChannelsRule(); c != "" {
 			parts = append(parts, c)
 		}
 	}
-	parts = append(parts, s.CommandsRule(u))
+	parts = append(parts, s.CommandsRule(sel))
 	return strings.Join(parts, " ")
 }
 

@@ -39,6 +39,7 @@ func TestACLLikeRedis(t *testing.T) {
 		"erin":  {"reset", "on", ">e", "+client", "-client|kill", "+acl|whoami", "+psubscribe", "&p.*"},
 		"frank": {"off", ">f", "+@all", "~*"},
 		"gina":  {"on", "nopass", "+@all", "%R~r:*", "%W~w:*", "~rw:*"},
+		"hana":  {"on", "nopass", "+get", "~a*", "(+set ~b* &ch)", "(%R~c* +@read)", "(~x", "+hget)"},
 	}
 	lines := [][]string{
 		{"get", "cache:1"}, {"get", "ro:1"}, {"get", "wo:1"}, {"get", "other"}, {"set", "cache:1", "v"}, {"set", "ro:1", "v"},
@@ -50,9 +51,11 @@ func TestACLLikeRedis(t *testing.T) {
 		{"getdel", "r:1"}, {"getdel", "rw:1"}, {"lmove", "r:1", "w:1", "left", "left"}, {"lmove", "rw:1", "w:1", "left", "left"},
 		{"sort", "r:1", "store", "w:1"}, {"set", "w:1", "v", "get"}, {"set", "w:1", "v"}, {"type", "w:1"},
 		{"bitfield", "r:1", "get", "u8", "0"}, {"bitfield", "r:1", "set", "u8", "0", "1"}, {"del", "w:1"},
+		{"set", "b1", "v"}, {"set", "a1", "v"}, {"get", "c1"}, {"get", "b1"}, {"strlen", "z"}, {"publish", "ch", "m"},
+		{"hget", "zz", "f"}, {"hget", "x", "f"},
 	}
 	bad := [][]string{{"foo"}, {"+nosuch"}, {"+@nosuch"}, {"#abc"}, {"<nothere"}, {"~*", "~a"}, {"allchannels", "&x"},
-		{"%X~a"}, {"!" + strings.Repeat("0", 64)}}
+		{"%X~a"}, {"!" + strings.Repeat("0", 64)}, {"(+get"}, {"(+nosuch)"}, {"(on)"}, {"(~x", ">p)"}}
 	run := func(addr string) map[string]string {
 		c := dialRaw(t, addr)
 		out := map[string]string{}

@@ -89,13 +89,22 @@ func (a aclCmd) Run(c *command.Ctx) error {
 			w.BulkString(p)
 		}
 		w.BulkString("commands")
-		w.BulkString(store.CommandsRule(u))
+		w.BulkString(store.CommandsRule(&u.Selector))
 		w.BulkString("keys")
 		w.BulkString(u.KeysRule())
 		w.BulkString("channels")
 		w.BulkString(u.ChannelsRule())
 		w.BulkString("selectors")
-		w.Array(0)
+		w.Array(len(u.Selectors()))
+		for _, sel := range u.Selectors() {
+			w.Map(3)
+			w.BulkString("commands")
+			w.BulkString(store.CommandsRule(sel))
+			w.BulkString("keys")
+			w.BulkString(sel.KeysRule())
+			w.BulkString("channels")
+			w.BulkString(sel.ChannelsRule())
+		}
 	case "deluser":
 		names := make([]string, 0, len(args)-2)
 		for _, n := range args[2:] {
@@ -337,10 +346,33 @@ func (d *Denial) Error() error {
 // write access when it says "insert", "delete" or "update" (cat's
 // KeyFlags; without them: read for read commands, write for the others);
 // channels are those of PUBLISH, SPUBLISH, (S)SUBSCRIBE and PSUBSCRIBE.
+//
+// With selectors, the command runs if the root selector or one of the
+// others allows it whole; otherwise the denial reported is the most
+// specific one (a channel over a key over the command), as in Redis.
 func Permit(cat *acl.Catalog, u *acl.User, spec *command.Spec, args [][]byte) *Denial {
 	if u.Free() {
 		return nil
 	}
+	best := permitSelector(cat, &u.Selector, spec, args)
+	if best == nil {
+		return nil
+	}
+	rank := map[string]int{"command": 1, "key": 2, "channel": 4}
+	for _, sel := range u.Selectors() {
+		d := permitSelector(cat, sel, spec, args)
+		if d == nil {
+			return nil
+		}
+		if rank[d.Reason] > rank[best.Reason] {
+			best = d
+		}
+	}
+	return best
+}
+
+// permitSelector checks a command line against one selector.
+func permitSelector(cat *acl.Catalog, u *acl.Selector, spec *command.Spec, args [][]byte) *Denial {
 	if !u.CanRun(spec.FullName()) {
 		return &Denial{Reason: "command", Object: spec.FullName()}
 	}
