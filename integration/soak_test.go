@@ -21,11 +21,12 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// procRSS returns a process's resident and peak resident memory in bytes.
-func procRSS(pid int) (rss, peak uint64) {
+// procRSS returns a process's resident memory, its peak, and the
+// anonymous part (heap and stacks, not file pages mapped in), in bytes.
+func procRSS(pid int) (rss, peak, anon uint64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
@@ -38,9 +39,11 @@ func procRSS(pid int) (rss, peak uint64) {
 			rss = kb << 10
 		case "VmHWM:":
 			peak = kb << 10
+		case "RssAnon:":
+			anon = kb << 10
 		}
 	}
-	return rss, peak
+	return rss, peak, anon
 }
 
 // TestMemorySoak runs many clients writing and reading values of random
@@ -48,7 +51,8 @@ func procRSS(pid int) (rss, peak uint64) {
 // that its peak resident memory stays under a ceiling. By default a short
 // run (100 clients, 3 s, 2 GiB); the soak is
 // REKVTEST_SOAK_CLIENTS=1000 REKVTEST_SOAK_SECONDS=600, with
-// REKVTEST_SOAK_CEILING_MIB for the ceiling.
+// REKVTEST_SOAK_CEILING_MIB for the ceiling (on anonymous memory: see
+// the check).
 func TestMemorySoak(t *testing.T) {
 	clients := envInt("REKVTEST_SOAK_CLIENTS", 100)
 	secs := envInt("REKVTEST_SOAK_SECONDS", 3)
@@ -98,7 +102,7 @@ func TestMemorySoak(t *testing.T) {
 			}
 		}(i)
 	}
-	var peakSeen uint64
+	var peakSeen, anonPeak uint64
 	stop := make(chan struct{})
 	go func() {
 		for {
@@ -106,9 +110,8 @@ func TestMemorySoak(t *testing.T) {
 			case <-stop:
 				return
 			case <-time.After(100 * time.Millisecond):
-				if rss, _ := procRSS(pid); rss > peakSeen {
-					peakSeen = rss
-				}
+				rss, _, anon := procRSS(pid)
+				peakSeen, anonPeak = max(peakSeen, rss), max(anonPeak, anon)
 			}
 		}
 	}()
@@ -119,13 +122,17 @@ func TestMemorySoak(t *testing.T) {
 		t.Fatal(err)
 	default:
 	}
-	_, peak := procRSS(pid)
-	t.Logf("%d clients, %d s: %d commands, %d MiB of replies; server peak RSS %d MiB (sampled %d MiB), ceiling %d MiB",
-		clients, secs, ops.Load(), bytes.Load()>>20, peak>>20, peakSeen>>20, ceiling>>20)
+	_, peak, _ := procRSS(pid)
+	t.Logf("%d clients, %d s: %d commands, %d MiB of replies; server peak RSS %d MiB (sampled %d MiB), of it anonymous "+
+		"(heap, stacks) at most %d MiB; ceiling %d MiB", clients, secs, ops.Load(), bytes.Load()>>20, peak>>20,
+		peakSeen>>20, anonPeak>>20, ceiling>>20)
 	if ops.Load() < int64(clients) {
 		t.Fatalf("only %d commands ran", ops.Load())
 	}
-	if peak > ceiling {
-		t.Fatalf("server peak RSS %d MiB over the %d MiB ceiling", peak>>20, ceiling>>20)
+	// The ceiling bounds the anonymous memory: Badger's files are
+	// memory-mapped, and the pages of them a read touched count in RSS
+	// too, as page cache the kernel takes back under pressure.
+	if anonPeak > ceiling {
+		t.Fatalf("server anonymous memory peaked at %d MiB, over the %d MiB ceiling", anonPeak>>20, ceiling>>20)
 	}
 }
