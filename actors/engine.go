@@ -503,7 +503,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				if err = tx.Commit(); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}
 					e.publishNotes(tx)
-					e.invalidate(req.Client, tx.Touched(), len(tx.Flushes()) > 0)
+					if req.Spec.Flags&command.Unseen == 0 {
+						e.invalidate(req.Client, tx.Touched(), len(tx.Flushes()) > 0)
+					}
 				}
 			}
 			tx.Rollback()

@@ -324,7 +324,7 @@ type reclaimFlushedRun struct {
 // reclaimFlushedSpec declares the GC's removal of flushed keys: a write
 // that raises no keyspace event (FLUSHDB raised none either).
 func reclaimFlushedSpec() *command.Spec {
-	return &command.Spec{Name: "gc-flush", Flags: command.Write}
+	return &command.Spec{Name: "gc-flush", Flags: command.Write | command.Unseen}
 }
 
 func (r *reclaimFlushedRun) Run(c *command.Ctx) error {

@@ -103,8 +103,9 @@ func TestMemorySoak(t *testing.T) {
 		}(i)
 	}
 	var peakSeen, anonPeak uint64
-	stop := make(chan struct{})
+	stop, sampled := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(sampled)
 		for {
 			select {
 			case <-stop:
@@ -117,6 +118,7 @@ func TestMemorySoak(t *testing.T) {
 	}()
 	wg.Wait()
 	close(stop)
+	<-sampled
 	select {
 	case err := <-errs:
 		t.Fatal(err)

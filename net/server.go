@@ -98,9 +98,12 @@ type Server struct {
 	tracking *tracker
 	tls      *tlsFront // nil without TLS
 	acl      *acl.Store
-	tlsMu    sync.Mutex    // CONFIG SET of tls-* parameters
-	notify   atomic.Uint32 // command.NotifyClass
-	busyMs   atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
+	tlsMu    sync.Mutex // CONFIG SET of tls-* parameters
+	// loopsUp is closed at the first OnTick: the event loops run.
+	loopsUp   chan struct{}
+	loopsOnce sync.Once
+	notify    atomic.Uint32 // command.NotifyClass
+	busyMs    atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
 
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
@@ -125,7 +128,7 @@ type Server struct {
 // New returns a server for the commands of reg; Start gives it the engine
 // they run on (which is built with this server as its command.Server).
 func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
-	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(), tracking: newTracker(),
+	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(), tracking: newTracker(), loopsUp: make(chan struct{}),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
@@ -165,6 +168,10 @@ func (s *Server) Start(engine *actors.Engine) error {
 	select {
 	case <-s.booted:
 		if s.opts.TLS.Port > 0 {
+			select {
+			case <-s.loopsUp:
+			case <-time.After(10 * time.Second):
+			}
 			if err := s.startTLS(); err != nil {
 				_ = s.eng.Stop(context.Background())
 				<-s.stopped
@@ -206,8 +213,11 @@ func (s *Server) OnBoot(eng gnet.Engine) gnet.Action {
 	return gnet.None
 }
 
-// OnTick closes clients idle longer than the idle timeout.
+// OnTick closes clients idle longer than the idle timeout. Its first
+// call tells that the event loops run (gnet calls OnBoot before it starts
+// them): TLS connections may be enrolled from then on.
 func (s *Server) OnTick() (time.Duration, gnet.Action) {
+	s.loopsOnce.Do(func() { close(s.loopsUp) })
 	timeout := time.Duration(s.rt.idleTimeout.Load())
 	if timeout <= 0 {
 		return time.Second, gnet.None

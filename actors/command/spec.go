@@ -65,6 +65,9 @@ const (
 	// is over maxmemory (Redis's denyoom; set from Redis's command table
 	// by server.ApplyRedisFlags).
 	DenyOOM
+	// Unseen commands change no key a client can see (the GC's removal
+	// of flushed data): no client-side caching invalidation.
+	Unseen
 )
 
 // Flag sets most commands use.
