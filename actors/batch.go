@@ -159,7 +159,9 @@ func (s *shard) flush() {
 	s.e.publishNotes(g.tx)
 	touched, from := g.tx.Touched(), 0
 	for i, req := range g.reqs {
-		s.e.invalidate(req.Client, touched[from:g.marks[i]], false)
+		if req.Spec.Flags&command.Unseen == 0 {
+			s.e.invalidate(req.Client, touched[from:g.marks[i]], false)
+		}
 		from = g.marks[i]
 	}
 	for i, req := range g.reqs {
