@@ -3,14 +3,15 @@ package net
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/atomicfile"
 )
 
 // CONFIG REWRITE writes the parameters changed since the start (CONFIG
@@ -158,24 +159,10 @@ func rewriteFile(file string, changed [][2]string) error {
 	if st, err := os.Stat(file); err == nil {
 		mode = st.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".rewrite-*")
-	if err != nil {
+	return atomicfile.Write(file, mode, func(w io.Writer) error {
+		_, err := w.Write(out)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err = tmp.Write(out); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	return err
+	})
 }
 
 // setYAML sets path (mapping keys from root) to a scalar, creating the

@@ -1,7 +1,6 @@
 package net
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/atomicfile"
 )
 
 // SAVE and BGSAVE write a consistent backup of the whole store to
@@ -109,32 +109,7 @@ func writeBackup(file string, backup func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(file)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename: nothing left to remove
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	err = backup(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err == nil {
-		if d, derr := os.Open(dir); derr == nil {
-			err = d.Sync()
-			d.Close()
-		}
-	}
-	if err != nil {
+	if err := atomicfile.Write(file, 0o600, backup); err != nil {
 		return fmt.Errorf("save: %w", err)
 	}
 	return nil

@@ -3,14 +3,15 @@ package server
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/atomicfile"
 )
 
 // ACL <subcommand>: Redis 7.0's access control lists over the server's
@@ -308,22 +309,10 @@ func LoadACLFile(store *acl.Store, file string) error {
 // SaveACLFile writes every user to an ACL file (ACL SAVE), through a
 // synced temporary file renamed over it.
 func SaveACLFile(store *acl.Store, file string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-*")
-	if err != nil {
+	return atomicfile.Write(file, 0o600, func(w io.Writer) error {
+		_, err := io.WriteString(w, strings.Join(store.Lines(), "\n")+"\n")
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(strings.Join(store.Lines(), "\n") + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	return err
+	})
 }
 
 // Denial says why a user may not run a command line: the reason (command,

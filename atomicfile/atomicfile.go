@@ -1,0 +1,47 @@
+// Package atomicfile replaces a file whole or not at all: the new content
+// goes to a temporary file beside it, which is synced, given its mode and
+// renamed over the old one, and the directory is synced so the rename
+// survives a crash. Readers see the old file or the new one, never a part.
+package atomicfile
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces file with what fill writes (buffered), with mode perm.
+// On any error the old file is left as it was.
+func Write(file string, perm os.FileMode, fill func(w io.Writer) error) error {
+	dir := filepath.Dir(file)
+	tmp, err := os.CreateTemp(dir, filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename: nothing left to remove
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), perm)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err == nil {
+		if d, derr := os.Open(dir); derr == nil {
+			err = d.Sync()
+			d.Close()
+		}
+	}
+	return err
+}
