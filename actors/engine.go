@@ -78,7 +78,7 @@ type Request struct {
 	// User and ClientInfo: the client's ACL user when restricted, for the
 	// commands its scripts call (command.Ctx).
 	User       *acl.User
-	ClientInfo string
+	ClientInfo func() string
 
 	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take

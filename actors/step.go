@@ -44,7 +44,7 @@ type Call struct {
 	NoTouch bool
 	// User and ClientInfo: see command.Ctx.
 	User       *acl.User
-	ClientInfo string
+	ClientInfo func() string
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path

@@ -519,7 +519,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: clientInfo(cl, restricted)})
+		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.Info})
 }
 
 // errMisconf refuses writes while the store cannot persist them.
@@ -625,15 +625,6 @@ func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*server.
 		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
 	}
 	return d, u
-}
-
-// clientInfo returns the client's CLIENT INFO line for a restricted
-// user's ACL LOG entries ("" otherwise: it costs a format).
-func clientInfo(cl *client, u *acl.User) string {
-	if u == nil {
-		return ""
-	}
-	return cl.Info()
 }
 
 // ACL implements command.Server.

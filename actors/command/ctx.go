@@ -242,10 +242,11 @@ type Ctx struct {
 	// shard.
 	Holds func(key []byte) bool
 	// User is the client's ACL user when it is restricted (nil: it may
-	// run anything), for the commands a script calls; ClientInfo is the
-	// client's CLIENT INFO line then, for ACL LOG.
+	// run anything), for the commands a script calls; ClientInfo returns
+	// the client's CLIENT INFO line then, for ACL LOG (made only on a
+	// denial).
 	User       *acl.User
-	ClientInfo string
+	ClientInfo func() string
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()

@@ -229,7 +229,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		}
 		if d := server.Permit(cat, c.User, spec, args); d != nil {
 			if c.Server != nil {
-				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo)
+				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo())
 			}
 			msg := map[string]string{
 				"command": "-ERR The user executing the script can't run this command or subcommand",
