@@ -39,6 +39,12 @@ import (
 // maxGroup bounds the commands in one group.
 const maxGroup = 256
 
+// maxGroupBytes bounds the replies a group holds until it commits: big
+// reads (GET of a 1 MiB value, pipelined by the thousand) must reach their
+// client's output buffer, and its limit, as they are made, not pile up in
+// the shard by the hundred megabytes.
+const maxGroupBytes = 1 << 20
+
 type group struct {
 	tx   *store.Tx
 	reqs []*Request
@@ -48,6 +54,7 @@ type group struct {
 	// command wrote, for client-side caching invalidations.
 	marks []int
 	w     *resp.Writer
+	bytes int // the length of outs together
 }
 
 // batchable reports whether req may join a group; shared is
@@ -88,11 +95,12 @@ func (s *shard) add(req *Request) {
 		return
 	}
 	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
+	g.bytes += len(out)
 	g.marks = append(g.marks, len(g.tx.Touched()))
 	// The count may read -1: protoactor's mailbox pushes a message before
 	// counting it, and the shard may pop and run it in between. Only a
 	// positive count promises a next message (which then flushes the group).
-	if len(g.reqs) >= maxGroup || s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
+	if len(g.reqs) >= maxGroup || g.bytes >= maxGroupBytes || s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
 		s.flush()
 	}
 }

@@ -190,3 +190,51 @@ func TestGroupFlushOnUncountedMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupFlushOnReplyBytes: a group whose replies reach maxGroupBytes
+// commits and sends them even with more messages queued, so pipelined big
+// reads reach their client's output buffer (and its limit) as they are
+// made instead of piling up in the shard (seen in CI: 256 GETs of 1 MiB
+// held in one group kept a non-reading client under its 4 MiB limit).
+func TestGroupFlushOnReplyBytes(t *testing.T) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, bdb, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	run := func(s *shard, args ...string) chanReplier {
+		t.Helper()
+		bs := make([][]byte, len(args))
+		for i, a := range args {
+			bs[i] = []byte(a)
+		}
+		spec, _ := reg.Resolve(bs)
+		r, err := spec.Parse(bs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chanReplier, 1)
+		s.add(&Request{Client: done, Spec: spec, Runner: r, Proto: 2, Shards: []int{0}})
+		return done
+	}
+	one := &shard{e: e, idx: 0, mb: countMailbox{n: 0}}
+	<-run(one, "set", "big", string(make([]byte, maxGroupBytes/4)))
+	s := &shard{e: e, idx: 0, mb: countMailbox{n: 100}} // always more queued
+	for i := 1; i <= 4; i++ {
+		done := run(s, "get", "big")
+		if open := s.group != nil; open != (i < 4) {
+			t.Fatalf("after %d GETs of %d bytes: group open = %v", i, maxGroupBytes/4, open)
+		}
+		if i == 4 {
+			if got := <-done; len(got) < maxGroupBytes/4 {
+				t.Fatalf("reply of %d bytes", len(got))
+			}
+		}
+	}
+}
