@@ -38,6 +38,7 @@ func run(args, environ []string, sig <-chan os.Signal, ready chan<- *node.Node) 
 		return 2
 	}
 	log, level := newLogger(cfg.Log)
+	node.ApplyRuntime(cfg.Runtime, log)
 	if cfg.Debug.PprofAddr != "" {
 		go servePprof(cfg.Debug.PprofAddr, log)
 	}

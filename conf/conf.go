@@ -29,6 +29,23 @@ type Config struct {
 	Log     Log     `koanf:"log"`
 	Debug   Debug   `koanf:"debug"`
 	Metrics Metrics `koanf:"metrics"`
+	Runtime Runtime `koanf:"runtime"`
+}
+
+// Runtime tunes the Go runtime of the whole process (main applies it;
+// a node never changes process-wide settings itself).
+type Runtime struct {
+	// MemoryLimitMiB is Go's soft memory limit (GOMEMLIMIT) in MiB: as the
+	// heap nears it the collector runs more often, so the server's own
+	// memory stays near the limit under load spikes instead of growing to
+	// twice the live heap. 0 (the default) leaves Go's setting (the
+	// GOMEMLIMIT environment variable, else none).
+	MemoryLimitMiB int64 `koanf:"memory_limit_mib"`
+	// GCPercent is GOGC: the heap growth, in percent of the live heap,
+	// that triggers a collection. 0 (the default) leaves Go's setting
+	// (GOGC, else 100); -1 turns proportional collection off, leaving
+	// only the memory limit.
+	GCPercent int `koanf:"gc_percent"`
 }
 
 // Metrics configures the Prometheus endpoint.
@@ -189,6 +206,15 @@ func (c Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Runtime.MemoryLimitMiB < 0 {
+		bad("runtime.memory_limit_mib", "must not be negative (0: Go's default), got %d", c.Runtime.MemoryLimitMiB)
+	}
+	if c.Runtime.GCPercent < -1 {
+		bad("runtime.gc_percent", "must be -1 (off), 0 (Go's default) or positive, got %d", c.Runtime.GCPercent)
+	}
+	if c.Runtime.GCPercent == -1 && c.Runtime.MemoryLimitMiB == 0 {
+		bad("runtime.gc_percent", "-1 (off) needs runtime.memory_limit_mib, or the heap grows without bound")
 	}
 	if c.Server.Bind == "" {
 		bad("server.bind", "must not be empty")

@@ -24,6 +24,9 @@ import (
 // "dir|durability|port[|min free MiB|memtable MiB]".
 const crashChildEnv = "REKV_CRASH_CHILD"
 
+// childMemoryLimitEnv sets such a server's runtime.memory_limit_mib.
+const childMemoryLimitEnv = "REKVTEST_CHILD_MEMORY_LIMIT_MIB"
+
 func crashChild(spec string) int {
 	parts := strings.Split(spec, "|")
 	cfg := conf.Default()
@@ -35,7 +38,12 @@ func crashChild(spec string) int {
 		cfg.Storage.Badger.MemTableMiB, _ = strconv.ParseInt(parts[4], 10, 64)
 	}
 	cfg.Actors.Shards = 4
-	if _, err := node.Start(cfg, "", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if mib, err := strconv.ParseInt(os.Getenv(childMemoryLimitEnv), 10, 64); err == nil {
+		cfg.Runtime.MemoryLimitMiB = mib
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	node.ApplyRuntime(cfg.Runtime, log)
+	if _, err := node.Start(cfg, "", log); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

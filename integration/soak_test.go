@@ -47,18 +47,27 @@ func procRSS(pid int) (rss, peak, anon uint64) {
 }
 
 // TestMemorySoak runs many clients writing and reading values of random
-// sizes (100 B to 8 MiB) against a server in its own process and checks
-// that its peak resident memory stays under a ceiling. By default a short
-// run (100 clients, 3 s, 2 GiB); the soak is
+// sizes (100 B to 8 MiB) against a server in its own process, configured
+// with a Go memory limit (runtime.memory_limit_mib), and checks that its
+// peak resident memory stays under a ceiling. By default a short run (100
+// clients, 3 s, Go limit 1 GiB, ceiling 2 GiB); the soak is
 // REKVTEST_SOAK_CLIENTS=1000 REKVTEST_SOAK_SECONDS=600, with
-// REKVTEST_SOAK_CEILING_MIB for the ceiling (on anonymous memory: see
-// the check).
+// REKVTEST_SOAK_GO_LIMIT_MIB and REKVTEST_SOAK_CEILING_MIB (on anonymous
+// memory: see the check), and REKVTEST_SOAK_MEMCG_MIB to run the server
+// in a memory cgroup of that size, as in a container: then the kernel
+// takes back the pages of Badger's mapped files at the limit, and the test
+// fails if it had to kill the server instead.
 func TestMemorySoak(t *testing.T) {
 	clients := envInt("REKVTEST_SOAK_CLIENTS", 100)
 	secs := envInt("REKVTEST_SOAK_SECONDS", 3)
 	ceiling := uint64(envInt("REKVTEST_SOAK_CEILING_MIB", 2048)) << 20
+	t.Setenv(childMemoryLimitEnv, strconv.Itoa(envInt("REKVTEST_SOAK_GO_LIMIT_MIB", 1024)))
 	cmd, addr := startChild(t, t.TempDir(), "no")
 	pid := cmd.Process.Pid
+	var cg *memCgroup
+	if mib := envInt("REKVTEST_SOAK_MEMCG_MIB", 0); mib > 0 {
+		cg = joinMemCgroup(t, pid, uint64(mib)<<20)
+	}
 	buf := make([]byte, 8<<20)
 	for i := range buf {
 		buf[i] = byte('a' + i%26)
@@ -126,8 +135,19 @@ func TestMemorySoak(t *testing.T) {
 	}
 	_, peak, _ := procRSS(pid)
 	t.Logf("%d clients, %d s: %d commands, %d MiB of replies; server peak RSS %d MiB (sampled %d MiB), of it anonymous "+
-		"(heap, stacks) at most %d MiB; ceiling %d MiB", clients, secs, ops.Load(), bytes.Load()>>20, peak>>20,
-		peakSeen>>20, anonPeak>>20, ceiling>>20)
+		"(heap, stacks) at most %d MiB; Go memory limit %s MiB, ceiling %d MiB", clients, secs, ops.Load(), bytes.Load()>>20, peak>>20,
+		peakSeen>>20, anonPeak>>20, os.Getenv(childMemoryLimitEnv), ceiling>>20)
+	if cg != nil {
+		cgPeak, kills := cg.stats()
+		t.Logf("memory cgroup limit %d MiB: peak %d MiB (page cache included), %d OOM kills",
+			envInt("REKVTEST_SOAK_MEMCG_MIB", 0), cgPeak>>20, kills)
+		if kills > 0 {
+			t.Fatalf("the OOM killer killed %d processes in the server's cgroup", kills)
+		}
+		if got := dialRaw(t, addr).do("PING"); got != "+PONG\r\n" {
+			t.Fatalf("PING after the soak: %q", got)
+		}
+	}
 	if ops.Load() < int64(clients) {
 		t.Fatalf("only %d commands ran", ops.Load())
 	}
