@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Side-by-side speed of rekv (Badger, default durability) and Debian's
-# redis-server (no persistence) on loopback, alternating servers each round.
-# Prints a markdown table of median requests/s, the rekv/Redis ratio and
-# p50/p99 latencies per test and pipeline depth, then each server's RSS
-# after loading 1,000,000 100-byte values.
+# Side-by-side speed of rekv (Badger, default durability), Debian's
+# redis-server (no persistence) and ledisdb (a Go peer on goleveldb, built
+# from the Go module proxy; skipped with a message if it cannot be built)
+# on loopback, alternating servers each round. Prints a markdown table of
+# median requests/s with each server's ratio to Redis and p50/p99
+# latencies per test and pipeline depth, then each server's RSS after
+# loading 1,000,000 100-byte values.
 #
 #   bench/compare.sh [rounds] [requests] [tests] [pipelines]
 #   e.g. bench/compare.sh 3 100000 set,get "1 16"
@@ -11,6 +13,8 @@
 #   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
 #   BENCH_REKV_FLAGS="--driver tikv --pd mock://" runs rekv on another driver
 #   (not REKV_*: rekv reads those variables as settings)
+#   LEDIS=0 leaves ledisdb out (default 1); its binary is cached in
+#   ${XDG_CACHE_HOME:-~/.cache}/rekv-bench
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
@@ -37,13 +41,38 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; cat "$work"/*.log >&2; exit 1; }
 
 go build -o "$work/rekv" .
-rport=$(free_port); kport=$(free_port)
+
+# ledisdb at a pinned commit (the proxy serves no @latest), built once.
+ledis_version=v0.0.0-20200510135210-d35789ec47e6
+ledis_bin=""
+if [ "${LEDIS:-1}" != 0 ]; then
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/rekv-bench"
+  ledis_bin="$cache/ledis-server-$ledis_version"
+  if [ ! -x "$ledis_bin" ]; then
+    mkdir -p "$cache" "$work/ledis-build"
+    if ! (cd "$work/ledis-build" && go mod init ledisbuild >/dev/null 2>&1 &&
+          timeout 600 go get "github.com/ledisdb/ledisdb/cmd/ledis-server@$ledis_version" >/dev/null 2>&1 &&
+          timeout 600 go build -o "$ledis_bin" github.com/ledisdb/ledisdb/cmd/ledis-server >/dev/null 2>&1); then
+      echo "ledisdb could not be built from the module proxy: comparing rekv and Redis only" >&2
+      ledis_bin=""
+    fi
+  fi
+fi
+
+rport=$(free_port); kport=$(free_port); lport=$(free_port)
 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
 rpid=$!; pids+=("$rpid")
 # shellcheck disable=SC2086 # BENCH_REKV_FLAGS is a list of flags
 "$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${BENCH_REKV_FLAGS:-} >"$work/rekv.log" 2>&1 &
 kpid=$!; pids+=("$kpid")
 wait_port "$rport"; wait_port "$kport"
+servers="rekv:$kport redis:$rport"
+if [ -n "$ledis_bin" ]; then
+  "$ledis_bin" -addr "127.0.0.1:$lport" -data_dir "$work/ledis-data" -db_name goleveldb >"$work/ledis.log" 2>&1 &
+  lpid=$!; pids+=("$lpid")
+  wait_port "$lport"
+  servers="$servers ledis:$lport"
+fi
 
 # run port pipeline -> lines "TEST<TAB>rps<TAB>p50<TAB>p99" for the asked tests
 run() {
@@ -60,8 +89,9 @@ for row in csv.reader(sys.stdin):
 
 for i in $(seq "$rounds"); do
   for p in $pipelines; do
-    run "$kport" "$p" | sed "s/^/rekv\t$p\t/" >> "$work/results"
-    run "$rport" "$p" | sed "s/^/redis\t$p\t/" >> "$work/results"
+    for s in $servers; do
+      run "${s#*:}" "$p" | sed "s/^/${s%%:*}\t$p\t/" >> "$work/results"
+    done
   done
 done
 
@@ -70,20 +100,29 @@ echo
 python3 - "$work/results" <<'PY'
 import sys, statistics, collections
 d = collections.defaultdict(lambda: collections.defaultdict(list))
-order = []
+order, names = [], []
 for line in open(sys.argv[1]):
     srv, p, test, rps, p50, p99 = line.rstrip("\n").split("\t")
     key = (test, int(p))
     if key not in order: order.append(key)
+    if srv not in names: names.append(srv)
     d[key][srv].append((float(rps), float(p50), float(p99)))
 med = lambda xs, i: statistics.median(x[i] for x in xs)
-print("| test | pipeline | rekv ops/s | redis ops/s | rekv/redis | rekv p50/p99 ms | redis p50/p99 ms |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+others = [n for n in names if n not in ("redis", "rekv")]
+cols = ["rekv"] + others
+print("| test | P | redis ops/s | " + " | ".join(f"{n} ops/s (x redis)" for n in cols) +
+      " | redis p50/p99 ms | " + " | ".join(f"{n} p50/p99 ms" for n in cols) + " |")
+print("| --- | ---: | ---: | " + " | ".join("---:" for _ in cols) + " | ---: | " + " | ".join("---:" for _ in cols) + " |")
 for key in sorted(order, key=lambda k: (k[1], order.index(k))):
-    k, r = d[key]["rekv"], d[key]["redis"]
-    if not k or not r: continue
-    print(f"| {key[0]} | {key[1]} | {med(k,0):.0f} | {med(r,0):.0f} | {med(k,0)/med(r,0):.2f} | "
-          f"{med(k,1):.3f} / {med(k,2):.3f} | {med(r,1):.3f} / {med(r,2):.3f} |")
+    r = d[key]["redis"]
+    if not r: continue
+    cells = []
+    for n in cols:
+        x = d[key][n]
+        cells.append(f"{med(x,0):,.0f} ({med(x,0)/med(r,0):.2f})" if x else "-")
+    lat = [f"{med(d[key][n],1):.2f} / {med(d[key][n],2):.2f}" if d[key][n] else "-" for n in cols]
+    print(f"| {key[0]} | {key[1]} | {med(r,0):,.0f} | " + " | ".join(cells) +
+          f" | {med(r,1):.2f} / {med(r,2):.2f} | " + " | ".join(lat) + " |")
 PY
 
 if [ "$rsskeys" != 0 ]; then
@@ -98,7 +137,9 @@ for i in range(n):
 ' "$rsskeys" > "$work/load.resp"
   rss() { awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' "/proc/$1/status"; }
   echo
-  for s in "rekv $kport $kpid" "redis $rport $rpid"; do
+  rss_servers=("rekv $kport $kpid" "redis $rport $rpid")
+  [ -n "$ledis_bin" ] && rss_servers+=("ledis $lport $lpid")
+  for s in "${rss_servers[@]}"; do
     set -- $s
     redis-cli -p "$2" flushall >/dev/null
     timeout 600 redis-cli -p "$2" --pipe < "$work/load.resp" >/dev/null
