@@ -186,4 +186,36 @@ func TestTLS(t *testing.T) {
 	if err := c.Ping(ctx).Err(); err != nil {
 		t.Fatalf("an established TLS connection after the reloads: %v", err)
 	}
+
+	// tls-ciphers (TLS 1.2, OpenSSL names) chooses the suites offered.
+	dialSuite := func(suite uint16) error {
+		conn, err := tls.Dial("tcp", tlsAddr, &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{pair(cliCert, cliKey)},
+			MaxVersion: tls.VersionTLS12, CipherSuites: []uint16{suite}})
+		if err == nil {
+			conn.Close()
+		}
+		return err
+	}
+	gcm128, chacha := tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305
+	if err := dialSuite(chacha); err != nil {
+		t.Fatalf("ChaCha20 with Go's default suites: %v", err)
+	}
+	must(t, plain.Do(ctx, "CONFIG", "SET", "tls-ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:!aNULL").Err())
+	if err := dialSuite(chacha); err == nil {
+		t.Fatal("a suite left out of tls-ciphers was still negotiated")
+	}
+	if err := dialSuite(gcm128); err != nil {
+		t.Fatalf("a suite named in tls-ciphers: %v", err)
+	}
+	for _, bad := range [][2]string{{"tls-ciphers", "NOT-A-CIPHER"}, {"tls-ciphersuites", "TLS_AES_128_GCM_SHA256"}} {
+		if err := plain.Do(ctx, "CONFIG", "SET", bad[0], bad[1]).Err(); err == nil ||
+			!strings.Contains(err.Error(), "Unable to update TLS configuration") {
+			t.Fatalf("CONFIG SET %s %s (cannot be applied): %v", bad[0], bad[1], err)
+		}
+	}
+	must(t, plain.Do(ctx, "CONFIG", "SET", "tls-ciphers", "DEFAULT",
+		"tls-ciphersuites", "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256").Err())
+	if err := dialSuite(chacha); err != nil {
+		t.Fatalf("ChaCha20 after tls-ciphers DEFAULT: %v", err)
+	}
 }

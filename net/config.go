@@ -445,7 +445,8 @@ func (s *Server) applyConfig(name, value string) error {
 		if set := s.opts.SetDurability; set != nil {
 			return set(value)
 		}
-	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols":
+	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols",
+		"tls-ciphers", "tls-ciphersuites":
 		setTLSOption(&s.opts.TLS, name, value) // checked and loaded by SetConfig
 	case "loglevel":
 		if lv := s.opts.LogLevel; lv != nil {

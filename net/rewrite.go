@@ -50,6 +50,9 @@ func (s *Server) StartConfig(params map[string]string) error {
 		if err := s.conf.set(pairs, s.applyConfig, true); err != nil {
 			return err
 		}
+		if err := s.reloadTLS(pairs); err != nil {
+			return err
+		}
 	}
 	s.conf.snapshot()
 	return nil

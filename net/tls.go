@@ -9,6 +9,7 @@ import (
 	"io"
 	stdnet "net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,8 +34,10 @@ import (
 // required; optional: checked if given; no), tls-protocols ("TLSv1.2
 // TLSv1.3"). CONFIG SET of the files or of tls-auth-clients / tls-protocols
 // reloads them: new connections use the new certificates, established ones
-// keep theirs. tls-ciphers and tls-ciphersuites are accepted and not used
-// (Go chooses its suites; TLS 1.3's cannot be configured).
+// keep theirs. tls-ciphers (TLS 1.2, OpenSSL names) selects Go's suites by
+// name, see parseCiphers; tls-ciphersuites (TLS 1.3) can only name all
+// three of TLS 1.3's suites, which Go always offers (a subset is refused,
+// not silently ignored).
 
 // TLSOptions are the tls-* settings.
 type TLSOptions struct {
@@ -44,6 +47,8 @@ type TLSOptions struct {
 	CAFile      string
 	AuthClients string // yes | optional | no
 	Protocols   string // "TLSv1.2 TLSv1.3"; empty: both
+	Ciphers     string // tls-ciphers, OpenSSL's list syntax; empty: Go's defaults
+	Suites13    string // tls-ciphersuites; empty or all three TLS 1.3 suites
 }
 
 // tlsOrigin is the gnet context of an enrolled TLS connection: its real
@@ -93,6 +98,16 @@ func buildTLSConfig(o TLSOptions) (*tls.Config, error) {
 	default:
 		return nil, fmt.Errorf("tls-auth-clients: %q is not yes, optional or no", o.AuthClients)
 	}
+	if o.Ciphers != "" {
+		ids, err := parseCiphers(o.Ciphers)
+		if err != nil {
+			return nil, err
+		}
+		cfg.CipherSuites = ids
+	}
+	if err := checkSuites13(o.Suites13); err != nil {
+		return nil, err
+	}
 	if p := strings.Fields(o.Protocols); len(p) > 0 {
 		versions := map[string]uint16{"tlsv1.2": tls.VersionTLS12, "tlsv1.3": tls.VersionTLS13}
 		cfg.MinVersion, cfg.MaxVersion = 0, 0
@@ -110,6 +125,113 @@ func buildTLSConfig(o TLSOptions) (*tls.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// openSSLSuites maps OpenSSL's names of the TLS 1.2 suites Go implements
+// to Go's names.
+var openSSLSuites = map[string]string{
+	"ECDHE-ECDSA-AES128-GCM-SHA256": "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+	"ECDHE-RSA-AES128-GCM-SHA256":   "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+	"ECDHE-ECDSA-AES256-GCM-SHA384": "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+	"ECDHE-RSA-AES256-GCM-SHA384":   "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+	"ECDHE-ECDSA-CHACHA20-POLY1305": "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+	"ECDHE-RSA-CHACHA20-POLY1305":   "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+	"ECDHE-ECDSA-AES128-SHA":        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+	"ECDHE-RSA-AES128-SHA":          "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+	"ECDHE-ECDSA-AES256-SHA":        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+	"ECDHE-RSA-AES256-SHA":          "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+	"AES128-GCM-SHA256":             "TLS_RSA_WITH_AES_128_GCM_SHA256",
+	"AES256-GCM-SHA384":             "TLS_RSA_WITH_AES_256_GCM_SHA384",
+	"AES128-SHA":                    "TLS_RSA_WITH_AES_128_CBC_SHA",
+	"AES256-SHA":                    "TLS_RSA_WITH_AES_256_CBC_SHA",
+}
+
+// parseCiphers reads tls-ciphers, OpenSSL's cipher list (entries split by
+// ':', ',' or spaces) as far as Go can honour it: suite names select
+// those suites in that order; DEFAULT, HIGH, ALL and the like start from
+// Go's secure defaults; "!name" or "-name" removes a suite; exclusions of
+// classes Go never offers (!aNULL, !MD5, !RC4, !3DES...) change nothing.
+// Anything else is an error: a list rekv cannot apply is refused, not
+// silently ignored.
+func parseCiphers(list string) ([]uint16, error) {
+	byName := map[string]uint16{}
+	for _, c := range tls.CipherSuites() {
+		byName[c.Name] = c.ID
+	}
+	for _, c := range tls.InsecureCipherSuites() {
+		byName[c.Name] = c.ID
+	}
+	idOf := func(name string) (uint16, bool) {
+		goName, ok := openSSLSuites[strings.ToUpper(name)]
+		if !ok {
+			goName = strings.ToUpper(name) // Go's own names are accepted too
+		}
+		id, ok := byName[goName]
+		return id, ok
+	}
+	var ids []uint16
+	removed := map[uint16]bool{}
+	for _, tok := range strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
+		up := strings.ToUpper(strings.TrimPrefix(tok, "+"))
+		switch {
+		case up == "DEFAULT" || up == "HIGH" || up == "ALL" || up == "SECURE" || up == "ECDHE" || up == "EECDH" ||
+			up == "AESGCM" || up == "CHACHA20" || up == "@STRENGTH" || strings.HasPrefix(up, "@SECLEVEL="):
+			for _, c := range tls.CipherSuites() {
+				if !slices.Contains(ids, c.ID) && len(c.SupportedVersions) > 0 && c.SupportedVersions[0] < tls.VersionTLS13 {
+					ids = append(ids, c.ID)
+				}
+			}
+		case strings.HasPrefix(up, "!") || strings.HasPrefix(up, "-"):
+			name := up[1:]
+			if id, ok := idOf(name); ok {
+				removed[id] = true
+				continue
+			}
+			switch name {
+			case "ANULL", "ENULL", "NULL", "EXPORT", "EXP", "LOW", "MEDIUM", "DES", "3DES", "RC4", "MD5", "PSK", "SRP",
+				"DSS", "ADH", "AECDH", "CAMELLIA", "SEED", "IDEA", "KRB5", "DH", "EDH", "DHE", "KDHE", "SSLV3":
+				// Go offers none of these
+			default:
+				return nil, fmt.Errorf("tls-ciphers: cannot exclude %q (not a suite or class rekv knows)", tok)
+			}
+		default:
+			id, ok := idOf(up)
+			if !ok {
+				return nil, fmt.Errorf("tls-ciphers: %q is not a TLS 1.2 suite Go implements (OpenSSL names such as "+
+					"ECDHE-RSA-AES128-GCM-SHA256, or DEFAULT)", tok)
+			}
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	ids = slices.DeleteFunc(ids, func(id uint16) bool { return removed[id] })
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("tls-ciphers: %q leaves no suite", list)
+	}
+	return ids, nil
+}
+
+// checkSuites13 accepts a tls-ciphersuites value Go can honour: empty, or
+// naming all three TLS 1.3 suites (Go always offers all of them).
+func checkSuites13(list string) error {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	all := []string{"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}
+	seen := map[string]bool{}
+	for _, tok := range strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
+		name := strings.ToUpper(tok)
+		if !slices.Contains(all, name) {
+			return fmt.Errorf("tls-ciphersuites: %q is not a TLS 1.3 suite (%s)", tok, strings.Join(all, ", "))
+		}
+		seen[name] = true
+	}
+	if len(seen) < len(all) {
+		return fmt.Errorf("tls-ciphersuites: Go's TLS 1.3 always offers %s; a subset cannot be enforced "+
+			"(use tls-protocols TLSv1.2 with tls-ciphers to choose suites)", strings.Join(all, ", "))
+	}
+	return nil
 }
 
 // startTLS listens on the TLS port (the plaintext engine must be up).
@@ -136,6 +258,22 @@ func (s *Server) startTLS() error {
 	return nil
 }
 
+// reloadTLS rebuilds the listener's configuration when pairs, given at
+// start (server.redis), set tls-* parameters.
+func (s *Server) reloadTLS(pairs [][2]string) error {
+	if s.tls == nil || !slices.ContainsFunc(pairs, func(kv [2]string) bool { return isTLSOption(strings.ToLower(kv[0])) }) {
+		return nil
+	}
+	s.tlsMu.Lock()
+	defer s.tlsMu.Unlock()
+	cfg, err := buildTLSConfig(s.opts.TLS)
+	if err != nil {
+		return fmt.Errorf("tls: %w", err)
+	}
+	s.tls.cfg.Store(cfg)
+	return nil
+}
+
 // TLSAddr returns the TLS listener's address ("" without TLS).
 func (s *Server) TLSAddr() string {
 	if s.tls == nil {
@@ -146,7 +284,8 @@ func (s *Server) TLSAddr() string {
 
 func isTLSOption(name string) bool {
 	switch name {
-	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols":
+	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols",
+		"tls-ciphers", "tls-ciphersuites":
 		return true
 	}
 	return false
@@ -165,6 +304,10 @@ func setTLSOption(o *TLSOptions, name, value string) {
 		o.AuthClients = value
 	case "tls-protocols":
 		o.Protocols = value
+	case "tls-ciphers":
+		o.Ciphers = value
+	case "tls-ciphersuites":
+		o.Suites13 = value
 	}
 }
 
