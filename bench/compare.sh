@@ -4,7 +4,7 @@
 # from the Go module proxy; skipped with a message if it cannot be built)
 # on loopback, alternating servers each round. Prints a markdown table of
 # median requests/s with each server's ratio to Redis and p50/p99
-# latencies per test and pipeline depth, then each server's RSS after
+# latencies per test and pipeline depth, then rekv's and Redis's RSS after
 # loading 1,000,000 100-byte values.
 #
 #   bench/compare.sh [rounds] [requests] [tests] [pipelines]
@@ -137,9 +137,9 @@ for i in range(n):
 ' "$rsskeys" > "$work/load.resp"
   rss() { awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' "/proc/$1/status"; }
   echo
-  rss_servers=("rekv $kport $kpid" "redis $rport $rpid")
-  [ -n "$ledis_bin" ] && rss_servers+=("ledis $lport $lpid")
-  for s in "${rss_servers[@]}"; do
+  # ledisdb is left out: it does not get through redis-cli --pipe (no
+  # key stored after 120 s).
+  for s in "rekv $kport $kpid" "redis $rport $rpid"; do
     set -- $s
     redis-cli -p "$2" flushall >/dev/null
     timeout 600 redis-cli -p "$2" --pipe < "$work/load.resp" >/dev/null
