@@ -88,6 +88,8 @@ type Request struct {
 // Engine owns the actor system and the shards.
 type Engine struct {
 	sys      *actor.ActorSystem
+	stopped  chan struct{} // closed by Stop: the shard dispatchers' goroutines end
+	stopOnce sync.Once
 	drv      drivers.Driver
 	rt       Runtime
 	log      *slog.Logger
@@ -123,7 +125,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
+	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
 		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
@@ -299,6 +301,7 @@ func (e *Engine) Stop(ctx context.Context) error {
 	f := e.sys.Root.PoisonFuture(e.guardian)
 	done := make(chan error, 1)
 	go func() { done <- f.Wait() }()
+	defer e.stopOnce.Do(func() { close(e.stopped) })
 	select {
 	case err := <-done:
 		e.sys.Shutdown()
@@ -554,6 +557,7 @@ func (g *guardian) Receive(ctx actor.Context) {
 			i := i
 			sh := &shard{e: g.e, idx: i}
 			props := actor.PropsFromProducer(func() actor.Actor { return sh },
+				actor.WithDispatcher(newShardDispatcher(g.e.stopped)),
 				actor.WithMailbox(func() actor.Mailbox {
 					sh.mb = actor.Unbounded()()
 					return sh.mb
