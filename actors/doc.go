@@ -18,6 +18,9 @@
 //     shard, so they see all earlier writes of their client and never run
 //     at the same time as each other.
 //   - A reply is produced only after the command's transaction committed.
+//   - Each shard's mailbox passes run on that shard's own long-lived
+//     goroutine (dispatch.go), one pass at a time as protoactor guarantees;
+//     a shard blocked at a reservation blocks only its own goroutine.
 //   - A panic inside a command is recovered: the client gets
 //     "ERR internal error", the transaction is discarded, the shard goes on.
 //   - On a store shared with other nodes (Options.Shared) the shards still
