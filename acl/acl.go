@@ -279,7 +279,6 @@ const (
 	errNoSuchPassword ruleError = "The password you are trying to remove from the user does not exist"
 	errAfterAllKeys   ruleError = "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns"
 	errAfterAllChans  ruleError = "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an empty list of channels"
-	errSelectors      ruleError = "selectors are not supported by rekv"
 	errDeleteDefault  ruleError = "The 'default' user cannot be removed"
 )
 

@@ -412,6 +412,10 @@ func (s *Server) SetConfig(pairs [][2]string) error {
 // applyConfig makes a checked value take effect (parameters with no
 // meaning in rekv are only remembered).
 func (s *Server) applyConfig(name, value string) error {
+	if isTLSOption(name) {
+		setTLSOption(&s.opts.TLS, name, value) // checked and loaded by SetConfig
+		return nil
+	}
 	switch name {
 	case "notify-keyspace-events":
 		n, _ := command.ParseNotify(value)
@@ -445,9 +449,6 @@ func (s *Server) applyConfig(name, value string) error {
 		if set := s.opts.SetDurability; set != nil {
 			return set(value)
 		}
-	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols",
-		"tls-ciphers", "tls-ciphersuites":
-		setTLSOption(&s.opts.TLS, name, value) // checked and loaded by SetConfig
 	case "loglevel":
 		if lv := s.opts.LogLevel; lv != nil {
 			lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,

@@ -171,7 +171,7 @@ func parseCiphers(list string) ([]uint16, error) {
 	}
 	var ids []uint16
 	removed := map[uint16]bool{}
-	for _, tok := range strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
+	for _, tok := range splitSuites(list) {
 		up := strings.ToUpper(strings.TrimPrefix(tok, "+"))
 		switch {
 		case up == "DEFAULT" || up == "HIGH" || up == "ALL" || up == "SECURE" || up == "ECDHE" || up == "EECDH" ||
@@ -212,6 +212,11 @@ func parseCiphers(list string) ([]uint16, error) {
 	return ids, nil
 }
 
+// splitSuites splits a cipher list at ':', ',' or spaces, as OpenSSL does.
+func splitSuites(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' })
+}
+
 // checkSuites13 accepts a tls-ciphersuites value Go can honour: empty, or
 // naming all three TLS 1.3 suites (Go always offers all of them).
 func checkSuites13(list string) error {
@@ -220,7 +225,7 @@ func checkSuites13(list string) error {
 	}
 	all := []string{"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}
 	seen := map[string]bool{}
-	for _, tok := range strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
+	for _, tok := range splitSuites(list) {
 		name := strings.ToUpper(tok)
 		if !slices.Contains(all, name) {
 			return fmt.Errorf("tls-ciphersuites: %q is not a TLS 1.3 suite (%s)", tok, strings.Join(all, ", "))
@@ -282,32 +287,34 @@ func (s *Server) TLSAddr() string {
 	return s.tls.ln.Addr().String()
 }
 
-func isTLSOption(name string) bool {
+// tlsField returns the field of o that the tls-* parameter name sets, nil
+// for any other name: the one list of the TLS parameters.
+func tlsField(o *TLSOptions, name string) *string {
 	switch name {
-	case "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols",
-		"tls-ciphers", "tls-ciphersuites":
-		return true
+	case "tls-cert-file":
+		return &o.CertFile
+	case "tls-key-file":
+		return &o.KeyFile
+	case "tls-ca-cert-file":
+		return &o.CAFile
+	case "tls-auth-clients":
+		return &o.AuthClients
+	case "tls-protocols":
+		return &o.Protocols
+	case "tls-ciphers":
+		return &o.Ciphers
+	case "tls-ciphersuites":
+		return &o.Suites13
 	}
-	return false
+	return nil
 }
+
+func isTLSOption(name string) bool { return tlsField(&TLSOptions{}, name) != nil }
 
 // setTLSOption sets one tls-* parameter in o.
 func setTLSOption(o *TLSOptions, name, value string) {
-	switch name {
-	case "tls-cert-file":
-		o.CertFile = value
-	case "tls-key-file":
-		o.KeyFile = value
-	case "tls-ca-cert-file":
-		o.CAFile = value
-	case "tls-auth-clients":
-		o.AuthClients = value
-	case "tls-protocols":
-		o.Protocols = value
-	case "tls-ciphers":
-		o.Ciphers = value
-	case "tls-ciphersuites":
-		o.Suites13 = value
+	if f := tlsField(o, name); f != nil {
+		*f = value
 	}
 }
 
