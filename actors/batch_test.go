@@ -151,12 +151,10 @@ type countMailbox struct {
 
 func (m countMailbox) UserMessageCount() int { return m.n }
 
-// TestGroupFlushOnUncountedMessage: protoactor's mailbox counts a message
-// after queueing it, so a shard running that message can read the count as
-// -1. The group must commit then, as on 0: nothing else is queued, and an
-// open group's replies would wait for the next message to the shard (seen
-// in CI as a client's read stalling once the other clients went quiet).
-func TestGroupFlushOnUncountedMessage(t *testing.T) {
+// oneShardEngine returns an engine of one shard on in-memory Badger, with
+// the string and key commands.
+func oneShardEngine(t *testing.T) (*Engine, *command.Registry) {
+	t.Helper()
 	bdb, err := badger.Open(badger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
@@ -168,16 +166,37 @@ func TestGroupFlushOnUncountedMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	return e, reg
+}
+
+// addTo hands the command args to s as its mailbox would and returns
+// where its reply goes.
+func addTo(t *testing.T, s *shard, reg *command.Registry, args ...string) chanReplier {
+	t.Helper()
+	bs := make([][]byte, len(args))
+	for i, a := range args {
+		bs[i] = []byte(a)
+	}
+	spec, _ := reg.Resolve(bs)
+	run, err := spec.Parse(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chanReplier, 1)
+	s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}})
+	return done
+}
+
+// TestGroupFlushOnUncountedMessage: protoactor's mailbox counts a message
+// after queueing it, so a shard running that message can read the count as
+// -1. The group must commit then, as on 0: nothing else is queued, and an
+// open group's replies would wait for the next message to the shard (seen
+// in CI as a client's read stalling once the other clients went quiet).
+func TestGroupFlushOnUncountedMessage(t *testing.T) {
+	e, reg := oneShardEngine(t)
 	for _, count := range []int{-1, 0, 1} {
 		s := &shard{e: e, idx: 0, mb: countMailbox{n: count}}
-		args := [][]byte{[]byte("incr"), []byte("k")}
-		spec, _ := reg.Resolve(args)
-		run, err := spec.Parse(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chanReplier, 1)
-		s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}})
+		done := addTo(t, s, reg, "incr", "k")
 		open := s.group != nil
 		if want := count > 0; open != want {
 			t.Fatalf("count %d: group left open = %v, want %v", count, open, want)
@@ -197,37 +216,12 @@ func TestGroupFlushOnUncountedMessage(t *testing.T) {
 // made instead of piling up in the shard (seen in CI: 256 GETs of 1 MiB
 // held in one group kept a non-reading client under its 4 MiB limit).
 func TestGroupFlushOnReplyBytes(t *testing.T) {
-	bdb, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, bdb, reg, nil,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
-	run := func(s *shard, args ...string) chanReplier {
-		t.Helper()
-		bs := make([][]byte, len(args))
-		for i, a := range args {
-			bs[i] = []byte(a)
-		}
-		spec, _ := reg.Resolve(bs)
-		r, err := spec.Parse(bs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chanReplier, 1)
-		s.add(&Request{Client: done, Spec: spec, Runner: r, Proto: 2, Shards: []int{0}})
-		return done
-	}
+	e, reg := oneShardEngine(t)
 	one := &shard{e: e, idx: 0, mb: countMailbox{n: 0}}
-	<-run(one, "set", "big", string(make([]byte, maxGroupBytes/4)))
+	<-addTo(t, one, reg, "set", "big", string(make([]byte, maxGroupBytes/4)))
 	s := &shard{e: e, idx: 0, mb: countMailbox{n: 100}} // always more queued
 	for i := 1; i <= 4; i++ {
-		done := run(s, "get", "big")
+		done := addTo(t, s, reg, "get", "big")
 		if open := s.group != nil; open != (i < 4) {
 			t.Fatalf("after %d GETs of %d bytes: group open = %v", i, maxGroupBytes/4, open)
 		}

@@ -80,19 +80,10 @@ func (cg *memCgroup) stats() (peak, oomKills uint64) {
 		b, _ := os.ReadFile(filepath.Join(cg.dir, file))
 		return string(b)
 	}
-	field := func(text, key string) uint64 {
-		for _, l := range strings.Split(text, "\n") {
-			if f := strings.Fields(l); len(f) == 2 && f[0] == key {
-				n, _ := strconv.ParseUint(f[1], 10, 64)
-				return n
-			}
-		}
-		return 0
-	}
 	if cg.v2 {
 		peak, _ = strconv.ParseUint(strings.TrimSpace(read("memory.peak")), 10, 64)
-		return peak, field(read("memory.events"), "oom_kill")
+		return peak, statValue(read("memory.events"), "oom_kill")
 	}
 	peak, _ = strconv.ParseUint(strings.TrimSpace(read("memory.max_usage_in_bytes")), 10, 64)
-	return peak, field(read("memory.oom_control"), "oom_kill")
+	return peak, statValue(read("memory.oom_control"), "oom_kill")
 }

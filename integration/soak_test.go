@@ -21,6 +21,18 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// statValue returns the number after key on the line of text that starts
+// with it ("VmRSS: 123 kB", "oom_kill 0"), 0 if there is none.
+func statValue(text, key string) uint64 {
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == key {
+			n, _ := strconv.ParseUint(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
 // procRSS returns a process's resident memory, its peak, and the
 // anonymous part (heap and stacks, not file pages mapped in), in bytes.
 func procRSS(pid int) (rss, peak, anon uint64) {
@@ -28,22 +40,8 @@ func procRSS(pid int) (rss, peak, anon uint64) {
 	if err != nil {
 		return 0, 0, 0
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseUint(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb << 10
-		case "VmHWM:":
-			peak = kb << 10
-		case "RssAnon:":
-			anon = kb << 10
-		}
-	}
-	return rss, peak, anon
+	status := string(b)
+	return statValue(status, "VmRSS:") << 10, statValue(status, "VmHWM:") << 10, statValue(status, "RssAnon:") << 10
 }
 
 // TestMemorySoak runs many clients writing and reading values of random
