@@ -21,6 +21,13 @@
 //   - Each shard's mailbox passes run on that shard's own long-lived
 //     goroutine (dispatch.go), one pass at a time as protoactor guarantees;
 //     a shard blocked at a reservation blocks only its own goroutine.
+//   - Whoever runs a shard's commands holds its lock (shard.mu): the
+//     shard's goroutine for each message (and while it waits at a
+//     reservation), or an event loop running a command in place of idle
+//     shards (RunHere: only tried, never waited for, so it cannot
+//     deadlock; only for a client with no earlier command unanswered, so
+//     it overtakes nothing of that client's). Caches and open groups are
+//     touched only under it.
 //   - A panic inside a command is recovered: the client gets
 //     "ERR internal error", the transaction is discarded, the shard goes on.
 //   - On a store shared with other nodes (Options.Shared) the shards still

@@ -95,12 +95,16 @@ type Engine struct {
 	log      *slog.Logger
 	caches   []*store.MetaCache
 	pids     []*actor.PID
+	shards   []*shard
 	guardian *actor.PID
 	all      []int
 	maxRetry int
 	shared   bool // other nodes write the store (Options.Shared)
-	slow     func(Replier, *command.Spec, [][]byte, time.Duration, bool)
-	track    func(Replier, [][]byte)
+	// syncs reports whether each commit waits for a disk sync now
+	// (drivers.CommitSyncer); nil: never.
+	syncs func() bool
+	slow  func(Replier, *command.Spec, [][]byte, time.Duration, bool)
+	track func(Replier, [][]byte)
 	// hits and misses count the keys read-only commands found or not
 	// (INFO keyspace_hits / keyspace_misses).
 	hits, misses atomic.Int64
@@ -131,6 +135,9 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))
+	if cs, ok := drv.(drivers.CommitSyncer); ok {
+		e.syncs = cs.SyncsCommits
+	}
 	var err error
 	if e.markers, err = store.LoadFlushMarkers(drv, o.Shared); err != nil {
 		return nil, fmt.Errorf("actors: load flush markers: %w", err)
@@ -231,6 +238,54 @@ func (e *Engine) Dispatch(req *Request) {
 	}
 	e.sys.Root.Send(e.pids[req.Shards[0]], req)
 	e.multiMu.Unlock()
+}
+
+// RunHere runs req on the calling goroutine (an event loop) instead of
+// sending it to its shards, when that gives the same result: req is a
+// command that could run on its shards without waiting (not blocking, not
+// keyspace-wide, not a transaction), nor a script (Serial: a script may
+// run for long, and while it does the loop must answer other clients,
+// BUSY at least, and SCRIPT KILL), and every shard it holds is idle —
+// nothing in its mailbox, no open group, and its lock free (a shard
+// waiting at a reservation holds it). The locks are only tried, never
+// waited for, so holding several at once cannot deadlock: a multi-shard
+// command gets its barrier for free. The caller guarantees that none of
+// the client's earlier commands is still unanswered, so req overtakes
+// nothing of its client's; among clients, running it now is one more
+// serial order. It runs, commits and replies exactly as on a shard
+// (execute), under the shards' locks. It reports false, having done
+// nothing, when req must be dispatched. Writes on a shared store go to
+// their shards (their conflict retries back off and would stall the event
+// loop), and so do writes while every commit syncs the disk (durability
+// always: a shard's group commit shares one sync among many clients).
+//
+// This saves the request's two goroutine hand-offs (event loop to shard,
+// shard back to the loop's wake-up): the reply is written by the same
+// loop pass that read the request.
+func (e *Engine) RunHere(req *Request) bool {
+	if req.done != nil || req.NoBlock || req.wait != nil || len(req.Shards) == 0 ||
+		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) != 0 ||
+		req.Spec.Flags&command.Write != 0 && (e.shared || e.syncs != nil && e.syncs()) {
+		return false
+	}
+	locked := 0
+	defer func() {
+		for _, i := range req.Shards[:locked] {
+			e.shards[i].mu.Unlock()
+		}
+	}()
+	for _, i := range req.Shards {
+		s := e.shards[i]
+		if s.mb.UserMessageCount() > 0 || !s.mu.TryLock() {
+			return false
+		}
+		locked++
+		if s.group != nil || s.mb.UserMessageCount() > 0 {
+			return false
+		}
+	}
+	e.execute(req, req.Shards[0])
+	return true
 }
 
 // SpawnChild starts an actor as a child of the root guardian, supervised
@@ -556,6 +611,7 @@ func (g *guardian) Receive(ctx actor.Context) {
 		for i := range g.e.caches {
 			i := i
 			sh := &shard{e: g.e, idx: i}
+			g.e.shards = append(g.e.shards, sh)
 			props := actor.PropsFromProducer(func() actor.Actor { return sh },
 				actor.WithDispatcher(newShardDispatcher(g.e.stopped)),
 				actor.WithMailbox(func() actor.Mailbox {
@@ -569,13 +625,19 @@ func (g *guardian) Receive(ctx actor.Context) {
 }
 
 type shard struct {
-	e     *Engine
-	idx   int
+	e   *Engine
+	idx int
+	// mu is held while the shard handles a message (and while it waits at
+	// a reservation), and by a caller running a command in its place
+	// (RunHere): whoever holds it owns the shard's keys and cache.
+	mu    sync.Mutex
 	mb    actor.Mailbox // to see whether more requests wait (group commit)
 	group *group        // the open group, see batch.go
 }
 
 func (s *shard) Receive(ctx actor.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch m := ctx.Message().(type) {
 	case *Request:
 		if batchable(m, s.e.shared) {

@@ -106,6 +106,14 @@ type DurabilitySetter interface {
 	SetDurability(level string) error
 }
 
+// CommitSyncer is implemented by drivers whose commits may each wait for
+// a disk sync (Badger with durability always): SyncsCommits reports
+// whether they do now. The engine then leaves writes to its shards, whose
+// group commits share one sync among many commands.
+type CommitSyncer interface {
+	SyncsCommits() bool
+}
+
 // Syncer is implemented by drivers whose commits may wait in the OS's
 // buffers (Badger with durability everysec or no): Sync makes every
 // committed write durable now. Others (TiKV: raft-replicated) are durable

@@ -249,6 +249,14 @@ func (cl *client) endBatch() {
 	}
 }
 
+// answered reports whether every command of the client before seq has
+// its reply: then nothing of the client's is still running anywhere.
+func (cl *client) answered(seq uint64) bool {
+	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
+	return cl.written == seq
+}
+
 // maxInFlight bounds the commands of one connection that are dispatched
 // but not yet answered; past it, parsing pauses (the rest waits in the
 // input buffer) until half have been answered, so a client pipelining a

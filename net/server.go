@@ -517,9 +517,13 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)
 	}
-	s.engine.Dispatch(&actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
+	req := &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.Info})
+		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.Info}
+	if cl.answered(seq) && s.engine.RunHere(req) {
+		return // run on this loop: its reply goes out at the end of OnTraffic
+	}
+	s.engine.Dispatch(req)
 }
 
 // errMisconf refuses writes while the store cannot persist them.

@@ -16,7 +16,8 @@ type CacheResolver func(metaKey []byte) *MetaCache
 // Tx is one command's view of storage: a driver transaction plus the caches
 // of the shards the command holds.
 type Tx struct {
-	txn     drivers.Txn
+	txn     drivers.Txn // &lazy
+	lazy    lazyTxn
 	drv     drivers.Driver
 	db      uint8 // the selected logical database
 	slot    uint8 // where db's keys are stored (its DBRecord's slot)
@@ -106,14 +107,11 @@ type Env struct {
 
 // Begin starts a Tx for database db at time now (unix ms).
 func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
-	txn, err := e.Drv.Begin(writable)
-	if err != nil {
-		return nil, err
-	}
-	t := &Tx{txn: txn, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
+	t := &Tx{lazy: lazyTxn{drv: e.Drv, writable: writable}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
 		seen: make(map[string]record, 2), notify: e.Notify}
-	if err = t.use(db); err != nil {
-		txn.Rollback()
+	t.txn = &t.lazy
+	if err := t.use(db); err != nil {
+		t.txn.Rollback()
 		return nil, err
 	}
 	return t, nil

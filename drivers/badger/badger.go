@@ -247,6 +247,11 @@ func (d *DB) SetDurability(level string) error {
 	return nil
 }
 
+// SyncsCommits implements drivers.CommitSyncer.
+func (d *DB) SyncsCommits() bool {
+	return d.syncOpen || d.durability.Load() == DurabilityAlways
+}
+
 // Backup implements drivers.Backuper with Badger's backup stream: every
 // key as of one read timestamp, so the copy is consistent.
 func (d *DB) Backup(w io.Writer) error {

@@ -1,0 +1,210 @@
+package actors
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// request parses line into a request of client c, routed by e.
+func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line string) *Request {
+	t.Helper()
+	args, _ := resp.SplitArgs([]byte(line), nil)
+	spec, err := reg.Resolve(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := spec.Parse(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Request{Client: c, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args), Args: args}
+}
+
+// ranHere runs line with RunHere and reports whether it ran, checking
+// that a command that ran has replied before RunHere returned.
+func ranHere(t *testing.T, e *Engine, reg *command.Registry, line string) (bool, string) {
+	t.Helper()
+	c := make(chanReplier, 1)
+	if !e.RunHere(request(t, e, reg, c, line)) {
+		select {
+		case b := <-c:
+			t.Fatalf("%s: refused but replied %q", line, b)
+		default:
+		}
+		return false, ""
+	}
+	select {
+	case b := <-c:
+		return true, string(b)
+	default:
+		t.Fatalf("%s: ran here without a reply", line)
+		return true, ""
+	}
+}
+
+// okRunner replies OK.
+type okRunner struct{}
+
+func (okRunner) Run(c *command.Ctx) error { c.W.OK(); return nil }
+
+// TestRunHere: an event loop runs a command in place of its idle shards
+// (single- or multi-shard), and leaves it to the shards when one of them
+// is busy — its lock taken (running, or waiting at a reservation), a
+// group open, a message queued — or when the command may take long or
+// wait (scripts, blocking commands). A refused attempt takes no lock.
+func TestRunHere(t *testing.T) {
+	e, reg := oneShardEngine(t)
+	s := e.shards[0]
+	if ok, got := ranHere(t, e, reg, "set k v"); !ok || got != "+OK\r\n" {
+		t.Fatalf("SET on an idle shard: ran %v, reply %q", ok, got)
+	}
+	if ok, got := ranHere(t, e, reg, "get k"); !ok || got != "$1\r\nv\r\n" {
+		t.Fatalf("GET on an idle shard: ran %v, reply %q", ok, got)
+	}
+
+	s.mu.Lock()
+	if ok, _ := ranHere(t, e, reg, "get k"); ok {
+		t.Fatal("ran while the shard's lock was held")
+	}
+	s.mu.Unlock()
+
+	s.group = &group{}
+	if ok, _ := ranHere(t, e, reg, "get k"); ok {
+		t.Fatal("ran while the shard had an open group")
+	}
+	s.group = nil
+	if !s.mu.TryLock() {
+		t.Fatal("a refused RunHere left the shard locked")
+	}
+	s.mu.Unlock()
+
+	mb := s.mb
+	s.mb = countMailbox{Mailbox: mb, n: 1}
+	if ok, _ := ranHere(t, e, reg, "get k"); ok {
+		t.Fatal("ran while a message waited in the shard's mailbox")
+	}
+	s.mb = mb
+
+	for _, spec := range []*command.Spec{
+		{Name: "script", Flags: command.Write | command.Serial},
+		{Name: "bpop", Flags: command.Write | command.Blocking},
+		{Name: "scan", Flags: command.ReadOnly | command.Keyspace},
+	} {
+		c := make(chanReplier, 1)
+		if e.RunHere(&Request{Client: c, Spec: spec, Runner: okRunner{}, Proto: 2, Shards: []int{0}}) {
+			t.Fatalf("%s (flags %b) ran here", spec.Name, spec.Flags)
+		}
+	}
+}
+
+// TestRunHereMultiShard: a multi-shard command runs in place when all its
+// shards are idle, holding them all; with one busy it runs nowhere and
+// releases the locks it took.
+func TestRunHereMultiShard(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := newEngine(t, reg, 4)
+	line := "mset a 1 b 2 c 3 d 4 e 5 f 6"
+	req := request(t, e, reg, make(chanReplier, 1), line)
+	if len(req.Shards) < 2 {
+		t.Fatalf("keys on %d shard(s): the test needs several", len(req.Shards))
+	}
+	if ok, got := ranHere(t, e, reg, line); !ok || got != "+OK\r\n" {
+		t.Fatalf("MSET over idle shards: ran %v, reply %q", ok, got)
+	}
+	if ok, got := ranHere(t, e, reg, "mget a b c d e f"); !ok || got != "*6\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n$1\r\n4\r\n$1\r\n5\r\n$1\r\n6\r\n" {
+		t.Fatalf("MGET over idle shards: ran %v, reply %q", ok, got)
+	}
+	busy := e.shards[req.Shards[len(req.Shards)-1]]
+	busy.mu.Lock()
+	if ok, _ := ranHere(t, e, reg, line); ok {
+		t.Fatal("ran with one of its shards busy")
+	}
+	busy.mu.Unlock()
+	for _, i := range req.Shards {
+		if !e.shards[i].mu.TryLock() {
+			t.Fatalf("shard %d left locked by a refused RunHere", i)
+		}
+		e.shards[i].mu.Unlock()
+	}
+}
+
+// TestRunHereLeavesSyncedWritesToShards: while every commit syncs the
+// disk, writes go to the shards, whose group commits share the syncs;
+// reads still run in place.
+func TestRunHereLeavesSyncedWritesToShards(t *testing.T) {
+	e, reg := oneShardEngine(t)
+	d, ok := e.drv.(*badger.DB)
+	if !ok {
+		t.Fatalf("driver %T", e.drv)
+	}
+	if err := d.SetDurability(badger.DurabilityAlways); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := ranHere(t, e, reg, "set k v"); ok {
+		t.Fatal("a write ran in place with durability always")
+	}
+	if ok, _ := ranHere(t, e, reg, "get k"); !ok {
+		t.Fatal("a read was refused with durability always")
+	}
+	if err := d.SetDurability(badger.DurabilityEverySec); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := ranHere(t, e, reg, "set k v"); !ok {
+		t.Fatal("a write was refused with durability everysec")
+	}
+}
+
+// beginCounter counts the transactions begun.
+type beginCounter struct {
+	drivers.Driver
+	begins atomic.Int64
+}
+
+func (d *beginCounter) Begin(writable bool) (drivers.Txn, error) {
+	d.begins.Add(1)
+	return d.Driver.Begin(writable)
+}
+
+// TestCachedReadBeginsNoTransaction: a read served from the meta cache
+// (a small string just written) begins no driver transaction at all; a
+// read that misses the cache, and a write, do.
+func TestCachedReadBeginsNoTransaction(t *testing.T) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := &beginCounter{Driver: bdb}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, drv, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	step := func(line, want string, begins int64) {
+		t.Helper()
+		before := drv.begins.Load()
+		if ok, got := ranHere(t, e, reg, line); !ok || got != want {
+			t.Fatalf("%s: ran %v, reply %q, want %q", line, ok, got, want)
+		}
+		if n := drv.begins.Load() - before; n != begins {
+			t.Fatalf("%s: %d driver transactions, want %d", line, n, begins)
+		}
+	}
+	step("set k v", "+OK\r\n", 1)
+	step("get k", "$1\r\nv\r\n", 0)
+	step("exists k", ":1\r\n", 0)
+	e.caches[0].Purge()
+	step("get k", "$1\r\nv\r\n", 1)
+	step("get k", "$1\r\nv\r\n", 0)
+}

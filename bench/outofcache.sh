@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# GET of uniformly random keys from a data set several times larger than
+# the memory rekv may use for its caches, against GET of a key space that
+# fits in them, on one rekv (Badger, default durability) on loopback.
+#
+#   bench/outofcache.sh [requests]
+#   CACHE_MIB=48 (default): the cache budget, split into Badger's block
+#     cache (half), memtable (a quarter) and the meta cache (a quarter,
+#     as entries of VALUE bytes)
+#   FACTOR=5 (default): the data set is FACTOR x CACHE_MIB of values
+#   VALUE=1000 (default): value bytes (under Badger's value threshold, so
+#     values live in the LSM tree with their keys)
+#
+# Prints the in-cache and out-of-cache GET rates (-P 1 and -P 16, 50
+# clients) and their ratio. Bounded: fixed request counts, time limits,
+# and the server it starts is stopped by pid on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+requests=${1:-100000}
+cache_mib=${CACHE_MIB:-48}
+factor=${FACTOR:-5}
+value=${VALUE:-1000}
+
+if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+fi
+work=$(mktemp -d)
+pid=""
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+go build -o "$work/rekv" .
+port=$(free_port)
+block=$((cache_mib / 2)); memtable=$((cache_mib / 4)); metas=$(((cache_mib << 20) / 4 / (value + 100)))
+keys=$(((cache_mib << 20) * factor / value))
+hot=$((metas / 2)) # fits in the meta cache and the block cache alike
+REKV_STORAGE__BADGER__BLOCK_CACHE_MIB=$block REKV_STORAGE__BADGER__MEMTABLE_MIB=$memtable \
+  REKV_ACTORS__META_CACHE_SIZE=$metas \
+  "$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+echo "caches: block ${block} MiB, memtable ${memtable} MiB, meta cache ${metas} entries;" \
+  "data: $keys values of $value bytes ($(((keys * value) >> 20)) MiB, ${factor}x the caches)"
+# Keys as redis-benchmark's __rand_int__ names them (key:%012d).
+python3 - "$keys" "$value" > "$work/load.resp" <<'PY'
+import sys
+n, size = int(sys.argv[1]), int(sys.argv[2])
+out = sys.stdout.buffer
+val = b"v" * size
+for i in range(n):
+    k = b"key:%012d" % i
+    out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (len(k), k, len(val), val))
+PY
+timeout 900 redis-cli -p "$port" --pipe < "$work/load.resp" >/dev/null
+rm -f "$work/load.resp"
+echo "loaded: dbsize $(redis-cli -p "$port" dbsize)"
+
+rate() { # space pipeline -> requests/s of GET over key:0..space-1
+  timeout 300 redis-benchmark -p "$port" -n "$requests" -c 50 -P "$2" -r "$1" -t get --csv 2>/dev/null |
+    python3 -c '
+import csv, sys
+rows = [r for r in csv.reader(sys.stdin) if len(r) > 1 and r[0] != "test"]
+print(rows[-1][1])'
+}
+echo "| P | in-cache GET/s ($hot keys) | out-of-cache GET/s ($keys keys) | ratio |"
+echo "| ---: | ---: | ---: | ---: |"
+for p in 1 16; do
+  rate "$hot" "$p" >/dev/null # warm the hot set
+  in=$(rate "$hot" "$p")
+  out=$(rate "$keys" "$p")
+  python3 -c "import sys; i, o = float(sys.argv[2]), float(sys.argv[3]); print(f'| {sys.argv[1]} | {i:,.0f} | {o:,.0f} | {o/i:.2f} |')" "$p" "$in" "$out"
+done
