@@ -73,8 +73,9 @@ func batchable(req *Request, shared bool) bool {
 }
 
 // add runs req in the shard's open group (opening one), or alone when the
-// group cannot take it.
-func (s *shard) add(req *Request) {
+// group cannot take it. The group commits once full, or once the mailbox
+// is empty unless held (a Session: it commits the group at its End).
+func (s *shard) add(req *Request, held bool) {
 	e := s.e
 	if s.group == nil {
 		notify := e.rt.notifying()
@@ -85,7 +86,11 @@ func (s *shard) add(req *Request) {
 			e.execute(req, s.idx)
 			return
 		}
-		s.group = &group{tx: tx, w: resp.NewWriter(2)}
+		g := s.spare
+		if g == nil {
+			g = &group{w: resp.NewWriter(2)}
+		}
+		s.spare, g.tx, s.group = nil, tx, g
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
@@ -100,7 +105,7 @@ func (s *shard) add(req *Request) {
 	// The count may read -1: protoactor's mailbox pushes a message before
 	// counting it, and the shard may pop and run it in between. Only a
 	// positive count promises a next message (which then flushes the group).
-	if len(g.reqs) >= maxGroup || g.bytes >= maxGroupBytes || s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
+	if len(g.reqs) >= maxGroup || g.bytes >= maxGroupBytes || !held && s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
 		s.flush()
 	}
 }
@@ -178,6 +183,18 @@ func (s *shard) flush() {
 	c := s.e.caches[s.idx]
 	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes(), swapped: g.tx.Swaps()}, []int{s.idx},
 		func([]byte) *store.MetaCache { return c })
+	s.recycle(g)
+}
+
+// recycle keeps g, emptied, for the shard's next group: its slices and
+// writer are reused (the replies were handed over, the requests are done).
+func (s *shard) recycle(g *group) {
+	clear(g.reqs)
+	clear(g.outs)
+	clear(g.errs)
+	g.reqs, g.outs, g.errs, g.marks = g.reqs[:0], g.outs[:0], g.errs[:0], g.marks[:0]
+	g.tx, g.bytes = nil, 0
+	s.spare = g
 }
 
 // fallback abandons the open group and runs its commands one by one.
@@ -189,4 +206,5 @@ func (s *shard) fallback() {
 	for _, req := range g.reqs {
 		s.e.execute(req, s.idx)
 	}
+	s.recycle(g)
 }

@@ -183,7 +183,7 @@ func addTo(t *testing.T, s *shard, reg *command.Registry, args ...string) chanRe
 		t.Fatal(err)
 	}
 	done := make(chanReplier, 1)
-	s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}})
+	s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}}, false)
 	return done
 }
 

@@ -96,6 +96,7 @@ type Engine struct {
 	caches   []*store.MetaCache
 	pids     []*actor.PID
 	shards   []*shard
+	holds1   []func([]byte) bool // holds1[i] is holder([]int{i})
 	guardian *actor.PID
 	all      []int
 	maxRetry int
@@ -155,6 +156,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		c.SetClock(store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start))
 		e.caches = append(e.caches, c)
 		e.all = append(e.all, i)
+		e.holds1 = append(e.holds1, func(key []byte) bool { return e.ShardOf(key) == i })
 	}
 	ready := make(chan struct{})
 	var once sync.Once
@@ -240,54 +242,6 @@ func (e *Engine) Dispatch(req *Request) {
 	e.multiMu.Unlock()
 }
 
-// RunHere runs req on the calling goroutine (an event loop) instead of
-// sending it to its shards, when that gives the same result: req is a
-// command that could run on its shards without waiting (not blocking, not
-// keyspace-wide, not a transaction), nor a script (Serial: a script may
-// run for long, and while it does the loop must answer other clients,
-// BUSY at least, and SCRIPT KILL), and every shard it holds is idle —
-// nothing in its mailbox, no open group, and its lock free (a shard
-// waiting at a reservation holds it). The locks are only tried, never
-// waited for, so holding several at once cannot deadlock: a multi-shard
-// command gets its barrier for free. The caller guarantees that none of
-// the client's earlier commands is still unanswered, so req overtakes
-// nothing of its client's; among clients, running it now is one more
-// serial order. It runs, commits and replies exactly as on a shard
-// (execute), under the shards' locks. It reports false, having done
-// nothing, when req must be dispatched. Writes on a shared store go to
-// their shards (their conflict retries back off and would stall the event
-// loop), and so do writes while every commit syncs the disk (durability
-// always: a shard's group commit shares one sync among many clients).
-//
-// This saves the request's two goroutine hand-offs (event loop to shard,
-// shard back to the loop's wake-up): the reply is written by the same
-// loop pass that read the request.
-func (e *Engine) RunHere(req *Request) bool {
-	if req.done != nil || req.NoBlock || req.wait != nil || len(req.Shards) == 0 ||
-		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) != 0 ||
-		req.Spec.Flags&command.Write != 0 && (e.shared || e.syncs != nil && e.syncs()) {
-		return false
-	}
-	locked := 0
-	defer func() {
-		for _, i := range req.Shards[:locked] {
-			e.shards[i].mu.Unlock()
-		}
-	}()
-	for _, i := range req.Shards {
-		s := e.shards[i]
-		if s.mb.UserMessageCount() > 0 || !s.mu.TryLock() {
-			return false
-		}
-		locked++
-		if s.group != nil || s.mb.UserMessageCount() > 0 {
-			return false
-		}
-	}
-	e.execute(req, req.Shards[0])
-	return true
-}
-
 // SpawnChild starts an actor as a child of the root guardian, supervised
 // like the shards (one-for-one restart).
 func (e *Engine) SpawnChild(name string, producer actor.Producer) (*actor.PID, error) {
@@ -330,6 +284,9 @@ func (e *Engine) Exec(ctx context.Context, shard, db int, spec *command.Spec, ru
 func (e *Engine) holder(shards []int) func([]byte) bool {
 	if len(shards) >= len(e.caches) {
 		return nil
+	}
+	if len(shards) == 1 {
+		return e.holds1[shards[0]] // made once: most commands hold one shard
 	}
 	return func(key []byte) bool { return slices.Contains(shards, e.ShardOf(key)) }
 }
@@ -633,6 +590,7 @@ type shard struct {
 	mu    sync.Mutex
 	mb    actor.Mailbox // to see whether more requests wait (group commit)
 	group *group        // the open group, see batch.go
+	spare *group        // an emptied group to reuse (recycle)
 }
 
 func (s *shard) Receive(ctx actor.Context) {
@@ -641,7 +599,7 @@ func (s *shard) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *Request:
 		if batchable(m, s.e.shared) {
-			s.add(m)
+			s.add(m, false)
 			return
 		}
 		s.flush()

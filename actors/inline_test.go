@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
@@ -28,6 +29,22 @@ func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line str
 		t.Fatal(err)
 	}
 	return &Request{Client: c, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args), Args: args}
+}
+
+// settle waits until e's shards are idle (a new shard is still handling
+// its start-up message for a moment).
+func settle(t *testing.T, e *Engine) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, s := range e.shards {
+		for !s.idle() {
+			if time.Now().After(deadline) {
+				t.Fatal("shards never idle")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		s.mu.Unlock()
+	}
 }
 
 // ranHere runs line with RunHere and reports whether it ran, checking
@@ -64,6 +81,7 @@ func (okRunner) Run(c *command.Ctx) error { c.W.OK(); return nil }
 // wait (scripts, blocking commands). A refused attempt takes no lock.
 func TestRunHere(t *testing.T) {
 	e, reg := oneShardEngine(t)
+	settle(t, e)
 	s := e.shards[0]
 	if ok, got := ranHere(t, e, reg, "set k v"); !ok || got != "+OK\r\n" {
 		t.Fatalf("SET on an idle shard: ran %v, reply %q", ok, got)
@@ -113,6 +131,7 @@ func TestRunHere(t *testing.T) {
 func TestRunHereMultiShard(t *testing.T) {
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
 	e := newEngine(t, reg, 4)
+	settle(t, e)
 	line := "mset a 1 b 2 c 3 d 4 e 5 f 6"
 	req := request(t, e, reg, make(chanReplier, 1), line)
 	if len(req.Shards) < 2 {
@@ -143,6 +162,7 @@ func TestRunHereMultiShard(t *testing.T) {
 // reads still run in place.
 func TestRunHereLeavesSyncedWritesToShards(t *testing.T) {
 	e, reg := oneShardEngine(t)
+	settle(t, e)
 	d, ok := e.drv.(*badger.DB)
 	if !ok {
 		t.Fatalf("driver %T", e.drv)
@@ -191,6 +211,7 @@ func TestCachedReadBeginsNoTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	settle(t, e)
 	step := func(line, want string, begins int64) {
 		t.Helper()
 		before := drv.begins.Load()
@@ -207,4 +228,70 @@ func TestCachedReadBeginsNoTransaction(t *testing.T) {
 	e.caches[0].Purge()
 	step("get k", "$1\r\nv\r\n", 1)
 	step("get k", "$1\r\nv\r\n", 0)
+}
+
+// TestSessionGroupsUntilEnd: a session runs a client's pipeline in place
+// of its idle shard in one group — replies held until End, one commit —
+// and keeps the shard locked until then; a command that cannot join a
+// group is refused.
+func TestSessionGroupsUntilEnd(t *testing.T) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := &commitCounter{Driver: bdb}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, drv, reg, nil,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+
+	settle(t, e)
+	ss := e.Session()
+	lines := []string{"incr n", "incr n", "get n", "set s x", "append s y", "get s"}
+	want := []string{":1\r\n", ":2\r\n", "$1\r\n2\r\n", "+OK\r\n", ":2\r\n", "$2\r\nxy\r\n"}
+	outs := make([]chanReplier, len(lines))
+	before := drv.commits.Load()
+	for i, line := range lines {
+		outs[i] = make(chanReplier, 1)
+		if !ss.Run(request(t, e, reg, outs[i], line)) {
+			t.Fatalf("%s: refused by the session", line)
+		}
+	}
+	for i, c := range outs {
+		select {
+		case b := <-c:
+			t.Fatalf("%s replied %q before End", lines[i], b)
+		default:
+		}
+	}
+	if e.shards[0].mu.TryLock() {
+		t.Fatal("the session's shard is not locked")
+	}
+	if ss.Run(&Request{Client: make(chanReplier, 1), Spec: &command.Spec{Name: "bpop", Flags: command.Write | command.Blocking},
+		Runner: okRunner{}, Proto: 2, Shards: []int{0}}) {
+		t.Fatal("a blocking command joined the session")
+	}
+	ss.End()
+	for i, c := range outs {
+		if got := string(<-c); got != want[i] {
+			t.Fatalf("%s: %q, want %q", lines[i], got, want[i])
+		}
+	}
+	if n := drv.commits.Load() - before; n != 1 {
+		t.Fatalf("%d commits for the session's group, want 1", n)
+	}
+	if !e.shards[0].mu.TryLock() {
+		t.Fatal("End left the shard locked")
+	}
+	e.shards[0].mu.Unlock()
+
+	e.shards[0].mu.Lock() // busy
+	if ss.Run(request(t, e, reg, make(chanReplier, 1), "get n")) {
+		t.Fatal("ran on a busy shard")
+	}
+	e.shards[0].mu.Unlock()
+	ss.End()
 }

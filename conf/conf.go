@@ -192,7 +192,7 @@ func Default() Config {
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
-			ValueLogGCInterval: 10 * time.Minute},
+			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,

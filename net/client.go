@@ -62,6 +62,12 @@ type client struct {
 	user          atomic.Pointer[string] // ACL user (nil: "default")
 	noTouch       atomic.Bool            // CLIENT NO-TOUCH ON
 
+	// sess runs the client's commands in place of idle shards during one
+	// OnTraffic; inSession: it holds some, and every command of the
+	// client not yet answered ran in it.
+	sess      actors.Session
+	inSession bool
+
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
 	cur     *command.Spec
@@ -247,6 +253,17 @@ func (cl *client) endBatch() {
 	case cl.drainClose:
 		_ = cl.conn.Close()
 	}
+}
+
+// maxPassOutput bounds the replies one OnTraffic pass makes before it
+// writes them and yields the loop (see OnTraffic).
+const maxPassOutput = 1 << 20
+
+// outputReady returns the bytes of replies ready and not yet written.
+func (cl *client) outputReady() int {
+	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
+	return cl.outBytes
 }
 
 // answered reports whether every command of the client before seq has

@@ -253,7 +253,7 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	}
 	now := time.Now()
 	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: addr,
-		laddr: laddr, created: now, lastSeen: now, proto: 2}
+		laddr: laddr, created: now, lastSeen: now, proto: 2, sess: s.engine.Session()}
 	// As in Redis, a client that connects while no password is set stays
 	// authenticated if one is set later (CONFIG SET requirepass).
 	cl.authed.Store(s.requirePass() == "")
@@ -289,6 +289,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	// end (a Wake for pending replies also lands here).
 	cl.beginBatch()
 	defer cl.endBatch()
+	defer s.endSession(cl) // before endBatch: its replies go out with the rest
 	if cl.quitting {
 		return gnet.None
 	}
@@ -300,6 +301,14 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	consumed := 0
 	lim := s.limits()
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
+		if cl.outputReady() >= maxPassOutput {
+			// Commands run on this loop (actors.Session) reply at once: a
+			// pipeline of big reads goes out, and meets its output limit,
+			// a slice at a time, and the loop's other clients get their
+			// turn in between; the rest is parsed on a wake-up.
+			_ = c.Wake(nil)
+			break
+		}
 		if cl.asm != nil {
 			// A command with a big argument, copied out as it arrives.
 			n, args, err := cl.asm.Feed(buf[consumed:])
@@ -479,6 +488,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		return
 	}
 	if spec.Flags&command.Conn != 0 {
+		s.endSession(cl) // it may read what the session wrote (EXEC, WATCH)
 		w := resp.NewWriter(proto)
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
 			Now: time.Now().UnixMilli(), DB: db}
@@ -520,10 +530,29 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	req := &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
 		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.Info}
+	// In place of idle shards (see actors.Session): into the session's
+	// groups while every earlier command of the client is answered or in
+	// them, else alone; the replies go out at the end of OnTraffic.
+	if cl.inSession || cl.answered(seq) {
+		if cl.sess.Run(req) {
+			cl.inSession = true
+			return
+		}
+		s.endSession(cl)
+	}
 	if cl.answered(seq) && s.engine.RunHere(req) {
-		return // run on this loop: its reply goes out at the end of OnTraffic
+		return
 	}
 	s.engine.Dispatch(req)
+}
+
+// endSession commits the client's session, sending its replies, and frees
+// its shards.
+func (s *Server) endSession(cl *client) {
+	if cl.inSession {
+		cl.sess.End()
+		cl.inSession = false
+	}
 }
 
 // errMisconf refuses writes while the store cannot persist them.

@@ -1,0 +1,128 @@
+package actors
+
+import "github.com/rekv/rekv/actors/command"
+
+// Running commands on the event loops.
+//
+// A command whose shards are idle gives the same result whether its shard
+// goroutines run it or the event loop that read it does, as long as the
+// loop holds those shards' locks meanwhile and the client has no earlier
+// command still running elsewhere (it would be overtaken). Running it on
+// the loop saves the two goroutine hand-offs of the trip (event loop to
+// shard, shard to the loop's wake-up) and the reply goes out with the
+// same loop pass that read the request.
+
+// RunHere runs req on the calling goroutine (an event loop) instead of
+// sending it to its shards, when that gives the same result: req is a
+// command that could run on its shards without waiting (not blocking, not
+// keyspace-wide, not a transaction), nor a script (Serial: a script may
+// run for long, and while it does the loop must answer other clients,
+// BUSY at least, and SCRIPT KILL), and every shard it holds is idle —
+// nothing in its mailbox, no open group, and its lock free (a shard
+// waiting at a reservation holds it). The locks are only tried, never
+// waited for, so holding several at once cannot deadlock: a multi-shard
+// command gets its barrier for free. The caller guarantees that none of
+// the client's earlier commands is still unanswered, so req overtakes
+// nothing of its client's; among clients, running it now is one more
+// serial order. It runs, commits and replies exactly as on a shard
+// (execute), under the shards' locks. It reports false, having done
+// nothing, when req must be dispatched. Writes on a shared store go to
+// their shards (their conflict retries back off and would stall the event
+// loop), and so do writes while every commit syncs the disk (durability
+// always: a shard's group commit shares one sync among many clients).
+func (e *Engine) RunHere(req *Request) bool {
+	if !e.inPlace(req) {
+		return false
+	}
+	for n, i := range req.Shards {
+		if !e.shards[i].idle() {
+			for _, j := range req.Shards[:n] {
+				e.shards[j].mu.Unlock()
+			}
+			return false
+		}
+	}
+	defer func() {
+		for _, i := range req.Shards {
+			e.shards[i].mu.Unlock()
+		}
+	}()
+	e.execute(req, req.Shards[0])
+	return true
+}
+
+// inPlace reports whether req may run on an event loop at all (see
+// RunHere).
+func (e *Engine) inPlace(req *Request) bool {
+	return req.done == nil && !req.NoBlock && req.wait == nil && len(req.Shards) > 0 &&
+		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) == 0 &&
+		(req.Spec.Flags&command.Write == 0 || !e.shared && (e.syncs == nil || !e.syncs()))
+}
+
+// idle takes s's lock if s is idle: nothing queued, no open group. It
+// never waits.
+func (s *shard) idle() bool {
+	if s.mb.UserMessageCount() > 0 || !s.mu.TryLock() {
+		return false
+	}
+	if s.group != nil || s.mb.UserMessageCount() > 0 {
+		s.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// Session runs the commands one event-loop pass reads from one client in
+// place of their shards, as RunHere does, and the single-shard ones of a
+// shard together in one group commit (batch.go) held open until End: a
+// pipeline of sixteen SETs costs one commit per shard, not sixteen. The
+// shards it takes stay locked until End, so nothing else runs on them and
+// nothing uncommitted is seen; their replies are sent by the commits.
+// A Session belongs to one goroutine; the zero Session is ready (and
+// holds nothing).
+type Session struct {
+	e    *Engine
+	held []*shard
+}
+
+// Session returns an empty session of e.
+func (e *Engine) Session() Session { return Session{e: e} }
+
+// Run runs req in the session: into the open group of its shard, taking
+// the shard if it is idle. The caller guarantees that every earlier
+// command of the client has been answered or ran in this session since
+// its last End. It reports false, having done nothing, when req cannot
+// join a group here (then End the session before running req otherwise:
+// a command dispatched elsewhere must see the session's writes).
+func (ss *Session) Run(req *Request) bool {
+	e := ss.e
+	if len(req.Shards) != 1 || e.shared || !batchable(req, false) || !e.inPlace(req) {
+		return false
+	}
+	s := e.shards[req.Shards[0]]
+	mine := false
+	for _, h := range ss.held {
+		if h == s {
+			mine = true
+			break
+		}
+	}
+	if !mine {
+		if !s.idle() {
+			return false
+		}
+		ss.held = append(ss.held, s)
+	}
+	s.add(req, true)
+	return true
+}
+
+// End commits the session's groups, which sends their replies, and
+// releases its shards.
+func (ss *Session) End() {
+	for _, s := range ss.held {
+		s.flush()
+		s.mu.Unlock()
+	}
+	ss.held = ss.held[:0]
+}
