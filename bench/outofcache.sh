@@ -10,6 +10,11 @@
 #   FACTOR=5 (default): the data set is FACTOR x CACHE_MIB of values
 #   VALUE=1000 (default): value bytes (under Badger's value threshold, so
 #     values live in the LSM tree with their keys)
+#   MEM_MIB=2*CACHE_MIB+160 (default): where a memory cgroup can be made
+#     (cgroup v1 or v2, as root), rekv runs in one limited to this, page
+#     cache included, so the kernel cannot keep the data set in memory for
+#     it either (Go's heap is held under it with GOMEMLIMIT); MEM_MIB=0
+#     runs it without
 #
 # Prints the in-cache and out-of-cache GET rates (-P 1 and -P 16, 50
 # clients) and their ratio. Bounded: fixed request counts, time limits,
@@ -26,7 +31,12 @@ if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/nu
 fi
 work=$(mktemp -d)
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
+cg=""
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; fi
+  if [ -n "$cg" ]; then rmdir "$cg" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -35,14 +45,30 @@ port=$(free_port)
 block=$((cache_mib / 2)); memtable=$((cache_mib / 4)); metas=$(((cache_mib << 20) / 4 / (value + 100)))
 keys=$(((cache_mib << 20) * factor / value))
 hot=$((metas / 2)) # fits in the meta cache and the block cache alike
+mem_mib=${MEM_MIB:-$((2 * cache_mib + 160))}
+goheap=0
+if [ "$mem_mib" != 0 ]; then
+  if grep -qs memory /sys/fs/cgroup/cgroup.controllers && mkdir "/sys/fs/cgroup/rekv-ooc-$$" 2>/dev/null; then
+    cg=/sys/fs/cgroup/rekv-ooc-$$; echo $((mem_mib << 20)) > "$cg/memory.max"
+  elif mkdir "/sys/fs/cgroup/memory/rekv-ooc-$$" 2>/dev/null; then
+    cg=/sys/fs/cgroup/memory/rekv-ooc-$$; echo $((mem_mib << 20)) > "$cg/memory.limit_in_bytes"
+  else
+    echo "no writable memory cgroup: rekv runs without a memory limit (the page cache may hold the data)" >&2
+  fi
+  [ -n "$cg" ] && goheap=$((mem_mib - 64))
+fi
+# The cgroup is joined by a shell that then becomes rekv, so every byte
+# rekv ever uses is charged to it.
 REKV_STORAGE__BADGER__BLOCK_CACHE_MIB=$block REKV_STORAGE__BADGER__MEMTABLE_MIB=$memtable \
-  REKV_ACTORS__META_CACHE_SIZE=$metas \
+  REKV_ACTORS__META_CACHE_SIZE=$metas REKV_RUNTIME__MEMORY_LIMIT_MIB=$goheap \
+  bash -c '[ -z "$1" ] || echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
   "$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
 echo "caches: block ${block} MiB, memtable ${memtable} MiB, meta cache ${metas} entries;" \
-  "data: $keys values of $value bytes ($(((keys * value) >> 20)) MiB, ${factor}x the caches)"
+  "data: $keys values of $value bytes ($(((keys * value) >> 20)) MiB, ${factor}x the caches);" \
+  "memory limit: $([ -n "$cg" ] && echo "$mem_mib MiB (cgroup $cg)" || echo none)"
 # Keys as redis-benchmark's __rand_int__ names them (key:%012d).
 python3 - "$keys" "$value" > "$work/load.resp" <<'PY'
 import sys
@@ -72,3 +98,12 @@ for p in 1 16; do
   out=$(rate "$keys" "$p")
   python3 -c "import sys; i, o = float(sys.argv[2]), float(sys.argv[3]); print(f'| {sys.argv[1]} | {i:,.0f} | {o:,.0f} | {o/i:.2f} |')" "$p" "$in" "$out"
 done
+echo "rekv RSS $(awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' "/proc/$pid/status")"
+if [ -n "$cg" ]; then
+  for f in memory.peak memory.max_usage_in_bytes; do
+    [ -r "$cg/$f" ] && echo "cgroup peak (page cache included): $(($(cat "$cg/$f") >> 20)) MiB"
+  done
+  for f in memory.events memory.oom_control; do
+    [ -r "$cg/$f" ] && grep -E "^oom_kill " "$cg/$f" | sed 's/^/cgroup /'
+  done
+fi

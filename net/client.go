@@ -67,6 +67,9 @@ type client struct {
 	// client not yet answered ran in it.
 	sess      actors.Session
 	inSession bool
+	// toShards: the rest of this OnTraffic pass goes to the shards (it
+	// made maxPassOutput bytes of replies already).
+	toShards bool
 
 	// The connection command being run (event loop only), for WATCH and
 	// EXEC, which dispatch it to the engine.
@@ -255,8 +258,8 @@ func (cl *client) endBatch() {
 	}
 }
 
-// maxPassOutput bounds the replies one OnTraffic pass makes before it
-// writes them and yields the loop (see OnTraffic).
+// maxPassOutput bounds the replies the commands one OnTraffic pass runs
+// on the loop make; the rest of the pass goes to the shards (OnTraffic).
 const maxPassOutput = 1 << 20
 
 // outputReady returns the bytes of replies ready and not yet written.

@@ -298,16 +298,16 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	}
 	buf, _ := c.Peek(-1)
 	cl.need = 0
+	cl.toShards = false
 	consumed := 0
 	lim := s.limits()
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
-		if cl.outputReady() >= maxPassOutput {
-			// Commands run on this loop (actors.Session) reply at once: a
-			// pipeline of big reads goes out, and meets its output limit,
-			// a slice at a time, and the loop's other clients get their
-			// turn in between; the rest is parsed on a wake-up.
-			_ = c.Wake(nil)
-			break
+		if !cl.toShards && cl.outputReady() >= maxPassOutput {
+			// Big replies (a pipeline of big reads): the rest of this
+			// pass goes to the shards, which make them in parallel while
+			// the loop serves its other clients, as it writes them out.
+			s.endSession(cl)
+			cl.toShards = true
 		}
 		if cl.asm != nil {
 			// A command with a big argument, copied out as it arrives.
@@ -533,14 +533,14 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.
-	if cl.inSession || cl.answered(seq) {
+	if !cl.toShards && (cl.inSession || cl.answered(seq)) {
 		if cl.sess.Run(req) {
 			cl.inSession = true
 			return
 		}
 		s.endSession(cl)
 	}
-	if cl.answered(seq) && s.engine.RunHere(req) {
+	if !cl.toShards && cl.answered(seq) && s.engine.RunHere(req) {
 		return
 	}
 	s.engine.Dispatch(req)

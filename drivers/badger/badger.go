@@ -408,6 +408,11 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 	io := bdg.DefaultIteratorOptions
 	io.Reverse = opts.Reverse
 	io.PrefetchValues = false
+	if end != nil {
+		// Every key of the range shares it: Badger then reads only the
+		// tables that can hold such keys, not every table of every level.
+		io.Prefix = commonPrefix(start, end)
+	}
 	it := t.tx.NewIterator(io)
 	defer it.Close()
 	if opts.Reverse {
@@ -518,4 +523,13 @@ func (a logAdapter) Debugf(f string, args ...any)   { a.logf(slog.LevelDebug, f,
 func (d *DB) Sizes() map[string]int64 {
 	lsm, vlog := d.db.Size()
 	return map[string]int64{"lsm": lsm, "vlog": vlog}
+}
+
+// commonPrefix returns the longest prefix a and b share.
+func commonPrefix(a, b []byte) []byte {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n:n]
 }
