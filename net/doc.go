@@ -4,7 +4,13 @@
 // actors, then writes replies back in request order.
 //
 // Invariants:
-//   - The event loop never blocks: it parses, copies, dispatches and returns.
+//   - The event loop never waits for anything but the store: it parses,
+//     copies, and dispatches, or runs a command in place of its shards
+//     when they are idle and the client has nothing unanswered (an
+//     actors.Session per OnTraffic pass, ended before the pass writes, or
+//     before a connection command, which may read what it wrote). Scripts
+//     and blocking commands always go to the shards, and so does the rest
+//     of a pass once its in-place commands made 1 MiB of replies.
 //   - Every command gets the connection's next sequence number. Replies,
 //     whichever goroutine produces them, wait in the connection's reorder
 //     buffer until all earlier ones are ready. Only the event loop writes
