@@ -48,18 +48,9 @@ func (g gate) Run(c *command.Ctx) error { <-g; c.W.OK(); return nil }
 // is exactly what one-by-one execution gives. A panicking command in the
 // middle of a group gets its error while the rest of the group commits.
 func TestGroupCommit(t *testing.T) {
-	bdb, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	drv := &commitCounter{Driver: bdb}
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 2, MetaCacheSize: 1000, ScanCursors: 10}, drv, reg, nil,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	var drv *commitCounter
+	e := engineOn(t, reg, 2, func(d drivers.Driver) drivers.Driver { drv = &commitCounter{Driver: d}; return drv })
 
 	const n = 1000
 	gateSpec := &command.Spec{Name: "gate", Flags: command.Write}
@@ -154,19 +145,8 @@ func (m countMailbox) UserMessageCount() int { return m.n }
 // oneShardEngine returns an engine of one shard on in-memory Badger, with
 // the string and key commands.
 func oneShardEngine(t *testing.T) (*Engine, *command.Registry) {
-	t.Helper()
-	bdb, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, bdb, reg, nil,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
-	return e, reg
+	return newEngine(t, reg, 1), reg
 }
 
 // addTo hands the command args to s as its mailbox would and returns
@@ -177,11 +157,7 @@ func addTo(t *testing.T, s *shard, reg *command.Registry, args ...string) chanRe
 	for i, a := range args {
 		bs[i] = []byte(a)
 	}
-	spec, _ := reg.Resolve(bs)
-	run, err := spec.Parse(bs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, run := parsed(t, reg, bs)
 	done := make(chanReplier, 1)
 	s.add(&Request{Client: done, Spec: spec, Runner: run, Proto: 2, Shards: []int{0}}, false)
 	return done

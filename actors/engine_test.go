@@ -13,6 +13,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/net/resp"
 )
@@ -68,12 +69,25 @@ type panicker struct{}
 
 func (panicker) Run(*command.Ctx) error { panic("boom") }
 
+// newEngine returns an engine of shards shards with reg's commands on
+// in-memory Badger.
 func newEngine(t *testing.T, reg *command.Registry, shards int) *Engine {
+	return engineOn(t, reg, shards, nil)
+}
+
+// engineOn is newEngine on the driver wrap makes of the Badger store (a
+// counting wrapper); nil wrap uses the store itself.
+func engineOn(t *testing.T, reg *command.Registry, shards int, wrap func(drivers.Driver) drivers.Driver) *Engine {
+	t.Helper()
 	d, err := badger.Open(badger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Shards: shards, MetaCacheSize: 1000, ScanCursors: 10}, d, reg, nil,
+	var drv drivers.Driver = d
+	if wrap != nil {
+		drv = wrap(d)
+	}
+	e, err := New(Options{Shards: shards, MetaCacheSize: 1000, ScanCursors: 10}, drv, reg, nil,
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +97,28 @@ func newEngine(t *testing.T, reg *command.Registry, shards int) *Engine {
 		_ = d.Close()
 	})
 	return e
+}
+
+// parsed resolves and parses a command line.
+func parsed(t *testing.T, reg *command.Registry, args [][]byte) (*command.Spec, command.Runner) {
+	t.Helper()
+	spec, err := reg.Resolve(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := spec.Parse(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, run
+}
+
+// request parses line into a request of client c, routed by e.
+func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line string) *Request {
+	t.Helper()
+	args, _ := resp.SplitArgs([]byte(line), nil)
+	spec, run := parsed(t, reg, args)
+	return &Request{Client: c, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)}
 }
 
 // send parses and dispatches lines as one client would pipeline them and
@@ -102,16 +138,9 @@ func dispatchAll(t *testing.T, e *Engine, reg *command.Registry, lines []string,
 			e.Dispatch(r)
 			continue
 		}
-		args, _ := resp.SplitArgs([]byte(line), nil)
-		spec, err := reg.Resolve(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := spec.Parse(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Dispatch(&Request{Seq: uint64(i), Client: col, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)})
+		r := request(t, e, reg, col, line)
+		r.Seq = uint64(i)
+		e.Dispatch(r)
 	}
 	return col
 }

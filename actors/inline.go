@@ -1,6 +1,10 @@
 package actors
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"slices"
+
+	"github.com/rekv/rekv/actors/command"
+)
 
 // Running commands on the event loops.
 //
@@ -36,19 +40,20 @@ func (e *Engine) RunHere(req *Request) bool {
 	}
 	for n, i := range req.Shards {
 		if !e.shards[i].idle() {
-			for _, j := range req.Shards[:n] {
-				e.shards[j].mu.Unlock()
-			}
+			e.unlock(req.Shards[:n])
 			return false
 		}
 	}
-	defer func() {
-		for _, i := range req.Shards {
-			e.shards[i].mu.Unlock()
-		}
-	}()
+	defer e.unlock(req.Shards)
 	e.execute(req, req.Shards[0])
 	return true
+}
+
+// unlock releases the locks of shards.
+func (e *Engine) unlock(shards []int) {
+	for _, i := range shards {
+		e.shards[i].mu.Unlock()
+	}
 }
 
 // inPlace reports whether req may run on an event loop at all (see
@@ -96,18 +101,11 @@ func (e *Engine) Session() Session { return Session{e: e} }
 // a command dispatched elsewhere must see the session's writes).
 func (ss *Session) Run(req *Request) bool {
 	e := ss.e
-	if len(req.Shards) != 1 || e.shared || !batchable(req, false) || !e.inPlace(req) {
+	if !batchable(req, e.shared) || !e.inPlace(req) {
 		return false
 	}
 	s := e.shards[req.Shards[0]]
-	mine := false
-	for _, h := range ss.held {
-		if h == s {
-			mine = true
-			break
-		}
-	}
-	if !mine {
+	if !slices.Contains(ss.held, s) {
 		if !s.idle() {
 			return false
 		}
@@ -117,8 +115,12 @@ func (ss *Session) Run(req *Request) bool {
 	return true
 }
 
+// Open reports whether the session holds shards (Run has run a command
+// since the last End).
+func (ss *Session) Open() bool { return len(ss.held) > 0 }
+
 // End commits the session's groups, which sends their replies, and
-// releases its shards.
+// releases its shards; it does nothing when the session holds none.
 func (ss *Session) End() {
 	for _, s := range ss.held {
 		s.flush()

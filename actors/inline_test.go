@@ -1,9 +1,6 @@
 package actors
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,23 +10,7 @@ import (
 	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
-	"github.com/rekv/rekv/net/resp"
 )
-
-// request parses line into a request of client c, routed by e.
-func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line string) *Request {
-	t.Helper()
-	args, _ := resp.SplitArgs([]byte(line), nil)
-	spec, err := reg.Resolve(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := spec.Parse(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Request{Client: c, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args), Args: args}
-}
 
 // settle waits until e's shards are idle (a new shard is still handling
 // its start-up message for a moment).
@@ -199,18 +180,9 @@ func (d *beginCounter) Begin(writable bool) (drivers.Txn, error) {
 // (a small string just written) begins no driver transaction at all; a
 // read that misses the cache, and a write, do.
 func TestCachedReadBeginsNoTransaction(t *testing.T) {
-	bdb, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	drv := &beginCounter{Driver: bdb}
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, drv, reg, nil,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
+	var drv *beginCounter
+	e := engineOn(t, reg, 1, func(d drivers.Driver) drivers.Driver { drv = &beginCounter{Driver: d}; return drv })
 	settle(t, e)
 	step := func(line, want string, begins int64) {
 		t.Helper()
@@ -235,19 +207,9 @@ func TestCachedReadBeginsNoTransaction(t *testing.T) {
 // and keeps the shard locked until then; a command that cannot join a
 // group is refused.
 func TestSessionGroupsUntilEnd(t *testing.T) {
-	bdb, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	drv := &commitCounter{Driver: bdb}
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 1, MetaCacheSize: 100, ScanCursors: 10}, drv, reg, nil,
-		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Stop(context.Background()); _ = bdb.Close() })
-
+	var drv *commitCounter
+	e := engineOn(t, reg, 1, func(d drivers.Driver) drivers.Driver { drv = &commitCounter{Driver: d}; return drv })
 	settle(t, e)
 	ss := e.Session()
 	lines := []string{"incr n", "incr n", "get n", "set s x", "append s y", "get s"}

@@ -28,16 +28,13 @@ clients=${CLIENTS:-50}
 keyspace=${KEYSPACE:-100000}
 rsskeys=${RSS_KEYS:-1000000}
 
-if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
-fi
+source bench/tools.sh # the working directory is the repository
 
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; cat "$work"/*.log >&2; exit 1; }
 
 go build -o "$work/rekv" .

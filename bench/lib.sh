@@ -1,15 +1,12 @@
 # Shared by bench/scripting.sh, bench/streams.sh and bench/types.sh: installs the Redis tools
-# if missing, builds rekv, starts redis-server (no persistence) and rekv
+# if missing (tools.sh), builds rekv, starts redis-server (no persistence) and rekv
 # (Badger, default durability) on free loopback ports, and stops them on
 # exit. Sets rport and kport.
-if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/tools.sh"
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 go build -o "$work/rekv" .
 rport=$(free_port); kport=$(free_port)
@@ -27,12 +24,4 @@ label, r, k = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) fo
 mr, mk = statistics.median(r), statistics.median(k)
 print(f"| {label} | {mr:,.0f} | {mk:,.0f} | {mk/mr:.2f} |")
 PY
-}
-
-# last_rps reads redis-benchmark --csv output and prints the requests/s.
-last_rps() {
-  python3 -c '
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 1 and r[0] != "test"]
-print(rows[-1][1])'
 }

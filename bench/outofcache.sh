@@ -26,9 +26,7 @@ cache_mib=${CACHE_MIB:-48}
 factor=${FACTOR:-5}
 value=${VALUE:-1000}
 
-if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
-fi
+source bench/tools.sh # the working directory is the repository
 work=$(mktemp -d)
 pid=""
 cg=""
@@ -38,7 +36,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 go build -o "$work/rekv" .
 port=$(free_port)
@@ -85,10 +82,7 @@ echo "loaded: dbsize $(redis-cli -p "$port" dbsize)"
 
 rate() { # space pipeline -> requests/s of GET over key:0..space-1
   timeout 300 redis-benchmark -p "$port" -n "$requests" -c 50 -P "$2" -r "$1" -t get --csv 2>/dev/null |
-    python3 -c '
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 1 and r[0] != "test"]
-print(rows[-1][1])'
+    last_rps
 }
 echo "| P | in-cache GET/s ($hot keys) | out-of-cache GET/s ($keys keys) | ratio |"
 echo "| ---: | ---: | ---: | ---: |"

@@ -63,10 +63,9 @@ type client struct {
 	noTouch       atomic.Bool            // CLIENT NO-TOUCH ON
 
 	// sess runs the client's commands in place of idle shards during one
-	// OnTraffic; inSession: it holds some, and every command of the
-	// client not yet answered ran in it.
-	sess      actors.Session
-	inSession bool
+	// OnTraffic. While it holds shards (Open), every command of the
+	// client not yet answered ran in it: anything else ends it first.
+	sess actors.Session
 	// toShards: the rest of this OnTraffic pass goes to the shards (it
 	// made maxPassOutput bytes of replies already).
 	toShards bool

@@ -289,7 +289,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	// end (a Wake for pending replies also lands here).
 	cl.beginBatch()
 	defer cl.endBatch()
-	defer s.endSession(cl) // before endBatch: its replies go out with the rest
+	defer cl.sess.End() // before endBatch: its replies go out with the rest
 	if cl.quitting {
 		return gnet.None
 	}
@@ -306,7 +306,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 			// Big replies (a pipeline of big reads): the rest of this
 			// pass goes to the shards, which make them in parallel while
 			// the loop serves its other clients, as it writes them out.
-			s.endSession(cl)
+			cl.sess.End()
 			cl.toShards = true
 		}
 		if cl.asm != nil {
@@ -488,7 +488,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		return
 	}
 	if spec.Flags&command.Conn != 0 {
-		s.endSession(cl) // it may read what the session wrote (EXEC, WATCH)
+		cl.sess.End() // it may read what the session wrote (EXEC, WATCH)
 		w := resp.NewWriter(proto)
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
 			Now: time.Now().UnixMilli(), DB: db}
@@ -533,26 +533,16 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.
-	if !cl.toShards && (cl.inSession || cl.answered(seq)) {
+	if !cl.toShards && (cl.sess.Open() || cl.answered(seq)) {
 		if cl.sess.Run(req) {
-			cl.inSession = true
 			return
 		}
-		s.endSession(cl)
+		cl.sess.End()
 	}
 	if !cl.toShards && cl.answered(seq) && s.engine.RunHere(req) {
 		return
 	}
 	s.engine.Dispatch(req)
-}
-
-// endSession commits the client's session, sending its replies, and frees
-// its shards.
-func (s *Server) endSession(cl *client) {
-	if cl.inSession {
-		cl.sess.End()
-		cl.inSession = false
-	}
 }
 
 // errMisconf refuses writes while the store cannot persist them.
