@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,14 +13,19 @@ import (
 	"github.com/rekv/rekv/drivers/badger"
 )
 
-// settle waits until e's shards are idle (a new shard is still handling
-// its start-up message for a moment).
+// settle waits until e's shards are idle: each has handled its start-up
+// message (a round trip through its mailbox, which delivers system
+// messages first) and let go of its lock.
 func settle(t *testing.T, e *Engine) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, s := range e.shards {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i, s := range e.shards {
+		if err := e.Exec(ctx, i, 0, &command.Spec{Name: "noop", Flags: command.ReadOnly}, okRunner{}); err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
 		for !s.idle() {
-			if time.Now().After(deadline) {
+			if ctx.Err() != nil {
 				t.Fatal("shards never idle")
 			}
 			time.Sleep(time.Millisecond)
