@@ -66,7 +66,9 @@ func args(line string) []any {
 
 // TestClientNoTouch: with CLIENT NO-TOUCH ON (Redis 7.2) a client's reads
 // leave a key's idle time alone, also inside MULTI; TOUCH still counts;
-// OFF restores the usual accesses. CLIENT LIST shows the T flag.
+// OFF restores the usual accesses. CLIENT LIST shows the T flag. Idle
+// times are whole seconds of a clock, so an access may read as idle 1 when
+// the clock ticks between it and OBJECT IDLETIME (as in Redis).
 func TestClientNoTouch(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
@@ -92,13 +94,13 @@ func TestClientNoTouch(t *testing.T) {
 			t.Fatalf("CLIENT INFO lacks the T flag: %q", r.do("CLIENT", "INFO"))
 		}
 		r.do("TOUCH", "k")
-		if got := idle(); got != ":0\r\n" {
+		if got := idle(); got != ":0\r\n" && got != ":1\r\n" {
 			t.Fatalf("TOUCH under NO-TOUCH: idle %q", got)
 		}
 		must(t, c.Do(ctx, "restore", "k", 0, payload, "replace", "idletime", 1000).Err())
 		r.do("CLIENT", "NO-TOUCH", "OFF")
 		r.do("GET", "k")
-		if got := idle(); got != ":0\r\n" {
+		if got := idle(); got != ":0\r\n" && got != ":1\r\n" {
 			t.Fatalf("GET after NO-TOUCH OFF: idle %q", got)
 		}
 		if got := r.do("CLIENT", "NO-TOUCH", "MAYBE"); got != "-ERR syntax error\r\n" {
