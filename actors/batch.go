@@ -22,7 +22,7 @@ import (
 // is ever observed outside the shard.
 //
 // The group is committed before anything that must not see or be seen by
-// uncommitted state: a multi-shard command's reservation, a command that is
+// uncommitted state: a multi-shard command's barrier, a command that is
 // not single-shard, a blocking command, EXEC/WATCH, and a push to a key
 // with blocked clients (they are served at once, as in Redis). If the
 // group fails — a commit error, a transaction grown too big, a storage

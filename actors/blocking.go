@@ -325,7 +325,6 @@ func (e *Engine) redispatch(w *waiter) {
 	slices.Sort(shards)
 	req := *w.req
 	req.Shards = slices.Compact(shards)
-	req.held = nil
 	req.wait = w
 	e.Dispatch(&req)
 }

@@ -5,29 +5,32 @@
 // Invariants:
 //   - A key's meta is only written by the shard owning hash(key) % N, or by a
 //     command holding that shard under the barrier, so caches need no locks.
-//   - Commands whose keys span several shards run on the lowest of them.
-//     When such a command is dispatched, a reservation is queued at each of
-//     its other shards, and all of these sends happen under one lock, so
-//     every mailbox holds multi-shard commands in the same global order. A
-//     shard that reaches a reservation acknowledges it and blocks until the
-//     command finishes. The earliest pending multi-shard command therefore
-//     always finds its shards and completes, so the barrier cannot deadlock,
-//     and no later command of the same client overtakes it on any shard.
-//     The command runs in one driver transaction with those shards' caches.
+//   - A command whose keys span several shards is dispatched as one barrier
+//     message queued at each of its shards, all of these sends under one
+//     lock, so every mailbox holds multi-shard commands in the same global
+//     order. A shard that reaches the barrier commits its open group and
+//     stays locked (its goroutine goes on, and blocks only if it has a next
+//     message); the last of the shards to reach it runs the command,
+//     holding them all, then unlocks them all. The earliest pending
+//     multi-shard command therefore always finds its shards and completes,
+//     so the barrier cannot deadlock, and no later command of the same
+//     client overtakes it on any shard. The command runs in one driver
+//     transaction with those shards' caches.
 //   - Keyspace-wide commands (KEYS, SCAN, DBSIZE, INFO, FLUSHDB) hold every
 //     shard, so they see all earlier writes of their client and never run
 //     at the same time as each other.
 //   - A reply is produced only after the command's transaction committed.
 //   - Each shard's mailbox passes run on that shard's own long-lived
 //     goroutine (dispatch.go), one pass at a time as protoactor guarantees;
-//     a shard blocked at a reservation blocks only its own goroutine.
+//     a shard waiting for its lock blocks only its own goroutine.
 //   - Whoever runs a shard's commands holds its lock (shard.mu): the
-//     shard's goroutine for each message (and while it waits at a
-//     reservation), or an event loop running a command in place of idle
-//     shards (RunHere: only tried, never waited for, so it cannot
-//     deadlock; only for a client with no earlier command unanswered, so
-//     it overtakes nothing of that client's). Caches and open groups are
-//     touched only under it.
+//     shard's goroutine for each message, a barrier until its command has
+//     run (whichever shard's goroutine runs it unlocks the others), or an
+//     event loop running commands in place of idle shards (RunHere and
+//     Session: only tried, never waited for, so it cannot deadlock; only
+//     for a client with no earlier command unanswered, or all of them in
+//     the same session, so it overtakes nothing of that client's). Caches
+//     and open groups are touched only under it.
 //   - A panic inside a command is recovered: the client gets
 //     "ERR internal error", the transaction is discarded, the shard goes on.
 //   - On a store shared with other nodes (Options.Shared) the shards still

@@ -80,7 +80,6 @@ type Request struct {
 	User       *acl.User
 	ClientInfo func() string
 
-	held []*reserve // reservations of Shards[1:], queued at dispatch
 	wait *waiter    // a waiter run again after a serve it could not take
 	done chan error // Exec's: receives the command's error after commit
 }
@@ -121,8 +120,11 @@ type Engine struct {
 	stopPoll chan struct{}
 }
 
-type reserve struct {
-	ack, release chan struct{}
+// barrier is a multi-shard command's message: the same one goes to each
+// of its shards.
+type barrier struct {
+	req  *Request
+	left atomic.Int32 // the shards that have not reached it yet
 }
 
 // New starts the engine's actors.
@@ -223,22 +225,20 @@ func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
 }
 
 // Dispatch sends req to its actors without waiting. A command on several
-// shards runs on the lowest; the others get a reservation now, in the
-// caller's order, so no later command of the same client can overtake it
-// on any of its shards.
+// shards sends each of them its barrier now, in the caller's order, so no
+// later command of the same client can overtake it on any of its shards;
+// the last of them to reach it runs it (shard.reach).
 func (e *Engine) Dispatch(req *Request) {
 	if len(req.Shards) == 1 {
 		e.sys.Root.Send(e.pids[req.Shards[0]], req)
 		return
 	}
-	req.held = make([]*reserve, 0, len(req.Shards)-1)
+	b := &barrier{req: req}
+	b.left.Store(int32(len(req.Shards)))
 	e.multiMu.Lock()
-	for _, i := range req.Shards[1:] {
-		r := &reserve{ack: make(chan struct{}), release: make(chan struct{})}
-		req.held = append(req.held, r)
-		e.sys.Root.Send(e.pids[i], r)
+	for _, i := range req.Shards {
+		e.sys.Root.Send(e.pids[i], b)
 	}
-	e.sys.Root.Send(e.pids[req.Shards[0]], req)
 	e.multiMu.Unlock()
 }
 
@@ -330,10 +330,6 @@ func (e *Engine) execute(req *Request, own int) {
 	var purge func()
 	switch {
 	case len(req.Shards) > 1:
-		for _, r := range req.held {
-			<-r.ack
-		}
-		defer release(req.held)
 		caches = func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
 		purge = func() {
 			for _, i := range req.Shards {
@@ -356,7 +352,7 @@ func (e *Engine) execute(req *Request, own int) {
 		// reads nothing more until the reply (Flags Serial), so no later
 		// command of that client overtakes it.
 		re := *req
-		re.Shards, re.held = e.all, nil
+		re.Shards = e.all
 		e.Dispatch(&re)
 		return
 	}
@@ -488,12 +484,6 @@ func (e *Engine) afterSwap(pairs [][2]int, caches store.CacheResolver) []store.K
 	return ready
 }
 
-func release(held []*reserve) {
-	for _, r := range held {
-		close(r.release)
-	}
-}
-
 // run executes the command in a transaction, retrying conflicts, and
 // returns the reply, what the command changed, and the command's error
 // (already written into the reply). command.ErrWouldBlock (a blocking
@@ -584,8 +574,9 @@ func (g *guardian) Receive(ctx actor.Context) {
 type shard struct {
 	e   *Engine
 	idx int
-	// mu is held while the shard handles a message (and while it waits at
-	// a reservation), and by a caller running a command in its place
+	// mu is held while the shard handles a message, from the time it
+	// reaches a barrier until the barrier's command has run, and by a
+	// caller running a command in its place
 	// (RunHere): whoever holds it owns the shard's keys and cache.
 	mu    sync.Mutex
 	mb    actor.Mailbox // to see whether more requests wait (group commit)
@@ -595,6 +586,10 @@ type shard struct {
 
 func (s *shard) Receive(ctx actor.Context) {
 	s.mu.Lock()
+	if b, ok := ctx.Message().(*barrier); ok {
+		s.reach(b)
+		return
+	}
 	defer s.mu.Unlock()
 	switch m := ctx.Message().(type) {
 	case *Request:
@@ -606,10 +601,6 @@ func (s *shard) Receive(ctx actor.Context) {
 		s.e.execute(m, s.idx)
 	case *poke:
 		s.servePoke(m)
-	case *reserve:
-		s.flush() // the command holding this shard must see every earlier write
-		close(m.ack)
-		<-m.release
 	case *actor.Stopping:
 		s.flush()
 	case *actor.Restarting:
@@ -618,6 +609,22 @@ func (s *shard) Receive(ctx actor.Context) {
 		}
 		s.e.caches[s.idx].Purge()
 	}
+}
+
+// reach handles a multi-shard command's barrier on s, locked: s commits
+// its open group (the command must see every earlier write) and stays
+// locked, so nothing else runs on it; the last of the command's shards to
+// reach the barrier runs the command, holding them all, then unlocks them
+// all. The barriers of different commands are queued in one order on every
+// shard (Dispatch), so the earliest pending one always completes.
+func (s *shard) reach(b *barrier) {
+	s.flush()
+	if b.left.Add(-1) > 0 {
+		return
+	}
+	e := s.e
+	defer e.unlock(b.req.Shards)
+	e.execute(b.req, s.idx)
 }
 
 // minLevel drops records below a level; it quiets the actor system.

@@ -274,3 +274,53 @@ func TestAllShardsRerun(t *testing.T) {
 		t.Fatalf("GET saw %q", got[1])
 	}
 }
+
+// TestBarrierHoldsShardsUntilTheCommandRuns: a dispatched multi-shard
+// command leaves each shard that reached it locked (not idle, so nothing
+// runs there in place) until the last of its shards reaches it; that one
+// runs it and unlocks them all.
+func TestBarrierHoldsShardsUntilTheCommandRuns(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := newEngine(t, reg, 4)
+	settle(t, e)
+	c := make(chanReplier, 1)
+	req := request(t, e, reg, c, "mset a 1 b 2 c 3 d 4 e 5 f 6")
+	if len(req.Shards) < 2 {
+		t.Fatalf("keys on %d shard(s): the test needs several", len(req.Shards))
+	}
+	last := e.shards[req.Shards[len(req.Shards)-1]]
+	last.mu.Lock() // busy: it cannot reach the barrier yet
+	e.Dispatch(req)
+	for _, i := range req.Shards[:len(req.Shards)-1] {
+		s := e.shards[i]
+		deadline := time.Now().Add(5 * time.Second)
+		for s.mb.UserMessageCount() > 0 { // it reaches the barrier
+			if time.Now().After(deadline) {
+				t.Fatalf("shard %d never reached the barrier", i)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(10 * time.Millisecond)
+		if s.idle() {
+			t.Fatalf("shard %d idle while the command waits for shard %d", i, last.idx)
+		}
+	}
+	select {
+	case b := <-c:
+		t.Fatalf("replied %q before its last shard was free", b)
+	case <-time.After(20 * time.Millisecond):
+	}
+	last.mu.Unlock()
+	select {
+	case b := <-c:
+		if string(b) != "+OK\r\n" {
+			t.Fatalf("MSET: %q", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no reply once the last shard was free")
+	}
+	settle(t, e) // every shard unlocked again
+	if ok, got := ranHere(t, e, reg, "mget a f"); !ok || got != "*2\r\n$1\r\n1\r\n$1\r\n6\r\n" {
+		t.Fatalf("MGET after: ran %v, %q", ok, got)
+	}
+}

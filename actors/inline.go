@@ -23,7 +23,7 @@ import (
 // run for long, and while it does the loop must answer other clients,
 // BUSY at least, and SCRIPT KILL), and every shard it holds is idle —
 // nothing in its mailbox, no open group, and its lock free (a shard
-// waiting at a reservation holds it). The locks are only tried, never
+// that reached a barrier holds it until the barrier's command ran). The locks are only tried, never
 // waited for, so holding several at once cannot deadlock: a multi-shard
 // command gets its barrier for free. The caller guarantees that none of
 // the client's earlier commands is still unanswered, so req overtakes
@@ -77,10 +77,12 @@ func (s *shard) idle() bool {
 	return true
 }
 
-// Session runs the commands one event-loop pass reads from one client in
-// place of their shards, as RunHere does, and the single-shard ones of a
-// shard together in one group commit (batch.go) held open until End: a
-// pipeline of sixteen SETs costs one commit per shard, not sixteen. The
+// Session runs commands in place of their shards, as RunHere does, and
+// the single-shard ones of a shard together in one group commit
+// (batch.go) held open until End: a pipeline of sixteen SETs costs one
+// commit per shard, not sixteen. The net package keeps one per event loop
+// and ends it once the loop has handled the events of one wake-up, so the
+// commands of all the clients read in that wake-up share the commits. The
 // shards it takes stay locked until End, so nothing else runs on them and
 // nothing uncommitted is seen; their replies are sent by the commits.
 // A Session belongs to one goroutine; the zero Session is ready (and
@@ -95,7 +97,7 @@ func (e *Engine) Session() Session { return Session{e: e} }
 
 // Run runs req in the session: into the open group of its shard, taking
 // the shard if it is idle. The caller guarantees that every earlier
-// command of the client has been answered or ran in this session since
+// command of req's client has been answered or ran in this session since
 // its last End. It reports false, having done nothing, when req cannot
 // join a group here (then End the session before running req otherwise:
 // a command dispatched elsewhere must see the session's writes).

@@ -62,10 +62,11 @@ type client struct {
 	user          atomic.Pointer[string] // ACL user (nil: "default")
 	noTouch       atomic.Bool            // CLIENT NO-TOUCH ON
 
-	// sess runs the client's commands in place of idle shards during one
-	// OnTraffic. While it holds shards (Open), every command of the
-	// client not yet answered ran in it: anything else ends it first.
-	sess actors.Session
+	// pass is the pass of the client's event loop (pass.go); inPass: the
+	// client has commands in it, and every command of the client not yet
+	// answered ran in it.
+	pass   *loopPass
+	inPass bool
 	// toShards: the rest of this OnTraffic pass goes to the shards (it
 	// made maxPassOutput bytes of replies already).
 	toShards bool

@@ -6,9 +6,12 @@
 // Invariants:
 //   - The event loop never waits for anything but the store: it parses,
 //     copies, and dispatches, or runs a command in place of its shards
-//     when they are idle and the client has nothing unanswered (an
-//     actors.Session per OnTraffic pass, ended before the pass writes, or
-//     before a connection command, which may read what it wrote). Scripts
+//     when they are idle and the client has nothing unanswered, or only
+//     commands in the loop's pass (pass.go: one actors.Session per event
+//     loop, shared by the clients read in one wake-up and ended right
+//     after it, or before a connection command, which may read what it
+//     wrote or wait for shards, or before a command of a member client
+//     that cannot join). Scripts
 //     and blocking commands always go to the shards, and so does the rest
 //     of a pass once its in-place commands made 1 MiB of replies.
 //   - Every command gets the connection's next sequence number. Replies,

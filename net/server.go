@@ -107,6 +107,7 @@ type Server struct {
 
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
+	passes     passes
 	nclients   atomic.Int64
 	totalConns atomic.Int64
 	totalCmds  atomic.Int64
@@ -253,7 +254,7 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	}
 	now := time.Now()
 	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: addr,
-		laddr: laddr, created: now, lastSeen: now, proto: 2, sess: s.engine.Session()}
+		laddr: laddr, created: now, lastSeen: now, proto: 2, pass: s.passes.of(s.engine, c.EventLoop())}
 	// As in Redis, a client that connects while no password is set stays
 	// authenticated if one is set later (CONFIG SET requirepass).
 	cl.authed.Store(s.requirePass() == "")
@@ -267,6 +268,9 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 // OnClose forgets a client; replies still in flight are dropped.
 func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 	if cl, ok := c.Context().(*client); ok {
+		if cl.inPass {
+			cl.pass.end(cl) // its replies are dropped; the others' go out
+		}
 		cl.markClosed()
 		s.engine.Cancel(cl)
 		s.engine.Unwatch(cl.watch)
@@ -289,7 +293,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	// end (a Wake for pending replies also lands here).
 	cl.beginBatch()
 	defer cl.endBatch()
-	defer cl.sess.End() // before endBatch: its replies go out with the rest
+	defer cl.pass.endSoon()
 	if cl.quitting {
 		return gnet.None
 	}
@@ -306,7 +310,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 			// Big replies (a pipeline of big reads): the rest of this
 			// pass goes to the shards, which make them in parallel while
 			// the loop serves its other clients, as it writes them out.
-			cl.sess.End()
+			cl.pass.end(cl)
 			cl.toShards = true
 		}
 		if cl.asm != nil {
@@ -488,7 +492,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		return
 	}
 	if spec.Flags&command.Conn != 0 {
-		cl.sess.End() // it may read what the session wrote (EXEC, WATCH)
+		// It may read what the pass wrote (EXEC, WATCH), and it may wait
+		// for shards, which the pass holds.
+		cl.pass.end(cl)
 		w := resp.NewWriter(proto)
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
 			Now: time.Now().UnixMilli(), DB: db}
@@ -533,11 +539,13 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.
-	if !cl.toShards && (cl.sess.Open() || cl.answered(seq)) {
-		if cl.sess.Run(req) {
+	if !cl.toShards {
+		if cl.pass.run(cl, req) {
 			return
 		}
-		cl.sess.End()
+		if cl.inPass {
+			cl.pass.end(cl)
+		}
 	}
 	if !cl.toShards && cl.answered(seq) && s.engine.RunHere(req) {
 		return

@@ -1,0 +1,115 @@
+package net
+
+import (
+	"context"
+	"sync"
+
+	"github.com/panjf2000/gnet/v2"
+
+	"github.com/rekv/rekv/actors"
+)
+
+// A loop pass: the commands an event loop runs in place of idle shards
+// (actors.Session) from all the clients it reads during one wake-up, until
+// the wake-up's events are all handled. The commands of one shard share
+// one group commit, whichever client sent them: fifty clients each sending
+// one SET cost one commit per shard per wake-up, not fifty. The pass ends
+// (its groups commit, which makes the replies, and its shards are
+// released) in a task the loop runs right after the events of the wake-up
+// (gnet's Execute), or sooner when a member client needs it: a command of
+// that client that cannot join the pass (it must see the pass's writes),
+// a connection command, or a pass output bound.
+//
+// Invariant: a client is a member (inPass) only while every command of it
+// not yet answered ran in the pass; a command of a client that is not a
+// member joins only when the client has nothing unanswered. Replies of
+// members go out when the pass ends, in one write per client.
+type loopPass struct {
+	sess    actors.Session
+	members []*client
+	// ending is set while a task to end the pass is queued on the loop.
+	ending bool
+	loop   gnet.EventLoop
+}
+
+// passes maps each event loop to its pass; a client takes its loop's at
+// open.
+type passes struct {
+	mu sync.Mutex
+	m  map[gnet.EventLoop]*loopPass
+}
+
+// of returns the pass of loop (made at first use).
+func (ps *passes) of(e *actors.Engine, loop gnet.EventLoop) *loopPass {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.m == nil {
+		ps.m = make(map[gnet.EventLoop]*loopPass)
+	}
+	p := ps.m[loop]
+	if p == nil {
+		p = &loopPass{sess: e.Session(), loop: loop}
+		ps.m[loop] = p
+	}
+	return p
+}
+
+// run runs req of cl in the pass if it may join (see loopPass): it
+// reports false, having done nothing, when req must run otherwise; the
+// caller ends the pass first when cl is a member.
+func (p *loopPass) run(cl *client, req *actors.Request) bool {
+	if !cl.inPass && !cl.answered(req.Seq) {
+		return false
+	}
+	if !p.sess.Run(req) {
+		return false
+	}
+	if !cl.inPass {
+		cl.inPass = true
+		p.members = append(p.members, cl)
+	}
+	return true
+}
+
+// end commits the pass's groups and releases its shards; the members'
+// replies are written out, except cur's (the client whose OnTraffic is
+// running: its own end of batch writes them). cur may be nil.
+func (p *loopPass) end(cur *client) {
+	if !p.sess.Open() {
+		return
+	}
+	for _, m := range p.members {
+		if m != cur {
+			m.beginBatch()
+		}
+	}
+	p.sess.End()
+	for i, m := range p.members {
+		m.inPass = false
+		if m != cur {
+			m.endBatch()
+		}
+		p.members[i] = nil
+	}
+	p.members = p.members[:0]
+}
+
+// endSoon makes the loop end the pass once the events of this wake-up are
+// handled (at once if the loop cannot take the task).
+func (p *loopPass) endSoon() {
+	if !p.sess.Open() || p.ending {
+		return
+	}
+	p.ending = true
+	if err := p.loop.Execute(context.Background(), p); err != nil {
+		p.ending = false
+		p.end(nil)
+	}
+}
+
+// Run is the task endSoon queues: it implements gnet.Runnable.
+func (p *loopPass) Run(context.Context) error {
+	p.ending = false
+	p.end(nil)
+	return nil
+}
