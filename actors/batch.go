@@ -94,7 +94,7 @@ func (s *shard) add(req *Request, held bool) {
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
-	out, cmdErr, ok := s.runGrouped(g, req)
+	out, cmdErr, ok := e.runGrouped(g, req, e.caches[s.idx].Purge)
 	if !ok {
 		s.fallback()
 		return
@@ -112,9 +112,8 @@ func (s *shard) add(req *Request, held bool) {
 
 // runGrouped runs one command in the group's transaction and returns its
 // reply and error; false means the group is spoiled and must be re-run
-// command by command.
-func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok bool) {
-	e := s.e
+// command by command. purge empties the caches the group uses.
+func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, cmdErr error, ok bool) {
 	w := g.w
 	w.Reset(req.Proto)
 	tx := g.tx
@@ -124,7 +123,7 @@ func (s *shard) runGrouped(g *group, req *Request) (out []byte, cmdErr error, ok
 		e.trackKeys(req.Client, req.Spec, req.Args)
 	}
 	t0 := time.Now()
-	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: e.caches[s.idx].Purge, NoTouch: req.NoTouch,
+	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
 		User: req.User, ClientInfo: req.ClientInfo,
 		Holds: e.holder(req.Shards)})
 	e.timed(req, t0, err)
@@ -168,22 +167,29 @@ func (s *shard) flush() {
 		return
 	}
 	s.group = nil
+	c := s.e.caches[s.idx]
+	s.e.committed(g, []int{s.idx}, func([]byte) *store.MetaCache { return c })
+	s.recycle(g)
+}
+
+// committed finishes a group whose transaction committed: notifications,
+// client-side caching invalidations, the replies, then the effects on
+// watches and blocked clients. held are the shards the group holds, caches
+// its cache resolver.
+func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 	g.tx.Rollback()
-	s.e.publishNotes(g.tx)
+	e.publishNotes(g.tx)
 	touched, from := g.tx.Touched(), 0
 	for i, req := range g.reqs {
 		if req.Spec.Flags&command.Unseen == 0 {
-			s.e.invalidate(req.Client, touched[from:g.marks[i]], false)
+			e.invalidate(req.Client, touched[from:g.marks[i]], false)
 		}
 		from = g.marks[i]
 	}
 	for i, req := range g.reqs {
 		req.reply(g.outs[i], g.errs[i])
 	}
-	c := s.e.caches[s.idx]
-	s.e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes(), swapped: g.tx.Swaps()}, []int{s.idx},
-		func([]byte) *store.MetaCache { return c })
-	s.recycle(g)
+	e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes(), swapped: g.tx.Swaps()}, held, caches)
 }
 
 // recycle keeps g, emptied, for the shard's next group: its slices and

@@ -15,7 +15,9 @@
 //     multi-shard command therefore always finds its shards and completes,
 //     so the barrier cannot deadlock, and no later command of the same
 //     client overtakes it on any shard. The command runs in one driver
-//     transaction with those shards' caches.
+//     transaction with those shards' caches; so does a bundle of one
+//     client's consecutive multi-shard commands (bundle.go), which shares
+//     one barrier over the union of their shards.
 //   - Keyspace-wide commands (KEYS, SCAN, DBSIZE, INFO, FLUSHDB) hold every
 //     shard, so they see all earlier writes of their client and never run
 //     at the same time as each other.

@@ -120,11 +120,13 @@ type Engine struct {
 	stopPoll chan struct{}
 }
 
-// barrier is a multi-shard command's message: the same one goes to each
-// of its shards.
+// barrier is a multi-shard command's message, or a bundle's (bundle.go):
+// the same one goes to each of its shards.
 type barrier struct {
-	req  *Request
-	left atomic.Int32 // the shards that have not reached it yet
+	req    *Request   // the command, or a bundle's first
+	bundle []*Request // a bundle's commands; nil for one command
+	shards []int      // req.Shards, or the union of the bundle's
+	left   atomic.Int32
 }
 
 // New starts the engine's actors.
@@ -233,10 +235,15 @@ func (e *Engine) Dispatch(req *Request) {
 		e.sys.Root.Send(e.pids[req.Shards[0]], req)
 		return
 	}
-	b := &barrier{req: req}
-	b.left.Store(int32(len(req.Shards)))
+	e.send(&barrier{req: req, shards: req.Shards})
+}
+
+// send queues b at each of its shards, under multiMu: every mailbox holds
+// the barriers in one order.
+func (e *Engine) send(b *barrier) {
+	b.left.Store(int32(len(b.shards)))
 	e.multiMu.Lock()
-	for _, i := range req.Shards {
+	for _, i := range b.shards {
 		e.sys.Root.Send(e.pids[i], b)
 	}
 	e.multiMu.Unlock()
@@ -623,7 +630,11 @@ func (s *shard) reach(b *barrier) {
 		return
 	}
 	e := s.e
-	defer e.unlock(b.req.Shards)
+	defer e.unlock(b.shards)
+	if b.bundle != nil {
+		e.runBundle(b)
+		return
+	}
 	e.execute(b.req, s.idx)
 }
 

@@ -67,6 +67,10 @@ type client struct {
 	// answered ran in it.
 	pass   *loopPass
 	inPass bool
+	// bundle holds the client's consecutive multi-shard commands read in
+	// this OnTraffic, to go to the shards together (actors.DispatchBundle)
+	// before anything else of the client's runs.
+	bundle []*actors.Request
 	// toShards: the rest of this OnTraffic pass goes to the shards (it
 	// made maxPassOutput bytes of replies already).
 	toShards bool

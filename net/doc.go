@@ -11,9 +11,12 @@
 //     loop, shared by the clients read in one wake-up and ended right
 //     after it, or before a connection command, which may read what it
 //     wrote or wait for shards, or before a command of a member client
-//     that cannot join). Scripts
-//     and blocking commands always go to the shards, and so does the rest
-//     of a pass once its in-place commands made 1 MiB of replies.
+//     that cannot join). Consecutive multi-shard commands of a client that
+//     go to the shards travel as one bundle (one barrier, one commit:
+//     actors.DispatchBundle), sent before anything else of the client's
+//     and at the end of OnTraffic. Scripts and blocking commands always go
+//     to the shards, and so does the rest of a pass once its in-place
+//     commands made 1 MiB of replies.
 //   - Every command gets the connection's next sequence number. Replies,
 //     whichever goroutine produces them, wait in the connection's reorder
 //     buffer until all earlier ones are ready. Only the event loop writes

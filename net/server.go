@@ -294,6 +294,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl.beginBatch()
 	defer cl.endBatch()
 	defer cl.pass.endSoon()
+	defer s.sendBundle(cl)
 	if cl.quitting {
 		return gnet.None
 	}
@@ -494,6 +495,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	if spec.Flags&command.Conn != 0 {
 		// It may read what the pass wrote (EXEC, WATCH), and it may wait
 		// for shards, which the pass holds.
+		s.sendBundle(cl)
 		cl.pass.end(cl)
 		w := resp.NewWriter(proto)
 		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
@@ -539,6 +541,14 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.
+	bundles := s.engine.Bundles(req)
+	if len(cl.bundle) > 0 {
+		if bundles && len(cl.bundle) < maxBundle {
+			cl.bundle = append(cl.bundle, req)
+			return
+		}
+		s.sendBundle(cl)
+	}
 	if !cl.toShards {
 		if cl.pass.run(cl, req) {
 			return
@@ -550,7 +560,23 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	if !cl.toShards && cl.answered(seq) && s.engine.RunHere(req) {
 		return
 	}
+	if bundles {
+		cl.bundle = append(cl.bundle, req)
+		return
+	}
 	s.engine.Dispatch(req)
+}
+
+// maxBundle bounds the commands of one bundle.
+const maxBundle = 64
+
+// sendBundle dispatches the client's bundle of multi-shard commands.
+func (s *Server) sendBundle(cl *client) {
+	if len(cl.bundle) == 0 {
+		return
+	}
+	s.engine.DispatchBundle(cl.bundle)
+	cl.bundle = nil
 }
 
 // errMisconf refuses writes while the store cannot persist them.

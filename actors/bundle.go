@@ -1,0 +1,114 @@
+package actors
+
+import (
+	"slices"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/resp"
+)
+
+// Bundles: the group commit of multi-shard commands.
+//
+// A client pipelining multi-shard commands (sixteen MSETs of ten keys)
+// would otherwise pay, for each, a barrier across its shards and a commit.
+// Consecutive multi-shard commands of one client, with nothing of that
+// client's between them, can go as one bundle: one barrier over the union
+// of their shards, and one transaction in which they run one after
+// another, each seeing the writes of those before it, as they would back
+// to back. Replies, notifications, invalidations and WATCH breaks come
+// after the commit, as for a shard's group. If the bundle fails (a commit
+// error, a storage error, a panic, too big) it is rolled back and its
+// commands run again alone, each in its own transaction. While any client
+// is blocked (BLPOP...) a bundle's commands run alone: a push must serve
+// its waiters before the next command runs, as in Redis.
+
+// Bundles reports whether req may go in a bundle (DispatchBundle): a
+// multi-shard command that runs at once (not blocking, not keyspace-wide,
+// not a transaction or a script), on a store of this node's own (on a
+// shared store a bundle's conflicts would re-run every command in it).
+func (e *Engine) Bundles(req *Request) bool {
+	return len(req.Shards) > 1 && !e.shared && req.done == nil && !req.NoBlock && req.wait == nil &&
+		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) == 0
+}
+
+// DispatchBundle sends reqs, consecutive commands of one client for which
+// Bundles holds (the caller bounds how many), to their shards as one
+// bundle, without waiting; one command is dispatched as usual.
+func (e *Engine) DispatchBundle(reqs []*Request) {
+	if len(reqs) == 1 {
+		e.Dispatch(reqs[0])
+		return
+	}
+	var shards []int
+	for _, r := range reqs {
+		shards = append(shards, r.Shards...)
+	}
+	slices.Sort(shards)
+	b := &barrier{req: reqs[0], bundle: reqs, shards: slices.Compact(shards)}
+	e.send(b)
+}
+
+// runBundle runs the commands of b in one transaction (or several, when
+// their replies pass maxGroupBytes); the caller holds every shard of b.
+func (e *Engine) runBundle(b *barrier) {
+	for reqs := b.bundle; len(reqs) > 0; {
+		reqs = e.runBundled(b, reqs)
+	}
+}
+
+// runBundled runs reqs in one transaction until their replies pass
+// maxGroupBytes, and returns the commands left.
+func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
+	if e.blocked.n.Load() > 0 {
+		e.runAlone(reqs)
+		return nil
+	}
+	caches := func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
+	purge := func() {
+		for _, i := range b.shards {
+			e.caches[i].Purge()
+		}
+	}
+	tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: e.rt.notifying()}.
+		Begin(true, b.req.DB, time.Now().UnixMilli())
+	if err != nil {
+		e.runAlone(reqs)
+		return nil
+	}
+	g := &group{tx: tx, w: resp.NewWriter(2)}
+	for i, req := range reqs {
+		g.reqs = append(g.reqs, req)
+		out, cmdErr, ok := e.runGrouped(g, req, purge)
+		if !ok {
+			tx.Rollback()
+			purge() // a failed command may have left entries behind
+			e.runAlone(g.reqs)
+			return reqs[i+1:]
+		}
+		g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
+		g.bytes += len(out)
+		g.marks = append(g.marks, len(tx.Touched()))
+		if g.bytes >= maxGroupBytes {
+			left = reqs[i+1:]
+			break
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tx.Rollback()
+		purge()
+		e.runAlone(g.reqs)
+		return left
+	}
+	e.committed(g, b.shards, caches)
+	return left
+}
+
+// runAlone runs reqs one by one, each in its own transaction; the caller
+// holds their shards.
+func (e *Engine) runAlone(reqs []*Request) {
+	for _, req := range reqs {
+		e.execute(req, req.Shards[0])
+	}
+}
