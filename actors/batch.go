@@ -99,15 +99,20 @@ func (s *shard) add(req *Request, held bool) {
 		s.fallback()
 		return
 	}
-	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
-	g.bytes += len(out)
-	g.marks = append(g.marks, len(g.tx.Touched()))
+	g.record(out, cmdErr)
 	// The count may read -1: protoactor's mailbox pushes a message before
 	// counting it, and the shard may pop and run it in between. Only a
 	// positive count promises a next message (which then flushes the group).
 	if len(g.reqs) >= maxGroup || g.bytes >= maxGroupBytes || !held && s.mb.UserMessageCount() <= 0 || s.feedsWaiters(g) {
 		s.flush()
 	}
+}
+
+// record keeps the reply and error of the command last run in g.
+func (g *group) record(out []byte, cmdErr error) {
+	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
+	g.bytes += len(out)
+	g.marks = append(g.marks, len(g.tx.Touched()))
 }
 
 // runGrouped runs one command in the group's transaction and returns its
@@ -207,10 +212,6 @@ func (s *shard) recycle(g *group) {
 func (s *shard) fallback() {
 	g := s.group
 	s.group = nil
-	g.tx.Rollback()
-	s.e.caches[s.idx].Purge() // a failed commit may have left entries behind
-	for _, req := range g.reqs {
-		s.e.execute(req, s.idx)
-	}
+	s.e.rerun(g, s.e.caches[s.idx].Purge)
 	s.recycle(g)
 }

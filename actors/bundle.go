@@ -65,12 +65,7 @@ func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
 		e.runAlone(reqs)
 		return nil
 	}
-	caches := func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
-	purge := func() {
-		for _, i := range b.shards {
-			e.caches[i].Purge()
-		}
-	}
+	caches, purge := e.cachesOf(b.shards)
 	tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: e.rt.notifying()}.
 		Begin(true, b.req.DB, time.Now().UnixMilli())
 	if err != nil {
@@ -82,27 +77,30 @@ func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
 		g.reqs = append(g.reqs, req)
 		out, cmdErr, ok := e.runGrouped(g, req, purge)
 		if !ok {
-			tx.Rollback()
-			purge() // a failed command may have left entries behind
-			e.runAlone(g.reqs)
+			e.rerun(g, purge)
 			return reqs[i+1:]
 		}
-		g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
-		g.bytes += len(out)
-		g.marks = append(g.marks, len(tx.Touched()))
+		g.record(out, cmdErr)
 		if g.bytes >= maxGroupBytes {
 			left = reqs[i+1:]
 			break
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		tx.Rollback()
-		purge()
-		e.runAlone(g.reqs)
+		e.rerun(g, purge)
 		return left
 	}
 	e.committed(g, b.shards, caches)
 	return left
+}
+
+// rerun abandons a failed group: its transaction is rolled back, the
+// caches it used are purged (a failed command or commit may have left
+// entries behind) and its commands run again alone.
+func (e *Engine) rerun(g *group, purge func()) {
+	g.tx.Rollback()
+	purge()
+	e.runAlone(g.reqs)
 }
 
 // runAlone runs reqs one by one, each in its own transaction; the caller

@@ -337,12 +337,7 @@ func (e *Engine) execute(req *Request, own int) {
 	var purge func()
 	switch {
 	case len(req.Shards) > 1:
-		caches = func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }
-		purge = func() {
-			for _, i := range req.Shards {
-				e.caches[i].Purge()
-			}
-		}
+		caches, purge = e.cachesOf(req.Shards)
 	default:
 		c := e.caches[own]
 		caches = func([]byte) *store.MetaCache { return c }
@@ -369,6 +364,17 @@ func (e *Engine) execute(req *Request, own int) {
 		req.reply(out, err)
 	}
 	e.after(fx, req.Shards, caches)
+}
+
+// cachesOf returns the cache resolver of a command holding several
+// shards (each key's meta in its own shard's cache) and a purge of those
+// shards' caches.
+func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
+	return func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }, func() {
+		for _, i := range shards {
+			e.caches[i].Purge()
+		}
+	}
 }
 
 // timed reports a client command's execution time to the slow log hook.
