@@ -46,8 +46,57 @@ func (e *Engine) DispatchBundle(reqs []*Request) {
 		shards = append(shards, r.Shards...)
 	}
 	slices.Sort(shards)
-	b := &barrier{req: reqs[0], bundle: reqs, shards: slices.Compact(shards)}
+	if e.join(reqs) {
+		return
+	}
+	b := &barrier{req: reqs[0], bundle: reqs, shards: slices.Compact(shards), joinable: true}
 	e.send(b)
+}
+
+// maxJoined bounds the commands of a barrier that others joined.
+const maxJoined = 128
+
+// join appends reqs (consecutive commands of one client for which Bundles
+// holds) to the barrier sent last, when that one has not started, holds
+// every shard of reqs, and the client had nothing unanswered before them
+// (reqs[0].Answered): many clients' MSETs then share one barrier and one
+// commit, where each would take every shard in turn. They run right after
+// the barrier's own commands, at its place in every mailbox: before the
+// commands queued behind it, which came from other clients (a client with
+// something unanswered does not join) and have not run, so running reqs
+// first is one more serial order. It reports whether reqs joined.
+func (e *Engine) join(reqs []*Request) bool {
+	if !reqs[0].Answered {
+		return false
+	}
+	e.multiMu.Lock()
+	defer e.multiMu.Unlock()
+	b := e.open
+	if b == nil || b.started || len(b.bundle)+len(reqs) > maxJoined {
+		return false
+	}
+	for _, r := range reqs {
+		for _, i := range r.Shards {
+			if _, ok := slices.BinarySearch(b.shards, i); !ok {
+				return false
+			}
+		}
+	}
+	if b.bundle == nil {
+		b.bundle = []*Request{b.req}
+	}
+	b.bundle = append(b.bundle, reqs...)
+	return true
+}
+
+// start closes b to joiners before it runs.
+func (e *Engine) start(b *barrier) {
+	e.multiMu.Lock()
+	b.started = true
+	if e.open == b {
+		e.open = nil
+	}
+	e.multiMu.Unlock()
 }
 
 // runBundle runs the commands of b in one transaction (or several, when

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -96,4 +97,77 @@ func TestBundleLeavesBlockedClientsServedInOrder(t *testing.T) {
 	if a, b := string(<-c), string(<-c); a != "$1\r\nv\r\n" || b != "$-1\r\n" {
 		t.Fatalf("LMOVEs: %q, %q; want the element, then nil (the waiter took it)", a, b)
 	}
+}
+
+// TestBarrierJoins: a command of a client with nothing unanswered joins the
+// barrier sent last while it waits for its shards, when that one holds
+// every shard it needs: it runs right after the barrier's command, in the
+// same commit, so before a command queued behind the barrier; a client
+// with something unanswered, or a command needing another shard, gets its
+// own barrier.
+func TestBarrierJoins(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	var drv *commitCounter
+	e := engineOn(t, reg, 4, func(d drivers.Driver) drivers.Driver { drv = &commitCounter{Driver: d}; return drv })
+	settle(t, e)
+	// One key per shard: k[0] on shard 0...
+	k := make([]string, 4)
+	for i, found := 0, 0; found < 4; i++ {
+		key := fmt.Sprintf("k%d", i)
+		if s := e.ShardOf([]byte(key)); k[s] == "" {
+			k[s], found = key, found+1
+		}
+	}
+	for _, s := range e.shards {
+		s.mu.Lock() // busy: no barrier can start yet
+	}
+	locked := true
+	defer func() {
+		if locked { // a failure: let the engine stop
+			for _, s := range e.shards {
+				s.mu.Unlock()
+			}
+		}
+	}()
+	col := &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: 5}
+	at := func(seq uint64, answered bool, line string) *Request {
+		r := request(t, e, reg, col, line)
+		r.Seq, r.Answered = seq, answered
+		return r
+	}
+	e.Dispatch(at(0, true, fmt.Sprintf("mset %s 1 %s 1 %s 1 %s 1", k[0], k[1], k[2], k[3])))
+	first := e.open
+	e.Dispatch(at(1, true, "append "+k[0]+" !")) // queued behind the barrier
+	e.Dispatch(at(2, true, fmt.Sprintf("mset %s abc %s abc", k[0], k[1])))
+	e.multiMu.Lock()
+	joined := len(first.bundle)
+	e.multiMu.Unlock()
+	if joined != 2 {
+		t.Fatalf("barrier holds %d commands after a join, want 2", joined)
+	}
+	e.Dispatch(at(3, false, fmt.Sprintf("mset %s x %s x", k[2], k[3]))) // its client waits for a reply
+	if e.open == first || len(first.bundle) != 2 {
+		t.Fatal("a client with a command unanswered joined another's barrier")
+	}
+	second := e.open
+	e.Dispatch(at(4, true, fmt.Sprintf("mset %s y %s y", k[1], k[2]))) // k[1]'s shard is not second's
+	if e.open == second || len(second.bundle) != 0 {
+		t.Fatal("a command needing a shard the barrier does not hold joined it")
+	}
+	before := drv.commits.Load()
+	for _, s := range e.shards {
+		s.mu.Unlock()
+	}
+	locked = false
+	got := col.results(t, 5)
+	want := []string{"+OK\r\n", ":4\r\n", "+OK\r\n", "+OK\r\n", "+OK\r\n"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("reply %d: %q, want %q (APPEND must see the joined MSET)", i, got[i], want[i])
+		}
+	}
+	if n := drv.commits.Load() - before; n != 4 {
+		t.Fatalf("%d commits, want 4 (the joined MSET shares the first barrier's)", n)
+	}
+	settle(t, e)
 }

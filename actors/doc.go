@@ -17,7 +17,12 @@
 //     client overtakes it on any shard. The command runs in one driver
 //     transaction with those shards' caches; so does a bundle of one
 //     client's consecutive multi-shard commands (bundle.go), which shares
-//     one barrier over the union of their shards.
+//     one barrier over the union of their shards. A client with nothing
+//     unanswered may join its multi-shard commands to the barrier sent
+//     last, until that one starts, when it holds all their shards: they
+//     run at its place in every mailbox, in its transaction, ahead of
+//     commands of other clients queued behind it that have not run yet,
+//     which is one more serial order (Engine.join).
 //   - Keyspace-wide commands (KEYS, SCAN, DBSIZE, INFO, FLUSHDB) hold every
 //     shard, so they see all earlier writes of their client and never run
 //     at the same time as each other.

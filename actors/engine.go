@@ -75,6 +75,10 @@ type Request struct {
 	// NoTouch: the client's reads do not count as accesses (CLIENT
 	// NO-TOUCH ON).
 	NoTouch bool
+	// Answered: every earlier command of the client had been answered
+	// when this one was dispatched, so it may join another client's
+	// pending bundle (Engine.join) without overtaking anything of its own.
+	Answered bool
 	// User and ClientInfo: the client's ACL user when restricted, for the
 	// commands its scripts call (command.Ctx).
 	User       *acl.User
@@ -113,6 +117,9 @@ type Engine struct {
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
+	// open is the barrier sent last, while later commands may still join
+	// it (join); guarded by multiMu.
+	open    *barrier
 	markers *store.FlushMarkers
 	blocked *blocked
 	watches *watches
@@ -127,6 +134,9 @@ type barrier struct {
 	bundle []*Request // a bundle's commands; nil for one command
 	shards []int      // req.Shards, or the union of the bundle's
 	left   atomic.Int32
+	// joinable: the barrier's commands may go in a bundle (Bundles), so
+	// others may join them until it starts (both guarded by multiMu).
+	joinable, started bool
 }
 
 // New starts the engine's actors.
@@ -235,7 +245,11 @@ func (e *Engine) Dispatch(req *Request) {
 		e.sys.Root.Send(e.pids[req.Shards[0]], req)
 		return
 	}
-	e.send(&barrier{req: req, shards: req.Shards})
+	reqs := []*Request{req}
+	if e.Bundles(req) && e.join(reqs) {
+		return
+	}
+	e.send(&barrier{req: req, shards: req.Shards, joinable: e.Bundles(req)})
 }
 
 // send queues b at each of its shards, under multiMu: every mailbox holds
@@ -245,6 +259,10 @@ func (e *Engine) send(b *barrier) {
 	e.multiMu.Lock()
 	for _, i := range b.shards {
 		e.sys.Root.Send(e.pids[i], b)
+	}
+	e.open = nil
+	if b.joinable {
+		e.open = b
 	}
 	e.multiMu.Unlock()
 }
@@ -637,6 +655,9 @@ func (s *shard) reach(b *barrier) {
 	}
 	e := s.e
 	defer e.unlock(b.shards)
+	if b.joinable {
+		e.start(b)
+	}
 	if b.bundle != nil {
 		e.runBundle(b)
 		return
