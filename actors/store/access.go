@@ -27,11 +27,13 @@ func NewAccessClock(size int, now int64) *AccessClock {
 
 // touch records an access of mk at now.
 func (a *AccessClock) touch(mk string, now int64) {
-	if _, ok := a.cur[mk]; !ok && len(a.cur) >= a.size {
-		a.floor = a.rotated
-		a.prev, a.cur, a.rotated = a.cur, make(map[string]int64, a.size), now
+	if len(a.cur) >= a.size { // full: a new key starts a generation
+		if _, ok := a.cur[mk]; !ok {
+			a.floor = a.rotated
+			a.prev, a.cur, a.rotated = a.cur, make(map[string]int64, a.size), now
+		}
 	}
-	a.cur[mk] = now
+	a.cur[mk] = now // one map operation while the generation has room
 }
 
 // last returns when mk was last accessed, or floor.
