@@ -77,11 +77,10 @@ func batchable(req *Request, shared bool) bool {
 // is empty unless held (a Session: it commits the group at its End).
 func (s *shard) add(req *Request, held bool) {
 	e := s.e
+	resolve, purge := s.cacheFns()
 	if s.group == nil {
-		notify := e.rt.notifying()
-		c := e.caches[s.idx]
-		tx, err := store.Env{Drv: e.drv, Caches: func([]byte) *store.MetaCache { return c }, Markers: e.markers,
-			Notify: notify}.Begin(true, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: resolve, Markers: e.markers,
+			Notify: e.rt.notifying()}.Begin(true, req.DB, time.Now().UnixMilli())
 		if err != nil {
 			e.execute(req, s.idx)
 			return
@@ -94,7 +93,7 @@ func (s *shard) add(req *Request, held bool) {
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
-	out, cmdErr, ok := e.runGrouped(g, req, e.caches[s.idx].Purge)
+	out, cmdErr, ok := e.runGrouped(g, req, purge)
 	if !ok {
 		s.fallback()
 		return
@@ -172,8 +171,8 @@ func (s *shard) flush() {
 		return
 	}
 	s.group = nil
-	c := s.e.caches[s.idx]
-	s.e.committed(g, []int{s.idx}, func([]byte) *store.MetaCache { return c })
+	resolve, _ := s.cacheFns()
+	s.e.committed(g, s.e.all[s.idx:s.idx+1:s.idx+1], resolve)
 	s.recycle(g)
 }
 
@@ -212,6 +211,7 @@ func (s *shard) recycle(g *group) {
 func (s *shard) fallback() {
 	g := s.group
 	s.group = nil
-	s.e.rerun(g, s.e.caches[s.idx].Purge)
+	_, purge := s.cacheFns()
+	s.e.rerun(g, purge)
 	s.recycle(g)
 }

@@ -357,9 +357,7 @@ func (e *Engine) execute(req *Request, own int) {
 	case len(req.Shards) > 1:
 		caches, purge = e.cachesOf(req.Shards)
 	default:
-		c := e.caches[own]
-		caches = func([]byte) *store.MetaCache { return c }
-		purge = c.Purge
+		caches, purge = e.shards[own].cacheFns()
 	}
 	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
@@ -613,6 +611,21 @@ type shard struct {
 	mb    actor.Mailbox // to see whether more requests wait (group commit)
 	group *group        // the open group, see batch.go
 	spare *group        // an emptied group to reuse (recycle)
+	// resolve and purge: the shard's cache resolver and purge, made once
+	// by cacheFns.
+	resolve store.CacheResolver
+	purge   func()
+}
+
+// cacheFns returns the resolver and the purge of s's cache, made at first
+// use: a closure or method value made per command is an allocation each
+// time. The caller holds s.
+func (s *shard) cacheFns() (store.CacheResolver, func()) {
+	if s.resolve == nil {
+		c := s.e.caches[s.idx]
+		s.resolve, s.purge = func([]byte) *store.MetaCache { return c }, c.Purge
+	}
+	return s.resolve, s.purge
 }
 
 func (s *shard) Receive(ctx actor.Context) {

@@ -67,11 +67,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
-		User: call.User, ClientInfo: call.ClientInfo}
-	ctx.Call = func(spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
-		return rt.Step(tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: call.Purge, Holds: call.Holds,
-			NoTouch: call.NoTouch, User: call.User, ClientInfo: call.ClientInfo})
-	}
+		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
@@ -83,6 +79,15 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 		noteEvents(tx, call.Spec, tFrom, dFrom, nFrom)
 	}
 	return err
+}
+
+// Nest implements command.Nester: a nested command (a script's
+// redis.call) runs through Step in its caller's transaction, inheriting
+// its caller's shards, cache purge, ACL user and NO-TOUCH, and never
+// blocks.
+func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
+	return rt.Step(c.Tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
+		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo})
 }
 
 // notifying reports whether transactions should collect keyspace events.

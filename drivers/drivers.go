@@ -41,6 +41,11 @@ type IterOptions struct {
 }
 
 // Txn is one transaction. It is not safe for concurrent use.
+//
+// No method modifies the keys and values it is given, and the
+// transaction keeps none of them past the call: Set copies key and value
+// (see OwnedSetter for the exception), so callers may pass bytes they do
+// not own outright, such as a string's.
 type Txn interface {
 	Get(key []byte) ([]byte, error)
 	// BatchGet returns one value per key, nil where a key is missing.

@@ -16,6 +16,9 @@ import (
 // client is one connection's state. Fields under mu may be read by other
 // goroutines (CLIENT LIST); the reorder buffer is under outMu.
 type client struct {
+	// info is cl.Info, made once: a method value made per request is an
+	// allocation each time (actors.Request.ClientInfo).
+	info    func() string
 	srv     *Server
 	conn    gnet.Conn
 	id      int64

@@ -258,6 +258,7 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	// As in Redis, a client that connects while no password is set stays
 	// authenticated if one is set later (CONFIG SET requirepass).
 	cl.authed.Store(s.requirePass() == "")
+	cl.info = cl.Info
 	c.SetContext(cl)
 	s.clients.Store(cl.id, cl)
 	s.nclients.Add(1)
@@ -537,7 +538,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	req := &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.Info, Answered: cl.answered(seq)}
+		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.info, Answered: cl.answered(seq)}
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.

@@ -218,6 +218,19 @@ type Stats struct {
 	GC               [][2]string // the INFO gc section's lines
 }
 
+// Nester runs nested commands (Ctx.Call): the engine's one execution
+// path.
+type Nester interface {
+	Nest(c *Ctx, spec *Spec, r Runner, client Client, w *resp.Writer) error
+}
+
+// Call runs a nested command (a script's redis.call) in this command's
+// transaction, through the engine's one execution path, writing its
+// reply to w; client is what connection commands see.
+func (c *Ctx) Call(spec *Spec, r Runner, client Client, w *resp.Writer) error {
+	return c.Nester.Nest(c, spec, r, client, w)
+}
+
 // Ctx is what a running command may use. Fields that do not apply where
 // the command runs are nil: Tx on the event loop, Client off it.
 type Ctx struct {
@@ -233,11 +246,11 @@ type Ctx struct {
 	DB int
 	// Cursors holds SCAN, HSCAN, SSCAN and ZSCAN positions.
 	Cursors *store.Cursors
-	// Call runs a nested command (a script's redis.call) in this command's
-	// transaction, through the engine's one execution path, writing its
-	// reply to w; client is what connection commands see. Nil where
-	// commands do not nest.
-	Call func(spec *Spec, r Runner, client Client, w *resp.Writer) error
+	// Nester runs the nested commands of Call; nil where commands do not
+	// nest. NoTouch is the calling client's CLIENT NO-TOUCH, which nested
+	// commands inherit.
+	Nester  Nester
+	NoTouch bool
 	// Holds reports whether the command holds key's shard; nil: every
 	// shard.
 	Holds func(key []byte) bool

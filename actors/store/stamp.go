@@ -45,7 +45,7 @@ func (t *Tx) writeStamps() error {
 // a write of it committed by another node after this transaction began
 // then makes this transaction's commit conflict (drivers.ReadLocker).
 func (t *Tx) lockRead(mk string, key []byte) error {
-	if err := drivers.LockRead(t.txn, []byte(mk)); err != nil {
+	if err := drivers.LockRead(t.txn, bytesOf(mk)); err != nil {
 		return err
 	}
 	if t.markers.Shared() {

@@ -314,7 +314,7 @@ func (t *Tx) shardCache(mk string) *MetaCache {
 	if t.caches == nil {
 		return nil
 	}
-	return t.caches([]byte(mk))
+	return t.caches(bytesOf(mk))
 }
 
 // NoTouch makes the following reads leave the access clock alone (TYPE,
@@ -348,7 +348,7 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 	if t.caches == nil {
 		return nil
 	}
-	if c := t.caches([]byte(mk)); c != nil && !c.Disabled() {
+	if c := t.caches(bytesOf(mk)); c != nil && !c.Disabled() {
 		return c
 	}
 	return nil
@@ -388,7 +388,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 			return mk, r, nil
 		}
 	}
-	v, err := t.txn.Get([]byte(mk))
+	v, err := t.txn.Get(bytesOf(mk))
 	if lerr := t.lockRead(mk, key); lerr != nil {
 		return mk, record{}, lerr
 	}
@@ -724,7 +724,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 			return err
 		}
 	}
-	if err := t.txn.Set([]byte(mk), codec.AppendMeta(nil, m, payload)); err != nil {
+	if err := t.txn.Set(bytesOf(mk), codec.AppendMeta(nil, m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)
