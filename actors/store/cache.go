@@ -6,18 +6,43 @@ import (
 	"github.com/rekv/rekv/codec"
 )
 
-// MetaCache is an LRU of key metadata, keyed by meta key, with the payload
-// of short strings (up to MaxCachedPayload bytes) so GET of a hot key does
-// not touch storage. It is owned by one shard and is not safe for
+// MetaCache is a cache of key metadata, keyed by meta key, with the
+// payload of short strings (up to MaxCachedPayload bytes) so GET of a hot
+// key does not touch storage. It is owned by one shard and is not safe for
 // concurrent use.
+//
+// Eviction is CLOCK (second chance), an approximation of LRU: entries live
+// in one slice, a hit only sets the entry's reference bit, and a miss that
+// needs room sweeps a hand over the slice, clearing reference bits until
+// it finds an entry without one, which it replaces. A hit therefore costs
+// one map look-up and touches one entry, where a list-based LRU also
+// relinks the entry and its two neighbours (three more cache misses on a
+// large cache), and entries are not separate heap objects.
+//
+// Look-ups return the entry's slot, which a later put of the same key may
+// pass back as a hint: when the slot still holds that key, the update
+// needs no second map look-up (a write reads its key's meta, then stores
+// the new one at commit).
 type MetaCache struct {
-	lru *simplelru.LRU[string, cached]
+	idx   map[string]int32 // meta key -> index in slots
+	slots []slot
+	size  int // the most entries held
+	hand  int // the next slot the sweep looks at
 	// edges holds, per index prefix and direction, a key no live entry of
 	// that range lies before (forward) or after (reverse): scans start
 	// there instead of stepping over the tombstones of popped entries.
 	edges *simplelru.LRU[string, []byte]
 	// clock records accesses even when the cache is disabled (nil: none).
 	clock *AccessClock
+}
+
+// slot is one cache entry; a slot not in use (removed) holds the zero
+// value and is taken by the sweep before any other.
+type slot struct {
+	key  string
+	val  cached
+	used bool
+	ref  bool // accessed since the sweep last passed
 }
 
 // SetClock makes the shard record key accesses in a (OBJECT IDLETIME).
@@ -48,39 +73,90 @@ func NewMetaCache(size int) *MetaCache {
 	if size < 1 {
 		return &MetaCache{}
 	}
-	lru, err := simplelru.NewLRU[string, cached](size, nil)
-	if err != nil {
-		panic(err) // unreachable: size is positive
-	}
 	edges, err := simplelru.NewLRU[string, []byte](max(size/16, 64), nil)
 	if err != nil {
 		panic(err) // unreachable: size is positive
 	}
-	return &MetaCache{lru: lru, edges: edges}
+	return &MetaCache{idx: make(map[string]int32), size: size, edges: edges}
 }
 
 // Disabled reports whether the cache remembers nothing.
-func (c *MetaCache) Disabled() bool { return c.lru == nil }
+func (c *MetaCache) Disabled() bool { return c.size == 0 }
 
 // Purge empties the cache.
 func (c *MetaCache) Purge() {
 	if c.Disabled() {
 		return
 	}
-	c.lru.Purge()
+	clear(c.idx)
+	clear(c.slots)
+	c.slots, c.hand = c.slots[:0], 0
 	c.edges.Purge()
 }
 
 // Len returns the number of cached entries.
-func (c *MetaCache) Len() int {
-	if c.Disabled() {
-		return 0
+func (c *MetaCache) Len() int { return len(c.idx) }
+
+// get returns the entry of mk and its slot hint (0: none).
+func (c *MetaCache) get(mk string) (cached, int32, bool) {
+	i, ok := c.idx[mk]
+	if !ok {
+		return cached{}, 0, false
 	}
-	return c.lru.Len()
+	s := &c.slots[i]
+	s.ref = true
+	return s.val, i + 1, true
 }
 
-func (c *MetaCache) get(mk string) (cached, bool) { return c.lru.Get(mk) }
+// put stores v as mk's entry and returns its slot hint. hint is one that
+// get or put returned for mk earlier (0: none); a stale one is ignored.
+func (c *MetaCache) put(mk string, v cached, hint int32) int32 {
+	if i := int(hint) - 1; i >= 0 && i < len(c.slots) && c.slots[i].used && c.slots[i].key == mk {
+		c.slots[i].val, c.slots[i].ref = v, true
+		return hint
+	}
+	if i, ok := c.idx[mk]; ok {
+		c.slots[i].val, c.slots[i].ref = v, true
+		return i + 1
+	}
+	i := c.victim()
+	c.slots[i] = slot{key: mk, val: v, used: true}
+	c.idx[mk] = int32(i)
+	return int32(i) + 1
+}
 
-func (c *MetaCache) put(mk string, v cached) { c.lru.Add(mk, v) }
+// victim returns the index of a free slot for a new entry, evicting one
+// when the cache is full.
+func (c *MetaCache) victim() int {
+	if len(c.slots) < c.size {
+		c.slots = append(c.slots, slot{})
+		return len(c.slots) - 1
+	}
+	// Bounded: one pass clears every reference bit, so the second finds
+	// a victim.
+	for {
+		i := c.hand
+		c.hand++
+		if c.hand == len(c.slots) {
+			c.hand = 0
+		}
+		s := &c.slots[i]
+		if !s.used {
+			return i
+		}
+		if s.ref {
+			s.ref = false
+			continue
+		}
+		delete(c.idx, s.key)
+		return i
+	}
+}
 
-func (c *MetaCache) remove(mk string) { c.lru.Remove(mk) }
+// remove forgets mk's entry; the sweep takes its slot when it gets there.
+func (c *MetaCache) remove(mk string) {
+	if i, ok := c.idx[mk]; ok {
+		delete(c.idx, mk)
+		c.slots[i] = slot{}
+	}
+}

@@ -91,8 +91,9 @@ type record struct {
 	meta     codec.Meta
 	exists   bool // stored, possibly expired
 	payload  []byte
-	loaded   bool // payload is known
-	accessed bool // recorded in the access clock by this transaction
+	loaded   bool  // payload is known
+	accessed bool  // recorded in the access clock by this transaction
+	hint     int32 // the key's MetaCache slot hint (0: none)
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -165,7 +166,7 @@ func (t *Tx) Commit() error {
 		if r.loaded && r.exists {
 			e = withPayload(e, r.meta, r.payload)
 		}
-		c.put(mk, e)
+		c.put(mk, e, r.hint)
 	}
 	t.dirty = t.dirty[:0]
 	return err
@@ -382,22 +383,24 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		c = nil
 	}
 	if c != nil {
-		if e, ok := c.get(mk); ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
-			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed}
+		e, hint, ok := c.get(mk)
+		if ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
+			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}
 			t.seen[mk] = r
 			return mk, r, nil
 		}
+		r.hint = hint
 	}
 	v, err := t.txn.Get(bytesOf(mk))
 	if lerr := t.lockRead(mk, key); lerr != nil {
 		return mk, record{}, lerr
 	}
 	if errors.Is(err, drivers.ErrNotFound) {
-		r := record{loaded: true, accessed: accessed}
-		t.seen[mk] = r
+		r = record{loaded: true, accessed: accessed, hint: r.hint}
 		if c != nil {
-			c.put(mk, cached{})
+			r.hint = c.put(mk, cached{}, r.hint)
 		}
+		t.seen[mk] = r
 		return mk, r, nil
 	}
 	if err != nil {
@@ -407,11 +410,11 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if err != nil {
 		return mk, record{}, fmt.Errorf("store: key %q: %w", key, err)
 	}
-	r = record{meta: m, exists: true, payload: p, loaded: true, accessed: accessed}
-	t.seen[mk] = r
+	r = record{meta: m, exists: true, payload: p, loaded: true, accessed: accessed, hint: r.hint}
 	if c != nil {
-		c.put(mk, withPayload(cached{meta: m, exists: true}, m, p))
+		r.hint = c.put(mk, withPayload(cached{meta: m, exists: true}, m, p), r.hint)
 	}
+	t.seen[mk] = r
 	return mk, r, nil
 }
 
@@ -695,7 +698,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	}
 	t.touch(key)
 	t.deleted.add(t.db, key)
-	t.seen[mk] = record{loaded: true}
+	t.seen[mk] = record{loaded: true, hint: old.hint}
 	t.dirty = append(t.dirty, mk)
 	return t.live(old), nil
 }
@@ -728,7 +731,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		return err
 	}
 	t.touch(key)
-	t.seen[mk] = record{meta: m, exists: true, payload: payload, loaded: true}
+	t.seen[mk] = record{meta: m, exists: true, payload: payload, loaded: true, hint: old.hint}
 	t.dirty = append(t.dirty, mk)
 	return nil
 }

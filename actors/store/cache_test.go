@@ -1,0 +1,118 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rekv/rekv/codec"
+)
+
+func metaOf(v uint64) cached {
+	return cached{meta: codec.Meta{Type: codec.TypeHash, Version: v}, exists: true}
+}
+
+// TestMetaCacheSecondChance: a full cache evicts an entry not accessed
+// since the sweep last passed, and keeps the ones that were.
+func TestMetaCacheSecondChance(t *testing.T) {
+	c := NewMetaCache(3)
+	for i, k := range []string{"a", "b", "c"} {
+		c.put(k, metaOf(uint64(i+1)), 0)
+	}
+	// A new entry is not referenced and none was read since, so the
+	// first insert beyond the size evicts "a", where the hand starts.
+	c.put("d", metaOf(4), 0)
+	if _, _, ok := c.get("a"); ok {
+		t.Fatal("a survived, want it evicted first")
+	}
+	// b is read: it gets a second chance, so c goes next.
+	if _, _, ok := c.get("b"); !ok {
+		t.Fatal("b missing")
+	}
+	c.put("e", metaOf(5), 0)
+	if _, _, ok := c.get("c"); ok {
+		t.Fatal("c survived, want it evicted before the referenced b")
+	}
+	for _, k := range []string{"b", "d", "e"} {
+		if _, _, ok := c.get(k); !ok {
+			t.Fatalf("%s missing", k)
+		}
+	}
+	if c.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", c.Len())
+	}
+}
+
+// TestMetaCacheBounded: many distinct keys never grow it past its size,
+// and every key it reports holds the value last put.
+func TestMetaCacheBounded(t *testing.T) {
+	c := NewMetaCache(64)
+	for i := range 10_000 {
+		k := fmt.Sprint(i % 300)
+		c.put(k, metaOf(uint64(i)), 0)
+		if i%7 == 0 {
+			c.get(fmt.Sprint(i % 50))
+		}
+		if i%11 == 0 {
+			c.remove(fmt.Sprint(i % 90))
+		}
+		if c.Len() > 64 || len(c.slots) > 64 {
+			t.Fatalf("after %d puts: %d entries, %d slots, want at most 64", i, c.Len(), len(c.slots))
+		}
+	}
+	for k, i := range c.idx {
+		if c.slots[i].key != k || !c.slots[i].used {
+			t.Fatalf("index says %q is in slot %d, which holds %q (used %v)", k, i, c.slots[i].key, c.slots[i].used)
+		}
+	}
+	// The last put of key 9999 % 300 = 99 was i = 9999.
+	if e, _, ok := c.get("99"); !ok || e.meta.Version != 9999 {
+		t.Fatalf("99 = %+v %v, want version 9999", e.meta, ok)
+	}
+}
+
+// TestMetaCacheHints: a hint updates its key's entry in place; a stale one
+// (its slot taken by another key, or the cache purged) is ignored and
+// never overwrites another key's entry.
+func TestMetaCacheHints(t *testing.T) {
+	c := NewMetaCache(2)
+	ha := c.put("a", metaOf(1), 0)
+	if _, h, _ := c.get("a"); h != ha {
+		t.Fatalf("get's hint %d, put's %d", h, ha)
+	}
+	if h := c.put("a", metaOf(2), ha); h != ha {
+		t.Fatalf("in-place put moved a from %d to %d", ha, h)
+	}
+	c.remove("a")
+	hb := c.put("b", metaOf(3), 0)
+	c.put("c", metaOf(4), 0)
+	// a's old slot now holds b or c: its stale hint must not touch them.
+	c.put("a", metaOf(5), ha)
+	for k, want := range map[string]uint64{"a": 5} {
+		if e, _, ok := c.get(k); !ok || e.meta.Version != want {
+			t.Fatalf("%s = %+v %v, want version %d", k, e.meta, ok, want)
+		}
+	}
+	if e, _, ok := c.get("b"); ok && e.meta.Version != 3 {
+		t.Fatalf("b = %d, overwritten through a's stale hint", e.meta.Version)
+	}
+	if e, _, ok := c.get("c"); ok && e.meta.Version != 4 {
+		t.Fatalf("c = %d, overwritten through a's stale hint", e.meta.Version)
+	}
+	c.Purge()
+	if c.Len() != 0 {
+		t.Fatalf("Len after Purge = %d", c.Len())
+	}
+	c.put("b", metaOf(6), hb)
+	if e, _, ok := c.get("b"); !ok || e.meta.Version != 6 {
+		t.Fatalf("b after Purge = %+v %v, want version 6", e.meta, ok)
+	}
+}
+
+// TestMetaCacheDisabled: a disabled cache remembers nothing.
+func TestMetaCacheDisabled(t *testing.T) {
+	c := NewMetaCache(0)
+	if !c.Disabled() || c.Len() != 0 {
+		t.Fatal("size 0 is not disabled")
+	}
+	c.Purge()
+}
