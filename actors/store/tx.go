@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
@@ -26,6 +27,7 @@ type Tx struct {
 	markers *FlushMarkers
 	minVer  uint64 // the db's flush marker: lower versions are dead
 	seen    map[string]record
+	kbuf    []byte // scratch for meta keys looked up in seen
 	dirty   []string
 	records map[int]DBRecord // database records written, published on commit
 	flushed []int            // databases flushed (their watches break)
@@ -52,7 +54,10 @@ type Note struct {
 // refSet is an insertion-ordered set of keys.
 type refSet struct {
 	list []KeyRef
-	idx  map[string]struct{} // built once the list is long
+	// idx, built once the list is long, maps a hash of (db, key) to the
+	// first entry of list with that hash; entries sharing a hash with an
+	// earlier one (a collision, or never) are found by a scan.
+	idx map[uint64]int32
 }
 
 func (s *refSet) add(db uint8, key []byte) {
@@ -60,25 +65,46 @@ func (s *refSet) add(db uint8, key []byte) {
 		return
 	}
 	if s.idx == nil && len(s.list) >= 8 {
-		s.idx = make(map[string]struct{}, 16)
-		for _, r := range s.list {
-			s.idx[string(append([]byte{uint8(r.DB)}, r.Key...))] = struct{}{}
-		}
-	}
-	if s.idx != nil {
-		id := string(append([]byte{db}, key...))
-		if _, ok := s.idx[id]; ok {
-			return
-		}
-		s.idx[id] = struct{}{}
-	} else {
-		for _, r := range s.list {
-			if r.DB == int(db) && string(r.Key) == string(key) {
-				return
+		s.idx = make(map[uint64]int32, 16)
+		for i, r := range s.list {
+			if h := refHash(uint8(r.DB), r.Key); !s.has(h) {
+				s.idx[h] = int32(i)
 			}
 		}
 	}
+	if s.idx != nil {
+		h := refHash(db, key)
+		if i, ok := s.idx[h]; ok {
+			if r := s.list[i]; r.DB == int(db) && string(r.Key) == string(key) || s.scan(db, key) {
+				return
+			}
+		} else {
+			s.idx[h] = int32(len(s.list))
+		}
+	} else if s.scan(db, key) {
+		return
+	}
 	s.list = append(s.list, KeyRef{int(db), key})
+}
+
+func (s *refSet) has(h uint64) bool {
+	_, ok := s.idx[h]
+	return ok
+}
+
+// scan reports whether (db, key) is in the list, looking at every entry.
+func (s *refSet) scan(db uint8, key []byte) bool {
+	for _, r := range s.list {
+		if r.DB == int(db) && string(r.Key) == string(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// refHash hashes (db, key) for refSet's index.
+func refHash(db uint8, key []byte) uint64 {
+	return xxhash.Sum64(key) ^ uint64(db)*0x9e3779b97f4a7c15
 }
 
 // KeyRef names a key of a database.
@@ -358,7 +384,8 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 // raw returns the stored state of key, live or expired; with payload set it
 // also loads a string's payload.
 func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
-	mk := string(codec.MetaKey(t.slot, key))
+	t.kbuf = codec.AppendMetaKey(t.kbuf[:0], t.slot, key)
+	mk := string(t.kbuf)
 	if t.err != nil {
 		return mk, record{}, t.err
 	}
@@ -727,7 +754,8 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 			return err
 		}
 	}
-	if err := t.txn.Set(bytesOf(mk), codec.AppendMeta(nil, m, payload)); err != nil {
+	// The encoded meta is this call's own: the transaction may keep it.
+	if err := drivers.SetOwned(t.txn, bytesOf(mk), codec.AppendMeta(nil, m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)

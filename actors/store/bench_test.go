@@ -1,0 +1,51 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rekv/rekv/drivers/badger"
+)
+
+// BenchmarkMSetTx is the storage side of MSET as a shard runs it: one
+// transaction setting ten random keys of a 100,000-key space (a warm meta
+// cache, a short value), then its commit, on in-memory Badger.
+func BenchmarkMSetTx(b *testing.B) {
+	d, err := badger.Open(badger.Options{InMemory: true, MemTableSize: 16 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	c := NewMetaCache(1 << 18)
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	keys := make([][]byte, 100_000)
+	for i := range keys {
+		keys[i] = fmt.Appendf(nil, "key:%012d", i)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	val := []byte("xxx")
+	run := func() {
+		tx, err := env.Begin(true, 0, now)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 10 {
+			if err := tx.SetString(keys[rng.IntN(len(keys))], val, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		tx.Rollback()
+	}
+	for range 20_000 { // every key cached and stored
+		run()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		run()
+	}
+}
