@@ -23,6 +23,11 @@ import (
 // pass back as a hint: when the slot still holds that key, the update
 // needs no second map look-up (a write reads its key's meta, then stores
 // the new one at commit).
+//
+// A cached key's last access (OBJECT IDLETIME) is kept in its entry, where
+// recording it costs no look-up of its own; the AccessClock holds the
+// accesses of keys not cached, and takes over an entry's when the entry
+// leaves the cache. An entry's time, when set, is the key's latest.
 type MetaCache struct {
 	idx   map[string]int32 // meta key -> index in slots
 	slots []slot
@@ -39,10 +44,12 @@ type MetaCache struct {
 // slot is one cache entry; a slot not in use (removed) holds the zero
 // value and is taken by the sweep before any other.
 type slot struct {
-	key  string
-	val  cached
-	used bool
-	ref  bool // accessed since the sweep last passed
+	key   string
+	val   cached
+	atime int64 // the key's last access (unix ms), when timed
+	timed bool  // an access was recorded here; else the clock has it
+	used  bool
+	ref   bool // accessed since the sweep last passed
 }
 
 // SetClock makes the shard record key accesses in a (OBJECT IDLETIME).
@@ -88,6 +95,9 @@ func (c *MetaCache) Purge() {
 	if c.Disabled() {
 		return
 	}
+	for i := range c.slots {
+		c.release(&c.slots[i])
+	}
 	clear(c.idx)
 	clear(c.slots)
 	c.slots, c.hand = c.slots[:0], 0
@@ -111,13 +121,9 @@ func (c *MetaCache) get(mk string) (cached, int32, bool) {
 // put stores v as mk's entry and returns its slot hint. hint is one that
 // get or put returned for mk earlier (0: none); a stale one is ignored.
 func (c *MetaCache) put(mk string, v cached, hint int32) int32 {
-	if i := int(hint) - 1; i >= 0 && i < len(c.slots) && c.slots[i].used && c.slots[i].key == mk {
+	if i := c.find(mk, hint); i >= 0 {
 		c.slots[i].val, c.slots[i].ref = v, true
-		return hint
-	}
-	if i, ok := c.idx[mk]; ok {
-		c.slots[i].val, c.slots[i].ref = v, true
-		return i + 1
+		return int32(i) + 1
 	}
 	i := c.victim()
 	c.slots[i] = slot{key: mk, val: v, used: true}
@@ -149,6 +155,7 @@ func (c *MetaCache) victim() int {
 			continue
 		}
 		delete(c.idx, s.key)
+		c.release(s)
 		return i
 	}
 }
@@ -157,6 +164,50 @@ func (c *MetaCache) victim() int {
 func (c *MetaCache) remove(mk string) {
 	if i, ok := c.idx[mk]; ok {
 		delete(c.idx, mk)
+		c.release(&c.slots[i])
 		c.slots[i] = slot{}
 	}
+}
+
+// release hands the access time of s, an entry leaving the cache, to the
+// clock.
+func (c *MetaCache) release(s *slot) {
+	if s.used && s.timed && c.clock != nil {
+		c.clock.touch(s.key, s.atime)
+	}
+}
+
+// touch records an access of mk at now: in its entry when cached (hint,
+// from get or put, saves the look-up), else in the clock. It does nothing
+// without a clock.
+func (c *MetaCache) touch(mk string, hint int32, now int64) {
+	if c.clock == nil {
+		return
+	}
+	if i := c.find(mk, hint); i >= 0 {
+		c.slots[i].atime, c.slots[i].timed = now, true
+		return
+	}
+	c.clock.touch(mk, now)
+}
+
+// lastAccess returns when mk was last accessed (see AccessClock.last).
+func (c *MetaCache) lastAccess(mk string) int64 {
+	if i := c.find(mk, 0); i >= 0 && c.slots[i].timed {
+		return c.slots[i].atime
+	}
+	return c.clock.last(mk)
+}
+
+// find returns the index of mk's entry, or -1 when mk is not cached. hint
+// is one that get or put returned for mk earlier (0: none); a stale one
+// costs a look-up.
+func (c *MetaCache) find(mk string, hint int32) int {
+	if i := int(hint) - 1; i >= 0 && i < len(c.slots) && c.slots[i].used && c.slots[i].key == mk {
+		return i
+	}
+	if i, ok := c.idx[mk]; ok {
+		return int(i)
+	}
+	return -1
 }

@@ -358,7 +358,7 @@ func (t *Tx) NoTouch(on bool) bool {
 func (t *Tx) IdleMillis(key []byte) int64 {
 	mk := string(codec.MetaKey(t.slot, key))
 	if c := t.shardCache(mk); c != nil && c.clock != nil {
-		return max(t.now-c.clock.last(mk), 0)
+		return max(t.now-c.lastAccess(mk), 0)
 	}
 	return 0
 }
@@ -366,8 +366,8 @@ func (t *Tx) IdleMillis(key []byte) int64 {
 // SetIdle makes key's last access idle milliseconds ago (RESTORE IDLETIME).
 func (t *Tx) SetIdle(key []byte, idle int64) {
 	mk := string(codec.MetaKey(t.slot, key))
-	if c := t.shardCache(mk); c != nil && c.clock != nil {
-		c.clock.touch(mk, t.now-idle)
+	if c := t.shardCache(mk); c != nil {
+		c.touch(mk, 0, t.now-idle)
 	}
 }
 
@@ -391,8 +391,8 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	}
 	r, seen := t.seen[mk]
 	if seen && !r.accessed && !t.noTouch {
-		if c := t.shardCache(mk); c != nil && c.clock != nil {
-			c.clock.touch(mk, t.now)
+		if c := t.shardCache(mk); c != nil {
+			c.touch(mk, r.hint, t.now)
 		}
 		r.accessed = true
 		t.seen[mk] = r
@@ -402,15 +402,21 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	}
 	accessed := r.accessed
 	c := t.shardCache(mk)
-	if c != nil && c.clock != nil && !seen && !t.noTouch {
-		c.clock.touch(mk, t.now)
+	touch := c != nil && c.clock != nil && !seen && !t.noTouch
+	if touch {
 		accessed = true
 	}
 	if c != nil && c.Disabled() {
+		if touch {
+			c.clock.touch(mk, t.now)
+		}
 		c = nil
 	}
 	if c != nil {
 		e, hint, ok := c.get(mk)
+		if touch {
+			c.touch(mk, hint, t.now) // in the entry when cached
+		}
 		if ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
 			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}
 			t.seen[mk] = r
