@@ -1,6 +1,7 @@
 // Package actors runs commands: N shard actors, each owning serial execution
-// of the keys that hash to it and an LRU cache of their metadata, all
-// children of a root guardian that supervises them (one-for-one restart).
+// of the keys that hash to it and a cache of their metadata (CLOCK
+// eviction, an approximation of LRU: store.MetaCache), all children of a
+// root guardian that supervises them (one-for-one restart).
 //
 // Invariants:
 //   - A key's meta is only written by the shard owning hash(key) % N, or by a
