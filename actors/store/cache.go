@@ -41,8 +41,9 @@ type MetaCache struct {
 	clock *AccessClock
 }
 
-// slot is one cache entry; a slot not in use (removed) holds the zero
-// value and is taken by the sweep before any other.
+// slot is one cache entry; a slot not in use (its entry removed) holds
+// the zero value, and the sweep takes it, evicting nothing, when the hand
+// reaches it.
 type slot struct {
 	key   string
 	val   cached
@@ -109,13 +110,13 @@ func (c *MetaCache) Len() int { return len(c.idx) }
 
 // get returns the entry of mk and its slot hint (0: none).
 func (c *MetaCache) get(mk string) (cached, int32, bool) {
-	i, ok := c.idx[mk]
-	if !ok {
+	i := c.find(mk, 0)
+	if i < 0 {
 		return cached{}, 0, false
 	}
 	s := &c.slots[i]
 	s.ref = true
-	return s.val, i + 1, true
+	return s.val, int32(i) + 1, true
 }
 
 // put stores v as mk's entry and returns its slot hint. hint is one that

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/rekv/rekv/actors/rerr"
@@ -67,7 +68,8 @@ func (s *refSet) add(db uint8, key []byte) {
 	if s.idx == nil && len(s.list) >= 8 {
 		s.idx = make(map[uint64]int32, 16)
 		for i, r := range s.list {
-			if h := refHash(uint8(r.DB), r.Key); !s.has(h) {
+			h := refHash(uint8(r.DB), r.Key)
+			if _, ok := s.idx[h]; !ok {
 				s.idx[h] = int32(i)
 			}
 		}
@@ -85,11 +87,6 @@ func (s *refSet) add(db uint8, key []byte) {
 		return
 	}
 	s.list = append(s.list, KeyRef{int(db), key})
-}
-
-func (s *refSet) has(h uint64) bool {
-	_, ok := s.idx[h]
-	return ok
 }
 
 // scan reports whether (db, key) is in the list, looking at every entry.
