@@ -38,9 +38,14 @@ func TestRefSetHashCollision(t *testing.T) {
 	// Make "x" collide with "k0": the index sends its hash to k0's entry.
 	s.idx[refHash(0, []byte("x"))] = 0
 	s.add(0, []byte("x"))
-	s.add(0, []byte("k1"))
+	s.add(0, []byte("y")) // so that x is not the last entry
 	s.add(0, []byte("x"))
-	if n := len(s.list); n != 10 || string(s.list[9].Key) != "x" {
-		t.Fatalf("list has %d entries, last %q; want 10 ending with x", n, s.list[n-1].Key)
+	s.add(0, []byte("k0"))
+	var got []string
+	for _, r := range s.list[9:] {
+		got = append(got, string(r.Key))
+	}
+	if len(s.list) != 11 || got[0] != "x" || got[1] != "y" {
+		t.Fatalf("list has %d entries, the added ones %q; want 11 ending with x, y", len(s.list), got)
 	}
 }
