@@ -27,7 +27,10 @@ import (
 type Options struct {
 	Shards        int // number of shard actors
 	MetaCacheSize int // meta cache entries in all, split across shards
-	ScanCursors   int // SCAN cursors remembered
+	// MemberCacheSize: member cache entries in all, split across shards
+	// (store.MetaCache.EnableMembers); none without the meta cache.
+	MemberCacheSize int
+	ScanCursors     int // SCAN cursors remembered
 	// Shared means other nodes write the same store (TiKV): no meta cache
 	// (another node may change what it remembers), flush markers re-read
 	// per transaction, and conflicts retried with a growing, jittered
@@ -168,6 +171,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	for i := 0; i < o.Shards; i++ {
 		c := store.NewMetaCache(per)
 		c.SetClock(store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start))
+		c.EnableMembers(o.MemberCacheSize / o.Shards)
 		e.caches = append(e.caches, c)
 		e.all = append(e.all, i)
 		e.holds1 = append(e.holds1, func(key []byte) bool { return e.ShardOf(key) == i })

@@ -157,6 +157,23 @@ func MetaRangeAll() (start, end []byte) {
 	return []byte{PrefixMeta}, []byte{PrefixMeta + 1}
 }
 
+// MetaLen returns the length of m's encoding with payload (AppendMeta).
+func MetaLen(m Meta, payload []byte) int {
+	switch {
+	case m.Type == TypeString && m.Chunked:
+		return metaFixed + 8
+	case m.Type == TypeString:
+		return metaFixed + len(payload)
+	case m.Type == TypeList:
+		return metaFixed + 24
+	case m.Type == TypeStream:
+		return metaFixed + 48
+	case m.Type.IsCollection():
+		return metaFixed + 8
+	}
+	return metaFixed
+}
+
 // AppendMeta appends the encoding of m (and payload, for strings) to dst.
 func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 	enc := byte(EncodingVersion)

@@ -25,6 +25,9 @@ func TestMetaRoundTrip(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			enc := AppendMeta(nil, c.m, c.payload)
+			if n := MetaLen(c.m, c.payload); n != len(enc) {
+				t.Fatalf("MetaLen = %d, encoding has %d bytes", n, len(enc))
+			}
 			got, payload, err := DecodeMeta(enc)
 			if err != nil {
 				t.Fatal(err)
@@ -192,6 +195,9 @@ func FuzzDecodeMeta(f *testing.F) {
 			return
 		}
 		// Whatever decodes must re-encode to the same bytes.
+		if n := MetaLen(m, payload); n != len(b) {
+			t.Fatalf("MetaLen = %d, encoding has %d bytes", n, len(b))
+		}
 		if re := AppendMeta(nil, m, payload); !bytes.Equal(re, b) {
 			t.Fatalf("re-encode %x != %x", re, b)
 		}

@@ -49,8 +49,14 @@ type client struct {
 	// tail holds reply bytes not yet handed to gnet: a big reply goes
 	// out one window at a time (see endBatch). drainClose closes the
 	// connection once tail is out.
-	tail       [][]byte
-	tailBytes  int
+	tail      [][]byte
+	tailBytes int
+	// spare, iov and joined are the event loop's scratch for endBatch: an
+	// emptied out slice to swap in, and writeAll's buffers (gnet copies
+	// what a writev leaves, so nothing handed to it is kept).
+	spare      [][]byte
+	iov        [][]byte
+	joined     []byte
 	drainClose bool
 	tailWake   atomic.Bool // a wake-up to write more of tail is scheduled
 	replyOff   bool        // CLIENT REPLY OFF (event loop)
@@ -221,7 +227,7 @@ func (cl *client) endBatch() {
 	cl.inBatch = false
 	cl.wakeQueued = false
 	bufs, closing := cl.out, cl.closing
-	cl.out, cl.outBytes = nil, 0
+	cl.out, cl.outBytes, cl.spare = cl.spare, 0, nil
 	if closing {
 		cl.closed = true
 	}
@@ -239,9 +245,13 @@ func (cl *client) endBatch() {
 		for _, b := range bufs {
 			total += len(b)
 		}
-		cl.tail = writeAll(cl.conn, bufs, outWindow-cl.conn.OutboundBuffered())
+		cl.tail = cl.writeAll(bufs, outWindow-cl.conn.OutboundBuffered())
 		for _, b := range cl.tail {
 			cl.tailBytes += len(b)
+		}
+		if len(cl.tail) == 0 && cap(bufs) <= 1024 {
+			clear(bufs)
+			cl.spare = bufs[:0] // swapped in as out by the next endBatch
 		}
 		cl.srv.stats.netOut.Add(int64(total - cl.tailBytes))
 		cl.srv.stats.writes.Add(1)
@@ -309,14 +319,22 @@ const maxIovecs = 512
 // the rest: runs of small replies are joined into one buffer, and no
 // writev gets more than maxIovecs buffers (a longer one fails with EINVAL
 // and gnet would close the connection).
-func writeAll(c gnet.Conn, bufs [][]byte, budget int) (rest [][]byte) {
+func (cl *client) writeAll(bufs [][]byte, budget int) (rest [][]byte) {
 	const small = 4 << 10
-	iov := make([][]byte, 0, min(len(bufs), maxIovecs))
-	var joined []byte
+	c := cl.conn
+	// Small replies are copied into joined; from is where the run not yet
+	// in iov starts (a growing joined keeps the bytes before it).
+	iov, joined, from := cl.iov[:0], cl.joined[:0], 0
+	defer func() {
+		clear(iov[:cap(iov)])
+		if cap(iov) <= maxIovecs && cap(joined) <= 64<<10 {
+			cl.iov, cl.joined = iov[:0], joined[:0]
+		}
+	}()
 	flushJoined := func() {
-		if len(joined) > 0 {
-			iov = append(iov, joined)
-			joined = nil
+		if len(joined) > from {
+			iov = append(iov, joined[from:len(joined):len(joined)])
+			from = len(joined)
 		}
 	}
 	for i, b := range bufs {

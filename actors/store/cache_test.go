@@ -55,13 +55,13 @@ func TestMetaCacheBounded(t *testing.T) {
 		if i%11 == 0 {
 			c.remove(fmt.Sprint(i % 90))
 		}
-		if c.Len() > 64 || len(c.slots) > 64 {
-			t.Fatalf("after %d puts: %d entries, %d slots, want at most 64", i, c.Len(), len(c.slots))
+		if c.Len() > 64 || len(c.metas.slots) > 64 {
+			t.Fatalf("after %d puts: %d entries, %d slots, want at most 64", i, c.Len(), len(c.metas.slots))
 		}
 	}
-	for k, i := range c.idx {
-		if c.slots[i].key != k || !c.slots[i].used {
-			t.Fatalf("index says %q is in slot %d, which holds %q (used %v)", k, i, c.slots[i].key, c.slots[i].used)
+	for k, i := range c.metas.idx {
+		if s := c.metas.slots[i]; s.key != k || !s.used {
+			t.Fatalf("index says %q is in slot %d, which holds %q (used %v)", k, i, s.key, s.used)
 		}
 	}
 	// The last put of key 9999 % 300 = 99 was i = 9999.

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"errors"
-
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -78,11 +76,16 @@ func (c *Coll) Get(field []byte) ([]byte, bool, error) {
 	if c.prefix == nil {
 		return nil, false, nil
 	}
-	v, err := c.t.txn.Get(c.SubKey(field))
-	if errors.Is(err, drivers.ErrNotFound) {
-		return nil, false, nil
+	return c.t.getMember(c.SubKey(field), true)
+}
+
+// Has reports whether a member exists.
+func (c *Coll) Has(field []byte) (bool, error) {
+	if c.prefix == nil {
+		return false, nil
 	}
-	return v, err == nil, err
+	_, ok, err := c.t.getMember(c.SubKey(field), false)
+	return ok, err
 }
 
 // Put writes one member's value; the caller accounts for size with Grow.

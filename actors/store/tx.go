@@ -18,8 +18,8 @@ type CacheResolver func(metaKey []byte) *MetaCache
 // Tx is one command's view of storage: a driver transaction plus the caches
 // of the shards the command holds.
 type Tx struct {
-	txn     drivers.Txn // &lazy
-	lazy    lazyTxn
+	txn     drivers.Txn // &mt
+	mt      memberTxn
 	drv     drivers.Driver
 	db      uint8 // the selected logical database
 	slot    uint8 // where db's keys are stored (its DBRecord's slot)
@@ -42,6 +42,11 @@ type Tx struct {
 	err     error            // a failed marker read by Use, reported by the next read
 	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
+	// memberWrites are the member cache entries this transaction wrote,
+	// removed if it ends without committing (members.go); mbuf is
+	// scratch for the meta keys that find their caches.
+	memberWrites []string
+	mbuf         []byte
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -111,6 +116,7 @@ type KeyRef struct {
 }
 
 type record struct {
+	mk       string // the meta key, as the seen map holds it
 	meta     codec.Meta
 	exists   bool // stored, possibly expired
 	payload  []byte
@@ -131,9 +137,10 @@ type Env struct {
 
 // Begin starts a Tx for database db at time now (unix ms).
 func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
-	t := &Tx{lazy: lazyTxn{drv: e.Drv, writable: writable}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
+	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
 		seen: make(map[string]record, 2), notify: e.Notify}
-	t.txn = &t.lazy
+	t.mt.t = t
+	t.txn = &t.mt
 	if err := t.use(db); err != nil {
 		t.txn.Rollback()
 		return nil, err
@@ -174,6 +181,9 @@ func (t *Tx) Commit() error {
 		for db, r := range t.records {
 			t.markers.set(db, r)
 		}
+		t.memberWrites = t.memberWrites[:0]
+	} else {
+		t.dropMemberWrites()
 	}
 	for _, mk := range t.dirty {
 		c := t.cacheFor(mk)
@@ -329,16 +339,24 @@ func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
 
 func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
 
-// Rollback discards the transaction; cached state is untouched.
-func (t *Tx) Rollback() { t.txn.Rollback() }
+// Rollback discards the transaction; cached state is untouched, but for
+// the member cache entries of writes not committed, which it removes.
+func (t *Tx) Rollback() {
+	t.dropMemberWrites()
+	t.txn.Rollback()
+}
 
 // shardCache returns the MetaCache of mk's shard, enabled or not (nil
 // without caches).
-func (t *Tx) shardCache(mk string) *MetaCache {
-	if t.caches == nil {
+func (t *Tx) shardCache(mk string) *MetaCache { return t.caches.of(bytesOf(mk)) }
+
+// of returns the MetaCache of meta key mk's shard, enabled or not (nil
+// without caches).
+func (r CacheResolver) of(mk []byte) *MetaCache {
+	if r == nil {
 		return nil
 	}
-	return t.caches(bytesOf(mk))
+	return r(mk)
 }
 
 // NoTouch makes the following reads leave the access clock alone (TYPE,
@@ -382,11 +400,14 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 // also loads a string's payload.
 func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	t.kbuf = codec.AppendMetaKey(t.kbuf[:0], t.slot, key)
-	mk := string(t.kbuf)
 	if t.err != nil {
-		return mk, record{}, t.err
+		return string(t.kbuf), record{}, t.err
 	}
-	r, seen := t.seen[mk]
+	// mk is the key's one string for this transaction: the seen map's,
+	// else the cache's when cached (no allocation, and the commit's check
+	// of the cache slot compares equal pointers), else a new one.
+	r, seen := t.seen[string(t.kbuf)]
+	mk := r.mk
 	if seen && !r.accessed && !t.noTouch {
 		if c := t.shardCache(mk); c != nil {
 			c.touch(mk, r.hint, t.now)
@@ -398,35 +419,44 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		return mk, r, nil
 	}
 	accessed := r.accessed
-	c := t.shardCache(mk)
+	c := t.caches.of(t.kbuf)
 	touch := c != nil && c.clock != nil && !seen && !t.noTouch
 	if touch {
 		accessed = true
 	}
 	if c != nil && c.Disabled() {
 		if touch {
-			c.clock.touch(mk, t.now)
+			c.clock.touch(string(t.kbuf), t.now)
 		}
 		c = nil
 	}
 	if c != nil {
-		e, hint, ok := c.get(mk)
+		ck, e, hint, ok := c.lookup(t.kbuf)
+		if ok && mk == "" {
+			mk = ck
+		}
+		if mk == "" {
+			mk = string(t.kbuf)
+		}
 		if touch {
 			c.touch(mk, hint, t.now) // in the entry when cached
 		}
 		if ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
-			r := record{meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}
+			r := record{mk: mk, meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}
 			t.seen[mk] = r
 			return mk, r, nil
 		}
 		r.hint = hint
+	}
+	if mk == "" {
+		mk = string(t.kbuf)
 	}
 	v, err := t.txn.Get(bytesOf(mk))
 	if lerr := t.lockRead(mk, key); lerr != nil {
 		return mk, record{}, lerr
 	}
 	if errors.Is(err, drivers.ErrNotFound) {
-		r = record{loaded: true, accessed: accessed, hint: r.hint}
+		r = record{mk: mk, loaded: true, accessed: accessed, hint: r.hint}
 		if c != nil {
 			r.hint = c.put(mk, cached{}, r.hint)
 		}
@@ -440,7 +470,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if err != nil {
 		return mk, record{}, fmt.Errorf("store: key %q: %w", key, err)
 	}
-	r = record{meta: m, exists: true, payload: p, loaded: true, accessed: accessed, hint: r.hint}
+	r = record{mk: mk, meta: m, exists: true, payload: p, loaded: true, accessed: accessed, hint: r.hint}
 	if c != nil {
 		r.hint = c.put(mk, withPayload(cached{meta: m, exists: true}, m, p), r.hint)
 	}
@@ -728,7 +758,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	}
 	t.touch(key)
 	t.deleted.add(t.db, key)
-	t.seen[mk] = record{loaded: true, hint: old.hint}
+	t.seen[mk] = record{mk: mk, loaded: true, hint: old.hint}
 	t.dirty = append(t.dirty, mk)
 	return t.live(old), nil
 }
@@ -758,11 +788,11 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		}
 	}
 	// The encoded meta is this call's own: the transaction may keep it.
-	if err := drivers.SetOwned(t.txn, bytesOf(mk), codec.AppendMeta(nil, m, payload)); err != nil {
+	if err := drivers.SetOwned(t.txn, bytesOf(mk), codec.AppendMeta(make([]byte, 0, codec.MetaLen(m, payload)), m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)
-	t.seen[mk] = record{meta: m, exists: true, payload: payload, loaded: true, hint: old.hint}
+	t.seen[mk] = record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint}
 	t.dirty = append(t.dirty, mk)
 	return nil
 }

@@ -73,7 +73,9 @@ func New(t testing.TB, tables ...[]*command.Spec) *Harness {
 // NewWithDriver returns a harness on drv, which the caller closes.
 func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) *Harness {
 	rt := &actors.Runtime{Registry: command.NewRegistry(tables...), Cursors: store.NewCursors(64)}
-	return &Harness{t: t, drv: drv, rt: rt, cache: store.NewMetaCache(1000),
+	cache := store.NewMetaCache(1000)
+	cache.EnableMembers(1000)
+	return &Harness{t: t, drv: drv, rt: rt, cache: cache,
 		markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2,
 		Client: &Client{Id: 1, Prot: 2, Authed: true}}
 }

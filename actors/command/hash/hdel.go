@@ -21,7 +21,7 @@ func (h hdel) Run(c *command.Ctx) error {
 	}
 	var n int64
 	for _, f := range h.fields {
-		_, ok, err := coll.Get(f)
+		ok, err := coll.Has(f)
 		if err != nil {
 			return err
 		}

@@ -16,7 +16,7 @@ func (h hexists) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return err
 	}
-	_, ok, err := coll.Get(h.field)
+	ok, err := coll.Has(h.field)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func (h hsetNX) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, exists, err := coll.Get(h.field); err != nil || exists {
+	if exists, err := coll.Has(h.field); err != nil || exists {
 		c.W.Int(0)
 		return err
 	}

@@ -26,7 +26,9 @@ func New(t testing.TB) *Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = drv.Close() })
-	return &Store{t: t, drv: drv, cache: store.NewMetaCache(1000)}
+	cache := store.NewMetaCache(1000)
+	cache.EnableMembers(64) // small: type tests also go through its evictions
+	return &Store{t: t, drv: drv, cache: cache}
 }
 
 // Begin starts a write transaction in db 0.

@@ -15,7 +15,7 @@ func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
 
 // SetField writes one field and reports whether it is new.
 func SetField(h *store.Coll, f, v []byte) (bool, error) {
-	_, exists, err := h.Get(f)
+	exists, err := h.Has(f)
 	if err != nil {
 		return false, err
 	}

@@ -21,7 +21,7 @@ func IsMember(s *store.Coll, m []byte) (bool, error) {
 	if s == nil {
 		return false, nil
 	}
-	_, ok, err := s.Get(m)
+	ok, err := s.Has(m)
 	return ok, err
 }
 

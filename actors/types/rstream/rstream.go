@@ -103,7 +103,7 @@ func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 	m := s.c.Stream()
 	for _, id := range ids {
 		f := codec.StreamEntryField(id)
-		_, ok, err := s.c.Get(f)
+		ok, err := s.c.Has(f)
 		if err != nil {
 			return 0, err
 		}
