@@ -30,7 +30,10 @@ type Options struct {
 	// MemberCacheSize: member cache entries in all, split across shards
 	// (store.MetaCache.EnableMembers); none without the meta cache.
 	MemberCacheSize int
-	ScanCursors     int // SCAN cursors remembered
+	// ListCacheBytes: list window memory in all, split across shards
+	// (store.MetaCache.EnableLists); none without the meta cache.
+	ListCacheBytes int
+	ScanCursors    int // SCAN cursors remembered
 	// Shared means other nodes write the same store (TiKV): no meta cache
 	// (another node may change what it remembers), flush markers re-read
 	// per transaction, and conflicts retried with a growing, jittered
@@ -172,6 +175,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		c := store.NewMetaCache(per)
 		c.SetClock(store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start))
 		c.EnableMembers(o.MemberCacheSize / o.Shards)
+		c.EnableLists(o.ListCacheBytes / o.Shards)
 		e.caches = append(e.caches, c)
 		e.all = append(e.all, i)
 		e.holds1 = append(e.holds1, func(key []byte) bool { return e.ShardOf(key) == i })

@@ -168,7 +168,10 @@ type Actors struct {
 	// MemberCacheSize: collection members cached in all, split across the
 	// shards (0: none; off with the meta cache).
 	MemberCacheSize int `koanf:"member_cache_size"`
-	ScanCursors     int `koanf:"scan_cursors"`
+	// ListCacheMiB: memory for windows of hot lists' elements in all,
+	// split across the shards (0: none; off with the meta cache).
+	ListCacheMiB int `koanf:"list_cache_mib"`
+	ScanCursors  int `koanf:"scan_cursors"`
 }
 
 // GC configures the garbage collector (active expiry and reclamation).
@@ -197,7 +200,7 @@ func Default() Config {
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
-		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 19, ScanCursors: 1 << 14},
+		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log: Log{Level: "info", Format: "text"},
@@ -313,6 +316,9 @@ func (c Config) Validate() error {
 	}
 	if c.Actors.MetaCacheSize < 0 {
 		bad("actors.meta_cache_size", "must not be negative, got %d", c.Actors.MetaCacheSize)
+	}
+	if c.Actors.ListCacheMiB < 0 {
+		bad("actors.list_cache_mib", "must not be negative, got %d", c.Actors.ListCacheMiB)
 	}
 	if c.Actors.MemberCacheSize < 0 {
 		bad("actors.member_cache_size", "must not be negative, got %d", c.Actors.MemberCacheSize)

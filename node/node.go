@@ -175,7 +175,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
-		ScanCursors: cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
+		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
+		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
 		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate, StorageError: n.suspectStorage}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, drv.Close())

@@ -23,15 +23,17 @@ import (
 //
 // Beside the metas it holds the shard's member cache (members.go).
 type MetaCache struct {
-	metas clockIndex[metaEntry]
+	metas clockIndex[string, metaEntry]
 	// edges holds, per index prefix and direction, a key no live entry of
 	// that range lies before (forward) or after (reverse): scans start
 	// there instead of stepping over the tombstones of popped entries.
 	edges *simplelru.LRU[string, []byte]
 	// clock records accesses even when the cache is disabled (nil: none).
 	clock *AccessClock
-	// members caches collection members (nil: none, see EnableMembers).
+	// members caches collection members (nil: none, see EnableMembers);
+	// lists holds windows of list elements (nil: none, EnableLists).
 	members *memberCache
+	lists   *listCache
 }
 
 // metaEntry is a meta cache entry: the key's state and, when timed, its
@@ -92,6 +94,9 @@ func (c *MetaCache) Purge() {
 	if c.members != nil {
 		c.members.purge()
 	}
+	if c.lists != nil {
+		c.lists.purge()
+	}
 }
 
 // Len returns the number of cached metas.
@@ -109,11 +114,11 @@ func (c *MetaCache) get(mk string) (cached, int32, bool) {
 // lookup is get for a meta key held as bytes; it also returns the key's
 // string as the cache holds it.
 func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
-	i := c.metas.findBytes(mk)
-	if i < 0 {
+	i, ok := c.metas.idx[string(mk)]
+	if !ok {
 		return "", cached{}, 0, false
 	}
-	s := c.metas.hit(i)
+	s := c.metas.hit(int(i))
 	return s.key, s.val.val, int32(i) + 1, true
 }
 
@@ -138,7 +143,7 @@ func (c *MetaCache) remove(mk string) {
 
 // release hands the access time of s, an entry leaving the cache, to the
 // clock.
-func (c *MetaCache) release(s *clockSlot[metaEntry]) {
+func (c *MetaCache) release(s *clockSlot[string, metaEntry]) {
 	if s.val.timed && c.clock != nil {
 		c.clock.touch(s.key, s.val.atime)
 	}

@@ -1,7 +1,7 @@
 package store
 
 // clockIndex is the eviction core the shard's caches share: at most size
-// entries keyed by string, with CLOCK (second chance) eviction, an
+// entries keyed by K, with CLOCK (second chance) eviction, an
 // approximation of LRU. Entries live in one slice; a hit only sets the
 // entry's reference bit, and an insert that needs room sweeps a hand over
 // the slice, clearing reference bits until it finds an entry without one,
@@ -13,37 +13,37 @@ package store
 // Look-ups return the entry's slot, which a later call for the same key
 // may pass back as a hint: when the slot still holds that key, it needs
 // no second map look-up. It is not safe for concurrent use.
-type clockIndex[V any] struct {
-	idx   map[string]int32 // key -> index in slots
-	slots []clockSlot[V]
+type clockIndex[K comparable, V any] struct {
+	idx   map[K]int32 // key -> index in slots
+	slots []clockSlot[K, V]
 	size  int // the most entries held
 	hand  int // the next slot the sweep looks at
 	// leave, when set, hears of each entry leaving the cache (evicted,
 	// removed or purged) just before it goes.
-	leave func(*clockSlot[V])
+	leave func(*clockSlot[K, V])
 }
 
 // clockSlot is one entry; a slot not in use (its entry removed) holds the
 // zero value, and the sweep takes it, evicting nothing, when the hand
 // reaches it.
-type clockSlot[V any] struct {
-	key  string
+type clockSlot[K comparable, V any] struct {
+	key  K
 	val  V
 	used bool
 	ref  bool // accessed since the sweep last passed
 }
 
-func newClockIndex[V any](size int, leave func(*clockSlot[V])) clockIndex[V] {
-	return clockIndex[V]{idx: make(map[string]int32), size: size, leave: leave}
+func newClockIndex[K comparable, V any](size int, leave func(*clockSlot[K, V])) clockIndex[K, V] {
+	return clockIndex[K, V]{idx: make(map[K]int32), size: size, leave: leave}
 }
 
 // len returns the number of entries.
-func (c *clockIndex[V]) len() int { return len(c.idx) }
+func (c *clockIndex[K, V]) len() int { return len(c.idx) }
 
 // find returns the index of key's entry, or -1 when key is not cached.
 // hint is a slot hint returned for key earlier (0: none); a stale one
 // costs a look-up.
-func (c *clockIndex[V]) find(key string, hint int32) int {
+func (c *clockIndex[K, V]) find(key K, hint int32) int {
 	if i := int(hint) - 1; i >= 0 && i < len(c.slots) && c.slots[i].used && c.slots[i].key == key {
 		return i
 	}
@@ -53,17 +53,8 @@ func (c *clockIndex[V]) find(key string, hint int32) int {
 	return -1
 }
 
-// findBytes is find without a hint for a key held as bytes (the map
-// look-up converts it without allocating).
-func (c *clockIndex[V]) findBytes(key []byte) int {
-	if i, ok := c.idx[string(key)]; ok {
-		return int(i)
-	}
-	return -1
-}
-
 // hit marks entry i accessed and returns it.
-func (c *clockIndex[V]) hit(i int) *clockSlot[V] {
+func (c *clockIndex[K, V]) hit(i int) *clockSlot[K, V] {
 	s := &c.slots[i]
 	s.ref = true
 	return s
@@ -71,18 +62,18 @@ func (c *clockIndex[V]) hit(i int) *clockSlot[V] {
 
 // add makes a new entry for key, which must not be cached, evicting one
 // when the cache is full, and returns its index; its value is V's zero.
-func (c *clockIndex[V]) add(key string) int {
+func (c *clockIndex[K, V]) add(key K) int {
 	i := c.victim()
-	c.slots[i] = clockSlot[V]{key: key, used: true}
+	c.slots[i] = clockSlot[K, V]{key: key, used: true}
 	c.idx[key] = int32(i)
 	return i
 }
 
 // victim returns the index of a free slot for a new entry, evicting one
 // when the cache is full.
-func (c *clockIndex[V]) victim() int {
+func (c *clockIndex[K, V]) victim() int {
 	if len(c.slots) < c.size {
-		c.slots = append(c.slots, clockSlot[V]{})
+		c.slots = append(c.slots, clockSlot[K, V]{})
 		return len(c.slots) - 1
 	}
 	// Bounded: one pass clears every reference bit, so the second finds
@@ -108,15 +99,15 @@ func (c *clockIndex[V]) victim() int {
 }
 
 // removeAt forgets entry i; the sweep takes its slot when it gets there.
-func (c *clockIndex[V]) removeAt(i int) {
+func (c *clockIndex[K, V]) removeAt(i int) {
 	s := &c.slots[i]
 	delete(c.idx, s.key)
 	c.release(s)
-	*s = clockSlot[V]{}
+	*s = clockSlot[K, V]{}
 }
 
 // purge forgets every entry.
-func (c *clockIndex[V]) purge() {
+func (c *clockIndex[K, V]) purge() {
 	for i := range c.slots {
 		c.release(&c.slots[i])
 	}
@@ -125,7 +116,7 @@ func (c *clockIndex[V]) purge() {
 	c.slots, c.hand = c.slots[:0], 0
 }
 
-func (c *clockIndex[V]) release(s *clockSlot[V]) {
+func (c *clockIndex[K, V]) release(s *clockSlot[K, V]) {
 	if s.used && c.leave != nil {
 		c.leave(s)
 	}

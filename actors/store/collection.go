@@ -76,7 +76,7 @@ func (c *Coll) Get(field []byte) ([]byte, bool, error) {
 	if c.prefix == nil {
 		return nil, false, nil
 	}
-	return c.t.getMember(c.SubKey(field), true)
+	return c.member(field, true)
 }
 
 // Has reports whether a member exists.
@@ -84,7 +84,7 @@ func (c *Coll) Has(field []byte) (bool, error) {
 	if c.prefix == nil {
 		return false, nil
 	}
-	_, ok, err := c.t.getMember(c.SubKey(field), false)
+	_, ok, err := c.member(field, false)
 	return ok, err
 }
 
@@ -95,7 +95,10 @@ func (c *Coll) Put(field, val []byte) error {
 	}
 	c.DropEdges(c.prefix)
 	c.t.touch(c.key)
-	return c.t.txn.Set(c.SubKey(field), val)
+	c.t.writing = c
+	err := c.t.txn.Set(c.SubKey(field), val)
+	c.t.writing = nil
+	return err
 }
 
 // Prefix returns the sub-key prefix of the collection's version (nil
@@ -108,7 +111,10 @@ func (c *Coll) Remove(field []byte) error {
 		return nil
 	}
 	c.t.touch(c.key)
-	return c.t.txn.Delete(c.SubKey(field))
+	c.t.writing = c
+	err := c.t.txn.Delete(c.SubKey(field))
+	c.t.writing = nil
+	return err
 }
 
 // SetRaw writes a key of this collection's version under the range

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -31,18 +34,30 @@ import (
 // one is cached as existing, with its value left in the store.
 const MaxCachedMember = 64
 
-// memberCache maps sub-keys to what they hold.
+// memberCache maps members to what they hold. A member is named by its
+// key's version and its field (the tail of its sub-key, memberName):
+// versions are unique across keys and never reused, so the name is too.
+// The index holds a 64-bit hash of the name; the entry holds the name, so
+// two names sharing a hash only evict each other.
 type memberCache struct {
-	clockIndex[member]
+	clockIndex[uint64, member]
 }
 
-// member is a cached sub-key: absent, or present with its value when
-// loaded.
+// member is a cached member: absent, or present with its value when
+// loaded. kv holds the name, then the value (one allocation for both).
 type member struct {
-	val    string
+	kv     string
+	klen   uint32
 	exists bool
 	loaded bool
 }
+
+func (m *member) name() string  { return m.kv[:m.klen] }
+func (m *member) value() string { return m.kv[m.klen:] }
+
+// memberName returns the name of the member with sub-key sk whose field
+// is field (the last bytes of sk): the version before it, and the field.
+func memberName(sk []byte, field int) []byte { return sk[len(sk)-field-8:] }
 
 // EnableMembers gives the cache a member cache of size entries (0: none).
 // A disabled MetaCache keeps none either.
@@ -51,7 +66,7 @@ func (c *MetaCache) EnableMembers(size int) {
 		c.members = nil
 		return
 	}
-	c.members = &memberCache{newClockIndex[member](size, nil)}
+	c.members = &memberCache{newClockIndex[uint64, member](size, nil)}
 }
 
 // Members returns the number of members cached.
@@ -62,50 +77,68 @@ func (c *MetaCache) Members() int {
 	return c.members.len()
 }
 
-// get returns the entry of sub-key sk.
-func (m *memberCache) get(sk []byte) (member, bool) {
-	i := m.findBytes(sk)
+// slot returns the index of name's entry, or -1.
+func (m *memberCache) slot(name []byte) int {
+	i, ok := m.idx[xxhash.Sum64(name)]
+	if !ok || m.slots[i].val.name() != string(name) {
+		return -1
+	}
+	return int(i)
+}
+
+// get returns the entry of name.
+func (m *memberCache) get(name []byte) (member, bool) {
+	i := m.slot(name)
 	if i < 0 {
 		return member{}, false
 	}
 	return m.hit(i).val, true
 }
 
-// put records that sk holds v (exists) or nothing, and returns the key
-// its entry is stored under.
-func (m *memberCache) put(sk, v []byte, exists bool) string {
+// put records that name holds v (exists) or nothing. A value longer than
+// MaxCachedMember is recorded as existing only, and (add false) only over
+// an entry that is already there.
+func (m *memberCache) put(name, v []byte, exists, add bool) {
 	short := exists && len(v) <= MaxCachedMember
-	if i := m.findBytes(sk); i >= 0 {
-		s := m.hit(i)
-		switch {
-		case !exists:
-			s.val = member{loaded: true} // nothing to load
-		case !short:
-			s.val = member{exists: true}
-		case !s.val.exists || !s.val.loaded || s.val.val != string(v):
-			s.val = member{val: string(v), exists: true, loaded: true}
+	h := xxhash.Sum64(name)
+	if i, ok := m.idx[h]; ok {
+		s := m.hit(int(i))
+		if s.val.name() == string(name) {
+			e := &s.val
+			switch {
+			case !exists:
+				e.kv, e.exists, e.loaded = e.name(), false, true // nothing to load
+			case !short:
+				e.kv, e.exists, e.loaded = e.name(), true, false
+			case !e.exists || !e.loaded || e.value() != string(v):
+				*e = newMember(name, v)
+			}
+			return
 		}
-		return s.key
+		m.removeAt(int(i)) // another name with the same hash
 	}
-	// One allocation holds the key and a short value.
-	n := len(sk)
-	if short {
-		n += len(v)
+	if !short && exists && !add {
+		return
 	}
-	b := make([]byte, 0, n)
-	b = append(b, sk...)
-	if short {
-		b = append(b, v...)
+	i := m.add(h)
+	if short || !exists {
+		m.slots[i].val = newMember(name, v[:len(v):len(v)])
+		m.slots[i].val.exists = exists
+	} else {
+		m.slots[i].val = member{kv: string(name), klen: uint32(len(name)), exists: true}
 	}
-	kv := unsafe.String(unsafe.SliceData(b), len(b))
-	i := m.add(kv[:len(sk)])
-	m.slots[i].val = member{val: kv[len(sk):], exists: exists, loaded: short || !exists}
-	return kv[:len(sk)]
 }
 
-// remove forgets sk's entry.
-func (m *memberCache) remove(sk []byte) {
-	if i := m.findBytes(sk); i >= 0 {
+// newMember returns an entry of name holding the short value v.
+func newMember(name, v []byte) member {
+	b := make([]byte, 0, len(name)+len(v))
+	b = append(append(b, name...), v...)
+	return member{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(name)), exists: true, loaded: true}
+}
+
+// remove forgets name's entry.
+func (m *memberCache) remove(name []byte) {
+	if i := m.slot(name); i >= 0 {
 		m.removeAt(i)
 	}
 }
@@ -143,65 +176,147 @@ func (m *memberTxn) Delete(key []byte) error {
 
 var _ drivers.OwnedSetter = (*memberTxn)(nil)
 
-// membersOf returns the member cache of the shard owning sub-key sk (nil:
-// none).
-func (t *Tx) membersOf(sk []byte) *memberCache {
+// memberRef names an entry a transaction wrote: its cache and the hash
+// of its name.
+type memberRef struct {
+	m *memberCache
+	h uint64
+}
+
+// subKeyCache returns the MetaCache of the shard owning sub-key sk (nil:
+// none), and the version and field sk names.
+func (t *Tx) subKeyCache(sk []byte) (*MetaCache, uint64, []byte) {
 	if t.caches == nil || len(sk) == 0 || sk[0] != codec.PrefixData {
-		return nil
+		return nil, 0, nil
 	}
-	db, key, _, _, err := codec.DecodeSubKey(sk)
+	db, key, version, field, err := codec.DecodeSubKey(sk)
 	if err != nil {
-		return nil
+		return nil, 0, nil
 	}
 	t.mbuf = codec.AppendMetaKey(t.mbuf[:0], db, key)
 	c := t.caches(t.mbuf)
-	if c == nil {
-		return nil
+	if c == nil || c.Disabled() {
+		return nil, 0, nil
 	}
-	return c.members
+	return c, version, field
 }
 
-// wroteMember updates the member cache for a write of key, when key is a
-// member: the value set, or (exists false) deleted.
+// wroteMember keeps the caches in step with a write of key, when key is a
+// member: its value set, or (exists false) deleted. Elements of a list go
+// to its window (lists.go), other members to the member cache.
 func (t *Tx) wroteMember(key, value []byte, exists bool) {
-	m := t.membersOf(key)
+	c, version, field := t.subKeyCache(key)
+	if c == nil {
+		return
+	}
+	if t.wroteElement(c.lists, version, field, value, exists) {
+		return
+	}
+	m := c.members
 	if m == nil {
 		return
 	}
-	if !exists {
-		m.remove(key)
-		return
+	name := memberName(key, len(field))
+	if exists {
+		m.put(name, value, true, false)
+	} else {
+		m.remove(name)
 	}
-	t.memberWrites = append(t.memberWrites, m.put(key, value, true))
+	// Recorded either way: a read after a delete fills in "absent".
+	t.memberWrites = append(t.memberWrites, memberRef{m, xxhash.Sum64(name)})
 }
 
-// dropMemberWrites removes the entries this transaction wrote: it ends
-// without their writes committed.
+// wroteElement applies a write of a list element to its window and
+// reports whether the sub-key is a list element (a list being written,
+// or one with a window).
+func (t *Tx) wroteElement(lc *listCache, version uint64, field, value []byte, exists bool) bool {
+	if lc == nil {
+		return false
+	}
+	i, ok := listIndex(field)
+	if !ok {
+		return false
+	}
+	w := t.writing
+	list := w != nil && w.meta.Version == version && w.meta.Type == codec.TypeList
+	if !list && lc.wins[version] == nil {
+		return false
+	}
+	if exists {
+		// A push reaches a list end: before it (LPUSH), after it (RPUSH),
+		// or an empty list's first element.
+		push := list && (w.meta.Size == 0 || i+1 == w.meta.Head || i == w.meta.Tail)
+		lc.set(version, i, value, push)
+	} else {
+		lc.del(version, i)
+	}
+	// Recorded even when the window did not change: a read later in the
+	// transaction may put the written value in it.
+	if n := len(t.listWrites); n == 0 || t.listWrites[n-1] != (listRef{lc, version}) {
+		t.listWrites = append(t.listWrites, listRef{lc, version})
+	}
+	return true
+}
+
+// dropMemberWrites removes the entries this transaction wrote, and the
+// list windows it changed: it ends without their writes committed. (An
+// entry of another name sharing a hash may go too: that only costs a
+// read.)
 func (t *Tx) dropMemberWrites() {
-	for _, k := range t.memberWrites {
-		if m := t.membersOf(bytesOf(k)); m != nil {
-			m.remove(bytesOf(k))
+	for _, r := range t.memberWrites {
+		if i, ok := r.m.idx[r.h]; ok {
+			r.m.removeAt(int(i))
 		}
 	}
+	clear(t.memberWrites)
 	t.memberWrites = t.memberWrites[:0]
+	for _, r := range t.listWrites {
+		r.lc.drop(r.v)
+	}
+	clear(t.listWrites)
+	t.listWrites = t.listWrites[:0]
 }
 
-// getMember reads sub-key sk through the member cache. Without
-// needValue it may answer whether sk exists with a nil value.
-func (t *Tx) getMember(sk []byte, needValue bool) (v []byte, ok bool, err error) {
-	m := t.membersOf(sk)
+// keepMemberWrites forgets what the transaction wrote to the caches: its
+// writes committed.
+func (t *Tx) keepMemberWrites() {
+	clear(t.memberWrites)
+	t.memberWrites = t.memberWrites[:0]
+	clear(t.listWrites)
+	t.listWrites = t.listWrites[:0]
+}
+
+// listRef names a list window a transaction changed.
+type listRef struct {
+	lc *listCache
+	v  uint64
+}
+
+// member reads field of c through the member cache. Without needValue it
+// may answer whether the field exists with a nil value.
+func (c *Coll) member(field []byte, needValue bool) (v []byte, ok bool, err error) {
+	t := c.t
+	var m *memberCache
+	if mc := t.cacheFor(c.mk); mc != nil {
+		if c.meta.Type == codec.TypeList {
+			return c.element(mc.lists, field)
+		}
+		m = mc.members
+	}
 	if m != nil {
-		if e, hit := m.get(sk); hit && (e.loaded || !needValue) {
+		t.nbuf = append(binary.BigEndian.AppendUint64(t.nbuf[:0], c.meta.Version), field...)
+		if e, hit := m.get(t.nbuf); hit && (e.loaded || !needValue) {
 			if !e.exists || !needValue {
 				return nil, e.exists, nil
 			}
-			return []byte(e.val), true, nil // a copy: callers may change it
+			return []byte(e.value()), true, nil // a copy: callers may change it
 		}
 	}
+	sk := c.SubKey(field)
 	v, err = t.txn.Get(sk)
 	if errors.Is(err, drivers.ErrNotFound) {
 		if m != nil {
-			m.put(sk, nil, false)
+			m.put(memberName(sk, len(field)), nil, false, true)
 		}
 		return nil, false, nil
 	}
@@ -209,7 +324,7 @@ func (t *Tx) getMember(sk []byte, needValue bool) (v []byte, ok bool, err error)
 		return nil, false, err
 	}
 	if m != nil {
-		m.put(sk, v, true)
+		m.put(memberName(sk, len(field)), v, true, true)
 	}
 	return v, true, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/faulty"
@@ -21,22 +23,27 @@ func TestMemberCacheEntries(t *testing.T) {
 	c.EnableMembers(10)
 	m := c.members
 	long := bytes.Repeat([]byte("x"), MaxCachedMember+1)
+	type want struct {
+		val            string
+		exists, loaded bool
+	}
 	steps := []struct {
 		v      []byte
 		exists bool
-		want   member
+		want   want
 	}{
-		{nil, false, member{loaded: true}},
-		{nil, true, member{exists: true, loaded: true}}, // a set member: empty value
-		{[]byte("v1"), true, member{val: "v1", exists: true, loaded: true}},
-		{long, true, member{exists: true}},
-		{[]byte("v2"), true, member{val: "v2", exists: true, loaded: true}},
-		{nil, false, member{loaded: true}},
-		{[]byte(""), true, member{exists: true, loaded: true}},
+		{nil, false, want{loaded: true}},
+		{nil, true, want{exists: true, loaded: true}}, // a set member: empty value
+		{[]byte("v1"), true, want{val: "v1", exists: true, loaded: true}},
+		{long, true, want{exists: true}},
+		{[]byte("v2"), true, want{val: "v2", exists: true, loaded: true}},
+		{nil, false, want{loaded: true}},
+		{[]byte(""), true, want{exists: true, loaded: true}},
 	}
 	for i, s := range steps {
-		m.put([]byte("k"), s.v, s.exists)
-		if got, ok := m.get([]byte("k")); !ok || got != s.want {
+		m.put([]byte("k"), s.v, s.exists, true)
+		got, ok := m.get([]byte("k"))
+		if !ok || got.exists != s.want.exists || got.loaded != s.want.loaded || got.loaded && got.value() != s.want.val {
 			t.Fatalf("step %d: get = %+v %v, want %+v", i, got, ok, s.want)
 		}
 	}
@@ -46,6 +53,30 @@ func TestMemberCacheEntries(t *testing.T) {
 	}
 	if c.Members() != 0 {
 		t.Fatalf("Members = %d, want 0", c.Members())
+	}
+	// A long value is not added by a write (add false: big string chunks
+	// would only crowd the cache), only recorded over an entry there.
+	m.put([]byte("big"), long, true, false)
+	if _, ok := m.get([]byte("big")); ok {
+		t.Fatal("a long value written was added")
+	}
+}
+
+// TestMemberCacheHashCollision: names sharing an index hash never answer
+// for each other; the later one replaces the earlier.
+func TestMemberCacheHashCollision(t *testing.T) {
+	c := NewMetaCache(10)
+	c.EnableMembers(10)
+	m := c.members
+	m.put([]byte("a"), []byte("va"), true, true)
+	// Make b's hash point at a's entry, as a collision would.
+	m.idx[xxhash.Sum64String("b")] = m.idx[xxhash.Sum64String("a")]
+	if e, ok := m.get([]byte("b")); ok {
+		t.Fatalf("b answered by a's entry: %+v", e)
+	}
+	m.put([]byte("b"), []byte("vb"), true, true)
+	if e, ok := m.get([]byte("b")); !ok || e.value() != "vb" {
+		t.Fatalf("b = %+v %v, want vb", e, ok)
 	}
 }
 
@@ -182,7 +213,7 @@ func TestMemberLongValues(t *testing.T) {
 // member cache (so entries are evicted all the time) and on another with
 // no member cache, and checks that every read agrees between the two.
 func TestMemberCacheAgreesWithStore(t *testing.T) {
-	const keys, fields, rounds = 3, 12, 400
+	const keys, fields, rounds = 2, 6, 3000
 	type side struct {
 		d drivers.Driver
 		c *MetaCache
@@ -262,5 +293,66 @@ func TestMemberCacheAgreesWithStore(t *testing.T) {
 	}
 	if cached.c.Members() == 0 || plain.c.Members() != 0 {
 		t.Fatalf("members cached: %d and %d, want some and none", cached.c.Members(), plain.c.Members())
+	}
+}
+
+// TestListCacheBudget: random pushes, sets, deletes and merges over a few
+// windows keep the byte count exact and within the budget, and every
+// window consistent with a model of the values it should hold.
+func TestListCacheBudget(t *testing.T) {
+	c := NewMetaCache(10)
+	c.EnableLists(600)
+	lc := c.lists
+	model := map[uint64]map[uint64]string{} // version -> index -> value
+	held := 0
+	rng := rand.New(rand.NewPCG(5, 6))
+	for step := range 20000 {
+		v := uint64(rng.IntN(3))
+		if model[v] == nil {
+			model[v] = map[uint64]string{}
+		}
+		i := uint64(100 + rng.IntN(40))
+		val := fmt.Sprintf("x%d", step)
+		switch rng.IntN(4) {
+		case 0, 1:
+			lc.set(v, i, []byte(val), rng.IntN(2) == 0)
+			model[v][i] = val
+		case 2:
+			lc.del(v, i)
+			delete(model[v], i)
+		default:
+			from := uint64(100 + rng.IntN(40))
+			var vals [][]byte
+			for j := from; j < from+5; j++ {
+				s, ok := model[v][j]
+				if !ok {
+					break
+				}
+				vals = append(vals, []byte(s))
+			}
+			lc.merge(v, from, vals)
+		}
+		total := 0
+		for wv, w := range lc.wins {
+			total += w.bytes
+			sum := 0
+			for k := range w.n {
+				s := *w.at(k)
+				sum += elemCost(s)
+				if want, ok := model[wv][w.lo+uint64(k)]; !ok || want != s {
+					t.Fatalf("step %d: window %d index %d = %q, model %q %v", step, wv, w.lo+uint64(k), s, want, ok)
+				}
+			}
+			if sum != w.bytes || w.n == 0 {
+				t.Fatalf("step %d: window %d counts %d bytes, holds %d (%d elements)", step, wv, w.bytes, sum, w.n)
+			}
+		}
+		if total != lc.bytes || lc.bytes > lc.max {
+			t.Fatalf("step %d: cache counts %d bytes, windows hold %d, budget %d", step, lc.bytes, total, lc.max)
+		}
+		held = max(held, c.ListElements())
+	}
+	if held < 10 {
+		t.Fatalf("at most %d elements held at once: the windows were hardly used", held)
 	}
 }

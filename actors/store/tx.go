@@ -43,10 +43,14 @@ type Tx struct {
 	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
 	// memberWrites are the member cache entries this transaction wrote,
-	// removed if it ends without committing (members.go); mbuf is
-	// scratch for the meta keys that find their caches.
-	memberWrites []string
-	mbuf         []byte
+	// removed if it ends without committing (members.go); mbuf and nbuf
+	// are scratch for the meta keys that find caches and member names.
+	memberWrites []memberRef
+	listWrites   []listRef
+	mbuf, nbuf   []byte
+	// writing is the collection whose Put or Remove is running, so the
+	// write hook knows a list element from other members.
+	writing *Coll
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -181,7 +185,7 @@ func (t *Tx) Commit() error {
 		for db, r := range t.records {
 			t.markers.set(db, r)
 		}
-		t.memberWrites = t.memberWrites[:0]
+		t.keepMemberWrites()
 	} else {
 		t.dropMemberWrites()
 	}

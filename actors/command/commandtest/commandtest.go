@@ -75,6 +75,7 @@ func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) 
 	rt := &actors.Runtime{Registry: command.NewRegistry(tables...), Cursors: store.NewCursors(64)}
 	cache := store.NewMetaCache(1000)
 	cache.EnableMembers(1000)
+	cache.EnableLists(64 << 10)
 	return &Harness{t: t, drv: drv, rt: rt, cache: cache,
 		markers: &store.FlushMarkers{}, Now: 1_700_000_000_000, Proto: 2,
 		Client: &Client{Id: 1, Prot: 2, Authed: true}}

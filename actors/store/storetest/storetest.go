@@ -28,6 +28,7 @@ func New(t testing.TB) *Store {
 	t.Cleanup(func() { _ = drv.Close() })
 	cache := store.NewMetaCache(1000)
 	cache.EnableMembers(64) // small: type tests also go through its evictions
+	cache.EnableLists(2 << 10)
 	return &Store{t: t, drv: drv, cache: cache}
 }
 

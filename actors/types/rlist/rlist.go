@@ -61,12 +61,7 @@ func (l *List) Get(i uint64) ([]byte, error) {
 // scan calls fn for the elements at list indexes [from, to), backwards
 // with rev; fn's value is only valid during the call.
 func (l *List) Scan(from, to uint64, rev bool, fn func(i uint64, v []byte) (bool, error)) error {
-	if from >= to {
-		return nil
-	}
-	return l.c.Scan(sub(from), sub(to), rev, int(min(to-from, 1<<30)), func(f, v []byte) (bool, error) {
-		return fn(binary.BigEndian.Uint64(f), v)
-	})
+	return l.c.ListScan(from, to, rev, fn)
 }
 
 // values returns copies of the elements at [from, to), in index order.
