@@ -122,11 +122,11 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	w.Reset(req.Proto)
 	tx := g.tx
 	tx.Use(req.DB)
-	tx.SetNow(time.Now().UnixMilli())
 	if req.Track {
 		e.trackKeys(req.Client, req.Spec, req.Args)
 	}
 	t0 := time.Now()
+	tx.SetNow(t0.UnixMilli())
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
 		User: req.User, ClientInfo: req.ClientInfo,
 		Holds: e.holder(req.Shards)})
