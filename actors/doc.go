@@ -1,7 +1,8 @@
 // Package actors runs commands: N shard actors, each owning serial execution
 // of the keys that hash to it and a cache of their metadata (CLOCK
-// eviction, an approximation of LRU: store.MetaCache), all children of a
-// root guardian that supervises them (one-for-one restart).
+// eviction, an approximation of LRU: store.MetaCache), of their
+// collections' members and of windows of their hot lists' elements, all
+// children of a root guardian that supervises them (one-for-one restart).
 //
 // Invariants:
 //   - A key's meta is only written by the shard owning hash(key) % N, or by a
