@@ -410,8 +410,10 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 	io.PrefetchValues = false
 	if end != nil {
 		// Every key of the range shares it: Badger then reads only the
-		// tables that can hold such keys, not every table of every level.
-		io.Prefix = commonPrefix(start, end)
+		// tables that can hold such keys, not every table of every level,
+		// and stops at the first key past it without stepping over that
+		// key's older versions.
+		io.Prefix = rangePrefix(start, end)
 	}
 	it := t.tx.NewIterator(io)
 	defer it.Close()
@@ -523,6 +525,18 @@ func (a logAdapter) Debugf(f string, args ...any)   { a.logf(slog.LevelDebug, f,
 func (d *DB) Sizes() map[string]int64 {
 	lsm, vlog := d.db.Size()
 	return map[string]int64{"lsm": lsm, "vlog": vlog}
+}
+
+// rangePrefix returns the longest prefix every key of [start, end)
+// shares: the prefix start and end share, one byte longer when end is the
+// first key past start's next byte ([g, h) -> g).
+func rangePrefix(start, end []byte) []byte {
+	c := commonPrefix(start, end)
+	n := len(c)
+	if len(start) > n && len(end) == n+1 && start[n] != 0xff && end[n] == start[n]+1 {
+		return start[: n+1 : n+1]
+	}
+	return c
 }
 
 // commonPrefix returns the longest prefix a and b share.
