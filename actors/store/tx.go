@@ -517,7 +517,8 @@ func (t *Tx) Exists(key []byte) (bool, error) {
 // GetString returns the string at key; ok is false if the key does not
 // exist; the error is rerr.ErrWrongType for another type.
 func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
-	_, r, err := t.raw(key, false)
+	// One look-up: raw loads a payload only for an inline string.
+	_, r, err := t.raw(key, true)
 	if err != nil || !t.live(r) {
 		return nil, false, err
 	}
@@ -528,10 +529,6 @@ func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
 		s := &Str{t: t, key: key, meta: r.meta, exists: true}
 		v, err := s.Value()
 		return v, err == nil, err
-	}
-	_, r, err = t.raw(key, true)
-	if err != nil {
-		return nil, false, err
 	}
 	return r.payload, true, nil
 }

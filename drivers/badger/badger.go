@@ -411,9 +411,14 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 	if end != nil {
 		// Every key of the range shares it: Badger then reads only the
 		// tables that can hold such keys, not every table of every level,
-		// and stops at the first key past it without stepping over that
-		// key's older versions.
-		io.Prefix = rangePrefix(start, end)
+		// and (forward) stops at the first key past it without stepping
+		// over that key's older versions. Backwards the iterator starts
+		// at end, so the prefix must be end's too: Badger's iterator is
+		// not valid on a key without it.
+		io.Prefix = commonPrefix(start, end)
+		if !opts.Reverse {
+			io.Prefix = rangePrefix(start, end)
+		}
 	}
 	it := t.tx.NewIterator(io)
 	defer it.Close()

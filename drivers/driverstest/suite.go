@@ -210,6 +210,18 @@ func testIterateReverse(t *testing.T, d drivers.Driver) {
 	if fmt.Sprint(got) != "[z-after=x k09=v9]" {
 		t.Fatalf("reverse open end = %v", got)
 	}
+	// A range [p, p+1) whose end is itself a key, both ways (a driver
+	// narrowing its scan to the range's common prefix must keep end's
+	// side in mind backwards).
+	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "k1", "end") })
+	got = collect(t, d, "k0", "k1", drivers.IterOptions{Reverse: true, Limit: 3})
+	if fmt.Sprint(got) != "[k09=v9 k08=v8 k07=v7]" {
+		t.Fatalf("reverse up to an existing end = %v", got)
+	}
+	got = collect(t, d, "k0", "k1", drivers.IterOptions{})
+	if len(got) != 10 || got[9] != "k09=v9" {
+		t.Fatalf("forward up to an existing end = %v", got)
+	}
 	// Uncommitted writes are visible to the transaction's own iteration.
 	tx, _ := d.Begin(true)
 	defer tx.Rollback()
