@@ -21,9 +21,11 @@ import (
 // the key's shard, so nothing else reads the entry meanwhile. Writes reach
 // the cache as they happen (a read later in the same transaction must see
 // them), and a transaction that ends without committing them removes the
-// entries it wrote. A read that misses fills the cache at once: the store
-// returns the committed state, or this transaction's own write, whose
-// entry the rollback removes anyway. Deleting a member removes its entry.
+// entries of every member it wrote or deleted. A read that misses fills
+// the cache at once: the store returns the committed state, or this
+// transaction's own write or delete, whose entry the rollback removes
+// anyway. Deleting a member removes its entry. List elements are not
+// kept here but in list windows (lists.go), under the same rules.
 // Sub-keys include the key's version, which is never reused, so entries
 // of dead versions are never read again; they age out.
 //
