@@ -46,6 +46,12 @@ type Runtime struct {
 	// (GOGC, else 100); -1 turns proportional collection off, leaving
 	// only the memory limit.
 	GCPercent int `koanf:"gc_percent"`
+	// MaxProcs is GOMAXPROCS: how many threads run Go code at once. 0
+	// (the default) leaves Go's setting (GOMAXPROCS, else the CPUs the
+	// process may use). Fewer than the CPUs leaves them to other
+	// processes (a client on the same machine) and makes hand-offs
+	// between goroutines cheaper, at the cost of parallel work.
+	MaxProcs int `koanf:"max_procs"`
 }
 
 // Metrics configures the Prometheus endpoint.
@@ -218,6 +224,9 @@ func (c Config) Validate() error {
 	}
 	if c.Runtime.GCPercent < -1 {
 		bad("runtime.gc_percent", "must be -1 (off), 0 (Go's default) or positive, got %d", c.Runtime.GCPercent)
+	}
+	if c.Runtime.MaxProcs < 0 {
+		bad("runtime.max_procs", "must not be negative (0: Go's default), got %d", c.Runtime.MaxProcs)
 	}
 	if c.Runtime.GCPercent == -1 && c.Runtime.MemoryLimitMiB == 0 {
 		bad("runtime.gc_percent", "-1 (off) needs runtime.memory_limit_mib, or the heap grows without bound")

@@ -48,12 +48,12 @@ func TestLayers(t *testing.T) {
 }
 
 func TestValidateReportsEveryProblem(t *testing.T) {
-	env := []string{"REKV_SERVER__PORT=70000", "REKV_STORAGE__BADGER__DURABILITY=sometimes", "REKV_SERVER__PROT=1", "REKV_LOG__LEVEL=loud"}
+	env := []string{"REKV_SERVER__PORT=70000", "REKV_STORAGE__BADGER__DURABILITY=sometimes", "REKV_SERVER__PROT=1", "REKV_LOG__LEVEL=loud", "REKV_RUNTIME__MAX_PROCS=-2"}
 	_, _, err := Load(nil, env, io.Discard)
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"server.port", "storage.badger.durability", "REKV_SERVER__PROT: unknown setting", "log.level"} {
+	for _, want := range []string{"server.port", "storage.badger.durability", "REKV_SERVER__PROT: unknown setting", "log.level", "runtime.max_procs"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
