@@ -379,6 +379,19 @@ func decodeKeyed(k []byte, prefix byte) (db uint8, key []byte, version uint64, r
 	return k[1], key, version, k[6+n+8:], nil
 }
 
+// ListField returns the sub-key field of list element i: its index,
+// big-endian, so elements sort in list order.
+func ListField(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }
+
+// DecodeListField inverts ListField; ok is false for a field that is not
+// a list index.
+func DecodeListField(field []byte) (i uint64, ok bool) {
+	if len(field) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(field), true
+}
+
 // EncodeVersion encodes a version as a TTL-index value.
 func EncodeVersion(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 

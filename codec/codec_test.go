@@ -296,3 +296,23 @@ func FuzzDecodeStreamFields(f *testing.F) {
 		}
 	})
 }
+
+// TestListFieldOrder: list fields round-trip and sort as their indexes,
+// and a field of another length is not a list index.
+func TestListFieldOrder(t *testing.T) {
+	idx := []uint64{0, 1, 255, 256, 1 << 62, math.MaxUint64 - 1, math.MaxUint64}
+	for k, i := range idx {
+		f := ListField(i)
+		if got, ok := DecodeListField(f); !ok || got != i {
+			t.Fatalf("DecodeListField(ListField(%d)) = %d, %v", i, got, ok)
+		}
+		if k > 0 && bytes.Compare(ListField(idx[k-1]), f) >= 0 {
+			t.Fatalf("ListField(%d) does not sort before ListField(%d)", idx[k-1], i)
+		}
+	}
+	for _, f := range [][]byte{nil, {1}, make([]byte, 9)} {
+		if _, ok := DecodeListField(f); ok {
+			t.Fatalf("DecodeListField(%x) accepted", f)
+		}
+	}
+}

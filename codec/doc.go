@@ -15,6 +15,8 @@
 //	             | length (8)                     (chunked strings)
 //	             flags = encoding << 4 | type; encoding 0, or 1 for
 //	             a string longer than StringInlineMax stored in chunks
+//	list element sub-key field list index (8) -> element (ListField; the
+//	             meta's head and tail bound the live indexes)
 //	chunk        sub-key field chunk index (8) -> StringChunk bytes (the
 //	             last may be shorter; a missing chunk reads as zeros)
 //	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field

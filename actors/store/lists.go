@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"slices"
 
@@ -306,18 +305,10 @@ func (lc *listCache) merge(v, from uint64, vals [][]byte) bool {
 	return true
 }
 
-// listIndex decodes a list element's field (its index).
-func listIndex(field []byte) (uint64, bool) {
-	if len(field) != 8 {
-		return 0, false
-	}
-	return binary.BigEndian.Uint64(field), true
-}
-
 // element reads list element field of c through its window: a miss reads
 // the store, and a value next to the window extends it.
 func (c *Coll) element(lc *listCache, field []byte) ([]byte, bool, error) {
-	i, isIndex := listIndex(field)
+	i, isIndex := codec.DecodeListField(field)
 	if lc != nil && isIndex {
 		if w := lc.window(c.meta.Version); w != nil && w.covers(i, i+1) {
 			return []byte(w.get(i)), true, nil // a copy: callers may change it
@@ -357,8 +348,8 @@ func (c *Coll) ListScan(from, to uint64, rev bool, fn func(i uint64, v []byte) (
 	keep := lc != nil && int(to-from)*elemCost("") <= lc.max/4
 	var vals [][]byte
 	var first, last uint64
-	err := c.Scan(indexField(from), indexField(to), rev, int(min(to-from, 1<<30)), func(f, v []byte) (bool, error) {
-		i, _ := listIndex(f)
+	err := c.Scan(codec.ListField(from), codec.ListField(to), rev, int(min(to-from, 1<<30)), func(f, v []byte) (bool, error) {
+		i, _ := codec.DecodeListField(f)
 		if keep {
 			switch {
 			case len(vals) == 0:
@@ -394,6 +385,3 @@ func (w *listWindow) scan(from, to uint64, rev bool, fn func(i uint64, v []byte)
 	}
 	return nil
 }
-
-// indexField returns the sub-key field of list index i.
-func indexField(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }

@@ -235,7 +235,7 @@ func (t *Tx) wroteElement(lc *listCache, version uint64, field, value []byte, ex
 	if lc == nil {
 		return false
 	}
-	i, ok := listIndex(field)
+	i, ok := codec.DecodeListField(field)
 	if !ok {
 		return false
 	}

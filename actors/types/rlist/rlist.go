@@ -7,7 +7,6 @@ package rlist
 
 import (
 	"bytes"
-	"encoding/binary"
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
@@ -32,9 +31,6 @@ func Open(tx *store.Tx, key []byte, create bool) (*List, error) {
 	return l, nil
 }
 
-// sub returns the sub-key field of list index i.
-func sub(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }
-
 func (l *List) Len() int64 { return int64(l.tail - l.head) }
 
 // abs maps a Redis index (negative from the tail) to a list index.
@@ -51,7 +47,7 @@ func (l *List) Abs(i int64) (uint64, bool) {
 
 // get reads the element at list index i.
 func (l *List) Get(i uint64) ([]byte, error) {
-	v, ok, err := l.c.Get(sub(i))
+	v, ok, err := l.c.Get(codec.ListField(i))
 	if err == nil && !ok {
 		err = rerr.Errorf("ERR list %q: missing element", l.c.Key())
 	}
@@ -85,7 +81,7 @@ func (l *List) Push(left bool, elems ...[]byte) error {
 		} else {
 			l.tail++
 		}
-		if err := l.c.Put(sub(i), e); err != nil {
+		if err := l.c.Put(codec.ListField(i), e); err != nil {
 			return err
 		}
 	}
@@ -130,7 +126,7 @@ func (l *List) Pop(left bool, n int64) ([][]byte, error) {
 		if !left {
 			i = l.tail - 1 - uint64(k)
 		}
-		if err := l.c.Remove(sub(i)); err != nil {
+		if err := l.c.Remove(codec.ListField(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -152,12 +148,12 @@ func (l *List) InsertAt(gap uint64, v []byte) error {
 			return err
 		}
 		for k, e := range vs {
-			if err := l.c.Put(sub(l.head-1+uint64(k)), e); err != nil {
+			if err := l.c.Put(codec.ListField(l.head-1+uint64(k)), e); err != nil {
 				return err
 			}
 		}
 		l.head--
-		if err := l.c.Put(sub(gap-1), v); err != nil {
+		if err := l.c.Put(codec.ListField(gap-1), v); err != nil {
 			return err
 		}
 	} else {
@@ -167,12 +163,12 @@ func (l *List) InsertAt(gap uint64, v []byte) error {
 			return err
 		}
 		for k, e := range vs {
-			if err := l.c.Put(sub(gap+1+uint64(k)), e); err != nil {
+			if err := l.c.Put(codec.ListField(gap+1+uint64(k)), e); err != nil {
 				return err
 			}
 		}
 		l.tail++
-		if err := l.c.Put(sub(gap), v); err != nil {
+		if err := l.c.Put(codec.ListField(gap), v); err != nil {
 			return err
 		}
 	}
@@ -225,7 +221,7 @@ func (l *List) RemoveAt(hits []uint64) error {
 				continue
 			}
 			if i != dst {
-				if err := l.c.Put(sub(dst), v); err != nil {
+				if err := l.c.Put(codec.ListField(dst), v); err != nil {
 					return err
 				}
 			}
@@ -248,7 +244,7 @@ func (l *List) RemoveAt(hits []uint64) error {
 				continue
 			}
 			if i != dst {
-				if err := l.c.Put(sub(dst), vs[n]); err != nil {
+				if err := l.c.Put(codec.ListField(dst), vs[n]); err != nil {
 					return err
 				}
 			}
@@ -265,7 +261,7 @@ func (l *List) RemoveAt(hits []uint64) error {
 // deleteRange deletes the elements at [from, to) without reading them.
 func (l *List) DeleteRange(from, to uint64) error {
 	for i := from; i < to; i++ {
-		if err := l.c.Remove(sub(i)); err != nil {
+		if err := l.c.Remove(codec.ListField(i)); err != nil {
 			return err
 		}
 	}
@@ -283,7 +279,7 @@ func (l *List) Rewrite(from, to uint64) error {
 		return err
 	}
 	for k, v := range vs {
-		if err := l.c.Put(sub(from+uint64(k)), v); err != nil {
+		if err := l.c.Put(codec.ListField(from+uint64(k)), v); err != nil {
 			return err
 		}
 	}
@@ -301,7 +297,7 @@ func (l *List) Tail() uint64 { return l.tail }
 func (l *List) Key() []byte { return l.c.Key() }
 
 // Set overwrites the element at list index i (one point write).
-func (l *List) Set(i uint64, v []byte) error { return l.c.Put(sub(i), v) }
+func (l *List) Set(i uint64, v []byte) error { return l.c.Put(codec.ListField(i), v) }
 
 // Drop deletes the whole list.
 func (l *List) Drop() error { return l.c.Drop() }
