@@ -102,17 +102,8 @@ func (c *MetaCache) Purge() {
 // Len returns the number of cached metas.
 func (c *MetaCache) Len() int { return c.metas.len() }
 
-// get returns the entry of mk and its slot hint (0: none).
-func (c *MetaCache) get(mk string) (cached, int32, bool) {
-	i := c.metas.find(mk, 0)
-	if i < 0 {
-		return cached{}, 0, false
-	}
-	return c.metas.hit(i).val.val, int32(i) + 1, true
-}
-
-// lookup is get for a meta key held as bytes; it also returns the key's
-// string as the cache holds it.
+// lookup returns the entry of meta key mk, its slot hint (0: none) and
+// the key's string as the cache holds it.
 func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
 	i, ok := c.metas.idx[string(mk)]
 	if !ok {
@@ -123,7 +114,7 @@ func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
 }
 
 // put stores v as mk's entry and returns its slot hint. hint is one that
-// get or put returned for mk earlier (0: none); a stale one is ignored.
+// lookup or put returned for mk earlier (0: none); a stale one is ignored.
 func (c *MetaCache) put(mk string, v cached, hint int32) int32 {
 	if i := c.metas.find(mk, hint); i >= 0 {
 		c.metas.hit(i).val.val = v

@@ -21,19 +21,19 @@ func TestMetaCacheSecondChance(t *testing.T) {
 	// A new entry is not referenced and none was read since, so the
 	// first insert beyond the size evicts "a", where the hand starts.
 	c.put("d", metaOf(4), 0)
-	if _, _, ok := c.get("a"); ok {
+	if _, _, ok := get(c, "a"); ok {
 		t.Fatal("a survived, want it evicted first")
 	}
 	// b is read: it gets a second chance, so c goes next.
-	if _, _, ok := c.get("b"); !ok {
+	if _, _, ok := get(c, "b"); !ok {
 		t.Fatal("b missing")
 	}
 	c.put("e", metaOf(5), 0)
-	if _, _, ok := c.get("c"); ok {
+	if _, _, ok := get(c, "c"); ok {
 		t.Fatal("c survived, want it evicted before the referenced b")
 	}
 	for _, k := range []string{"b", "d", "e"} {
-		if _, _, ok := c.get(k); !ok {
+		if _, _, ok := get(c, k); !ok {
 			t.Fatalf("%s missing", k)
 		}
 	}
@@ -50,7 +50,7 @@ func TestMetaCacheBounded(t *testing.T) {
 		k := fmt.Sprint(i % 300)
 		c.put(k, metaOf(uint64(i)), 0)
 		if i%7 == 0 {
-			c.get(fmt.Sprint(i % 50))
+			get(c, fmt.Sprint(i%50))
 		}
 		if i%11 == 0 {
 			c.remove(fmt.Sprint(i % 90))
@@ -65,7 +65,7 @@ func TestMetaCacheBounded(t *testing.T) {
 		}
 	}
 	// The last put of key 9999 % 300 = 99 was i = 9999.
-	if e, _, ok := c.get("99"); !ok || e.meta.Version != 9999 {
+	if e, _, ok := get(c, "99"); !ok || e.meta.Version != 9999 {
 		t.Fatalf("99 = %+v %v, want version 9999", e.meta, ok)
 	}
 }
@@ -76,7 +76,7 @@ func TestMetaCacheBounded(t *testing.T) {
 func TestMetaCacheHints(t *testing.T) {
 	c := NewMetaCache(2)
 	ha := c.put("a", metaOf(1), 0)
-	if _, h, _ := c.get("a"); h != ha {
+	if _, h, _ := get(c, "a"); h != ha {
 		t.Fatalf("get's hint %d, put's %d", h, ha)
 	}
 	if h := c.put("a", metaOf(2), ha); h != ha {
@@ -87,13 +87,13 @@ func TestMetaCacheHints(t *testing.T) {
 	c.put("c", metaOf(4), 0)
 	// a's old slot now holds b or c: its stale hint must not touch them.
 	c.put("a", metaOf(5), ha)
-	if e, _, ok := c.get("a"); !ok || e.meta.Version != 5 {
+	if e, _, ok := get(c, "a"); !ok || e.meta.Version != 5 {
 		t.Fatalf("a = %+v %v, want version 5", e.meta, ok)
 	}
-	if e, _, ok := c.get("b"); ok && e.meta.Version != 3 {
+	if e, _, ok := get(c, "b"); ok && e.meta.Version != 3 {
 		t.Fatalf("b = %d, overwritten through a's stale hint", e.meta.Version)
 	}
-	if e, _, ok := c.get("c"); ok && e.meta.Version != 4 {
+	if e, _, ok := get(c, "c"); ok && e.meta.Version != 4 {
 		t.Fatalf("c = %d, overwritten through a's stale hint", e.meta.Version)
 	}
 	c.Purge()
@@ -101,7 +101,7 @@ func TestMetaCacheHints(t *testing.T) {
 		t.Fatalf("Len after Purge = %d", c.Len())
 	}
 	c.put("b", metaOf(6), hb)
-	if e, _, ok := c.get("b"); !ok || e.meta.Version != 6 {
+	if e, _, ok := get(c, "b"); !ok || e.meta.Version != 6 {
 		t.Fatalf("b after Purge = %+v %v, want version 6", e.meta, ok)
 	}
 }
@@ -137,7 +137,7 @@ func TestMetaCacheAccessTimes(t *testing.T) {
 	}
 	c.put("b", metaOf(2), 0)
 	c.put("c", metaOf(3), 0) // evicts a (unreferenced since its put)
-	if _, _, ok := c.get("a"); ok {
+	if _, _, ok := get(c, "a"); ok {
 		t.Fatal("a still cached")
 	}
 	if c.lastAccess("a") != 150 || a.last("a") != 150 {
@@ -155,4 +155,10 @@ func TestMetaCacheAccessTimes(t *testing.T) {
 	if a.last("c") != 400 || c.lastAccess("c") != 400 {
 		t.Fatalf("c after Purge: clock %d, want 400", a.last("c"))
 	}
+}
+
+// get returns the entry of mk and its slot hint, as raw's look-up does.
+func get(c *MetaCache, mk string) (cached, int32, bool) {
+	_, e, hint, ok := c.lookup([]byte(mk))
+	return e, hint, ok
 }

@@ -120,13 +120,13 @@ func TestCacheSeesOnlyCommittedWrites(t *testing.T) {
 	}
 	tx.Rollback()
 	mk := string(codec.MetaKey(0, []byte("k")))
-	if e, _, ok := c.get(mk); !ok || e.exists {
+	if e, _, ok := get(c, mk); !ok || e.exists {
 		t.Fatalf("cache after rollback = %+v %v, want a negative entry", e, ok)
 	}
 	tx = begin(t, d, c)
 	_ = tx.SetString([]byte("k"), []byte("v"), 0)
 	commit(t, tx)
-	if e, _, ok := c.get(mk); !ok || !e.exists || e.meta.Type != codec.TypeString {
+	if e, _, ok := get(c, mk); !ok || !e.exists || e.meta.Type != codec.TypeString {
 		t.Fatalf("cache after commit = %+v %v", e, ok)
 	}
 }
@@ -147,7 +147,7 @@ func TestFailedCommitEvictsCache(t *testing.T) {
 	if err := tx.Commit(); err == nil {
 		t.Fatal("expected a conflict")
 	}
-	if _, _, ok := c.get(string(codec.MetaKey(0, []byte("k")))); ok {
+	if _, _, ok := get(c, string(codec.MetaKey(0, []byte("k")))); ok {
 		t.Fatal("cache kept an entry for a key whose commit failed")
 	}
 }
