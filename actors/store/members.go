@@ -270,18 +270,15 @@ func (t *Tx) dropMemberWrites() {
 			r.m.removeAt(int(i))
 		}
 	}
-	clear(t.memberWrites)
-	t.memberWrites = t.memberWrites[:0]
 	for _, r := range t.listWrites {
 		r.lc.drop(r.v)
 	}
-	clear(t.listWrites)
-	t.listWrites = t.listWrites[:0]
+	t.forgetMemberWrites()
 }
 
-// keepMemberWrites forgets what the transaction wrote to the caches: its
-// writes committed.
-func (t *Tx) keepMemberWrites() {
+// forgetMemberWrites forgets the record of what the transaction wrote to
+// the caches: after a commit, the entries stay.
+func (t *Tx) forgetMemberWrites() {
 	clear(t.memberWrites)
 	t.memberWrites = t.memberWrites[:0]
 	clear(t.listWrites)

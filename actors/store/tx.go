@@ -185,7 +185,7 @@ func (t *Tx) Commit() error {
 		for db, r := range t.records {
 			t.markers.set(db, r)
 		}
-		t.keepMemberWrites()
+		t.forgetMemberWrites()
 	} else {
 		t.dropMemberWrites()
 	}
