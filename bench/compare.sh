@@ -15,6 +15,12 @@
 #   (not REKV_*: rekv reads those variables as settings)
 #   LEDIS=0 leaves ledisdb out (default 1); its binary is cached in
 #   ${XDG_CACHE_HOME:-~/.cache}/rekv-bench
+#   PIN=1 (default) gives redis-benchmark the last CPU and every server the
+#   others (taskset), as when clients run on other machines; PIN=0 lets
+#   them all share every CPU. On a 2-core machine a multi-threaded server
+#   otherwise loses time slices to the benchmark: unpinned, rekv's -P 1
+#   rates drop 15-25% and its p99 triples, while Redis (one thread) does
+#   not change. Needs 2 or more CPUs and taskset; without them, no pinning.
 #
 # Bounded: every redis-benchmark run has a fixed request count and a time
 # limit; the servers it starts are stopped by pid on exit.
@@ -56,16 +62,26 @@ if [ "${LEDIS:-1}" != 0 ]; then
   fi
 fi
 
+# Pinning: servers on CPUs 0..n-2, redis-benchmark on CPU n-1.
+ncpu=$(nproc)
+srv_pin=(); bench_pin=()
+if [ "${PIN:-1}" != 0 ] && [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null; then
+  srv_pin=(taskset -c "0-$((ncpu - 2))"); bench_pin=(taskset -c "$((ncpu - 1))")
+  pinning="servers on CPUs 0-$((ncpu - 2)), redis-benchmark on CPU $((ncpu - 1))"
+else
+  pinning="no CPU pinning"
+fi
+
 rport=$(free_port); kport=$(free_port); lport=$(free_port)
-redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
+"${srv_pin[@]}" redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
 rpid=$!; pids+=("$rpid")
 # shellcheck disable=SC2086 # BENCH_REKV_FLAGS is a list of flags
-"$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${BENCH_REKV_FLAGS:-} >"$work/rekv.log" 2>&1 &
+"${srv_pin[@]}" "$work/rekv" --port "$kport" --dir "$work/rekv-data" --log-level warn ${BENCH_REKV_FLAGS:-} >"$work/rekv.log" 2>&1 &
 kpid=$!; pids+=("$kpid")
 wait_port "$rport"; wait_port "$kport"
 servers="rekv:$kport redis:$rport"
 if [ -n "$ledis_bin" ]; then
-  "$ledis_bin" -addr "127.0.0.1:$lport" -data_dir "$work/ledis-data" -db_name goleveldb >"$work/ledis.log" 2>&1 &
+  "${srv_pin[@]}" "$ledis_bin" -addr "127.0.0.1:$lport" -data_dir "$work/ledis-data" -db_name goleveldb >"$work/ledis.log" 2>&1 &
   lpid=$!; pids+=("$lpid")
   wait_port "$lport"
   servers="$servers ledis:$lport"
@@ -75,7 +91,7 @@ fi
 run() {
   local r=()
   [ "$keyspace" != 0 ] && r=(-r "$keyspace")
-  timeout 600 redis-benchmark -p "$1" -n "$requests" -c "$clients" -P "$2" "${r[@]}" -t "$tests" --csv 2>/dev/null \
+  timeout 600 "${bench_pin[@]}" redis-benchmark -p "$1" -n "$requests" -c "$clients" -P "$2" "${r[@]}" -t "$tests" --csv 2>/dev/null \
     | python3 -c '
 import csv, sys
 for row in csv.reader(sys.stdin):
@@ -92,7 +108,7 @@ for i in $(seq "$rounds"); do
   done
 done
 
-echo "rounds=$rounds requests=$requests clients=$clients keyspace=$keyspace; medians; $(nproc) cores, $(uname -m)"
+echo "rounds=$rounds requests=$requests clients=$clients keyspace=$keyspace; medians; $ncpu cores, $(uname -m); $pinning"
 echo
 python3 - "$work/results" <<'PY'
 import sys, statistics, collections
