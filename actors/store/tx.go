@@ -446,9 +446,13 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 			c.touch(mk, hint, t.now) // in the entry when cached
 		}
 		if ok && (e.loaded || !payload || !e.exists || e.meta.Type != codec.TypeString || e.meta.Chunked) {
-			r := record{mk: mk, meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}
-			t.seen[mk] = r
-			return mk, r, nil
+			// Not kept in seen: until this transaction writes the key
+			// (and puts it in seen), the cache entry stays what it is
+			// now — only a commit changes it, and no other transaction
+			// runs on this shard meanwhile — so the next look-up finds
+			// the same there (or, evicted, loads the same committed
+			// meta). A repeated touch only sets the same time again.
+			return mk, record{mk: mk, meta: e.meta, exists: e.exists, payload: e.payload, loaded: e.loaded, accessed: accessed, hint: hint}, nil
 		}
 		r.hint = hint
 	}
