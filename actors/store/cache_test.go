@@ -162,3 +162,44 @@ func get(c *MetaCache, mk string) (cached, int32, bool) {
 	_, e, hint, ok := c.lookup([]byte(mk))
 	return e, hint, ok
 }
+
+// TestMetaEntryPacking: every field of a cached state survives the packed
+// entry, an update keeps the entry's access time, and the cache's slots
+// never grow past its size.
+func TestMetaEntryPacking(t *testing.T) {
+	states := []cached{
+		{},
+		{meta: codec.Meta{Type: codec.TypeString, ExpireAt: 1700000000123, Version: 1<<63 + 5}, exists: true, payload: []byte("v"), loaded: true},
+		{meta: codec.Meta{Type: codec.TypeString, Version: 9, Size: 1 << 30, Chunked: true}, exists: true},
+		{meta: codec.Meta{Type: codec.TypeList, Version: 7, Size: 3, Head: 1<<63 - 1, Tail: 1<<63 + 2}, exists: true},
+		{meta: codec.Meta{Type: codec.TypeStream, Version: 8, Size: 2, Stream: codec.StreamMeta{
+			LastID: codec.StreamID{Ms: 5, Seq: 6}, MaxDeletedID: codec.StreamID{Ms: 1, Seq: 2}, EntriesAdded: 11}}, exists: true},
+	}
+	c := NewMetaCache(len(states) + 1)
+	c.SetClock(NewAccessClock(16, 1))
+	for i, v := range states {
+		e := pack(v)
+		if got := e.unpack(); fmt.Sprint(got) != fmt.Sprint(v) {
+			t.Fatalf("state %d: unpacked %+v, want %+v", i, got, v)
+		}
+		k := fmt.Sprint("k", i)
+		c.put(k, v, 0)
+		c.touch(k, 0, int64(100+i))
+		// An update, here to the next state, keeps the access time.
+		next := states[(i+1)%len(states)]
+		c.put(k, next, 0)
+		if got, _, ok := get(c, k); !ok || fmt.Sprint(got) != fmt.Sprint(next) {
+			t.Fatalf("state %d: cached %+v %v, want %+v", i, got, ok, next)
+		}
+		if at := c.lastAccess(k); at != int64(100+i) {
+			t.Fatalf("state %d: last access %d after an update, want %d", i, at, 100+i)
+		}
+	}
+	big := NewMetaCache(1000)
+	for i := range 5000 {
+		big.put(fmt.Sprint(i), metaOf(uint64(i)), 0)
+	}
+	if n := cap(big.metas.slots); n != 1000 {
+		t.Fatalf("slots capacity %d, want the size, 1000", n)
+	}
+}

@@ -73,6 +73,13 @@ func (c *clockIndex[K, V]) add(key K) int {
 // when the cache is full.
 func (c *clockIndex[K, V]) victim() int {
 	if len(c.slots) < c.size {
+		if len(c.slots) == cap(c.slots) {
+			// Doubling, but never past size: append's own growth
+			// would leave up to a quarter of a full cache unused.
+			grown := make([]clockSlot[K, V], len(c.slots), min(c.size, max(2*cap(c.slots), 64)))
+			copy(grown, c.slots)
+			c.slots = grown
+		}
 		c.slots = append(c.slots, clockSlot[K, V]{})
 		return len(c.slots) - 1
 	}
