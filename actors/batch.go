@@ -80,7 +80,7 @@ func (s *shard) add(req *Request, held bool) {
 	resolve, purge := s.cacheFns()
 	if s.group == nil {
 		tx, err := store.Env{Drv: e.drv, Caches: resolve, Markers: e.markers,
-			Notify: e.rt.notifying()}.Begin(true, req.DB, time.Now().UnixMilli())
+			Notify: e.rt.notifying(), Spare: &s.spareTx}.Begin(true, req.DB, time.Now().UnixMilli())
 		if err != nil {
 			e.execute(req, s.idx)
 			return
@@ -202,6 +202,7 @@ func (s *shard) recycle(g *group) {
 	clear(g.reqs)
 	clear(g.outs)
 	clear(g.errs)
+	g.tx.Release(&s.spareTx)
 	g.reqs, g.outs, g.errs, g.marks = g.reqs[:0], g.outs[:0], g.errs[:0], g.marks[:0]
 	g.tx, g.bytes = nil, 0
 	s.spare = g

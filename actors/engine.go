@@ -619,6 +619,9 @@ type shard struct {
 	mb    actor.Mailbox // to see whether more requests wait (group commit)
 	group *group        // the open group, see batch.go
 	spare *group        // an emptied group to reuse (recycle)
+	// spareTx lends the shard's groups the map of keys looked up that
+	// the last one left (store.Spare).
+	spareTx store.Spare
 	// resolve and purge: the shard's cache resolver and purge, made once
 	// by cacheFns.
 	resolve store.CacheResolver

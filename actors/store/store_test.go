@@ -211,3 +211,45 @@ func TestCollectionSizeEmptyAndRename(t *testing.T) {
 		t.Fatalf("sub-keys = %d, want h's 3 dead ones awaiting GC", len(got))
 	}
 }
+
+// TestSpareLendsAnEmptyMap: a transaction begun with a Spare that a
+// rolled-back one released sees none of that one's writes, and one that
+// looked up too many keys leaves nothing to reuse.
+func TestSpareLendsAnEmptyMap(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(10)
+	var spare Spare
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }, Spare: &spare}
+	tx, err := env.Begin(true, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.SetString([]byte("k"), []byte("uncommitted"), 0); err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	tx.Release(&spare)
+	if spare.seen == nil {
+		t.Fatal("nothing kept for reuse")
+	}
+	tx, err = env.Begin(true, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spare.seen != nil {
+		t.Fatal("the map is still in the spare while lent")
+	}
+	if v, ok, err := tx.GetString([]byte("k")); err != nil || ok {
+		t.Fatalf("GET k = %q %v %v in the next transaction, want nothing", v, ok, err)
+	}
+	for i := range maxSpareSeen + 1 {
+		if _, err := tx.Exists([]byte(fmt.Sprint("x", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx.Rollback()
+	tx.Release(&spare)
+	if spare.seen != nil {
+		t.Fatalf("a map of %d keys kept, want it dropped", maxSpareSeen+1)
+	}
+}

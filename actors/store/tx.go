@@ -131,18 +131,37 @@ type record struct {
 
 // Env is what transactions share: the store, the shards' caches and the
 // flush markers. Caches and markers may be nil. Notify makes transactions
-// collect keyspace notifications.
+// collect keyspace notifications. Spare, when set, lends the transaction
+// what an earlier one left there (Tx.Release).
 type Env struct {
 	Drv     drivers.Driver
 	Caches  CacheResolver
 	Markers *FlushMarkers
 	Notify  bool
+	Spare   *Spare
 }
+
+// Spare keeps what a finished transaction leaves for the next one begun
+// with it: its map of keys looked up, emptied, so a shard's transactions
+// (a group of hundreds of writes each) do not grow a new map every time.
+// It is not safe for concurrent use: one per shard, whose transactions
+// run one at a time.
+type Spare struct{ seen map[string]record }
+
+// maxSpareSeen bounds the map a Spare keeps: one left by a transaction
+// that looked up many keys is dropped rather than kept forever.
+const maxSpareSeen = 1024
 
 // Begin starts a Tx for database db at time now (unix ms).
 func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
+	var seen map[string]record
+	if e.Spare != nil && e.Spare.seen != nil {
+		seen, e.Spare.seen = e.Spare.seen, nil
+	} else {
+		seen = make(map[string]record, 2)
+	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
-		seen: make(map[string]record, 2), notify: e.Notify}
+		seen: seen, notify: e.Notify}
 	t.mt.t = t
 	t.txn = &t.mt
 	if err := t.use(db); err != nil {
@@ -348,6 +367,17 @@ func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
 func (t *Tx) Rollback() {
 	t.dropMemberWrites()
 	t.txn.Rollback()
+}
+
+// Release hands t's map of keys looked up, emptied, to s for the next
+// transaction begun with it. t, committed or rolled back, must not be
+// used afterwards except for Touched, Ready, Flushes, Swaps and Notes.
+func (t *Tx) Release(s *Spare) {
+	if s == nil || t.seen == nil || len(t.seen) > maxSpareSeen {
+		return
+	}
+	clear(t.seen)
+	s.seen, t.seen = t.seen, nil
 }
 
 // shardCache returns the MetaCache of mk's shard, enabled or not (nil
