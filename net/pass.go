@@ -7,6 +7,7 @@ import (
 	"github.com/panjf2000/gnet/v2"
 
 	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
 )
 
 // A loop pass: the commands an event loop runs in place of idle shards
@@ -29,7 +30,12 @@ type loopPass struct {
 	members []*client
 	// ending is set while a task to end the pass is queued on the loop.
 	ending bool
-	loop   gnet.EventLoop
+	// joint is set once a multi-shard write ran in place in this
+	// wake-up: the next ones are dispatched instead, so that they join
+	// one barrier and share its commit (each run in place commits
+	// alone). A lone client's keep running in place, at its latency.
+	joint bool
+	loop  gnet.EventLoop
 }
 
 // passes maps each event loop to its pass; a client takes its loop's at
@@ -97,19 +103,42 @@ func (p *loopPass) end(cur *client) {
 // endSoon makes the loop end the pass once the events of this wake-up are
 // handled (at once if the loop cannot take the task).
 func (p *loopPass) endSoon() {
-	if !p.sess.Open() || p.ending {
+	if !p.sess.Open() {
+		return
+	}
+	p.wakeUpEnd()
+}
+
+// wakeUpEnd queues the task that ends the wake-up's pass (Run), unless
+// it is queued; it runs that at once if the loop cannot take the task.
+func (p *loopPass) wakeUpEnd() {
+	if p.ending {
 		return
 	}
 	p.ending = true
 	if err := p.loop.Execute(context.Background(), p); err != nil {
-		p.ending = false
-		p.end(nil)
+		_ = p.Run(context.Background())
 	}
+}
+
+// inPlace reports whether req may run in place of its shards
+// (actors.Engine.RunHere) as far as the pass is concerned: any command
+// but a multi-shard write after the first of this wake-up (see joint).
+func (p *loopPass) inPlace(req *actors.Request) bool {
+	if len(req.Shards) < 2 || req.Spec.Flags&command.Write == 0 {
+		return true
+	}
+	if p.joint {
+		return false
+	}
+	p.joint = true
+	p.wakeUpEnd()
+	return true
 }
 
 // Run is the task endSoon queues: it implements gnet.Runnable.
 func (p *loopPass) Run(context.Context) error {
-	p.ending = false
+	p.ending, p.joint = false, false
 	p.end(nil)
 	return nil
 }

@@ -558,7 +558,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 			cl.pass.end(cl)
 		}
 	}
-	if !cl.toShards && cl.answered(seq) && s.engine.RunHere(req) {
+	if !cl.toShards && cl.answered(seq) && cl.pass.inPlace(req) && s.engine.RunHere(req) {
 		return
 	}
 	if bundles {
