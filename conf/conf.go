@@ -196,6 +196,21 @@ type Log struct {
 	Format string `koanf:"format"`
 }
 
+// DefaultShards returns the default number of shards for a process that
+// may use cpus CPUs: two per CPU, so that a shard that waits (for its
+// lock at a barrier, for a commit) leaves work for the others, but one
+// when there is a single CPU. The shards could not run in parallel then,
+// and one shard runs every multi-key command without the barrier that
+// joins several shards: pinned to one core, MSET -P 1 ran 11-14% faster
+// with one shard than with two, SET and INCR -P 16 8-12%, the other
+// tests of bench/compare.sh the same within noise.
+func DefaultShards(cpus int) int {
+	if cpus <= 1 {
+		return 1
+	}
+	return 2 * cpus
+}
+
 // Default returns the defaults.
 func Default() Config {
 	return Config{
@@ -206,7 +221,7 @@ func Default() Config {
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
-		Actors: Actors{Shards: 2 * runtime.NumCPU(), MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
+		Actors: Actors{Shards: DefaultShards(runtime.NumCPU()), MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log: Log{Level: "info", Format: "text"},

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,16 @@ func TestTiKVSettings(t *testing.T) {
 		if _, _, err := Load(nil, tc.env, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.env, err, tc.want)
 		}
+	}
+}
+
+func TestDefaultShards(t *testing.T) {
+	for _, c := range []struct{ cpus, want int }{{0, 1}, {1, 1}, {2, 4}, {8, 16}} {
+		if got := DefaultShards(c.cpus); got != c.want {
+			t.Errorf("DefaultShards(%d) = %d, want %d", c.cpus, got, c.want)
+		}
+	}
+	if got, want := Default().Actors.Shards, DefaultShards(runtime.NumCPU()); got != want {
+		t.Errorf("default shards %d, want %d", got, want)
 	}
 }
