@@ -8,7 +8,6 @@ import (
 	"net"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -169,6 +168,8 @@ func (b Badger) BackupPath() string {
 
 // Actors configures the shard actors.
 type Actors struct {
+	// Shards: shard actors, keys spread over them by hash (0: two per
+	// CPU Go may use, one on a single CPU; see ShardCount).
 	Shards        int `koanf:"shards"`
 	MetaCacheSize int `koanf:"meta_cache_size"`
 	// MemberCacheSize: collection members cached in all, split across the
@@ -211,6 +212,17 @@ func DefaultShards(cpus int) int {
 	return 2 * cpus
 }
 
+// ShardCount is the number of shards to run: Shards when set, else
+// DefaultShards of procs, the CPUs Go may run on at once (GOMAXPROCS once
+// runtime.max_procs is applied, so `max_procs: 1` on a larger machine
+// gets one shard).
+func (a Actors) ShardCount(procs int) int {
+	if a.Shards > 0 {
+		return a.Shards
+	}
+	return DefaultShards(procs)
+}
+
 // Default returns the defaults.
 func Default() Config {
 	return Config{
@@ -221,7 +233,7 @@ func Default() Config {
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
-		Actors: Actors{Shards: DefaultShards(runtime.NumCPU()), MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
+		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log: Log{Level: "info", Format: "text"},
@@ -335,8 +347,8 @@ func (c Config) Validate() error {
 	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 {
 		bad("storage.badger", "memtable_mib and block_cache_mib must not be negative")
 	}
-	if c.Actors.Shards < 1 || c.Actors.Shards > 1024 {
-		bad("actors.shards", "must be 1..1024, got %d", c.Actors.Shards)
+	if c.Actors.Shards < 0 || c.Actors.Shards > 1024 {
+		bad("actors.shards", "must be 0 (two per CPU) to 1024, got %d", c.Actors.Shards)
 	}
 	if c.Actors.MetaCacheSize < 0 {
 		bad("actors.meta_cache_size", "must not be negative, got %d", c.Actors.MetaCacheSize)

@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -117,7 +116,12 @@ func TestDefaultShards(t *testing.T) {
 			t.Errorf("DefaultShards(%d) = %d, want %d", c.cpus, got, c.want)
 		}
 	}
-	if got, want := Default().Actors.Shards, DefaultShards(runtime.NumCPU()); got != want {
-		t.Errorf("default shards %d, want %d", got, want)
+	for _, c := range []struct{ shards, procs, want int }{{0, 1, 1}, {0, 2, 4}, {0, 8, 16}, {3, 1, 3}, {3, 8, 3}} {
+		if got := (Actors{Shards: c.shards}).ShardCount(c.procs); got != c.want {
+			t.Errorf("Actors{Shards: %d}.ShardCount(%d) = %d, want %d", c.shards, c.procs, got, c.want)
+		}
+	}
+	if got := Default().Actors.Shards; got != 0 {
+		t.Errorf("default shards %d, want 0 (from the CPUs)", got)
 	}
 }

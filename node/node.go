@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -174,7 +175,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		return nil, errors.Join(err, drv.Close())
 	}
 
-	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.Shards, MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
+	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0)), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
 		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate, StorageError: n.suspectStorage}, drv, reg, n.net, log)
@@ -201,7 +202,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 			return nil, errors.Join(fmt.Errorf("metrics: %w", err), n.Close(context.Background()))
 		}
 	}
-	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", cfg.Actors.Shards)
+	log.Info("rekv ready", "addr", addr, "driver", cfg.Storage.Driver, "shards", n.engine.Shards())
 	return n, nil
 }
 
