@@ -120,40 +120,40 @@ func TestMetaCacheDisabled(t *testing.T) {
 // (evicted, removed or purged); an uncached key's go to the clock.
 func TestMetaCacheAccessTimes(t *testing.T) {
 	c := NewMetaCache(2)
-	a := NewAccessClock(16, 100)
+	a := NewAccessClock(16, 100_000)
 	c.SetClock(a)
 	ha := c.put("a", metaOf(1), 0)
-	c.touch("a", ha, 200)
-	c.touch("x", 0, 210) // not cached
-	if c.lastAccess("a") != 200 || a.last("a") != 100 {
-		t.Fatalf("a: cache %d, clock %d; want 200 in the entry only", c.lastAccess("a"), a.last("a"))
+	c.touch("a", ha, 200_000)
+	c.touch("x", 0, 210_000) // not cached
+	if c.lastAccess("a") != 200_000 || a.last("a") != 100_000 {
+		t.Fatalf("a: cache %d, clock %d; want 200_000 in the entry only", c.lastAccess("a"), a.last("a"))
 	}
-	if c.lastAccess("x") != 210 || a.last("x") != 210 {
-		t.Fatalf("x: %d, clock %d; want 210 in the clock", c.lastAccess("x"), a.last("x"))
+	if c.lastAccess("x") != 210_000 || a.last("x") != 210_000 {
+		t.Fatalf("x: %d, clock %d; want 210_000 in the clock", c.lastAccess("x"), a.last("x"))
 	}
-	c.touch("a", 0, 150) // RESTORE IDLETIME: an older time, no hint
-	if c.lastAccess("a") != 150 {
-		t.Fatalf("a after an older time: %d, want 150", c.lastAccess("a"))
+	c.touch("a", 0, 150_000) // RESTORE IDLETIME: an older time, no hint
+	if c.lastAccess("a") != 150_000 {
+		t.Fatalf("a after an older time: %d, want 150_000", c.lastAccess("a"))
 	}
 	c.put("b", metaOf(2), 0)
 	c.put("c", metaOf(3), 0) // evicts a (unreferenced since its put)
 	if _, _, ok := get(c, "a"); ok {
 		t.Fatal("a still cached")
 	}
-	if c.lastAccess("a") != 150 || a.last("a") != 150 {
-		t.Fatalf("a after eviction: %d, clock %d; want 150", c.lastAccess("a"), a.last("a"))
+	if c.lastAccess("a") != 150_000 || a.last("a") != 150_000 {
+		t.Fatalf("a after eviction: %d, clock %d; want 150_000", c.lastAccess("a"), a.last("a"))
 	}
 	// A removed entry hands its time over, and so does a purged one.
-	c.touch("b", 0, 300)
+	c.touch("b", 0, 300_000)
 	c.remove("b")
-	if a.last("b") != 300 {
-		t.Fatalf("b after remove: clock %d, want 300", a.last("b"))
+	if a.last("b") != 300_000 {
+		t.Fatalf("b after remove: clock %d, want 300_000", a.last("b"))
 	}
 	hc := c.put("c", metaOf(4), 0)
-	c.touch("c", hc, 400)
+	c.touch("c", hc, 400_000)
 	c.Purge()
-	if a.last("c") != 400 || c.lastAccess("c") != 400 {
-		t.Fatalf("c after Purge: clock %d, want 400", a.last("c"))
+	if a.last("c") != 400_000 || c.lastAccess("c") != 400_000 {
+		t.Fatalf("c after Purge: clock %d, want 400_000", a.last("c"))
 	}
 }
 
