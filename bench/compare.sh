@@ -5,7 +5,8 @@
 # on loopback, alternating servers each round. Prints a markdown table of
 # median requests/s with each server's ratio to Redis and p50/p99
 # latencies per test and pipeline depth, then rekv's and Redis's RSS after
-# loading 1,000,000 100-byte values.
+# loading 1,000,000 100-byte values: into the servers that ran the
+# benchmark (after FLUSHALL), and into fresh ones.
 #
 #   bench/compare.sh [rounds] [requests] [tests] [pipelines]
 #   e.g. bench/compare.sh 3 100000 set,get "1 16"
@@ -149,13 +150,34 @@ for i in range(n):
     out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$100\r\n%s\r\n" % (len(k), k, v))
 ' "$rsskeys" > "$work/load.resp"
   rss() { awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' "/proc/$1/status"; }
-  echo
-  # ledisdb is left out: it does not get through redis-cli --pipe (no
-  # key stored after 120 s).
-  for s in "rekv $kport $kpid" "redis $rport $rpid"; do
-    set -- $s
+  load() { # name port pid
     redis-cli -p "$2" flushall >/dev/null
     timeout 600 redis-cli -p "$2" --pipe < "$work/load.resp" >/dev/null
     echo "$1: RSS $(rss "$3") after loading $rsskeys 100-byte values (dbsize $(redis-cli -p "$2" dbsize))"
+  }
+  echo
+  # ledisdb is left out: it does not get through redis-cli --pipe (no
+  # key stored after 120 s).
+  # First in the servers that ran the benchmark (their caches and heaps
+  # as the tests left them, then FLUSHALL), then in fresh ones.
+  echo "After the benchmark and FLUSHALL:"
+  for s in "rekv $kport $kpid" "redis $rport $rpid"; do
+    # shellcheck disable=SC2086 # name port pid
+    load $s
+  done
+  echo "Fresh servers:"
+  kill "$kpid" "$rpid" 2>/dev/null || true
+  fport=$(free_port)
+  "${srv_pin[@]}" redis-server --port "$fport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
+  fpid=$!; pids+=("$fpid")
+  wait_port "$fport"
+  gport=$(free_port)
+  # shellcheck disable=SC2086 # BENCH_REKV_FLAGS is a list of flags
+  "${srv_pin[@]}" "$work/rekv" --port "$gport" --dir "$work/rekv-fresh" --log-level warn ${BENCH_REKV_FLAGS:-} >"$work/rekv-fresh.log" 2>&1 &
+  gpid=$!; pids+=("$gpid")
+  wait_port "$gport"
+  for s in "rekv $gport $gpid" "redis $fport $fpid"; do
+    # shellcheck disable=SC2086 # name port pid
+    load $s
   done
 fi
