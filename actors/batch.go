@@ -55,6 +55,11 @@ type group struct {
 	marks []int
 	w     *resp.Writer
 	bytes int // the length of outs together
+	// t0 is when the group opened, read with its wall and monotonic
+	// clocks; each command's time is t0 plus the monotonic time since,
+	// one clock read where time.Now takes two (kvm-clock makes each
+	// about 40 ns, 5% of GET -P 16's CPU when every command read both).
+	t0 time.Time
 }
 
 // batchable reports whether req may join a group; shared is
@@ -79,8 +84,9 @@ func (s *shard) add(req *Request, held bool) {
 	e := s.e
 	resolve, purge := s.cacheFns()
 	if s.group == nil {
+		t0 := time.Now()
 		tx, err := store.Env{Drv: e.drv, Caches: resolve, Markers: e.markers,
-			Notify: e.rt.notifying(), Spare: &s.spareTx}.Begin(true, req.DB, time.Now().UnixMilli())
+			Notify: e.rt.notifying(), Spare: &s.spareTx}.Begin(true, req.DB, t0.UnixMilli())
 		if err != nil {
 			e.execute(req, s.idx)
 			return
@@ -89,7 +95,7 @@ func (s *shard) add(req *Request, held bool) {
 		if g == nil {
 			g = &group{w: resp.NewWriter(2)}
 		}
-		s.spare, g.tx, s.group = nil, tx, g
+		s.spare, g.tx, g.t0, s.group = nil, tx, t0, g
 	}
 	g := s.group
 	g.reqs = append(g.reqs, req)
@@ -125,7 +131,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	if req.Track {
 		e.trackKeys(req.Client, req.Spec, req.Args)
 	}
-	t0 := time.Now()
+	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
 		User: req.User, ClientInfo: req.ClientInfo,

@@ -42,6 +42,7 @@ type client struct {
 
 	// Event-loop only.
 	nextSeq  uint64
+	readAt   time.Time       // when OnTraffic found the commands it runs; lastSeen takes it
 	need     int             // bytes the incomplete command at the head needs, if known
 	asm      *resp.Assembler // reads the command at the head (a big one) as it arrives
 	scratch  [][]byte

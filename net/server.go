@@ -303,6 +303,9 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		return gnet.None // the big bulk at the head has not fully arrived
 	}
 	buf, _ := c.Peek(-1)
+	if len(buf) > 0 {
+		cl.readAt = time.Now() // the time of every command in buf
+	}
 	cl.need = 0
 	cl.toShards = false
 	consumed := 0
@@ -418,7 +421,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	cl.mu.Lock()
 	db, proto := cl.db, cl.proto
-	cl.lastSeen = time.Now()
+	cl.lastSeen = cl.readAt
 	if spec != nil {
 		cl.lastCmd = spec.FullName()
 	}
