@@ -79,14 +79,16 @@ type ReadLocker interface {
 
 // OwnedSetter is implemented by transactions whose Set copies key and
 // value (the caller may reuse them) but that can keep the caller's slices
-// instead: SetOwned's caller promises not to modify value until the
-// transaction ends, which saves a copy of big values (a chunked string's
-// chunks). Badger keeps slices; TiKV's memdb copies anyway.
+// instead: SetOwned's caller promises not to modify key or value until
+// the transaction ends, which saves a copy of big values (a chunked
+// string's chunks) and an allocation per key written (a meta key, which
+// the store holds as an immutable string). Badger keeps slices; TiKV's
+// memdb copies anyway.
 type OwnedSetter interface {
 	SetOwned(key, value []byte) error
 }
 
-// SetOwned sets key to value, which the caller will not modify until tx
+// SetOwned sets key to value; the caller will modify neither until tx
 // ends (see OwnedSetter).
 func SetOwned(tx Txn, key, value []byte) error {
 	if o, ok := tx.(OwnedSetter); ok {

@@ -229,14 +229,18 @@ func TestSpareLendsAnEmptyMap(t *testing.T) {
 	}
 	tx.Rollback()
 	tx.Release(&spare)
-	if spare.seen == nil {
-		t.Fatal("nothing kept for reuse")
+	if spare.seen.idx == nil || len(spare.seen.idx) != 0 || len(spare.seen.recs) != 0 || cap(spare.seen.recs) == 0 {
+		t.Fatalf("kept for reuse: %d keys, %d/%d records; want an empty map and record slice with room",
+			len(spare.seen.idx), len(spare.seen.recs), cap(spare.seen.recs))
+	}
+	if r := spare.seen.recs[:1][0]; r.payload != nil || r.mk != "" {
+		t.Fatalf("a released record still holds %q / %q", r.mk, r.payload)
 	}
 	tx, err = env.Begin(true, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spare.seen != nil {
+	if spare.seen.idx != nil {
 		t.Fatal("the map is still in the spare while lent")
 	}
 	if v, ok, err := tx.GetString([]byte("k")); err != nil || ok {
@@ -249,7 +253,7 @@ func TestSpareLendsAnEmptyMap(t *testing.T) {
 	}
 	tx.Rollback()
 	tx.Release(&spare)
-	if spare.seen != nil {
+	if spare.seen.idx != nil {
 		t.Fatalf("a map of %d keys kept, want it dropped", maxSpareSeen+1)
 	}
 }

@@ -27,7 +27,7 @@ type Tx struct {
 	caches  CacheResolver
 	markers *FlushMarkers
 	minVer  uint64 // the db's flush marker: lower versions are dead
-	seen    map[string]record
+	seen    seenKeys
 	kbuf    []byte // scratch for meta keys looked up in seen
 	dirty   []string
 	records map[int]DBRecord // database records written, published on commit
@@ -129,6 +129,42 @@ type record struct {
 	hint     int32 // the key's MetaCache slot hint (0: none)
 }
 
+// seenKeys holds the records of the keys a transaction looked up or
+// wrote, by meta key. The records live in a slice the map indexes: a
+// record (152 bytes) is past the size Go's maps store inline (128), so a
+// map of records allocated one per key; a reused seenKeys allocates
+// nothing.
+type seenKeys struct {
+	idx  map[string]int32
+	recs []record
+}
+
+// get returns mk's record.
+func (s *seenKeys) get(mk string) (record, bool) {
+	i, ok := s.idx[mk]
+	if !ok {
+		return record{}, false
+	}
+	return s.recs[i], true
+}
+
+// put sets mk's record.
+func (s *seenKeys) put(mk string, r record) {
+	if i, ok := s.idx[mk]; ok {
+		s.recs[i] = r
+		return
+	}
+	s.idx[mk] = int32(len(s.recs))
+	s.recs = append(s.recs, r)
+}
+
+// reset forgets every record, keeping the memory.
+func (s *seenKeys) reset() {
+	clear(s.idx)
+	clear(s.recs) // no payload kept alive
+	s.recs = s.recs[:0]
+}
+
 // Env is what transactions share: the store, the shards' caches and the
 // flush markers. Caches and markers may be nil. Notify makes transactions
 // collect keyspace notifications. Spare, when set, lends the transaction
@@ -146,7 +182,7 @@ type Env struct {
 // (a group of hundreds of writes each) do not grow a new map every time.
 // It is not safe for concurrent use: one per shard, whose transactions
 // run one at a time.
-type Spare struct{ seen map[string]record }
+type Spare struct{ seen seenKeys }
 
 // maxSpareSeen bounds the map a Spare keeps: one left by a transaction
 // that looked up many keys is dropped rather than kept forever.
@@ -154,11 +190,11 @@ const maxSpareSeen = 1024
 
 // Begin starts a Tx for database db at time now (unix ms).
 func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
-	var seen map[string]record
-	if e.Spare != nil && e.Spare.seen != nil {
-		seen, e.Spare.seen = e.Spare.seen, nil
+	var seen seenKeys
+	if e.Spare != nil && e.Spare.seen.idx != nil {
+		seen, e.Spare.seen = e.Spare.seen, seenKeys{}
 	} else {
-		seen = make(map[string]record, 2)
+		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
 		seen: seen, notify: e.Notify}
@@ -217,7 +253,7 @@ func (t *Tx) Commit() error {
 			c.remove(mk)
 			continue
 		}
-		r := t.seen[mk]
+		r, _ := t.seen.get(mk)
 		e := cached{meta: r.meta, exists: r.exists}
 		if r.loaded && r.exists {
 			e = withPayload(e, r.meta, r.payload)
@@ -373,11 +409,11 @@ func (t *Tx) Rollback() {
 // transaction begun with it. t, committed or rolled back, must not be
 // used afterwards except for Touched, Ready, Flushes, Swaps and Notes.
 func (t *Tx) Release(s *Spare) {
-	if s == nil || t.seen == nil || len(t.seen) > maxSpareSeen {
+	if s == nil || t.seen.idx == nil || len(t.seen.idx) > maxSpareSeen {
 		return
 	}
-	clear(t.seen)
-	s.seen, t.seen = t.seen, nil
+	t.seen.reset()
+	s.seen, t.seen = t.seen, seenKeys{}
 }
 
 // shardCache returns the MetaCache of mk's shard, enabled or not (nil
@@ -440,14 +476,14 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	// mk is the key's one string for this transaction: the seen map's,
 	// else the cache's when cached (no allocation, and the commit's check
 	// of the cache slot compares equal pointers), else a new one.
-	r, seen := t.seen[string(t.kbuf)]
+	r, seen := t.seen.get(string(t.kbuf))
 	mk := r.mk
 	if seen && !r.accessed && !t.noTouch {
 		if c := t.shardCache(mk); c != nil {
 			c.touch(mk, r.hint, t.now)
 		}
 		r.accessed = true
-		t.seen[mk] = r
+		t.seen.put(mk, r)
 	}
 	if seen && (r.loaded || !payload || !r.exists || r.meta.Type != codec.TypeString || r.meta.Chunked) {
 		return mk, r, nil
@@ -498,7 +534,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		if c != nil {
 			r.hint = c.put(mk, cached{}, r.hint)
 		}
-		t.seen[mk] = r
+		t.seen.put(mk, r)
 		return mk, r, nil
 	}
 	if err != nil {
@@ -512,7 +548,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	if c != nil {
 		r.hint = c.put(mk, withPayload(cached{meta: m, exists: true}, m, p), r.hint)
 	}
-	t.seen[mk] = r
+	t.seen.put(mk, r)
 	return mk, r, nil
 }
 
@@ -793,7 +829,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	}
 	t.touch(key)
 	t.deleted.add(t.db, key)
-	t.seen[mk] = record{mk: mk, loaded: true, hint: old.hint}
+	t.seen.put(mk, record{mk: mk, loaded: true, hint: old.hint})
 	t.dirty = append(t.dirty, mk)
 	return t.live(old), nil
 }
@@ -827,7 +863,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		return err
 	}
 	t.touch(key)
-	t.seen[mk] = record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint}
+	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint})
 	t.dirty = append(t.dirty, mk)
 	return nil
 }

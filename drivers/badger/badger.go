@@ -343,6 +343,21 @@ func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 type txn struct {
 	tx *bdg.Txn
 	d  *DB
+	// ents holds the entries Set hands Badger, allocated a block at a
+	// time (Badger's Txn.Set allocates one per key): Badger keeps them
+	// until the transaction ends, and a block is never reused.
+	ents []bdg.Entry
+}
+
+// entry returns a new entry for key and value from the transaction's
+// current block, starting a block twice the last one's size (4 to 64)
+// when it is full.
+func (t *txn) entry(key, value []byte) *bdg.Entry {
+	if len(t.ents) == cap(t.ents) {
+		t.ents = make([]bdg.Entry, 0, min(max(2*cap(t.ents), 4), 64))
+	}
+	t.ents = append(t.ents, bdg.Entry{Key: key, Value: value})
+	return &t.ents[len(t.ents)-1]
 }
 
 func wrap(err error) error {
@@ -390,14 +405,16 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 
 func (t *txn) Set(key, value []byte) error {
 	// Badger keeps the slices until commit; the caller may reuse its own.
-	k := append([]byte(nil), key...)
-	v := append([]byte(nil), value...)
-	return wrap(t.tx.Set(k, v))
+	kv := make([]byte, len(key)+len(value)) // one allocation for both
+	k, v := kv[:copy(kv, key):len(key)], kv[len(key):]
+	copy(v, value)
+	return wrap(t.tx.SetEntry(t.entry(k, v)))
 }
 
-// SetOwned implements drivers.OwnedSetter: the value is kept, not copied.
+// SetOwned implements drivers.OwnedSetter: key and value are kept, not
+// copied.
 func (t *txn) SetOwned(key, value []byte) error {
-	return wrap(t.tx.Set(append([]byte(nil), key...), value))
+	return wrap(t.tx.SetEntry(t.entry(key, value)))
 }
 
 func (t *txn) Delete(key []byte) error {

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) drivers.Driver) {
 		{"TxnTooBig", testTxnTooBig},
 		{"NextVersionUnique", testNextVersion},
 		{"BinaryKeys", testBinaryKeys},
+		{"Buffers", testBuffers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -400,5 +401,39 @@ func testBinaryKeys(t *testing.T, d drivers.Driver) {
 	want := []string{"\x00=\x00", "\x00\x00=\x00\x00", "a\x00b=a\x00b", "\xff=\xff", "\xff\xff=\xff\xff"}
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("binary keys = %q", got)
+	}
+}
+
+// testBuffers: Set copies its arguments (the caller reuses one buffer for
+// every key and value, and each write keeps its own bytes), and
+// drivers.SetOwned stores what it is given; both for more keys than one
+// block of a driver's per-transaction allocations holds.
+func testBuffers(t *testing.T, d drivers.Driver) {
+	const n = 200
+	buf := make([]byte, 0, 32)
+	update(t, d, func(tx drivers.Txn) {
+		for i := range n {
+			buf = fmt.Appendf(buf[:0], "set%03d", i)
+			k := buf[:len(buf):len(buf)]
+			v := fmt.Appendf(k, "=%d", i)[len(k):]
+			if err := tx.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
+			if err := drivers.SetOwned(tx, fmt.Appendf(nil, "own%03d", i), fmt.Appendf(nil, "v%d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clear(buf[:cap(buf)])
+		if v, err := tx.Get([]byte("set007")); err != nil || string(v) != "=7" {
+			t.Fatalf("own write after its buffer was reused: %q %v", v, err)
+		}
+	})
+	for i := range n {
+		if v, ok := get(t, d, fmt.Sprintf("set%03d", i)); !ok || v != fmt.Sprintf("=%d", i) {
+			t.Fatalf("set%03d = %q %v, want %q", i, v, ok, fmt.Sprintf("=%d", i))
+		}
+		if v, ok := get(t, d, fmt.Sprintf("own%03d", i)); !ok || v != fmt.Sprintf("v%d", i) {
+			t.Fatalf("own%03d = %q %v, want %q", i, v, ok, fmt.Sprintf("v%d", i))
+		}
 	}
 }
