@@ -39,6 +39,7 @@ func run(args, environ []string, sig <-chan os.Signal, ready chan<- *node.Node) 
 	}
 	log, level := newLogger(cfg.Log)
 	node.ApplyRuntime(cfg.Runtime, log)
+	defer node.StartIdleRelease(cfg.Runtime, log)()
 	if cfg.Debug.PprofAddr != "" {
 		go servePprof(cfg.Debug.PprofAddr, log)
 	}

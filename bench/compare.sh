@@ -6,7 +6,8 @@
 # median requests/s with each server's ratio to Redis and p50/p99
 # latencies per test and pipeline depth, then rekv's and Redis's RSS after
 # loading 1,000,000 100-byte values: into the servers that ran the
-# benchmark (after FLUSHALL), and into fresh ones.
+# benchmark (after FLUSHALL), and into fresh ones; right after the load
+# and 3 s later.
 #
 #   bench/compare.sh [rounds] [requests] [tests] [pipelines]
 #   e.g. bench/compare.sh 3 100000 set,get "1 16"
@@ -154,6 +155,8 @@ for i in range(n):
     redis-cli -p "$2" flushall >/dev/null
     timeout 600 redis-cli -p "$2" --pipe < "$work/load.resp" >/dev/null
     echo "$1: RSS $(rss "$3") after loading $rsskeys 100-byte values (dbsize $(redis-cli -p "$2" dbsize))"
+    sleep 3 # idle: rekv returns a burst's free heap (runtime.idle_release_mib)
+    echo "$1: RSS $(rss "$3") 3 s later"
   }
   echo
   # ledisdb is left out: it does not get through redis-cli --pipe (no

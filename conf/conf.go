@@ -51,6 +51,15 @@ type Runtime struct {
 	// processes (a client on the same machine) and makes hand-offs
 	// between goroutines cheaper, at the cost of parallel work.
 	MaxProcs int `koanf:"max_procs"`
+	// IdleReleaseMiB: once the process has allocated this much heap since
+	// it last did so and then goes quiet (a second allocating under a
+	// sixteenth of it), it collects and returns its free memory to the OS
+	// (debug.FreeOSMemory), so a load burst's garbage and heap headroom
+	// do not stay resident until Go's next collection, which may be
+	// minutes away on an idle server. Also waits for half the live heap
+	// to be allocated, so a big heap is not collected more often than
+	// Go would. 0 disables; default 64.
+	IdleReleaseMiB int64 `koanf:"idle_release_mib"`
 }
 
 // Metrics configures the Prometheus endpoint.
@@ -236,7 +245,8 @@ func Default() Config {
 		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
-		Log: Log{Level: "info", Format: "text"},
+		Log:     Log{Level: "info", Format: "text"},
+		Runtime: Runtime{IdleReleaseMiB: 64},
 	}
 }
 
@@ -251,6 +261,9 @@ func (c Config) Validate() error {
 	}
 	if c.Runtime.GCPercent < -1 {
 		bad("runtime.gc_percent", "must be -1 (off), 0 (Go's default) or positive, got %d", c.Runtime.GCPercent)
+	}
+	if c.Runtime.IdleReleaseMiB < 0 {
+		bad("runtime.idle_release_mib", "must not be negative (0: off), got %d", c.Runtime.IdleReleaseMiB)
 	}
 	if c.Runtime.MaxProcs < 0 {
 		bad("runtime.max_procs", "must not be negative (0: Go's default), got %d", c.Runtime.MaxProcs)

@@ -1,0 +1,82 @@
+package node
+
+import (
+	"log/slog"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+
+	"github.com/rekv/rekv/conf"
+)
+
+// idleRelease decides when a process that allocated much and then went
+// quiet should collect and hand its free memory back to the OS. Go
+// collects when the heap has grown by GOGC percent of the live heap, so
+// after a burst (a bulk load) the burst's garbage and the headroom stay
+// resident until the next collection, which on an idle server only Go's
+// two-minute forced collection brings.
+type idleRelease struct {
+	threshold uint64 // bytes allocated that make a release worth it
+	since     uint64 // the allocation counter at the last release
+	last      uint64 // the allocation counter at the last check
+}
+
+// check takes the process's cumulative heap allocations and its live
+// heap (as the last collection marked it) and reports whether to release
+// now: at least the threshold, and half the live heap, allocated since
+// the last release, and under a sixteenth of the threshold since the
+// last check (quiet).
+func (r *idleRelease) check(allocs, live uint64) bool {
+	recent := allocs - r.last
+	r.last = allocs
+	if allocs-r.since < max(r.threshold, live/2) || recent >= r.threshold/16 {
+		return false
+	}
+	r.since = allocs
+	return true
+}
+
+// StartIdleRelease checks once a second whether to collect and return
+// memory to the OS (conf.Runtime.IdleReleaseMiB; 0 starts nothing) until
+// the returned stop is called. Like ApplyRuntime it acts on the whole
+// process: the program starts it once.
+func StartIdleRelease(c conf.Runtime, log *slog.Logger) (stop func()) {
+	if c.IdleReleaseMiB <= 0 {
+		return func() {}
+	}
+	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	read := func() (allocs, live uint64) {
+		metrics.Read(samples)
+		return samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		runIdleRelease(done, time.Second, uint64(c.IdleReleaseMiB)<<20, read, func() {
+			start := time.Now()
+			debug.FreeOSMemory()
+			log.Debug("idle: returned free memory to the OS", "took", time.Since(start))
+		})
+	}()
+	return func() { close(done); <-finished }
+}
+
+// runIdleRelease checks every interval until done is closed; read gives
+// the allocation counter and live heap, release collects and frees.
+func runIdleRelease(done <-chan struct{}, interval time.Duration, threshold uint64, read func() (uint64, uint64), release func()) {
+	allocs, _ := read()
+	r := idleRelease{threshold: threshold, since: allocs, last: allocs}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if r.check(read()) {
+				release()
+			}
+		}
+	}
+}
