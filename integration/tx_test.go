@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -176,6 +177,56 @@ func TestMultiErrors(t *testing.T) {
 		}
 		if n := c.Get(ctx, "n").Val(); n != "2" {
 			t.Fatalf("n = %s after an aborted EXEC", n)
+		}
+	})
+}
+
+// TestWatchSurvivesFlushSweep: a WATCH on names a FLUSHALL emptied is not
+// broken when the GC later removes the flushed metas (nothing anyone can
+// see changes), as in Redis, where those keys are simply gone; it broke
+// (a nil EXEC) when the sweep ran between WATCH and EXEC.
+func TestWatchSurvivesFlushSweep(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, 2)
+		admin := dialRaw(t, addr)
+		const n = 50
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("swept:%d", i)
+			must(t, c.Set(ctx, keys[i], "v", 0).Err())
+		}
+		reclaimed := func() int {
+			for _, line := range strings.Split(admin.do("INFO", "gc"), "\r\n") {
+				if v, ok := strings.CutPrefix(strings.TrimPrefix(line, "txt:"), "gc_flushed_keys_reclaimed:"); ok {
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						t.Fatalf("gc_flushed_keys_reclaimed: %q", v)
+					}
+					return n
+				}
+			}
+			t.Fatal("INFO gc has no gc_flushed_keys_reclaimed")
+			return 0
+		}
+		before := reclaimed()
+		must(t, c.FlushAll(ctx).Err())
+		err := c.Watch(ctx, func(tx *redis.Tx) error {
+			deadline := time.Now().Add(20 * time.Second)
+			for reclaimed() < before+n {
+				if time.Now().After(deadline) {
+					t.Fatalf("the GC reclaimed %d of the %d flushed keys in 20 s", reclaimed()-before, n)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Ping(ctx)
+				return nil
+			})
+			return err
+		}, keys...)
+		if err != nil {
+			t.Fatalf("EXEC after the flush sweep: %v, want [PONG]", err)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -255,5 +256,61 @@ func TestSpareLendsAnEmptyMap(t *testing.T) {
 	tx.Release(&spare)
 	if spare.seen.idx != nil {
 		t.Fatalf("a map of %d keys kept, want it dropped", maxSpareSeen+1)
+	}
+}
+
+// TestReclaimFlushedTouchesNothing: the GC's removal of a key that a
+// FLUSHDB marker hides is no visible change (a WATCH on that name must not
+// break, as it did when the sweep overlapped a client's WATCH), while
+// deleting a live key still counts as touching and deleting it.
+func TestReclaimFlushedTouchesNothing(t *testing.T) {
+	d := open(t)
+	markers, err := LoadFlushMarkers(d, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewMetaCache(10)
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }, Markers: markers}
+	run := func(fn func(tx *Tx) error) *Tx {
+		t.Helper()
+		tx, err := env.Begin(true, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fn(tx); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	run(func(tx *Tx) error { return tx.SetString([]byte("old"), []byte("v"), 0) })
+	run(func(tx *Tx) error { return tx.Flush(0) })
+	run(func(tx *Tx) error { return tx.SetString([]byte("live"), []byte("v"), 0) })
+	tx := run(func(tx *Tx) error {
+		ok, err := tx.ReclaimFlushed([]byte("old"))
+		if err == nil && !ok {
+			t.Error("the flushed key was not reclaimed")
+		}
+		return err
+	})
+	if len(tx.Touched()) != 0 || len(tx.Deleted()) != 0 {
+		t.Fatalf("reclaiming a flushed key touched %v and deleted %v, want nothing", tx.Touched(), tx.Deleted())
+	}
+	raw, err := d.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Rollback()
+	if _, err := raw.Get(codec.MetaKey(0, []byte("old"))); !errors.Is(err, drivers.ErrNotFound) {
+		t.Fatalf("the flushed meta is still stored: %v", err)
+	}
+	tx = run(func(tx *Tx) error {
+		_, err := tx.Delete([]byte("live"))
+		return err
+	})
+	if len(tx.Touched()) != 1 || len(tx.Deleted()) != 1 {
+		t.Fatalf("DEL of a live key touched %v and deleted %v, want it in both", tx.Touched(), tx.Deleted())
 	}
 }

@@ -827,8 +827,13 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	if err := t.txn.Delete([]byte(mk)); err != nil {
 		return false, err
 	}
-	t.touch(key)
-	t.deleted.add(t.db, key)
+	if old.meta.Version >= t.minVer {
+		// A key a flush marker hides was already gone for every reader:
+		// removing it (the GC's flush sweep) changes nothing a WATCH, a
+		// tracking client, a notification or a stamp should hear of.
+		t.touch(key)
+		t.deleted.add(t.db, key)
+	}
 	t.seen.put(mk, record{mk: mk, loaded: true, hint: old.hint})
 	t.dirty = append(t.dirty, mk)
 	return t.live(old), nil
