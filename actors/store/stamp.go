@@ -27,7 +27,7 @@ func (t *Tx) writeStamps() error {
 	for _, k := range t.touched.list {
 		slot := t.slotOf(k.DB)
 		sk := codec.StampKey(slot, k.Key)
-		if r, ok := t.seen.get(string(codec.MetaKey(slot, k.Key))); ok && !r.exists {
+		if r, ok := t.seen.getBytes(codec.MetaKey(slot, k.Key)); ok && !r.exists {
 			if err := t.txn.Delete(sk); err != nil {
 				return err
 			}

@@ -148,6 +148,16 @@ func (s *seenKeys) get(mk string) (record, bool) {
 	return s.recs[i], true
 }
 
+// getBytes is get for a key in a scratch buffer (the map look-up's
+// conversion copies nothing).
+func (s *seenKeys) getBytes(mk []byte) (record, bool) {
+	i, ok := s.idx[string(mk)]
+	if !ok {
+		return record{}, false
+	}
+	return s.recs[i], true
+}
+
 // put sets mk's record.
 func (s *seenKeys) put(mk string, r record) {
 	if i, ok := s.idx[mk]; ok {
@@ -476,7 +486,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	// mk is the key's one string for this transaction: the seen map's,
 	// else the cache's when cached (no allocation, and the commit's check
 	// of the cache slot compares equal pointers), else a new one.
-	r, seen := t.seen.get(string(t.kbuf))
+	r, seen := t.seen.getBytes(t.kbuf)
 	mk := r.mk
 	if seen && !r.accessed && !t.noTouch {
 		if c := t.shardCache(mk); c != nil {
