@@ -140,13 +140,7 @@ type seenKeys struct {
 }
 
 // get returns mk's record.
-func (s *seenKeys) get(mk string) (record, bool) {
-	i, ok := s.idx[mk]
-	if !ok {
-		return record{}, false
-	}
-	return s.recs[i], true
-}
+func (s *seenKeys) get(mk string) (record, bool) { return s.getBytes(bytesOf(mk)) }
 
 // getBytes is get for a key in a scratch buffer (the map look-up's
 // conversion copies nothing).
