@@ -319,3 +319,37 @@ func TestScriptBusyAndKill(t *testing.T) {
 		}
 	})
 }
+
+// TestScriptHostileResults: results that used to end the process (a table
+// holding itself: Go's fatal stack overflow converting it to RESP) or hang
+// it (a table holding itself twice, 2^7995 values; 100,000 nested blocks,
+// quadratic to compile) get an error reply, and the server goes on
+// serving the same connection and others.
+func TestScriptHostileResults(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		got := r.do("EVAL", "local a = {}; local b = {a}; a[1] = b; return a", "0")
+		if want := strings.Repeat("*1\r\n", 7995) + "-ERR reached lua stack limit\r\n"; got != want {
+			t.Fatalf("cyclic table: %d bytes, want %d: ...%q", len(got), len(want), got[max(0, len(got)-80):])
+		}
+		got = r.do("EVAL", "local t = {}; t[1] = t; t[2] = t; return t", "0")
+		if !strings.HasPrefix(got, "-ERR script reply is too large") {
+			t.Fatalf("table holding itself twice: %.100q", got)
+		}
+		got = r.do("EVAL", strings.Repeat("do ", 100_000)+strings.Repeat("end ", 100_000), "0")
+		if got != "-ERR Error compiling script (new function): user_script:1: chunk has too many syntax levels\r\n" {
+			t.Fatalf("100,000 nested blocks: %.100q", got)
+		}
+		got = r.do("EVAL", "return cjson.decode(string.rep('[', 10000000))", "0")
+		if !strings.Contains(got, "Found too many nested data structures (1001) at character 1001") {
+			t.Fatalf("deep JSON: %.100q", got)
+		}
+		if got := r.do("PING"); got != "+PONG\r\n" {
+			t.Fatalf("PING on the same connection = %q", got)
+		}
+		c := newClient(t, addr, 2)
+		if err := c.Set(context.Background(), "k", "v", 0).Err(); err != nil {
+			t.Fatalf("SET from another client: %v", err)
+		}
+	})
+}

@@ -33,6 +33,12 @@ func (w *Writer) Proto() int {
 // Bytes returns what was written; it aliases the writer's buffer.
 func (w *Writer) Bytes() []byte { return w.buf }
 
+// Len returns how many bytes were written.
+func (w *Writer) Len() int { return len(w.buf) }
+
+// Truncate drops what was written past the first n bytes.
+func (w *Writer) Truncate(n int) { w.buf = w.buf[:n] }
+
 // Detach returns what was written as a slice the writer no longer uses: a
 // copy when it is short, else the buffer itself (the writer starts a new
 // one), so a big reply is not copied again.

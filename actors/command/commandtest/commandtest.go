@@ -5,6 +5,7 @@
 package commandtest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
@@ -81,6 +82,14 @@ func NewWithDriver(t testing.TB, drv drivers.Driver, tables ...[]*command.Spec) 
 		Client: &Client{Id: 1, Prot: 2, Authed: true}}
 }
 
+// For returns a harness on the same store, caches and client that reports
+// to t (a fuzz target's per-input test) instead of the harness's own.
+func (h *Harness) For(t testing.TB) *Harness {
+	c := *h
+	c.t = t
+	return &c
+}
+
 // Parse resolves and parses line, returning the parse error if any.
 func (h *Harness) Parse(line string) error {
 	_, _, err := h.parse(line)
@@ -92,6 +101,10 @@ func (h *Harness) parse(line string) (*command.Spec, command.Runner, error) {
 	if !ok || len(args) == 0 {
 		h.t.Fatalf("bad line %q", line)
 	}
+	return h.parseArgs(args)
+}
+
+func (h *Harness) parseArgs(args [][]byte) (*command.Spec, command.Runner, error) {
 	spec, err := h.rt.Registry.Resolve(args)
 	if err != nil {
 		return nil, nil, err
@@ -103,8 +116,19 @@ func (h *Harness) parse(line string) (*command.Spec, command.Runner, error) {
 // Do runs line in its own transaction and returns the exact reply bytes.
 func (h *Harness) Do(line string) string {
 	h.t.Helper()
+	args, ok := resp.SplitArgs([]byte(line), nil)
+	if !ok || len(args) == 0 {
+		h.t.Fatalf("bad line %q", line)
+	}
+	return h.DoArgs(args...)
+}
+
+// DoArgs runs the command args (no quoting) as Do runs a line.
+func (h *Harness) DoArgs(args ...[]byte) string {
+	h.t.Helper()
+	line := string(bytes.Join(args, []byte(" ")))
 	w := resp.NewWriter(h.Proto)
-	spec, r, err := h.parse(line)
+	spec, r, err := h.parseArgs(args)
 	if err == nil {
 		err = h.run(spec, r, w)
 	}

@@ -17,6 +17,7 @@ import (
 type Scripts struct {
 	version   string
 	maxMemory uint64
+	maxReply  int
 	mu        sync.RWMutex
 	byHash    map[string]*script
 	states    sync.Pool
@@ -38,11 +39,17 @@ type Options struct {
 	// MaxMemory bounds how much a running script may grow the heap (see
 	// memory.go); 0: no bound.
 	MaxMemory uint64
+	// MaxReply bounds the reply a script's result converts to, in bytes
+	// (convert.go); 0 means maxScriptReply (512 MiB).
+	MaxReply int
 }
 
 // New returns an empty cache.
 func New(o Options) *Scripts {
-	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, byHash: map[string]*script{}}
+	if o.MaxReply <= 0 {
+		o.MaxReply = maxScriptReply
+	}
+	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, maxReply: o.MaxReply, byHash: map[string]*script{}}
 	s.states.New = func() any { return newState(s.version) }
 	return s
 }
@@ -102,11 +109,7 @@ func compile(sha string, body []byte) (*script, error) {
 		}
 		src = "\n" + rest
 	}
-	chunk, err := parse.Parse(strings.NewReader(src), "user_script")
-	if err != nil {
-		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err))
-	}
-	proto, err := lua.Compile(chunk, "user_script")
+	proto, err := compileChunk(src, "user_script")
 	if err != nil {
 		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err))
 	}

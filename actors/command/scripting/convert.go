@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -81,10 +82,63 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 	return lua.LNil
 }
 
+// Lua stack accounting of Redis 7.0's luaReplyToRedisReply, which recurses
+// on the Lua stack and answers "reached lua stack limit" in place of any
+// value it reaches when fewer than 4 slots are left (LUAI_MAXCSTACK 8000).
+// The conversion here recurses on the Go stack instead, and counts the
+// slots Redis's would hold, so that a nested or cyclic table ends exactly
+// where Redis's does: a script's result cannot drive the recursion deeper.
+const (
+	luaMaxCStack   = 8000 // LUAI_MAXCSTACK
+	replyBaseStack = 2    // slots in use when the conversion starts
+	arraySlots     = 1    // an array element: its value
+	mapKeySlots    = 4    // a map key: the map, key, value and the key's copy
+	mapValueSlots  = 3    // a map value: the map, key and value
+	setSlots       = 3    // a set member: the set, key and the key's copy
+)
+
+// errStackLimit is Redis's reply for a value past the Lua stack limit.
+const errStackLimit = "ERR reached lua stack limit"
+
+// maxScriptReply is the default bound on the reply a script's result
+// converts to. Redis has no bound: a table that holds itself twice
+// (t[1] = t; t[2] = t) makes it write 2^8000 values until it runs out of
+// memory. Here the conversion stops past the bound and the whole reply
+// becomes an error.
+const maxScriptReply = 512 << 20
+
 // writeReply writes a script's Lua result to w (the caller's protocol) as
 // Redis 7.0's luaReplyToRedisReply does; scriptResp is the version the
-// script chose with redis.setresp (booleans depend on it).
-func writeReply(w *resp.Writer, v lua.LValue, scriptResp int) {
+// script chose with redis.setresp (booleans depend on it). A reply past
+// limit bytes is replaced by an error.
+func writeReply(w *resp.Writer, v lua.LValue, scriptResp, limit int) {
+	c := converter{w: w, resp: scriptResp, start: w.Len(), limit: limit}
+	c.value(v, replyBaseStack)
+	if c.over {
+		w.Truncate(c.start)
+		w.Error(fmt.Sprintf("ERR script reply is too large (over %d bytes): is a table nested in itself?", limit))
+	}
+}
+
+// converter writes one script result.
+type converter struct {
+	w     *resp.Writer
+	resp  int  // the script's redis.setresp version
+	start int  // w's length before the reply
+	limit int  // the most bytes the reply may take
+	over  bool // the reply passed limit: stop writing
+}
+
+// value writes v with slots of Redis's Lua stack in use.
+func (c *converter) value(v lua.LValue, slots int) {
+	if c.over {
+		return
+	}
+	if slots+4 > luaMaxCStack {
+		c.w.Error(errStackLimit)
+		return
+	}
+	w := c.w
 	switch x := v.(type) {
 	case lua.LString:
 		w.Bulk([]byte(x))
@@ -92,21 +146,26 @@ func writeReply(w *resp.Writer, v lua.LValue, scriptResp int) {
 		w.Int(luaInt(float64(x)))
 	case lua.LBool:
 		switch {
-		case scriptResp == 2 && bool(x):
+		case c.resp == 2 && bool(x):
 			w.Int(1)
-		case scriptResp == 2:
+		case c.resp == 2:
 			w.Null()
 		default:
 			w.Bool(bool(x))
 		}
 	case *lua.LTable:
-		writeTable(w, x, scriptResp)
+		if w.Len()-c.start > c.limit {
+			c.over = true
+			return
+		}
+		c.table(x, slots)
 	default: // nil, functions, userdata...
 		w.Null()
 	}
 }
 
-func writeTable(w *resp.Writer, t *lua.LTable, scriptResp int) {
+func (c *converter) table(t *lua.LTable, slots int) {
+	w := c.w
 	if e, ok := t.RawGetString("err").(lua.LString); ok {
 		w.Error(oneLine(string(e)))
 		return
@@ -130,8 +189,8 @@ func writeTable(w *resp.Writer, t *lua.LTable, scriptResp int) {
 		})
 		w.Map(len(keys))
 		for i := range keys {
-			writeReply(w, keys[i], scriptResp)
-			writeReply(w, vals[i], scriptResp)
+			c.value(keys[i], slots+mapKeySlots)
+			c.value(vals[i], slots+mapValueSlots)
 		}
 		return
 	}
@@ -140,7 +199,7 @@ func writeTable(w *resp.Writer, t *lua.LTable, scriptResp int) {
 		s.ForEach(func(k, _ lua.LValue) { keys = append(keys, k) })
 		w.Set(len(keys))
 		for _, k := range keys {
-			writeReply(w, k, scriptResp)
+			c.value(k, slots+setSlots)
 		}
 		return
 	}
@@ -150,7 +209,7 @@ func writeTable(w *resp.Writer, t *lua.LTable, scriptResp int) {
 	}
 	w.Array(n)
 	for i := 1; i <= n; i++ {
-		writeReply(w, t.RawGetInt(i), scriptResp)
+		c.value(t.RawGetInt(i), slots+arraySlots)
 	}
 }
 

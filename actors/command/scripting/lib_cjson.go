@@ -152,6 +152,21 @@ type jsonDecoder struct {
 	s    string
 	pos  int
 	null lua.LValue
+	// depth counts the arrays and objects open, bounded as Redis's
+	// cjson's decode_max_depth (1000) bounds them.
+	depth int
+}
+
+// jsonMaxDepth is Redis's cjson decode_max_depth default.
+const jsonMaxDepth = 1000
+
+// nest enters an array or object, failing as Redis's cjson does past
+// jsonMaxDepth; the caller leaves with d.depth--.
+func (d *jsonDecoder) nest() {
+	d.depth++
+	if d.depth > jsonMaxDepth {
+		d.L.RaiseError("Found too many nested data structures (%d) at character %d", d.depth, d.pos+1)
+	}
 }
 
 func (d *jsonDecoder) fail(what string) {
@@ -212,6 +227,8 @@ func (d *jsonDecoder) value() lua.LValue {
 }
 
 func (d *jsonDecoder) object() lua.LValue {
+	d.nest()
+	defer func() { d.depth-- }()
 	t := d.L.NewTable()
 	d.pos++
 	d.skip()
@@ -246,6 +263,8 @@ func (d *jsonDecoder) object() lua.LValue {
 }
 
 func (d *jsonDecoder) array() lua.LValue {
+	d.nest()
+	defer func() { d.depth-- }()
 	t := d.L.NewTable()
 	d.pos++
 	d.skip()

@@ -86,11 +86,11 @@ type loading struct {
 // line numbers stay the code's.
 func (v *vm) loadLibrary(code string) error {
 	_, rest, _ := strings.Cut(code, "\n")
-	fn, err := v.L.Load(strings.NewReader("\n"+rest), "user_function")
+	proto, err := compileChunk("\n"+rest, "user_function")
 	if err != nil {
 		return rerr.Errorf("%s", compileMessage(err))
 	}
-	v.L.Push(fn)
+	v.L.Push(v.L.NewFunctionFromProto(proto))
 	if err := v.L.PCall(0, 0, v.L.NewFunction(errorHandler)); err != nil {
 		r := &run{name: "", source: "user_function"}
 		return rerr.Errorf("%s", r.plainError(err))

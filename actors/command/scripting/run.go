@@ -85,7 +85,7 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 		r.c.W.Error(r.errorText(err))
 		return nil
 	}
-	writeReply(r.c.W, L.Get(-1), r.resp)
+	writeReply(r.c.W, L.Get(-1), r.resp, r.scripts.maxReply)
 	return nil
 }
 

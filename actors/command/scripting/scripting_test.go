@@ -70,7 +70,7 @@ func TestWriteReplyConversions(t *testing.T) {
 		{tbl("big_number", lua.LString("123")), 3, 2, "(123\r\n"},
 	} {
 		w := resp.NewWriter(tc.proto)
-		writeReply(w, tc.v, tc.sres)
+		writeReply(w, tc.v, tc.sres, maxScriptReply)
 		if got := string(w.Bytes()); got != tc.want {
 			t.Errorf("%v (proto %d, setresp %d) = %q, want %q", tc.v, tc.proto, tc.sres, got, tc.want)
 		}

@@ -1,0 +1,99 @@
+package scripting
+
+import (
+	"fmt"
+	stdstrings "strings"
+	"testing"
+)
+
+// TestCyclicTableReply: a table that holds itself converts as Redis 7.0
+// converts it (measured on redis-server 7.0.15): 7,995 nested one-element
+// arrays, then "reached lua stack limit" in place of the next value; a map
+// recursion ends where Redis's Lua stack accounting ends it.
+func TestCyclicTableReply(t *testing.T) {
+	h := harness(t)
+	for _, proto := range []int{2, 3} {
+		h.Proto, h.Client.Prot = proto, proto
+		got := h.Do(`eval "local a = {}; local b = {a}; a[1] = b; return a" 0`)
+		want := stdstrings.Repeat("*1\r\n", 7995) + "-ERR reached lua stack limit\r\n"
+		if got != want {
+			t.Errorf("proto %d: cyclic array reply: %d bytes, want %d (%.40q...%.60q)", proto, len(got), len(want), got, got[max(0, len(got)-60):])
+		}
+	}
+	h.Proto, h.Client.Prot = 3, 3
+	got := h.Do(`eval "local t = {}; t.map = {x = t}; return t" 0`)
+	// Each level's value sits 3 slots deeper; at the 2,665th map both its
+	// key (4 slots deeper) and its value are past the limit.
+	want := stdstrings.Repeat("%1\r\n$1\r\nx\r\n", 2664) + "%1\r\n" + stdstrings.Repeat("-ERR reached lua stack limit\r\n", 2)
+	if got != want {
+		t.Errorf("cyclic map reply: %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// TestReplyTooLarge: a table holding itself twice would make 2^7995
+// values; the conversion stops at the script reply bound with an error,
+// and the next script runs.
+func TestReplyTooLarge(t *testing.T) {
+	h := harness(t)
+	got := h.Do(`eval "local t = {}; t[1] = t; t[2] = t; return t" 0`)
+	want := fmt.Sprintf("-ERR script reply is too large (over %d bytes): is a table nested in itself?\r\n", maxScriptReply)
+	if got != want {
+		t.Fatalf("reply = %.200q, want %q", got, want)
+	}
+	if got := h.Do(`eval "return 1" 0`); got != ":1\r\n" {
+		t.Fatalf("next script = %q", got)
+	}
+}
+
+// TestSyntaxLevels: nesting is refused at the depths where Redis 7.0's Lua
+// refuses it (each boundary measured on redis-server 7.0.15), and a long
+// left-associative chain compiles as in Redis up to the tree depth bound.
+func TestSyntaxLevels(t *testing.T) {
+	rep := stdstrings.Repeat
+	for _, tc := range []struct {
+		name    string
+		src     func(n int) string
+		refused int // the first n Redis refuses
+	}{
+		{"do", func(n int) string { return rep("do ", n) + rep(" end", n) }, 200},
+		{"if", func(n int) string { return rep("if true then ", n) + rep(" end", n) }, 200},
+		{"concat", func(n int) string { return `return "a"` + rep(`.."a"`, n) }, 199},
+		{"not", func(n int) string { return "return " + rep("not ", n) + "1" }, 199},
+		{"table", func(n int) string { return "return " + rep("{", n) + "1" + rep("}", n) }, 199},
+		{"pow", func(n int) string { return "return 2" + rep("^2", n) }, 199},
+		{"function", func(n int) string { return "local x = " + rep("function() return ", n) + "1" + rep(" end", n) }, 100},
+		{"call", func(n int) string { return "return tostring" + rep("(tostring", n) + "(1" + rep(")", n+1) }, 198},
+		{"index", func(n int) string { return "local t={} return t" + rep("[t", n) + "[1" + rep("]", n+1) }, 198},
+	} {
+		if _, err := parseChunk(tc.src(tc.refused-1), "user_script"); err != nil {
+			t.Errorf("%s at %d: %v, Redis compiles it", tc.name, tc.refused-1, err)
+		}
+		_, err := parseChunk(tc.src(tc.refused), "user_script")
+		if err == nil || !stdstrings.Contains(err.Error(), "chunk has too many syntax levels") {
+			t.Errorf("%s at %d: %v, want too many syntax levels", tc.name, tc.refused, err)
+		}
+	}
+	if _, err := parseChunk("return 1"+rep("+1", 300_000), "user_script"); err != nil {
+		t.Errorf("a 300,000-term sum: %v", err)
+	}
+	_, err := parseChunk("return 1"+rep("+1", maxSyntaxDepth+1), "user_script")
+	if err == nil || !stdstrings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("a sum past the depth bound: %v", err)
+	}
+	h := harness(t)
+	got := h.Do(`eval "` + rep("do ", 100_000) + rep("end ", 100_000) + `" 0`)
+	if got != "-ERR Error compiling script (new function): user_script:1: chunk has too many syntax levels\r\n" {
+		t.Errorf("100,000 nested blocks: %.200q", got)
+	}
+}
+
+// TestJSONDecodeDepth: cjson.decode stops at Redis's decode_max_depth.
+func TestJSONDecodeDepth(t *testing.T) {
+	h := harness(t)
+	h.Run([]c{
+		{`eval "return #cjson.decode(string.rep('[', 1000) .. string.rep(']', 1000))" 0`, ":1\r\n"},
+		{`eval "return cjson.decode(string.rep('[', 100000))" 0`,
+			"-ERR user_script:1: Found too many nested data structures (1001) at character 1001 script: " +
+				SHA1([]byte("return cjson.decode(string.rep('[', 100000))")) + ", on @user_script:1.\r\n"},
+	})
+}
