@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,5 +93,67 @@ func TestShutdownSecondSignal(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("a second signal did not end the server")
+	}
+}
+
+// TestRestartBindsAtOnce: a server stopped by SIGTERM while clients are
+// connected can be started again on the same port at once. The stop closes
+// the connections from the server's side, leaving them in TIME_WAIT for a
+// minute; without SO_REUSEADDR on the listener the new process could not
+// bind ("address already in use") until they expired.
+func TestRestartBindsAtOnce(t *testing.T) {
+	port, metricsPort := freePort(t), freePort(t)
+	dir := t.TempDir()
+	args := []string{"--port", port, "--dir", dir, "--metrics", "127.0.0.1:" + metricsPort}
+	env := []string{"REKV_LOG__LEVEL=error"}
+	start := func() (chan os.Signal, chan int) {
+		sig, code, ready := make(chan os.Signal, 2), make(chan int, 1), make(chan *node.Node, 1)
+		go func() { code <- run(args, env, sig, ready) }()
+		select {
+		case <-ready:
+		case c := <-code:
+			t.Fatalf("run exited with %d", c)
+		case <-time.After(30 * time.Second):
+			t.Fatal("server did not start")
+		}
+		return sig, code
+	}
+	sig, code := start()
+	var conns []net.Conn
+	for i := 0; i < 8; i++ {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte("*1\r\n$4\r\nPING\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 7)
+		if _, err := c.Read(buf); err != nil || string(buf) != "+PONG\r\n" {
+			t.Fatalf("PING: %q %v", buf, err)
+		}
+		conns = append(conns, c)
+	}
+	// A kept-alive scrape of the metrics listener (Go's listeners set
+	// SO_REUSEADDR themselves, as the TLS one does).
+	resp, err := http.Get("http://127.0.0.1:" + metricsPort + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	sig <- syscall.SIGTERM
+	if c := <-code; c != 0 {
+		t.Fatalf("first run exited with %d", c)
+	}
+	stopped := time.Now()
+	sig, code = start()
+	if d := time.Since(stopped); d > time.Second {
+		t.Errorf("the restart took %v", d)
+	}
+	sig <- syscall.SIGTERM
+	if c := <-code; c != 0 {
+		t.Fatalf("second run exited with %d", c)
 	}
 }

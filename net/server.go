@@ -162,6 +162,10 @@ func (s *Server) Start(engine *actors.Engine) error {
 			gnet.WithLoadBalancing(gnet.LeastConnections),
 			gnet.WithMulticore(s.opts.Multicore),
 			gnet.WithReusePort(false),
+			// SO_REUSEADDR, as Redis and Go's own listeners (TLS,
+			// metrics) set it: a restart binds at once although the
+			// connections the last process closed are in TIME_WAIT.
+			gnet.WithReuseAddr(true),
 			gnet.WithTCPNoDelay(gnet.TCPNoDelay),
 			gnet.WithTicker(true), // idle timeouts (CONFIG SET timeout)
 			gnet.WithLogger(gnetLog{s.log.With("component", "gnet")}))
