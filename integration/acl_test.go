@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -258,6 +259,63 @@ func TestACLScripts(t *testing.T) {
 		for i := range want {
 			if got[i] != want[i] {
 				t.Errorf("step %d: rekv %q, redis %q", i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// TestACLRulesChangedUnderClients compares rekv with redis-server when an
+// admin changes a user's rules while its clients are connected: commands
+// queued in MULTI are checked again at EXEC (each denied one answers
+// NOPERM with Redis's reason and is logged with the "multi" context, the
+// others run); a script's calls are checked when they run; subscribers to
+// channels or patterns no longer allowed are disconnected; a disabled
+// user's connections go on (Redis 7.0) and a deleted user's are closed.
+func TestACLRulesChangedUnderClients(t *testing.T) {
+	run := func(addr string) []string {
+		a := dialRaw(t, addr)
+		a.do("ACL", "LOG", "RESET")
+		a.do("FLUSHALL")
+		var out []string
+		setup := []string{"ACL", "SETUSER", "app", "reset", "on", ">pw", "~app:*", "&*", "+@all"}
+		out = append(out, a.do(setup...))
+		tx := dialRaw(t, addr)
+		out = append(out, tx.do("AUTH", "app", "pw"), tx.do("MULTI"), tx.do("SET", "app:q", "1"), tx.do("GET", "app:q"),
+			tx.do("PUBLISH", "ch", "x"), tx.do("PING"), tx.do("SET", "app:z", "1"))
+		sc := dialRaw(t, addr)
+		out = append(out, sc.do("AUTH", "app", "pw"))
+		var subs []*raw
+		for _, sub := range [][]string{{"SUBSCRIBE", "ch"}, {"PSUBSCRIBE", "c*"}, {"SUBSCRIBE", "other"}, {"SSUBSCRIBE", "ch"}, {"PSUBSCRIBE", "other"}} {
+			s := dialRaw(t, addr)
+			out = append(out, s.do("AUTH", "app", "pw"), s.do(sub...))
+			subs = append(subs, s)
+		}
+		out = append(out, a.do("ACL", "SETUSER", "app", "~app:z", "resetchannels", "&other", "-ping", "-get"))
+		out = append(out, tx.do("EXEC"), a.do("GET", "app:q"), a.do("GET", "app:z"))
+		out = append(out, sc.do("EVAL", "return redis.call('get', 'app:z')", "0"),
+			sc.do("EVAL", "return redis.pcall('set', 'app:q', 'x')", "0"),
+			sc.do("EVAL", "return redis.call('set', 'app:z', 'y')", "0"))
+		for i, s := range subs {
+			s.write(encode("PING"))
+			r, err := readReply(s.r)
+			out = append(out, fmt.Sprintf("subscriber %d: %q %v", i, r, err != nil))
+		}
+		log := a.do("ACL", "LOG")
+		for _, f := range []string{"count", "reason", "context", "object", "username"} {
+			out = append(out, f+":"+fieldValues(log, f))
+		}
+		out = append(out, a.do("ACL", "SETUSER", "app", "off", "+ping"), sc.do("PING"), a.do("ACL", "DELUSER", "app"))
+		sc.write(encode("PING"))
+		_, err := readReply(sc.r)
+		out = append(out, fmt.Sprintf("deleted user's connection closed: %v", err != nil))
+		return out
+	}
+	want := run(redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		got := run(addr)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("step %d:\nrekv  %q\nredis %q", i, got[i], want[i])
 			}
 		}
 	})

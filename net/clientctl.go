@@ -90,7 +90,8 @@ func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
 			f.LAddr != "" && cl.laddr != f.LAddr,
 			f.User != "" && f.User != cl.User(),
 			f.Type != "" && cl.kind() != f.Type,
-			f.SkipMe && command.Client(cl) == self:
+			f.SkipMe && command.Client(cl) == self,
+			f.Match != nil && !f.Match(cl):
 			return true
 		}
 		n++

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
@@ -76,6 +77,7 @@ func (cl *client) Exec() error {
 		shards = []int{0} // an empty transaction without WATCH
 	}
 	e := cl.srv.engine
+	cl.srv.recheckQueued(cl)
 	for i := range cl.queue {
 		cl.queue[i].Track = cl.tracksRead(cl.queue[i].Spec)
 		cl.queue[i].NoTouch = cl.noTouch.Load()
@@ -86,6 +88,41 @@ func (cl *client) Exec() error {
 	e.Dispatch(&actors.Request{Seq: cl.curSeq, Client: cl, Spec: cl.cur, DB: cl.DB(), Proto: cl.Proto(),
 		Shards: shards, Runner: run}) // no Args: EXEC is not slow-logged, as in Redis
 	return command.ErrReplyLater
+}
+
+// recheckQueued checks every queued command against the user's rules as
+// they are at EXEC, as Redis does: a command the rules no longer allow is
+// not run, and its place in EXEC's reply is a NOPERM error saying why
+// (logged in ACL LOG with the "multi" context); the others run.
+func (s *Server) recheckQueued(cl *client) {
+	u := s.acl.User(cl.User())
+	for i := range cl.queue {
+		q := &cl.queue[i]
+		if q.Err != nil {
+			continue
+		}
+		d := &server.Denial{Reason: "command", Object: q.Spec.FullName()}
+		if u != nil { // nil: deleted while connected, its connection is closing
+			if d = server.Permit(s.acl.Catalog(), u, q.Spec, q.Args); d == nil {
+				continue
+			}
+			s.acl.Log(d.Reason, "multi", d.Object, u.Name, cl.Info())
+		}
+		q.Err = errRulesChanged(d)
+	}
+}
+
+// errRulesChanged is Redis's EXEC-time denial of a queued command.
+func errRulesChanged(d *server.Denial) error {
+	reason := "no permission to execute the command or subcommand"
+	switch d.Reason {
+	case "key":
+		reason = "no permission to touch the specified keys"
+	case "channel":
+		reason = "no permission to access one of the channels used as arguments"
+	}
+	return rerr.Errorf("NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. "+
+		"This command is no longer allowed for the following reason: %s", reason)
 }
 
 // endMulti leaves MULTI state and ends any WATCH (DISCARD, EXECABORT).

@@ -108,6 +108,8 @@ type KillFilter struct {
 	Addr, LAddr string
 	User, Type  string
 	SkipMe      bool
+	// Match, when set, must also hold for a client to be killed.
+	Match func(Client) bool
 }
 
 // Server is what commands may learn about the whole server. Its methods

@@ -69,6 +69,9 @@ func (a aclCmd) Run(c *command.Ctx) error {
 		if err := store.SetUser(string(args[2]), rules); err != nil {
 			return rerr.Errorf("ERR %v", err)
 		}
+		if name := string(args[2]); name != "" { // an empty filter field would match every client
+			killDeniedSubscribers(c, store.User(name))
+		}
 		w.OK()
 	case "getuser":
 		u := store.User(string(args[2]))
@@ -328,6 +331,44 @@ func (d *Denial) Error() error {
 		return rerr.Errorf("NOPERM this user has no permissions to access one of the keys used as arguments")
 	}
 	return rerr.Errorf("NOPERM this user has no permissions to access one of the channels used as arguments")
+}
+
+// killDeniedSubscribers disconnects u's clients subscribed to a channel or
+// pattern u's rules no longer allow, as Redis does after ACL SETUSER.
+func killDeniedSubscribers(c *command.Ctx, u *acl.User) {
+	if u == nil || u.Free() {
+		return
+	}
+	allowed := func(ch []byte, pattern bool) bool {
+		if u.CanChannel(ch, pattern) {
+			return true
+		}
+		for _, sel := range u.Selectors() {
+			if sel.CanChannel(ch, pattern) {
+				return true
+			}
+		}
+		return false
+	}
+	denied := func(cl command.Client) bool {
+		for _, ch := range cl.Subscribed(false) {
+			if !allowed(ch, false) {
+				return true
+			}
+		}
+		for _, p := range cl.Subscribed(true) {
+			if !allowed(p, true) {
+				return true
+			}
+		}
+		for _, ch := range cl.ShardSubscribed() {
+			if !allowed(ch, false) {
+				return true
+			}
+		}
+		return false
+	}
+	c.Server.KillClients(command.KillFilter{User: u.Name, Match: denied}, c.Client)
 }
 
 // Permit checks a command line against a user: nil when allowed. As in
