@@ -588,10 +588,7 @@ func (s *Server) sendBundle(cl *client) {
 }
 
 // errMisconf refuses writes while the store cannot persist them.
-func errMisconf(cause string) error {
-	return rerr.Errorf("MISCONF rekv cannot persist writes to its storage (%s): write commands are refused until it "+
-		"recovers, reads go on. Please check the server log for details.", cause)
-}
+func errMisconf(cause string) error { return rerr.Misconf(cause) }
 
 // StorageFailed returns why the store is failing, "" when it is healthy.
 func (s *Server) StorageFailed() string {

@@ -11,9 +11,11 @@ import (
 // Storage health. A write the store cannot persist is never acknowledged:
 // its command gets an error. Beyond that, the node watches the store so
 // that writes stop being attempted while it is failing: every second it
-// asks the driver's Check (Badger: the data directory is there and its
-// background work has not failed), and when a command fails on a storage
-// error, or while the store is marked failed, it also tries a probe write.
+// asks the driver's Check (Badger: the data directory is there, on a file
+// system mounted read-write with enough free space, its last sync did not
+// fail and its background work has not failed), and when a command fails
+// on a storage error, or while the store is marked failed, it also tries a
+// probe write, synced to the disk.
 // A failure marks the store failed in the network front (write commands
 // get MISCONF, reads go on, INFO shows it, the log says it once); the
 // first probe that succeeds with Check passing marks it healthy again.
@@ -57,9 +59,17 @@ func (n *Node) suspectStorage(error) {
 // checkStorage asks the driver's Check and, with probe, writes the probe
 // key (a panic inside the driver counts as a failure).
 func (n *Node) checkStorage(probe bool) (err error) {
+	syncer, _ := n.drv.(drivers.Syncer)
 	if c, ok := n.drv.(drivers.Checker); ok {
 		if err := c.Check(); err != nil {
-			return err
+			// A failed sync is reported until a sync succeeds: the
+			// probe tries one.
+			if !probe || syncer == nil || syncer.Sync() != nil {
+				return err
+			}
+			if err := c.Check(); err != nil {
+				return err
+			}
 		}
 	}
 	if !probe {
@@ -80,6 +90,9 @@ func (n *Node) checkStorage(probe bool) (err error) {
 	}
 	if err := tx.Commit(); err != nil && !errors.Is(err, drivers.ErrConflict) {
 		return err
+	}
+	if syncer != nil { // the write must reach the disk, not only the page cache
+		return syncer.Sync()
 	}
 	return nil
 }

@@ -55,6 +55,13 @@ var (
 	ErrHelloNoAuth     = &Error{"NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"}
 )
 
+// Misconf returns rekv's refusal of writes while its store cannot persist
+// them, Redis's MISCONF code (its refusal when it cannot save).
+func Misconf(cause string) *Error {
+	return &Error{Msg: fmt.Sprintf("MISCONF rekv cannot persist writes to its storage (%s): write commands are refused until it "+
+		"recovers, reads go on. Please check the server log for details.", cause)}
+}
+
 // ErrArity returns the wrong-arity error for a command's full name
 // ("get", "client|setname").
 func ErrArity(fullName string) error {

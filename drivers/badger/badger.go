@@ -73,6 +73,9 @@ type DB struct {
 	// broken holds the failure that left Badger unusable (a panic in its
 	// background work); Check reports it until the store is reopened.
 	broken atomic.Pointer[error]
+	// syncErr holds the last failed sync (everysec's, or Sync's); Check
+	// reports it until a sync succeeds.
+	syncErr atomic.Pointer[error]
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -118,9 +121,8 @@ func Open(o Options) (*DB, error) {
 			if d.durability.Load() != DurabilityEverySec {
 				return
 			}
-			if err := db.Sync(); err != nil {
-				d.log.Error("badger sync", "err", err)
-			}
+			_ = d.Sync() // a failure is Check's to report
+
 		})
 	}
 	if o.ValueLogGC > 0 && !o.InMemory {
@@ -170,12 +172,18 @@ func (d *DB) Check() error {
 	if d.inMemory {
 		return nil
 	}
+	if e := d.syncErr.Load(); e != nil {
+		return *e
+	}
 	if _, err := os.Stat(filepath.Join(d.dir, "MANIFEST")); err != nil {
 		return fmt.Errorf("badger: data directory: %w", err)
 	}
-	if d.minFree > 0 {
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(d.dir, &st); err == nil {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(d.dir, &st); err == nil {
+		if st.Flags&stRdonly != 0 {
+			return fmt.Errorf("badger: the data directory's file system is read-only: %w", syscall.EROFS)
+		}
+		if d.minFree > 0 {
 			if free := int64(st.Bavail) * st.Bsize; free < d.minFree {
 				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d)",
 					free>>20, d.minFree>>20)
@@ -184,6 +192,10 @@ func (d *DB) Check() error {
 	}
 	return nil
 }
+
+// stRdonly is statfs's ST_RDONLY mount flag (a file system mounted, or
+// remounted after an error, read-only).
+const stRdonly = 0x1
 
 func (d *DB) valueLogGC() {
 	for i := 0; i < 16; i++ { // bounded: each run rewrites at most one file
@@ -231,7 +243,15 @@ func (d *DB) Sync() error {
 	if d.inMemory {
 		return nil
 	}
-	return wrap(d.db.Sync())
+	if err := d.db.Sync(); err != nil {
+		err = fmt.Errorf("badger: sync: %w", err)
+		if d.syncErr.Swap(&err) == nil {
+			d.log.Error("storage sync failed", "err", err)
+		}
+		return err
+	}
+	d.syncErr.Store(nil)
+	return nil
 }
 
 // SetDurability changes the durability level at run time (CONFIG SET
@@ -485,7 +505,7 @@ func (t *txn) Commit() error {
 	}
 	d := t.d
 	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
-		return wrap(d.db.Sync())
+		return d.Sync()
 	}
 	return nil
 }

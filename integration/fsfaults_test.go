@@ -1,0 +1,116 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mountExt4 makes a 1 GiB ext4 file system in a loop file, mounted with
+// errors=remount-ro, and returns its mount point and the name of its
+// block device under /sys/fs/ext4. It skips the test where it cannot
+// (root, mkfs.ext4 and loop devices are needed; CI has them).
+func mountExt4(t *testing.T) (mnt, dev string) {
+	t.Helper()
+	base := t.TempDir()
+	img, mnt := filepath.Join(base, "fs.img"), filepath.Join(base, "fs")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = f.Truncate(1 << 30) // sparse
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mkfs.ext4", "-q", "-F", img).CombinedOutput(); err != nil {
+		t.Skipf("cannot make an ext4 file system here: %v %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop,errors=remount-ro", img, mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a loop file system here (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	out, err := exec.Command("losetup", "-j", img).Output()
+	if err != nil || !strings.Contains(string(out), ":") {
+		t.Skipf("cannot find the loop device: %v %s", err, out)
+	}
+	dev = filepath.Base(strings.SplitN(string(out), ":", 2)[0])
+	if _, err := os.Stat(filepath.Join("/sys/fs/ext4", dev, "trigger_fs_error")); err != nil {
+		t.Skipf("this kernel cannot trigger an ext4 error: %v", err)
+	}
+	return mnt, dev
+}
+
+// TestReadOnlyDataDir: the data directory's file system turns read-only
+// under a live server (ext4 remounts itself read-only on an error, as it
+// does on a failing disk). Writes get MISCONF — not "ERR internal error",
+// and the process does not die however many follow —, reads go on, INFO
+// says why, and after a kill -9, a check of the file system and a restart
+// every acknowledged write is there.
+func TestReadOnlyDataDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mounts a file system and starts server processes")
+	}
+	mnt, dev := mountExt4(t)
+	dir := filepath.Join(mnt, "data")
+	cmd, addr := startChild(t, dir, "always", "16", "16")
+	c := dialRaw(t, addr)
+	var acked []string
+	for i := 0; i < 2000; i++ {
+		k := fmt.Sprintf("before:%05d", i)
+		if got := c.do("SET", k, "v"); got != "+OK\r\n" {
+			t.Fatalf("SET %s before the fault: %q", k, got)
+		}
+		acked = append(acked, k)
+	}
+	if err := os.WriteFile(filepath.Join("/sys/fs/ext4", dev, "trigger_fs_error"), []byte("test\n"), 0o200); err != nil {
+		t.Fatal(err)
+	}
+	misconf, other := 0, map[string]int{}
+	for i := 0; i < 20000; i++ {
+		k := fmt.Sprintf("after:%05d", i)
+		switch got := c.do("SET", k, "v"); {
+		case got == "+OK\r\n":
+			acked = append(acked, k) // acknowledged: it must survive
+		case strings.HasPrefix(got, "-MISCONF "):
+			misconf++
+		default:
+			other[got]++
+		}
+	}
+	if misconf < 19000 || len(other) > 0 {
+		t.Fatalf("20,000 SETs on a read-only file system: %d MISCONF, %d acknowledged, others %v", misconf, len(acked)-2000, other)
+	}
+	if got := c.do("GET", acked[0]); got != "$1\r\nv\r\n" {
+		t.Fatalf("GET on a read-only file system: %q", got)
+	}
+	if info := c.do("INFO", "persistence"); !strings.Contains(info, "storage_status:failed") || !strings.Contains(info, "read-only file system") {
+		t.Fatalf("INFO persistence does not say the store failed for the read-only file system:\n%s", info)
+	}
+	if got := c.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("PING: %q", got)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	img := filepath.Join(filepath.Dir(mnt), "fs.img")
+	for _, step := range [][]string{{"umount", mnt}, {"e2fsck", "-fy", img}, {"mount", "-o", "loop", img, mnt}} {
+		if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil && step[0] != "e2fsck" {
+			t.Fatalf("%v: %v %s", step, err, out)
+		}
+	}
+	_, addr = startChild(t, dir, "always", "16", "16")
+	c = dialRaw(t, addr)
+	for _, k := range acked {
+		if got := c.do("EXISTS", k); got != ":1\r\n" {
+			t.Fatalf("acknowledged %s lost after the file system went read-only (of %d)", k, len(acked))
+		}
+	}
+	t.Logf("%d writes acknowledged, %d after the file system went read-only; %d MISCONF; all there after a restart",
+		len(acked), len(acked)-2000, misconf)
+}
