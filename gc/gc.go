@@ -175,9 +175,14 @@ func (a *gcActor) scheduleOrphans(ctx actor.Context) {
 	time.AfterFunc(a.c.o.OrphanInterval, func() { sys.Root.Send(self, orphanTick{}) })
 }
 
-// holding reports whether this node may collect now: always without a
-// lease; with one, while it holds it.
+// holding reports whether this node may collect now: not while the store
+// fails its Check (the node's health check logs why, once; a pass would
+// only fail and log again each tick); otherwise always without a lease,
+// and with one while it holds it.
 func (c *Collector) holding() bool {
+	if ch, ok := c.drv.(drivers.Checker); ok && ch.Check() != nil {
+		return false
+	}
 	if c.o.Lease == nil {
 		return true
 	}

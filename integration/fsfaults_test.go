@@ -6,7 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // mountExt4 makes a 1 GiB ext4 file system in a loop file, mounted with
@@ -113,4 +116,67 @@ func TestReadOnlyDataDir(t *testing.T) {
 	}
 	t.Logf("%d writes acknowledged, %d after the file system went read-only; %d MISCONF; all there after a restart",
 		len(acked), len(acked)-2000, misconf)
+}
+
+// TestDataDirRemoved: the data directory removed (rm -rf) or moved away
+// under a live server while clients write. No write sent after the removal
+// finished is acknowledged — each gets MISCONF, the first one too (the
+// commit path reads the kernel's inotify events before committing) —,
+// reads of what is cached go on, and the server stays up.
+func TestDataDirRemoved(t *testing.T) {
+	for _, how := range []string{"removed", "moved"} {
+		t.Run(how, func(t *testing.T) {
+			// A process: Badger's Close never returns once its files are
+			// gone (it retries its flush), so the test kills the server.
+			dir := filepath.Join(t.TempDir(), "data")
+			_, addr := startChild(t, dir, "everysec")
+			var removedAt atomic.Int64 // unix ns once the removal returned
+			var wg sync.WaitGroup
+			var lateAcks, misconf atomic.Int64
+			for w := 0; w < 4; w++ {
+				c := dialRaw(t, addr)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < 200_000; i++ {
+						sent := time.Now().UnixNano()
+						got := c.do("SET", fmt.Sprintf("w%d:%d", w, i), "v")
+						r := removedAt.Load()
+						switch {
+						case got == "+OK\r\n" && r != 0 && sent > r:
+							lateAcks.Add(1)
+						case strings.HasPrefix(got, "-MISCONF "):
+							misconf.Add(1)
+						}
+						if r != 0 && time.Now().UnixNano() > r+int64(300*time.Millisecond) {
+							return
+						}
+					}
+				}()
+			}
+			time.Sleep(300 * time.Millisecond)
+			var err error
+			if how == "removed" {
+				err = os.RemoveAll(dir)
+			} else {
+				err = os.Rename(dir, dir+".old")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			removedAt.Store(time.Now().UnixNano())
+			wg.Wait()
+			c := dialRaw(t, addr)
+			if got := c.do("SET", "after", "v"); !strings.HasPrefix(got, "-MISCONF ") {
+				t.Fatalf("SET after the data directory was %s: %q", how, got)
+			}
+			if lateAcks.Load() > 0 || misconf.Load() == 0 {
+				t.Fatalf("%d writes sent after the data directory was %s were acknowledged (%d MISCONF)", lateAcks.Load(), how, misconf.Load())
+			}
+			if got := c.do("PING"); got != "+PONG\r\n" {
+				t.Fatalf("PING: %q", got)
+			}
+			t.Logf("data directory %s under 4 writers: %d MISCONF, none acknowledged after", how, misconf.Load())
+		})
+	}
 }

@@ -73,6 +73,9 @@ type DB struct {
 	// broken holds the failure that left Badger unusable (a panic in its
 	// background work); Check reports it until the store is reopened.
 	broken atomic.Pointer[error]
+	// watch notices the data directory's removal (watch_linux.go);
+	// Commit and Check fail from then on.
+	watch *dirWatch
 	// syncErr holds the last failed sync (everysec's, or Sync's); Check
 	// reports it until a sync succeeds.
 	syncErr atomic.Pointer[error]
@@ -117,6 +120,10 @@ func Open(o Options) (*DB, error) {
 		return nil, err
 	}
 	if !o.InMemory {
+		if d.watch, err = newDirWatch(o.Dir); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
 		d.every(time.Second, func() {
 			if d.durability.Load() != DurabilityEverySec {
 				return
@@ -129,6 +136,14 @@ func Open(o Options) (*DB, error) {
 		d.every(o.ValueLogGC, d.valueLogGC)
 	}
 	return d, nil
+}
+
+// gone returns an error once the data directory's files were removed.
+func (d *DB) gone() error {
+	if what := d.watch.removed(); what != "" {
+		return fmt.Errorf("badger: %s: writes since would be lost: %w", what, syscall.ENOENT)
+	}
+	return nil
 }
 
 // every runs fn each interval until Close. A panic in fn (Badger's own
@@ -168,6 +183,9 @@ func (d *DB) safely(fn func()) {
 func (d *DB) Check() error {
 	if e := d.broken.Load(); e != nil {
 		return *e
+	}
+	if err := d.gone(); err != nil {
+		return err
 	}
 	if d.inMemory {
 		return nil
@@ -235,6 +253,7 @@ func (d *DB) Compact() error {
 func (d *DB) Close() error {
 	close(d.stop)
 	d.wg.Wait()
+	d.watch.close()
 	return d.db.Close()
 }
 
@@ -367,6 +386,8 @@ type txn struct {
 	// time (Badger's Txn.Set allocates one per key): Badger keeps them
 	// until the transaction ends, and a block is never reused.
 	ents []bdg.Entry
+	// wrote: the transaction holds writes (Set, SetOwned, Delete).
+	wrote bool
 }
 
 // entry returns a new entry for key and value from the transaction's
@@ -376,6 +397,7 @@ func (t *txn) entry(key, value []byte) *bdg.Entry {
 	if len(t.ents) == cap(t.ents) {
 		t.ents = make([]bdg.Entry, 0, min(max(2*cap(t.ents), 4), 64))
 	}
+	t.wrote = true
 	t.ents = append(t.ents, bdg.Entry{Key: key, Value: value})
 	return &t.ents[len(t.ents)-1]
 }
@@ -438,6 +460,7 @@ func (t *txn) SetOwned(key, value []byte) error {
 }
 
 func (t *txn) Delete(key []byte) error {
+	t.wrote = true
 	return wrap(t.tx.Delete(append([]byte(nil), key...)))
 }
 
@@ -500,6 +523,11 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 }
 
 func (t *txn) Commit() error {
+	if t.wrote {
+		if err := t.d.gone(); err != nil {
+			return err
+		}
+	}
 	if err := t.tx.Commit(); err != nil {
 		return wrap(err)
 	}

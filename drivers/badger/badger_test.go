@@ -1,6 +1,10 @@
 package badger
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -100,4 +104,50 @@ func TestDurabilityAtRunTime(t *testing.T) {
 			t.Fatalf("after restart k%d = %q, %v", i, v, err)
 		}
 	}
+}
+
+// TestCommitRefusedOnceDirectoryRemoved: once the data directory is moved
+// away, the next commit with writes fails with ENOENT (the inotify event is
+// read by the commit itself), Check fails, and read-only transactions go on.
+func TestCommitRefusedOnceDirectoryRemoved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	d, err := Open(Options{Dir: dir, Durability: DurabilityNo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func() error {
+		tx, _ := d.Begin(true)
+		defer tx.Rollback()
+		if err := tx.Set([]byte("k"), []byte("v")); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}
+	if err := write(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dir, dir+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(); !errors.Is(err, syscall.ENOENT) {
+		t.Fatalf("commit after the directory moved: %v, want ENOENT", err)
+	}
+	if err := d.Check(); !errors.Is(err, syscall.ENOENT) {
+		t.Fatalf("Check after the directory moved: %v", err)
+	}
+	tx, _ := d.Begin(false)
+	if v, err := tx.Get([]byte("k")); err != nil || string(v) != "v" {
+		t.Fatalf("read after the directory moved: %q %v", v, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("read-only commit: %v", err)
+	}
+	tx.Rollback()
+	if err := os.Rename(dir+".moved", dir); err != nil { // so Close can flush
+		t.Fatal(err)
+	}
+	_ = d.Close()
 }
