@@ -101,3 +101,6 @@ require (
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 )
+
+// Badger's memory-mapped files allocated, not sparse (third_party/ristretto/README.md).
+replace github.com/dgraph-io/ristretto/v2 => ./third_party/ristretto

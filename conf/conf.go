@@ -155,9 +155,14 @@ type Badger struct {
 	ValueLogGCInterval time.Duration `koanf:"value_log_gc_interval"`
 	MemTableMiB        int64         `koanf:"memtable_mib"`
 	BlockCacheMiB      int64         `koanf:"block_cache_mib"`
+	// ValueLogFileMiB is the size of each value-log file (values of 4 KiB
+	// and more). Badger allocates twice this while a file is being
+	// written (its blocks allocated, not sparse, so that a full file
+	// system is an error rather than SIGBUS) and trims it when it is full.
+	ValueLogFileMiB int64 `koanf:"value_log_file_mib"`
 	// MinFreeMiB: writes are refused (MISCONF) while the data directory's
 	// file system has less free space than this; they resume when space
-	// is freed. Badger cannot survive filling its disk (see README).
+	// is freed. It is the headroom Badger's flushes and compactions need.
 	MinFreeMiB int64 `koanf:"min_free_mib"`
 	// BackupFile is where SAVE and BGSAVE write their backup; empty means
 	// Dir + ".backup" beside the data directory.
@@ -240,7 +245,7 @@ func Default() Config {
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
-			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16},
+			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
@@ -359,6 +364,9 @@ func (c Config) Validate() error {
 	}
 	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 {
 		bad("storage.badger", "memtable_mib and block_cache_mib must not be negative")
+	}
+	if v := c.Storage.Badger.ValueLogFileMiB; v != 0 && (v < 1 || v > 1023) {
+		bad("storage.badger.value_log_file_mib", "must be between 1 and 1023")
 	}
 	if c.Actors.Shards < 0 || c.Actors.Shards > 1024 {
 		bad("actors.shards", "must be 0 (two per CPU) to 1024, got %d", c.Actors.Shards)

@@ -170,7 +170,7 @@ func TestDiskFull(t *testing.T) {
 	if err := os.MkdirAll(mnt, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mnt).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=200m", "tmpfs", mnt).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here (needs root): %v %s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
@@ -196,7 +196,7 @@ func TestDiskFull(t *testing.T) {
 		}
 	}
 	if !misconf {
-		t.Fatalf("10,000 writes of 16 KiB into a 64 MiB file system were all accepted")
+		t.Fatalf("10,000 writes of 16 KiB into a 200 MiB file system were all accepted")
 	}
 	if got := c.do("GET", acked[0]); got != fmt.Sprintf("$%d\r\n%s\r\n", len(value), value) {
 		t.Fatalf("GET while the disk is full: %.40q", got)

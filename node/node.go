@@ -295,7 +295,8 @@ func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
 	case "badger":
 		return badger.Open(badger.Options{Dir: s.Badger.Dir, Durability: s.Badger.Durability,
 			ValueLogGC: s.Badger.ValueLogGCInterval, MemTableSize: s.Badger.MemTableMiB << 20,
-			BlockCacheMiB: s.Badger.BlockCacheMiB, MinFreeBytes: s.Badger.MinFreeMiB << 20, Logger: log.With("component", "badger")})
+			ValueLogFileSize: s.Badger.ValueLogFileMiB << 20,
+			BlockCacheMiB:    s.Badger.BlockCacheMiB, MinFreeBytes: s.Badger.MinFreeMiB << 20, Logger: log.With("component", "badger")})
 	case "tikv":
 		return tikv.Open(TiKVOptions(s, log))
 	}

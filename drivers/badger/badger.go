@@ -28,12 +28,16 @@ const (
 
 // Options configure the Badger driver.
 type Options struct {
-	Dir           string
-	InMemory      bool
-	Durability    string        // always | everysec | no
-	ValueLogGC    time.Duration // interval between value-log GC runs; 0 disables
-	MemTableSize  int64         // bytes; 0 keeps Badger's default
-	BlockCacheMiB int64         // 0 keeps Badger's default
+	Dir          string
+	InMemory     bool
+	Durability   string        // always | everysec | no
+	ValueLogGC   time.Duration // interval between value-log GC runs; 0 disables
+	MemTableSize int64         // bytes; 0 keeps Badger's default
+	// ValueLogFileSize is each value-log file's size in bytes; 0 keeps
+	// Badger's default (1 GiB). Badger allocates twice it while a file is
+	// written (third_party/ristretto: allocated, not sparse).
+	ValueLogFileSize int64
+	BlockCacheMiB    int64 // 0 keeps Badger's default
 	// ValueThreshold: values of at least this many bytes go to the value
 	// log, the rest into the LSM tree; 0 means DefaultValueThreshold.
 	ValueThreshold int64
@@ -98,6 +102,9 @@ func Open(o Options) (*DB, error) {
 	}
 	if o.MemTableSize > 0 {
 		bo = bo.WithMemTableSize(o.MemTableSize)
+	}
+	if o.ValueLogFileSize > 0 {
+		bo = bo.WithValueLogFileSize(o.ValueLogFileSize)
 	}
 	if o.ValueThreshold <= 0 {
 		o.ValueThreshold = DefaultValueThreshold
@@ -203,8 +210,8 @@ func (d *DB) Check() error {
 		}
 		if d.minFree > 0 {
 			if free := int64(st.Bavail) * st.Bsize; free < d.minFree {
-				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d)",
-					free>>20, d.minFree>>20)
+				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d): %w",
+					free>>20, d.minFree>>20, syscall.ENOSPC)
 			}
 		}
 	}
@@ -529,7 +536,17 @@ func (t *txn) Commit() error {
 		}
 	}
 	if err := t.tx.Commit(); err != nil {
-		return wrap(err)
+		err = wrap(err)
+		if errors.Is(err, drivers.ErrConflict) || errors.Is(err, drivers.ErrTxnTooBig) {
+			return err
+		}
+		// Badger flattens the errors of its files into text; Check says
+		// whether the file system is at fault (full, read-only, gone), in
+		// errors that carry the errno.
+		if cerr := t.d.Check(); cerr != nil {
+			return fmt.Errorf("%w: %w", err, cerr)
+		}
+		return err
 	}
 	d := t.d
 	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
