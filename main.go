@@ -20,9 +20,12 @@ import (
 
 func main() {
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	signalNotify(sig)
 	os.Exit(run(os.Args[1:], os.Environ(), sig, nil))
 }
+
+// signalNotify sends the signals that stop the server to sig.
+func signalNotify(sig chan<- os.Signal) { signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM) }
 
 // run starts the server and returns the exit code once it stopped: on a
 // signal from sig or SHUTDOWN. The stop is bounded by shutdown-timeout,
