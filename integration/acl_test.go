@@ -253,15 +253,7 @@ func TestACLScripts(t *testing.T) {
 		a.do("ACL", "DELUSER", "sc")
 		return out
 	}
-	want := run(redisServer(t))
-	forEachDriver(t, func(t *testing.T, addr string) {
-		got := run(addr)
-		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("step %d: rekv %q, redis %q", i, got[i], want[i])
-			}
-		}
-	})
+	compareSteps(t, run)
 }
 
 // TestACLRulesChangedUnderClients compares rekv with redis-server when an
@@ -310,10 +302,20 @@ func TestACLRulesChangedUnderClients(t *testing.T) {
 		out = append(out, fmt.Sprintf("deleted user's connection closed: %v", err != nil))
 		return out
 	}
+	compareSteps(t, run)
+}
+
+// compareSteps runs run against redis-server, then against rekv on each
+// driver, and reports each step whose reply differs.
+func compareSteps(t *testing.T, run func(addr string) []string) {
+	t.Helper()
 	want := run(redisServer(t))
 	forEachDriver(t, func(t *testing.T, addr string) {
 		got := run(addr)
-		for i := range want {
+		if len(got) != len(want) {
+			t.Errorf("%d steps on rekv, %d on redis", len(got), len(want))
+		}
+		for i := range min(len(got), len(want)) {
 			if got[i] != want[i] {
 				t.Errorf("step %d:\nrekv  %q\nredis %q", i, got[i], want[i])
 			}

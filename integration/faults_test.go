@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -166,14 +165,7 @@ func TestStorageFaults(t *testing.T) {
 // after a kill -9 and a restart every acknowledged write is there. It
 // needs to mount a tmpfs (root), as CI has.
 func TestDiskFull(t *testing.T) {
-	mnt := filepath.Join(t.TempDir(), "fs")
-	if err := os.MkdirAll(mnt, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=200m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	mnt := mountTmpfs(t, "200m")
 	filler := filepath.Join(mnt, "filler")
 	if err := os.WriteFile(filler, make([]byte, 24<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -210,14 +202,6 @@ func TestDiskFull(t *testing.T) {
 		t.Fatalf("SET after space was freed: %q", got)
 	}
 	acked = append(acked, "after")
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	_, addr = startChild(t, dir, "always", "12", "2")
-	c = dialRaw(t, addr)
-	for _, k := range acked {
-		if got := c.do("EXISTS", k); got != ":1\r\n" {
-			t.Fatalf("acknowledged %s lost after the disk filled and a kill -9 (of %d)", k, len(acked))
-		}
-	}
+	restartKeepsAcked(t, cmd, dir, []string{"12", "2"}, acked, nil, "the disk filled")
 	t.Logf("%d writes acknowledged before the disk filled; all there after a restart", len(acked)-1)
 }

@@ -13,6 +13,22 @@ import (
 	"time"
 )
 
+// mountTmpfs mounts a tmpfs of size (mount's syntax: "200m") for the test
+// and returns its mount point; it skips the test where it cannot (root is
+// needed; CI has it).
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	mnt := filepath.Join(t.TempDir(), "fs")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	return mnt
+}
+
 // mountExt4 makes a 1 GiB ext4 file system in a loop file, mounted with
 // errors=remount-ro, and returns its mount point and the name of its
 // block device under /sys/fs/ext4. It skips the test where it cannot
@@ -49,6 +65,26 @@ func mountExt4(t *testing.T) (mnt, dev string) {
 		t.Skipf("this kernel cannot trigger an ext4 error: %v", err)
 	}
 	return mnt, dev
+}
+
+// restartKeepsAcked kills the server process cmd, runs between (if set),
+// starts a server on dir again (durability always, extra as startChild's)
+// and fails unless every acknowledged key is there; after says what
+// happened to the store.
+func restartKeepsAcked(t *testing.T, cmd *exec.Cmd, dir string, extra []string, acked []string, between func(), after string) {
+	t.Helper()
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if between != nil {
+		between()
+	}
+	_, addr := startChild(t, dir, "always", extra...)
+	c := dialRaw(t, addr)
+	for _, k := range acked {
+		if got := c.do("EXISTS", k); got != ":1\r\n" {
+			t.Fatalf("acknowledged %s lost after %s and a kill -9 (of %d)", k, after, len(acked))
+		}
+	}
 }
 
 // TestReadOnlyDataDir: the data directory's file system turns read-only
@@ -100,21 +136,14 @@ func TestReadOnlyDataDir(t *testing.T) {
 	if got := c.do("PING"); got != "+PONG\r\n" {
 		t.Fatalf("PING: %q", got)
 	}
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	img := filepath.Join(filepath.Dir(mnt), "fs.img")
-	for _, step := range [][]string{{"umount", mnt}, {"e2fsck", "-fy", img}, {"mount", "-o", "loop", img, mnt}} {
-		if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil && step[0] != "e2fsck" {
-			t.Fatalf("%v: %v %s", step, err, out)
+	restartKeepsAcked(t, cmd, dir, []string{"16", "16"}, acked, func() {
+		img := filepath.Join(filepath.Dir(mnt), "fs.img")
+		for _, step := range [][]string{{"umount", mnt}, {"e2fsck", "-fy", img}, {"mount", "-o", "loop", img, mnt}} {
+			if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil && step[0] != "e2fsck" {
+				t.Fatalf("%v: %v %s", step, err, out)
+			}
 		}
-	}
-	_, addr = startChild(t, dir, "always", "16", "16")
-	c = dialRaw(t, addr)
-	for _, k := range acked {
-		if got := c.do("EXISTS", k); got != ":1\r\n" {
-			t.Fatalf("acknowledged %s lost after the file system went read-only (of %d)", k, len(acked))
-		}
-	}
+	}, "the file system went read-only")
 	t.Logf("%d writes acknowledged, %d after the file system went read-only; %d MISCONF; all there after a restart",
 		len(acked), len(acked)-2000, misconf)
 }
@@ -194,14 +223,7 @@ func TestTmpfsFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mounts a tmpfs and starts server processes")
 	}
-	mnt := filepath.Join(t.TempDir(), "fs")
-	if err := os.MkdirAll(mnt, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=320m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	mnt := mountTmpfs(t, "320m")
 	dir := filepath.Join(mnt, "data")
 	cmd, addr := startChild(t, dir, "always", "16", "16")
 	var mu sync.Mutex
@@ -257,14 +279,6 @@ func TestTmpfsFull(t *testing.T) {
 		t.Fatalf("SET after the space was freed: %q", got)
 	}
 	acked = append(acked, "after")
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	_, addr = startChild(t, dir, "always", "16", "16")
-	c = dialRaw(t, addr)
-	for _, k := range acked {
-		if got := c.do("EXISTS", k); got != ":1\r\n" {
-			t.Fatalf("acknowledged %s lost after the tmpfs filled and a kill -9 (of %d)", k, len(acked))
-		}
-	}
+	restartKeepsAcked(t, cmd, dir, []string{"16", "16"}, acked, nil, "the tmpfs filled")
 	t.Logf("%d writes acknowledged from 4 clients around the tmpfs filling up; all there after a restart", len(acked))
 }

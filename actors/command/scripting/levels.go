@@ -101,6 +101,10 @@ func checkLevels(chunk []ast.Stmt, name string) error {
 				push(e, dlevel)
 			}
 		}
+		binary := func(lhs, rhs ast.Expr) {
+			push(lhs, 0)
+			push(rhs, 1)
+		}
 		switch x := n.node.(type) {
 		case block:
 			if n.level+1 > luaMaxSyntaxLevels { // even an empty block opens a level
@@ -166,18 +170,16 @@ func checkLevels(chunk []ast.Stmt, name string) error {
 			push(x.Func, 0)
 			push(x.Receiver, 0)
 			exprs(x.Args, 1)
+		// A binary operator's left operand is read in its operator's
+		// subexpression, its right one in a new one.
 		case *ast.LogicalOpExpr:
-			push(x.Lhs, 0)
-			push(x.Rhs, 1)
+			binary(x.Lhs, x.Rhs)
 		case *ast.RelationalOpExpr:
-			push(x.Lhs, 0)
-			push(x.Rhs, 1)
+			binary(x.Lhs, x.Rhs)
 		case *ast.StringConcatOpExpr:
-			push(x.Lhs, 0)
-			push(x.Rhs, 1)
+			binary(x.Lhs, x.Rhs)
 		case *ast.ArithmeticOpExpr:
-			push(x.Lhs, 0)
-			push(x.Rhs, 1)
+			binary(x.Lhs, x.Rhs)
 		case *ast.UnaryMinusOpExpr:
 			push(x.Expr, 1)
 		case *ast.UnaryNotOpExpr:
