@@ -106,7 +106,7 @@ type Server struct {
 	// LuaMaxMemoryMiB bounds the memory one script may take (MiB of heap
 	// growth while it runs); past it the script is stopped. 0: no bound.
 	LuaMaxMemoryMiB int `koanf:"lua_max_memory_mib"`
-	// TLS port and files, as Redis's tls-* parameters (see README).
+	// TLS port and files, as Redis's tls-* parameters (docs/operations.md).
 	TLSPort        int    `koanf:"tls_port"`
 	TLSCertFile    string `koanf:"tls_cert_file"`
 	TLSKeyFile     string `koanf:"tls_key_file"`

@@ -269,7 +269,7 @@ func TestScriptBusyAndKill(t *testing.T) {
 		must(t, b.ConfigSet(ctx, "busy-reply-threshold", "100").Err())
 		// The probe is a connection command: it never queues behind the
 		// script's shards (a storage command sent before the threshold
-		// waits for the script instead; see README).
+		// waits for the script instead; see docs/compatibility.md).
 		waitBusy := func() {
 			t.Helper()
 			deadline := time.Now().Add(10 * time.Second)
