@@ -24,6 +24,50 @@ var ErrAllShards = errors.New("command: needs every shard")
 // writes nothing for it now.
 var ErrReplyLater = errors.New("command: reply comes later")
 
+// Wait is what a blocking command waits on, with the Blocker methods that
+// only report it; a Blocker embeds a Wait and writes Run and Serve.
+type Wait struct {
+	// Keys are the keys the client waits on, in its order (WaitKeys).
+	Keys [][]byte
+	// Also are the other keys serving touches (ServeKeys: BLMOVE's
+	// destination).
+	Also [][]byte
+	// For is how long to wait (Timeout); 0 waits forever.
+	For time.Duration
+	// NullBulk: a wait that ends without data replies a null bulk
+	// (BLMOVE), not a null array.
+	NullBulk bool
+	// Reader: serving takes nothing (Consumes is false: stream readers).
+	Reader bool
+	// NoWait: this call never waits (MayBlock is false: XREAD without
+	// BLOCK).
+	NoWait bool
+}
+
+// WaitKeys implements Blocker.
+func (w *Wait) WaitKeys() [][]byte { return w.Keys }
+
+// ServeKeys implements Blocker.
+func (w *Wait) ServeKeys() [][]byte { return w.Also }
+
+// Timeout implements Blocker.
+func (w *Wait) Timeout() time.Duration { return w.For }
+
+// TimedOut implements Blocker.
+func (w *Wait) TimedOut(r *resp.Writer) {
+	if w.NullBulk {
+		r.Null()
+		return
+	}
+	r.NullArray()
+}
+
+// Consumes implements Blocker.
+func (w *Wait) Consumes() bool { return !w.Reader }
+
+// MayBlock implements Blocker.
+func (w *Wait) MayBlock() bool { return !w.NoWait }
+
 // Blocker is the Runner of a command that may wait for keys (BLPOP, BRPOP,
 // BLMOVE, BRPOPLPUSH, BLMPOP). Run is the non-blocking attempt over every
 // key, exactly like the command's non-blocking form.

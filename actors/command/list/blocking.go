@@ -5,15 +5,13 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/types/rlist"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // BLPOP/BRPOP key [key ...] timeout: pops from the first non-empty list,
 // or waits. Replies [key, element], or a nil array on timeout.
 type bpop struct {
-	keys    [][]byte
-	left    bool
-	timeout time.Duration
+	command.Wait
+	left bool
 }
 
 func bpopParser(left bool) func([][]byte) (command.Runner, error) {
@@ -22,11 +20,11 @@ func bpopParser(left bool) func([][]byte) (command.Runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &bpop{keys: args[1 : len(args)-1], left: left, timeout: d}, nil
+		return &bpop{Wait: command.Wait{Keys: args[1 : len(args)-1], For: d}, left: left}, nil
 	}
 }
 
-func (x *bpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
+func (x *bpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.Keys) }
 
 func (x *bpop) Serve(c *command.Ctx, key []byte) error {
 	l, err := rlist.Open(c.Tx, key, false)
@@ -46,18 +44,15 @@ func (x *bpop) Serve(c *command.Ctx, key []byte) error {
 	return nil
 }
 
-func (x *bpop) WaitKeys() [][]byte      { return x.keys }
-func (x *bpop) ServeKeys() [][]byte     { return nil }
-func (x *bpop) Timeout() time.Duration  { return x.timeout }
-func (x *bpop) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *bpop) Consumes() bool          { return true }
-func (x *bpop) MayBlock() bool          { return true }
-
 // BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout and BRPOPLPUSH
 // source destination timeout. Reply: the element, or nil on timeout.
 type blmove struct {
 	lmove
-	timeout time.Duration
+	command.Wait
+}
+
+func newBLMove(m lmove, d time.Duration) *blmove {
+	return &blmove{m, command.Wait{Keys: [][]byte{m.src}, Also: [][]byte{m.dst}, For: d, NullBulk: true}}
 }
 
 func parseBLMove(args [][]byte) (command.Runner, error) {
@@ -69,7 +64,7 @@ func parseBLMove(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &blmove{m.(lmove), d}, nil
+	return newBLMove(m.(lmove), d), nil
 }
 
 func parseBRPopLPush(args [][]byte) (command.Runner, error) {
@@ -77,7 +72,7 @@ func parseBRPopLPush(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &blmove{lmove{args[1], args[2], false, true}, d}, nil
+	return newBLMove(lmove{args[1], args[2], false, true}, d), nil
 }
 
 func (x *blmove) Run(c *command.Ctx) error { return x.Serve(c, x.src) }
@@ -94,17 +89,10 @@ func (x *blmove) Serve(c *command.Ctx, _ []byte) error {
 	return nil
 }
 
-func (x *blmove) WaitKeys() [][]byte      { return [][]byte{x.src} }
-func (x *blmove) ServeKeys() [][]byte     { return [][]byte{x.dst} }
-func (x *blmove) Timeout() time.Duration  { return x.timeout }
-func (x *blmove) TimedOut(w *resp.Writer) { w.Null() }
-func (x *blmove) Consumes() bool          { return true }
-func (x *blmove) MayBlock() bool          { return true }
-
 // BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]
 type blmpop struct {
 	lmpop
-	timeout time.Duration
+	command.Wait
 }
 
 func parseBLMPop(args [][]byte) (command.Runner, error) {
@@ -116,16 +104,15 @@ func parseBLMPop(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &blmpop{m, d}, nil
+	return &blmpop{m, command.Wait{Keys: m.keys, For: d}}, nil
 }
 
 func (x *blmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *blmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 
-func (x *blmpop) WaitKeys() [][]byte      { return x.keys }
-func (x *blmpop) ServeKeys() [][]byte     { return nil }
-func (x *blmpop) Timeout() time.Duration  { return x.timeout }
-func (x *blmpop) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *blmpop) Consumes() bool          { return true }
-func (x *blmpop) MayBlock() bool          { return true }
+var (
+	_ command.Blocker = (*bpop)(nil)
+	_ command.Blocker = (*blmove)(nil)
+	_ command.Blocker = (*blmpop)(nil)
+)

@@ -9,7 +9,6 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rstream"
 	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...]:
@@ -18,6 +17,7 @@ import (
 // of the keys serves it with that stream's new entries.
 type xread struct {
 	readOpts
+	command.Wait
 	keys [][]byte
 	ids  []codec.StreamID
 	last []bool // "$"
@@ -28,6 +28,12 @@ type readOpts struct {
 	count   int64 // 0: all
 	block   bool
 	timeout time.Duration
+}
+
+// wait returns what a read of keys with these options waits on: readers
+// consume nothing, and only BLOCK waits.
+func (o *readOpts) wait(keys [][]byte) command.Wait {
+	return command.Wait{Keys: keys, For: o.timeout, Reader: true, NoWait: !o.block}
 }
 
 // parse reads COUNT n or BLOCK ms at args[i] and returns the next index,
@@ -95,6 +101,7 @@ func parseXRead(args [][]byte) (command.Runner, error) {
 			if err != nil {
 				return nil, err
 			}
+			x.Wait = x.wait(x.keys)
 			return x, nil
 		default:
 			return nil, rerr.ErrSyntax
@@ -189,13 +196,6 @@ func (x *xread) Serve(c *command.Ctx, key []byte) error {
 	}
 	return command.ErrWouldBlock
 }
-
-func (x *xread) WaitKeys() [][]byte      { return x.keys }
-func (x *xread) ServeKeys() [][]byte     { return nil }
-func (x *xread) Timeout() time.Duration  { return x.timeout }
-func (x *xread) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *xread) Consumes() bool          { return false }
-func (x *xread) MayBlock() bool          { return x.block }
 
 // streamIDs parses the IDs after the keys of STREAMS: special ("$" for
 // XREAD, ">" for XREADGROUP) is marked in the second result, and wrong

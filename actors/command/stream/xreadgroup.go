@@ -1,13 +1,10 @@
 package stream
 
 import (
-	"time"
-
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rstream"
 	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // XREADGROUP GROUP group consumer [COUNT count] [BLOCK ms] [NOACK]
@@ -17,6 +14,7 @@ import (
 // pending entries after it (history: deleted entries come back with a nil
 // body), counting a delivery for each.
 type xreadgroup struct {
+	command.Wait
 	readOpts
 	group, consumer []byte
 	keys            [][]byte
@@ -59,6 +57,7 @@ func parseXReadGroup(args [][]byte) (command.Runner, error) {
 			if err != nil {
 				return nil, err
 			}
+			x.Wait = x.wait(x.keys)
 			return x, nil
 		default:
 			return nil, rerr.ErrSyntax
@@ -281,11 +280,7 @@ func (x *xreadgroup) Serve(c *command.Ctx, key []byte) error {
 	return command.ErrWouldBlock
 }
 
-func (x *xreadgroup) WaitKeys() [][]byte      { return x.keys }
-func (x *xreadgroup) ServeKeys() [][]byte     { return nil }
-func (x *xreadgroup) Timeout() time.Duration  { return x.timeout }
-func (x *xreadgroup) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *xreadgroup) Consumes() bool          { return false }
-func (x *xreadgroup) MayBlock() bool          { return x.block }
-
-var _ command.Blocker = (*xreadgroup)(nil)
+var (
+	_ command.Blocker = (*xread)(nil)
+	_ command.Blocker = (*xreadgroup)(nil)
+)

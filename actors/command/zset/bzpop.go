@@ -1,19 +1,15 @@
 package zset
 
 import (
-	"time"
-
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/net/resp"
 )
 
 // BZPOPMIN/BZPOPMAX key [key ...] timeout: pops one member from the first
 // non-empty sorted set, or waits. Replies [key, member, score], or a nil
 // array on timeout.
 type bzpop struct {
-	keys    [][]byte
-	max     bool
-	timeout time.Duration
+	command.Wait
+	max bool
 }
 
 func bzpopParser(max bool) func([][]byte) (command.Runner, error) {
@@ -22,11 +18,11 @@ func bzpopParser(max bool) func([][]byte) (command.Runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &bzpop{keys: args[1 : len(args)-1], max: max, timeout: d}, nil
+		return &bzpop{Wait: command.Wait{Keys: args[1 : len(args)-1], For: d}, max: max}, nil
 	}
 }
 
-func (x *bzpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
+func (x *bzpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.Keys) }
 
 func (x *bzpop) Serve(c *command.Ctx, key []byte) error {
 	es, err := popNoted(c, key, x.max, 1)
@@ -40,17 +36,10 @@ func (x *bzpop) Serve(c *command.Ctx, key []byte) error {
 	return nil
 }
 
-func (x *bzpop) WaitKeys() [][]byte      { return x.keys }
-func (x *bzpop) ServeKeys() [][]byte     { return nil }
-func (x *bzpop) Timeout() time.Duration  { return x.timeout }
-func (x *bzpop) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *bzpop) Consumes() bool          { return true }
-func (x *bzpop) MayBlock() bool          { return true }
-
 // BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]
 type bzmpop struct {
 	zmpop
-	timeout time.Duration
+	command.Wait
 }
 
 func parseBZMPop(args [][]byte) (command.Runner, error) {
@@ -62,16 +51,14 @@ func parseBZMPop(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bzmpop{m, d}, nil
+	return &bzmpop{m, command.Wait{Keys: m.keys, For: d}}, nil
 }
 
 func (x *bzmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
 
 func (x *bzmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 
-func (x *bzmpop) WaitKeys() [][]byte      { return x.keys }
-func (x *bzmpop) ServeKeys() [][]byte     { return nil }
-func (x *bzmpop) Timeout() time.Duration  { return x.timeout }
-func (x *bzmpop) TimedOut(w *resp.Writer) { w.NullArray() }
-func (x *bzmpop) Consumes() bool          { return true }
-func (x *bzmpop) MayBlock() bool          { return true }
+var (
+	_ command.Blocker = (*bzpop)(nil)
+	_ command.Blocker = (*bzmpop)(nil)
+)
