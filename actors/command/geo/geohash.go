@@ -3,7 +3,6 @@ package geo
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/types/rgeo"
-	"github.com/rekv/rekv/actors/types/rzset"
 )
 
 // GEOHASH key [member ...]: the 11-character geohash of each member, nil
@@ -16,21 +15,5 @@ type geohash struct {
 func parseGeoHash(args [][]byte) (command.Runner, error) { return geohash{args[1], args[2:]}, nil }
 
 func (g geohash) Run(c *command.Ctx) error {
-	set, _, err := rzset.Open(c.Tx, g.key, false)
-	if err != nil {
-		return err
-	}
-	c.W.Array(len(g.members))
-	for _, m := range g.members {
-		score, ok, err := set.Score(m)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			c.W.Null()
-			continue
-		}
-		c.W.BulkString(rgeo.String(score))
-	}
-	return nil
+	return eachScore(c, g.key, g.members, func(score float64) { c.W.BulkString(rgeo.String(score)) }, c.W.Null)
 }

@@ -8,17 +8,4 @@ type del struct{ keys [][]byte }
 
 func parseDel(args [][]byte) (command.Runner, error) { return del{args[1:]}, nil }
 
-func (d del) Run(c *command.Ctx) error {
-	var n int64
-	for _, k := range d.keys {
-		ok, err := c.Tx.Delete(k)
-		if err != nil {
-			return err
-		}
-		if ok {
-			n++
-		}
-	}
-	c.W.Int(n)
-	return nil
-}
+func (d del) Run(c *command.Ctx) error { return countTrue(c, d.keys, c.Tx.Delete) }

@@ -104,10 +104,10 @@ func parseBLMPop(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &blmpop{m, command.Wait{Keys: m.keys, For: d}}, nil
+	return &blmpop{m, command.Wait{Keys: m.Keys, For: d}}, nil
 }
 
-func (x *blmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
+func (x *blmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.Keys) }
 
 func (x *blmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 

@@ -51,10 +51,10 @@ func parseBZMPop(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bzmpop{m, command.Wait{Keys: m.keys, For: d}}, nil
+	return &bzmpop{m, command.Wait{Keys: m.Keys, For: d}}, nil
 }
 
-func (x *bzmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.keys) }
+func (x *bzmpop) Run(c *command.Ctx) error { return command.ServeFirst(c, x, x.Keys) }
 
 func (x *bzmpop) Serve(c *command.Ctx, key []byte) error { return x.popFrom(c, key) }
 

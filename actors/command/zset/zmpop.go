@@ -1,8 +1,6 @@
 package zset
 
 import (
-	"errors"
-
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rzset"
@@ -12,64 +10,35 @@ import (
 // non-empty sorted set; replies [key, [[member, score], ...]] or a nil
 // array.
 type zmpop struct {
-	keys  [][]byte
-	max   bool
-	count int64
+	command.MPop
+	max bool
 }
 
 // parseMPop parses from numkeys (args[0]) on, as ZMPOP and BZMPOP share it.
 func parseMPop(args [][]byte) (zmpop, error) {
-	n, err := command.Int(args[0])
-	if err != nil || n <= 0 {
-		return zmpop{}, rerr.Errorf("ERR numkeys should be greater than 0")
-	}
-	if n > int64(len(args))-2 { // no room for MIN|MAX
-		return zmpop{}, rerr.ErrSyntax
-	}
-	x := zmpop{keys: args[1 : 1+n], count: -1}
-	rest := args[1+n:]
-	switch {
-	case command.Is(rest[0], "min"):
-	case command.Is(rest[0], "max"):
-		x.max = true
-	default:
-		return zmpop{}, rerr.ErrSyntax
-	}
-	for i := 1; i < len(rest); i++ {
-		if x.count == -1 && command.Is(rest[i], "count") && i+1 < len(rest) {
-			i++
-			c, err := command.Int(rest[i])
-			if err != nil || c <= 0 {
-				return zmpop{}, rerr.Errorf("ERR count should be greater than 0")
-			}
-			x.count = c
-			continue
+	var x zmpop
+	m, err := command.ParseMPop(args, func(arg []byte) error {
+		switch {
+		case command.Is(arg, "min"):
+		case command.Is(arg, "max"):
+			x.max = true
+		default:
+			return rerr.ErrSyntax
 		}
-		return zmpop{}, rerr.ErrSyntax
-	}
-	if x.count == -1 {
-		x.count = 1
-	}
-	return x, nil
+		return nil
+	})
+	x.MPop = m
+	return x, err
 }
 
 func parseZMPop(args [][]byte) (command.Runner, error) { return parseMPop(args[1:]) }
 
-func (x zmpop) Run(c *command.Ctx) error {
-	for _, k := range x.keys {
-		err := x.popFrom(c, k)
-		if !errors.Is(err, command.ErrWouldBlock) {
-			return err
-		}
-	}
-	c.W.NullArray()
-	return nil
-}
+func (x zmpop) Run(c *command.Ctx) error { return command.PopFirst(c, x.Keys, x.popFrom) }
 
 // popFrom pops from key and writes [key, [[member, score], ...]], or
 // returns command.ErrWouldBlock (writing nothing) if key is missing.
 func (x zmpop) popFrom(c *command.Ctx, key []byte) error {
-	es, err := popNoted(c, key, x.max, x.count)
+	es, err := popNoted(c, key, x.max, x.Count)
 	if err != nil {
 		return err
 	}
