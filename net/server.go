@@ -467,7 +467,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	if spec.Flags&command.Write != 0 && s.storageErr.Load() != nil {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
-		fail(errMisconf(s.StorageFailed()), spec.FullName())
+		fail(rerr.Misconf(s.StorageFailed()), spec.FullName())
 		return
 	}
 	if spec.Flags&command.DenyOOM != 0 && s.overMemory() {
@@ -586,9 +586,6 @@ func (s *Server) sendBundle(cl *client) {
 	s.engine.DispatchBundle(cl.bundle)
 	cl.bundle = nil
 }
-
-// errMisconf refuses writes while the store cannot persist them.
-func errMisconf(cause string) error { return rerr.Misconf(cause) }
 
 // StorageFailed returns why the store is failing, "" when it is healthy.
 func (s *Server) StorageFailed() string {

@@ -136,7 +136,6 @@ func Open(o Options) (*DB, error) {
 				return
 			}
 			_ = d.Sync() // a failure is Check's to report
-
 		})
 	}
 	if o.ValueLogGC > 0 && !o.InMemory {

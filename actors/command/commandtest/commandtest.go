@@ -126,13 +126,13 @@ func (h *Harness) Do(line string) string {
 // DoArgs runs the command args (no quoting) as Do runs a line.
 func (h *Harness) DoArgs(args ...[]byte) string {
 	h.t.Helper()
-	line := string(bytes.Join(args, []byte(" ")))
 	w := resp.NewWriter(h.Proto)
 	spec, r, err := h.parseArgs(args)
 	if err == nil {
 		err = h.run(spec, r, w)
 	}
 	if err != nil {
+		line := string(bytes.Join(args, []byte(" "))) // only to report it
 		w.Reset(h.Proto)
 		command.Reply(w, err, line, nil)
 		if !isRedisError(err) {

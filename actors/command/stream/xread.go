@@ -17,10 +17,9 @@ import (
 // of the keys serves it with that stream's new entries.
 type xread struct {
 	readOpts
-	command.Wait
-	keys [][]byte
-	ids  []codec.StreamID
-	last []bool // "$"
+	command.Wait // its Keys are the streams' keys
+	ids          []codec.StreamID
+	last         []bool // "$"
 }
 
 // readOpts are the COUNT and BLOCK options of XREAD and XREADGROUP.
@@ -94,14 +93,13 @@ func parseXRead(args [][]byte) (command.Runner, error) {
 				return nil, rerr.Errorf("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.")
 			}
 			n := len(rest) / 2
-			x.keys = rest[:n]
+			x.Wait = x.wait(rest[:n])
 			var err error
 			x.ids, x.last, err = streamIDs(rest[n:], "$", ">",
 				rerr.Errorf("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option."))
 			if err != nil {
 				return nil, err
 			}
-			x.Wait = x.wait(x.keys)
 			return x, nil
 		default:
 			return nil, rerr.ErrSyntax
@@ -130,7 +128,7 @@ func (x *xread) Run(c *command.Ctx) error {
 		es  []rstream.Entry
 	}
 	var out []found
-	for i, key := range x.keys {
+	for i, key := range x.Keys {
 		s, err := rstream.Open(c.Tx, key, false)
 		if err != nil {
 			return err
@@ -169,7 +167,7 @@ func (x *xread) Run(c *command.Ctx) error {
 
 // Serve replies with key's entries after the ID the client waits from.
 func (x *xread) Serve(c *command.Ctx, key []byte) error {
-	for i, k := range x.keys {
+	for i, k := range x.Keys {
 		if string(k) != string(key) {
 			continue
 		}

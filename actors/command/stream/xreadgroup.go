@@ -14,10 +14,9 @@ import (
 // pending entries after it (history: deleted entries come back with a nil
 // body), counting a delivery for each.
 type xreadgroup struct {
-	command.Wait
+	command.Wait // its Keys are the streams' keys
 	readOpts
 	group, consumer []byte
-	keys            [][]byte
 	ids             []codec.StreamID
 	fresh           []bool // ">"
 	noAck           bool
@@ -50,14 +49,13 @@ func parseXReadGroup(args [][]byte) (command.Runner, error) {
 				return nil, rerr.Errorf("ERR Missing GROUP option for XREADGROUP")
 			}
 			n := len(rest) / 2
-			x.keys = rest[:n]
+			x.Wait = x.wait(rest[:n])
 			var err error
 			x.ids, x.fresh, err = streamIDs(rest[n:], ">", "$",
 				rerr.Errorf("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set."))
 			if err != nil {
 				return nil, err
 			}
-			x.Wait = x.wait(x.keys)
 			return x, nil
 		default:
 			return nil, rerr.ErrSyntax
@@ -73,8 +71,8 @@ type groupRead struct {
 }
 
 func (x *xreadgroup) Run(c *command.Ctx) error {
-	streams := make([]*rstream.Stream, len(x.keys))
-	for i, key := range x.keys {
+	streams := make([]*rstream.Stream, len(x.Keys))
+	for i, key := range x.Keys {
 		s, err := rstream.Open(c.Tx, key, false)
 		if err != nil {
 			return err
@@ -96,19 +94,19 @@ func (x *xreadgroup) Run(c *command.Ctx) error {
 	for i, s := range streams {
 		if !x.fresh[i] {
 			history = true
-			r, err := x.history(c, s, x.keys[i], x.ids[i])
+			r, err := x.history(c, s, x.Keys[i], x.ids[i])
 			if err != nil {
 				return err
 			}
 			out = append(out, r)
 			continue
 		}
-		es, err := x.deliver(c, s, x.keys[i])
+		es, err := x.deliver(c, s, x.Keys[i])
 		if err != nil {
 			return err
 		}
 		if len(es) > 0 {
-			out = append(out, groupRead{key: x.keys[i], es: es})
+			out = append(out, groupRead{key: x.Keys[i], es: es})
 		}
 	}
 	if len(out) == 0 {
@@ -256,7 +254,7 @@ func (x *xreadgroup) history(c *command.Ctx, s *rstream.Stream, key []byte, afte
 
 // Serve delivers new entries of key to the waiting consumer.
 func (x *xreadgroup) Serve(c *command.Ctx, key []byte) error {
-	for i, k := range x.keys {
+	for i, k := range x.Keys {
 		if string(k) != string(key) || !x.fresh[i] {
 			continue
 		}
