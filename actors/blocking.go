@@ -10,7 +10,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Blocked clients (BLPOP and friends).

@@ -6,7 +6,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Bundles: the group commit of multi-shard commands.

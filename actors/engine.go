@@ -20,7 +20,7 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/drivers"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Options configure the engine.

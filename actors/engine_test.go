@@ -15,7 +15,7 @@ import (
 	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 type collector struct {

@@ -8,7 +8,7 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // ErrPanic is what Step returns for a command that panicked: the panic is

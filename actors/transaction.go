@@ -9,7 +9,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // MULTI/EXEC and WATCH.

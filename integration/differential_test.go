@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // scripts are command sequences whose replies must equal Redis's byte for

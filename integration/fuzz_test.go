@@ -1,14 +1,16 @@
 package integration
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/all"
+	"github.com/rekv/rekv/actors/command/facts"
 )
 
 // Command-layer fuzzing: random argument vectors for every command in the
@@ -42,27 +44,11 @@ func fuzzVocabulary() []string {
 }
 
 // commandTokens returns the keywords of each command and subcommand from
-// COMMAND DOCS' argument structures.
+// COMMAND DOCS' argument structures (each Spec's Doc).
 func commandTokens(t *testing.T) map[string][]string {
-	data, err := os.ReadFile(filepath.Join("..", "actors", "command", "server", "docs", "args.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type arg struct {
-		Token     string `json:"token"`
-		Arguments []arg  `json:"arguments"`
-	}
-	type entry struct {
-		Arguments   []arg            `json:"arguments"`
-		Subcommands map[string]entry `json:"subcommands"`
-	}
-	var docs map[string]entry
-	if err := json.Unmarshal(data, &docs); err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]string{}
-	var walk func(name string, as []arg)
-	walk = func(name string, as []arg) {
+	var walk func(name string, as []facts.Arg)
+	walk = func(name string, as []facts.Arg) {
 		for _, a := range as {
 			if a.Token != "" {
 				out[name] = append(out[name], a.Token)
@@ -70,11 +56,15 @@ func commandTokens(t *testing.T) map[string][]string {
 			walk(name, a.Arguments)
 		}
 	}
-	for n, e := range docs {
-		walk(n, e.Arguments)
-		for sn, se := range e.Subcommands {
-			walk(sn, se.Arguments)
+	for _, s := range all.Registry(nil).All() {
+		for _, sp := range append([]*command.Spec{s}, s.Subcommands...) {
+			if sp.Doc != nil {
+				walk(sp.FullName(), sp.Doc.Arguments)
+			}
 		}
+	}
+	if len(out) < 50 {
+		t.Fatalf("only %d commands have keywords", len(out))
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 // Package lint holds checks over the whole source tree that no compiler
 // makes: the layering rules between rekv's packages (lint_test.go).
 //
-// The layers, bottom up: codec, rerr, net/resp and drivers know nothing of
+// The layers, bottom up: codec, rerr, resp and drivers know nothing of
 // rekv; the drivers implement the driver interface and never learn the
 // codec's layout; actors/store is the key model on a driver transaction;
 // actors/types/* are the Redis types' operations on the store; the command

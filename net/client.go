@@ -10,7 +10,7 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // client is one connection's state. Fields under mu may be read by other

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/glob"
+	"github.com/rekv/rekv/resp"
 )
 
 // CONFIG GET/SET over every Redis 7.0 parameter.

@@ -3,9 +3,9 @@ package net
 import (
 	"slices"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
@@ -101,9 +101,9 @@ func (s *Server) recheckQueued(cl *client) {
 		if q.Err != nil {
 			continue
 		}
-		d := &server.Denial{Reason: "command", Object: q.Spec.FullName()}
+		d := &acl.Denial{Reason: "command", Object: q.Spec.FullName()}
 		if u != nil { // nil: deleted while connected, its connection is closing
-			if d = server.Permit(s.acl.Catalog(), u, q.Spec, q.Args); d == nil {
+			if d = acl.Permit(u, q.Spec, q.Args); d == nil {
 				continue
 			}
 			s.acl.Log(d.Reason, "multi", d.Object, u.Name, cl.Info())
@@ -113,7 +113,7 @@ func (s *Server) recheckQueued(cl *client) {
 }
 
 // errRulesChanged is Redis's EXEC-time denial of a queued command.
-func errRulesChanged(d *server.Denial) error {
+func errRulesChanged(d *acl.Denial) error {
 	reason := "no permission to execute the command or subcommand"
 	switch d.Reason {
 	case "key":

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/rekv/rekv/actors/command/glob"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/glob"
+	"github.com/rekv/rekv/resp"
 )
 
 // Pub/Sub lives entirely in the network layer: no storage is involved.

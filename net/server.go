@@ -17,9 +17,8 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Options configure the network front.
@@ -136,7 +135,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	s.stats = newServerStats()
-	cat, err := server.ACLCatalog()
+	cat, err := acl.RedisCatalog()
 	if err != nil {
 		panic(fmt.Sprintf("net: the embedded ACL categories are corrupt: %v", err)) // a build defect
 	}
@@ -674,12 +673,12 @@ func (s *Server) CheckAuth(user, pass []byte) error {
 
 // permit checks the client's ACL user for a command line, logging a
 // denial (ACL LOG).
-func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*server.Denial, *acl.User) {
+func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*acl.Denial, *acl.User) {
 	u := s.acl.User(cl.User())
 	if u == nil { // deleted while connected: its connection is closing
-		return &server.Denial{Reason: "command", Object: spec.FullName()}, nil
+		return &acl.Denial{Reason: "command", Object: spec.FullName()}, nil
 	}
-	d := server.Permit(s.acl.Catalog(), u, spec, args)
+	d := acl.Permit(u, spec, args)
 	if d != nil {
 		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
 	}

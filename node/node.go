@@ -17,20 +17,9 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors"
-	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/geo"
-	"github.com/rekv/rekv/actors/command/hash"
-	"github.com/rekv/rekv/actors/command/hll"
-	"github.com/rekv/rekv/actors/command/keys"
-	"github.com/rekv/rekv/actors/command/list"
-	"github.com/rekv/rekv/actors/command/pubsub"
+	"github.com/rekv/rekv/actors/command/all"
 	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
-	"github.com/rekv/rekv/actors/command/set"
-	"github.com/rekv/rekv/actors/command/stream"
-	"github.com/rekv/rekv/actors/command/strings"
-	"github.com/rekv/rekv/actors/command/tx"
-	"github.com/rekv/rekv/actors/command/zset"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
@@ -38,34 +27,11 @@ import (
 	"github.com/rekv/rekv/gc"
 	"github.com/rekv/rekv/metrics"
 	rnet "github.com/rekv/rekv/net"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Version is the Redis version rekv reports; its semantics follow it.
 const Version = "7.2.0"
-
-// Registry returns the table of every command rekv serves, with scripts
-// served from s.
-func Registry(s *scripting.Scripts) *command.Registry {
-	reg := command.NewRegistry(
-		command.WithClass(command.NotifyString, strings.Commands()),
-		command.WithClass(command.NotifyGeneric, keys.Commands()),
-		server.Commands(),
-		command.WithClass(command.NotifyHash, hash.Commands()),
-		command.WithClass(command.NotifyList, list.Commands()),
-		command.WithClass(command.NotifySet, set.Commands()),
-		command.WithClass(command.NotifyZSet, zset.Commands()),
-		command.WithClass(command.NotifyStream, stream.Commands()),
-		command.WithClass(command.NotifyString, hll.Commands()),
-		command.WithClass(command.NotifyZSet, geo.Commands()),
-		pubsub.Commands(),
-		tx.Commands(),
-		scripting.Commands(s))
-	if err := server.ApplyRedisFlags(reg); err != nil {
-		panic(fmt.Sprintf("node: the embedded command table is corrupt: %v", err)) // a build defect
-	}
-	return reg
-}
 
 // Node is a running server.
 type Node struct {
@@ -125,7 +91,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		opt(&o)
 	}
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
-	reg := Registry(scripts)
+	reg := all.Registry(scripts)
 	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{}),
 		suspect: make(chan struct{}, 1), stopWatch: make(chan struct{})}
 	var err error

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // MaxStringLen is the largest string value (proto-max-bulk-len).

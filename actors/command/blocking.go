@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // ErrWouldBlock is what a Blocker's Run or Serve returns when every key it

@@ -3,7 +3,7 @@ package command
 import (
 	"testing"
 
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // TestWaitDefaults: a Wait reports what it holds; a timed-out wait replies

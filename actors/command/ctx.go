@@ -7,7 +7,7 @@ import (
 	"github.com/rekv/rekv/acl"
 
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Client is the connection state that Conn commands read and change. It is

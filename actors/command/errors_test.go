@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // TestReplyStorageFaults: a write the file system refused answers MISCONF

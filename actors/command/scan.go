@@ -3,9 +3,9 @@ package command
 import (
 	"strconv"
 
-	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/glob"
 )
 
 // ScanOpts are the arguments shared by SCAN, HSCAN, SSCAN and ZSCAN.

@@ -3,6 +3,7 @@ package command
 import (
 	"strings"
 
+	"github.com/rekv/rekv/actors/command/facts"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
@@ -63,7 +64,7 @@ const (
 	NoTouch
 	// DenyOOM commands may grow the data set: refused while used memory
 	// is over maxmemory (Redis's denyoom; set from Redis's command table
-	// by server.ApplyRedisFlags).
+	// by NewRegistry from Redis's command table, Info).
 	DenyOOM
 	// Unseen commands change no key a client can see (the GC's removal
 	// of flushed data): no client-side caching invalidation.
@@ -122,6 +123,13 @@ type Spec struct {
 	// key it wrote and left with a TTL (SET EX, SETEX, PSETEX).
 	EventTTL bool
 
+	// Info is Redis's command-table entry for the command (its flags,
+	// ACL categories, tips and key specifications), nil when Redis has
+	// none; Doc is its COMMAND DOCS entry. NewRegistry attaches both
+	// from package facts.
+	Info *facts.Info
+	Doc  *facts.Doc
+
 	parent *Spec
 }
 
@@ -153,6 +161,14 @@ func (s *Spec) CheckArity(args [][]byte) error {
 	return nil
 }
 
+// Writes reports whether the command may modify the keyspace.
+func (s *Spec) Writes() bool { return s.Flags&Write != 0 }
+
+// KeyFlags returns the key-spec flags of each key argument of args (keys:
+// their indexes), as Redis's key specifications give them; nil when
+// Redis has no facts for the command.
+func (s *Spec) KeyFlags(args [][]byte, keys []int) [][]string { return s.Info.KeyFlags(args, keys) }
+
 // KeyIndexes appends the indexes of the key arguments in args to dst.
 func (s *Spec) KeyIndexes(args [][]byte, dst []int) []int {
 	if s.KeysFunc != nil {
@@ -181,17 +197,31 @@ type Registry struct {
 	all    []*Spec
 }
 
-// NewRegistry builds a registry from registration tables. It panics on a
-// duplicate name: that is a programming error caught by any test.
+// NewRegistry builds a registry from registration tables and attaches to
+// every spec its facts (Info, Doc; DenyOOM where Redis says denyoom). It
+// panics on a duplicate name or corrupt embedded facts: programming
+// errors any test catches.
 func NewRegistry(tables ...[]*Spec) *Registry {
 	r := &Registry{byName: make(map[string]*Spec)}
+	known, err := facts.Load()
+	if err != nil {
+		panic("command: the embedded command facts are corrupt: " + err.Error())
+	}
+	attach := func(s *Spec) {
+		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
+		if s.Info.Has("denyoom") {
+			s.Flags |= DenyOOM
+		}
+	}
 	for _, t := range tables {
 		for _, s := range t {
 			if _, dup := r.byName[s.Name]; dup {
 				panic("command: duplicate command " + s.Name)
 			}
+			attach(s)
 			for _, sub := range s.Subcommands {
 				sub.parent = s
+				attach(sub)
 			}
 			r.byName[s.Name] = s
 			r.all = append(r.all, s)

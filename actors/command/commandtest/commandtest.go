@@ -17,7 +17,7 @@ import (
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Harness holds a store and a registry.

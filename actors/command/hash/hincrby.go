@@ -7,7 +7,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rhash"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // HINCRBY key field increment

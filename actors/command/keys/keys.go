@@ -4,8 +4,8 @@ import (
 	"bytes"
 
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/glob"
 )
 
 // KEYS pattern. The pattern's literal prefix bounds the walk.

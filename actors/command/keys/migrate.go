@@ -8,7 +8,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE]

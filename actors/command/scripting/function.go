@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/glob"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/glob"
 )
 
 // FUNCTION LOAD [REPLACE] code: validates and stores a library; replies

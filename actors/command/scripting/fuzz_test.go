@@ -9,7 +9,7 @@ import (
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
 	cmdstrings "github.com/rekv/rekv/actors/command/strings"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // luaGen builds a Lua program from fuzz bytes with a small grammar aimed at

@@ -9,9 +9,8 @@ import (
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // run is one execution of a script.
@@ -223,11 +222,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		}
 	}
 	if c.User != nil { // the caller's ACL user, restricted
-		var cat *acl.Catalog
-		if c.Server != nil {
-			cat = c.Server.ACL().Catalog()
-		}
-		if d := server.Permit(cat, c.User, spec, args); d != nil {
+		if d := acl.Permit(c.User, spec, args); d != nil {
 			if c.Server != nil {
 				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo())
 			}

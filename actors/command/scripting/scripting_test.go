@@ -12,7 +12,7 @@ import (
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
 	"github.com/rekv/rekv/actors/command/strings"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 type c = commandtest.Case

@@ -261,7 +261,7 @@ func aclDryRun(c *command.Ctx, store *acl.Store, args [][]byte) error {
 		}
 		return rerr.Errorf("ERR wrong number of arguments for '%s' command", strings.ToLower(string(line[0])))
 	}
-	denial := Permit(store.Catalog(), u, spec, line)
+	denial := acl.Permit(u, spec, line)
 	if denial == nil {
 		c.W.OK()
 		return nil
@@ -275,28 +275,6 @@ func aclDryRun(c *command.Ctx, store *acl.Store, args [][]byte) error {
 		c.W.BulkString("This user has no permissions to access the '" + denial.Object + "' channel")
 	}
 	return nil
-}
-
-// ACLCatalog returns the command table as ACL sees it: Redis 7.0's ACL
-// categories of every command and subcommand (docs/acl.json).
-func ACLCatalog() (*acl.Catalog, error) {
-	m, err := loadACL()
-	if err != nil {
-		return nil, err
-	}
-	facts, err := loadFacts()
-	if err != nil {
-		return nil, err
-	}
-	cat := acl.NewCatalog(m)
-	cat.KeyFlags = func(name string, args [][]byte, keys []int) [][]string {
-		flags := keyFlags(facts[name].KeySpecs, args, keys)
-		for i := range flags {
-			flags[i] = variableFlags(name, args, flags[i])
-		}
-		return flags
-	}
-	return cat, nil
 }
 
 // LoadACLFile replaces the users with those of an ACL file (ACL LOAD,
@@ -316,21 +294,6 @@ func SaveACLFile(store *acl.Store, file string) error {
 		_, err := io.WriteString(w, strings.Join(store.Lines(), "\n")+"\n")
 		return err
 	})
-}
-
-// Denial says why a user may not run a command line: the reason (command,
-// key or channel) and the object (the command, key or channel).
-type Denial struct{ Reason, Object string }
-
-// Error returns the NOPERM error of the denial.
-func (d *Denial) Error() error {
-	switch d.Reason {
-	case "command":
-		return rerr.Errorf("NOPERM this user has no permissions to run the '%s' command", d.Object)
-	case "key":
-		return rerr.Errorf("NOPERM this user has no permissions to access one of the keys used as arguments")
-	}
-	return rerr.Errorf("NOPERM this user has no permissions to access one of the channels used as arguments")
 }
 
 // killDeniedSubscribers disconnects u's clients subscribed to a channel or
@@ -369,83 +332,4 @@ func killDeniedSubscribers(c *command.Ctx, u *acl.User) {
 		return false
 	}
 	c.Server.KillClients(command.KillFilter{User: u.Name, Match: denied}, c.Client)
-}
-
-// Permit checks a command line against a user: nil when allowed. As in
-// Redis, a key needs read access when its key spec says "access" and
-// write access when it says "insert", "delete" or "update" (cat's
-// KeyFlags; without them: read for read commands, write for the others);
-// channels are those of PUBLISH, SPUBLISH, (S)SUBSCRIBE and PSUBSCRIBE.
-//
-// With selectors, the command runs if the root selector or one of the
-// others allows it whole; otherwise the denial reported is the most
-// specific one (a channel over a key over the command), as in Redis.
-func Permit(cat *acl.Catalog, u *acl.User, spec *command.Spec, args [][]byte) *Denial {
-	if u.Free() {
-		return nil
-	}
-	best := permitSelector(cat, &u.Selector, spec, args)
-	if best == nil {
-		return nil
-	}
-	rank := map[string]int{"command": 1, "key": 2, "channel": 4}
-	for _, sel := range u.Selectors() {
-		d := permitSelector(cat, sel, spec, args)
-		if d == nil {
-			return nil
-		}
-		if rank[d.Reason] > rank[best.Reason] {
-			best = d
-		}
-	}
-	return best
-}
-
-// permitSelector checks a command line against one selector.
-func permitSelector(cat *acl.Catalog, u *acl.Selector, spec *command.Spec, args [][]byte) *Denial {
-	if !u.CanRun(spec.FullName()) {
-		return &Denial{Reason: "command", Object: spec.FullName()}
-	}
-	var idx [8]int
-	keys := spec.KeyIndexes(args, idx[:0])
-	var flags [][]string
-	if len(keys) > 0 && cat != nil && cat.KeyFlags != nil && !u.AllKeys() {
-		flags = cat.KeyFlags(spec.FullName(), args, keys)
-	}
-	for n, i := range keys {
-		if i >= len(args) {
-			continue
-		}
-		read, write := spec.Flags&command.Write == 0, spec.Flags&command.Write != 0
-		if n < len(flags) && flags[n] != nil {
-			read, write = false, false
-			for _, f := range flags[n] {
-				switch f {
-				case "access":
-					read = true
-				case "insert", "delete", "update":
-					write = true
-				}
-			}
-		}
-		if !u.CanKey(args[i], read, write) {
-			return &Denial{Reason: "key", Object: string(args[i])}
-		}
-	}
-	var channels [][]byte
-	pattern := false
-	switch spec.Name {
-	case "publish", "spublish":
-		channels = args[1:2]
-	case "subscribe", "ssubscribe":
-		channels = args[1:]
-	case "psubscribe":
-		channels, pattern = args[1:], true
-	}
-	for _, ch := range channels {
-		if !u.CanChannel(ch, pattern) {
-			return &Denial{Reason: "channel", Object: string(ch)}
-		}
-	}
-	return nil
 }

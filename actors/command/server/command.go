@@ -1,20 +1,21 @@
 package server
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/glob"
+	"github.com/rekv/rekv/actors/command/facts"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/glob"
 )
 
 // COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | LIST [FILTERBY
 // MODULE name | ACLCAT category | PATTERN pattern] | GETKEYS command
 // [arg ...] | GETKEYSANDFLAGS command [arg ...]]. COMMAND INFO gives
 // Redis 7's flags, ACL categories, tips and key specifications
-// (docs/info.json, docs/acl.json); GETKEYSANDFLAGS gives GETKEYS's keys
+// (each Spec's facts); GETKEYSANDFLAGS gives GETKEYS's keys
 // with the flags of the key specification that finds each.
 type commandCmd struct {
 	sub    string
@@ -78,10 +79,7 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 	case "count":
 		c.W.Int(int64(len(all)))
 	case "list":
-		acl, err := loadACL()
-		if err != nil {
-			return err
-		}
+		cat := c.Server.ACL().Catalog()
 		var names []string
 		for _, s := range all {
 			for _, sp := range append([]*command.Spec{s}, s.Subcommands...) {
@@ -90,7 +88,7 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 				case "module":
 					continue // no modules
 				case "aclcat":
-					if !slices.Contains(acl[name], "@"+strings.ToLower(string(cc.value))) {
+					if !slices.Contains(cat.CommandCategories(name), "@"+strings.ToLower(string(cc.value))) {
 						continue
 					}
 				case "pattern":
@@ -134,50 +132,38 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 			}
 			return nil
 		}
-		facts, err := loadFacts()
-		if err != nil {
-			return err
-		}
-		flags := keyFlags(facts[spec.FullName()].KeySpecs, cc.names, idx)
+		flags := spec.KeyFlags(cc.names, idx)
 		c.W.Array(len(idx))
 		for i, at := range idx {
 			c.W.Array(2)
 			c.W.Bulk(cc.names[at])
-			f := variableFlags(spec.FullName(), cc.names, flags[i])
+			var f []string
+			if flags != nil {
+				f = flags[i]
+			}
 			c.W.Set(len(f))
 			for _, x := range f {
 				c.W.Simple(x)
 			}
 		}
 	case "info":
-		acl, err := loadACL()
-		if err != nil {
-			return err
-		}
-		facts, err := loadFacts()
-		if err != nil {
-			return err
-		}
+		cat := c.Server.ACL().Catalog()
 		if len(cc.names) == 0 {
 			c.W.Array(len(all))
 			for _, s := range all {
-				writeInfo(c, s, acl, facts)
+				writeInfo(c, s, cat)
 			}
 			return nil
 		}
 		c.W.Array(len(cc.names))
 		for _, n := range cc.names {
 			if s := c.Registry.LookupFull(n); s != nil {
-				writeInfo(c, s, acl, facts)
+				writeInfo(c, s, cat)
 			} else {
 				c.W.Null()
 			}
 		}
 	case "docs":
-		d, err := loadDocs()
-		if err != nil {
-			return err
-		}
 		specs := all
 		if len(cc.names) > 0 {
 			specs = nil
@@ -190,18 +176,21 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 		c.W.Map(len(specs))
 		for _, s := range specs {
 			c.W.BulkString(s.Name)
-			d.write(c, s, d.entries[s.Name])
+			writeDoc(c, s)
 		}
 	}
 	return nil
 }
 
 // writeInfo writes one COMMAND INFO entry in Redis 7's ten-field form.
-func writeInfo(c *command.Ctx, s *command.Spec, acl map[string][]string, facts map[string]cmdFacts) {
+func writeInfo(c *command.Ctx, s *command.Spec, cat *acl.Catalog) {
 	c.W.Array(10)
 	c.W.BulkString(s.FullName())
 	c.W.Int(int64(s.Arity))
-	f, known := facts[s.FullName()]
+	f, known := s.Info, s.Info != nil
+	if !known {
+		f = &facts.Info{}
+	}
 	flags := f.Flags
 	if !known {
 		if s.Flags&command.Write != 0 {
@@ -219,7 +208,7 @@ func writeInfo(c *command.Ctx, s *command.Spec, acl map[string][]string, facts m
 		c.W.Simple(f)
 	}
 	first, last, step := s.Keys.First, s.Keys.Last, s.Keys.Step
-	cats := acl[s.FullName()]
+	cats := cat.CommandCategories(s.FullName())
 	if known {
 		first, last, step, cats = f.First, f.Last, f.Step, f.ACL
 	}
@@ -236,44 +225,10 @@ func writeInfo(c *command.Ctx, s *command.Spec, acl map[string][]string, facts m
 	}
 	c.W.Array(len(f.KeySpecs))
 	for _, ks := range f.KeySpecs {
-		ks.write(c.W)
+		writeKeySpec(c.W, ks)
 	}
 	c.W.Array(len(s.Subcommands))
 	for _, sub := range s.Subcommands {
-		writeInfo(c, sub, acl, facts)
+		writeInfo(c, sub, cat)
 	}
-}
-
-// variableFlags resolves the key flags Redis works out from the arguments
-// of the commands whose key spec says variable_flags: SET writes its key
-// blindly (OW) unless GET reads it; BITFIELD with only GET operations
-// reads.
-func variableFlags(name string, args [][]byte, flags []string) []string {
-	if !slices.Contains(flags, "variable_flags") {
-		return flags
-	}
-	switch name {
-	case "set":
-		for _, a := range args[3:] {
-			if command.Is(a, "get") {
-				return []string{"RW", "access", "update"}
-			}
-		}
-		return []string{"OW", "update"}
-	case "bitfield":
-		for _, a := range args[2:] {
-			if command.Is(a, "set") || command.Is(a, "incrby") {
-				return []string{"RW", "access", "update"}
-			}
-		}
-		return []string{"RO", "access"}
-	}
-	return slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "variable_flags" })
-}
-
-// loadACL returns the ACL categories of every command by full name.
-func loadACL() (map[string][]string, error) {
-	var m map[string][]string
-	err := json.Unmarshal(docsACL, &m)
-	return m, err
 }

@@ -2,75 +2,18 @@ package server
 
 import (
 	_ "embed"
-	"encoding/json"
-	"strings"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/facts"
 )
 
-// COMMAND DOCS data. docs/args.json holds each command's group, the
-// version that introduced it and its argument structure (the facts redis
-// -cli needs for hints and "help @group"), as Redis 7.0 declares them;
-// docs/summaries.txt holds rekv's own summary and complexity of each.
-var (
-	//go:embed docs/args.json
-	docsArgs []byte
-	//go:embed docs/summaries.txt
-	docsSummaries string
-	//go:embed docs/acl.json
-	docsACL []byte
-)
-
-type docEntry struct {
-	Group           string              `json:"group"`
-	Since           string              `json:"since"`
-	DocFlags        []string            `json:"doc_flags"`
-	DeprecatedSince string              `json:"deprecated_since"`
-	Arguments       []docArg            `json:"arguments"`
-	Subcommands     map[string]docEntry `json:"subcommands"`
-}
-
-type docArg struct {
-	Name         string   `json:"name"`
-	Type         string   `json:"type"`
-	DisplayText  string   `json:"display_text"`
-	KeySpecIndex *int     `json:"key_spec_index"`
-	Token        string   `json:"token"`
-	Flags        []string `json:"flags"`
-	Arguments    []docArg `json:"arguments"`
-}
-
-// docs is the parsed documentation: entries by name, and summary and
-// complexity by full name ("config|get").
-type docs struct {
-	entries map[string]docEntry
-	summary map[string][2]string
-}
-
-func loadDocs() (*docs, error) {
-	d := &docs{summary: map[string][2]string{}}
-	if err := json.Unmarshal(docsArgs, &d.entries); err != nil {
-		return nil, err
+// writeDoc writes spec's documentation map (Redis 7's COMMAND DOCS
+// entry, from spec.Doc), listing only the subcommands rekv has.
+func writeDoc(c *command.Ctx, spec *command.Spec) {
+	e := spec.Doc
+	if e == nil {
+		e = &facts.Doc{}
 	}
-	for _, line := range strings.Split(docsSummaries, "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, '|')
-		j := strings.LastIndexByte(line[:max(i, 0)], '|')
-		if i < 0 || j < 0 {
-			continue
-		}
-		d.summary[line[:j]] = [2]string{line[i+1:], line[j+1 : i]}
-	}
-	return d, nil
-}
-
-// write writes spec's documentation map (Redis 7's COMMAND DOCS entry),
-// listing only the subcommands rekv has.
-func (d *docs) write(c *command.Ctx, spec *command.Spec, e docEntry) {
-	full := spec.FullName()
-	sum := d.summary[full]
 	n := 4
 	if len(e.DocFlags) > 0 {
 		n++
@@ -83,7 +26,7 @@ func (d *docs) write(c *command.Ctx, spec *command.Spec, e docEntry) {
 	}
 	var subs []*command.Spec
 	for _, s := range spec.Subcommands {
-		if _, ok := e.Subcommands[full+"|"+s.Name]; ok {
+		if s.Doc != nil {
 			subs = append(subs, s)
 		}
 	}
@@ -92,13 +35,13 @@ func (d *docs) write(c *command.Ctx, spec *command.Spec, e docEntry) {
 	}
 	c.W.Map(n)
 	c.W.BulkString("summary")
-	c.W.BulkString(sum[0])
+	c.W.BulkString(e.Summary)
 	c.W.BulkString("since")
 	c.W.BulkString(e.Since)
 	c.W.BulkString("group")
 	c.W.BulkString(e.Group)
 	c.W.BulkString("complexity")
-	c.W.BulkString(sum[1])
+	c.W.BulkString(e.Complexity)
 	if len(e.DocFlags) > 0 {
 		c.W.BulkString("doc_flags")
 		c.W.Set(len(e.DocFlags))
@@ -118,14 +61,13 @@ func (d *docs) write(c *command.Ctx, spec *command.Spec, e docEntry) {
 		c.W.BulkString("subcommands")
 		c.W.Map(len(subs))
 		for _, s := range subs {
-			name := full + "|" + s.Name
-			c.W.BulkString(name)
-			d.write(c, s, e.Subcommands[name])
+			c.W.BulkString(s.FullName())
+			writeDoc(c, s)
 		}
 	}
 }
 
-func writeArgs(c *command.Ctx, args []docArg) {
+func writeArgs(c *command.Ctx, args []facts.Arg) {
 	c.W.Array(len(args))
 	for _, a := range args {
 		n := 2

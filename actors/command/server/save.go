@@ -5,7 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // SAVE: writes a consistent backup of the store to the backup file and

@@ -4,7 +4,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // Databases is the number of logical databases (SELECT 0..15).

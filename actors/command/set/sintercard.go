@@ -3,7 +3,7 @@ package set
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // SINTERCARD numkeys key [key ...] [LIMIT limit]

@@ -6,7 +6,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // INCR key, DECR key: INCRBY and DECRBY by one.

@@ -10,7 +10,7 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 type setOp int

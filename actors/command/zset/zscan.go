@@ -3,7 +3,7 @@ package zset
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/types/rzset"
-	"github.com/rekv/rekv/net/resp"
+	"github.com/rekv/rekv/resp"
 )
 
 // ZSCAN key cursor [MATCH pattern] [COUNT count]: members in byte order,

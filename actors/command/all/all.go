@@ -1,0 +1,42 @@
+// Package all lists every command family's registration table: the one
+// place that decides which commands rekv serves. Adding a family means
+// adding its table here; adding a command to a family needs nothing
+// here.
+package all
+
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/geo"
+	"github.com/rekv/rekv/actors/command/hash"
+	"github.com/rekv/rekv/actors/command/hll"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/list"
+	"github.com/rekv/rekv/actors/command/pubsub"
+	"github.com/rekv/rekv/actors/command/scripting"
+	"github.com/rekv/rekv/actors/command/server"
+	"github.com/rekv/rekv/actors/command/set"
+	"github.com/rekv/rekv/actors/command/stream"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/command/tx"
+	"github.com/rekv/rekv/actors/command/zset"
+)
+
+// Registry returns the table of every command rekv serves, with scripts
+// served from s (nil: the table only, for tests and tools that run no
+// script).
+func Registry(s *scripting.Scripts) *command.Registry {
+	return command.NewRegistry(
+		command.WithClass(command.NotifyString, strings.Commands()),
+		command.WithClass(command.NotifyGeneric, keys.Commands()),
+		server.Commands(),
+		command.WithClass(command.NotifyHash, hash.Commands()),
+		command.WithClass(command.NotifyList, list.Commands()),
+		command.WithClass(command.NotifySet, set.Commands()),
+		command.WithClass(command.NotifyZSet, zset.Commands()),
+		command.WithClass(command.NotifyStream, stream.Commands()),
+		command.WithClass(command.NotifyString, hll.Commands()),
+		command.WithClass(command.NotifyZSet, geo.Commands()),
+		pubsub.Commands(),
+		tx.Commands(),
+		scripting.Commands(s))
+}
