@@ -442,41 +442,10 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	if cl.tracking.Load() {
 		defer cl.endCaching(spec)
 	}
-	if spec.Flags&command.NoAuth == 0 && !cl.Authenticated() {
-		s.stats.cmd(spec.FullName()).rejected.Add(1)
-		fail(rerr.ErrNoAuth, spec.FullName())
-		return
-	}
-	var restricted *acl.User // the client's user when not free: its scripts' calls are checked too
-	if spec.Flags&command.NoAuth == 0 {
-		d, u := s.permit(cl, spec, args)
-		if d != nil {
-			s.stats.cmd(spec.FullName()).rejected.Add(1)
-			fail(d.Error(), spec.FullName())
-			return
-		}
-		if u != nil && !u.Free() {
-			restricted = u
-		}
-	}
-	if err := s.busy(spec); err != nil {
+	adm := admission{cl: cl, spec: spec, args: args, proto: proto}
+	if err := s.admit(&adm); err != nil {
 		s.stats.cmd(spec.FullName()).rejected.Add(1)
 		fail(err, spec.FullName())
-		return
-	}
-	if spec.Flags&command.Write != 0 && s.storageErr.Load() != nil {
-		s.stats.cmd(spec.FullName()).rejected.Add(1)
-		fail(rerr.Misconf(s.StorageFailed()), spec.FullName())
-		return
-	}
-	if spec.Flags&command.DenyOOM != 0 && s.overMemory() {
-		s.stats.cmd(spec.FullName()).rejected.Add(1)
-		fail(rerr.ErrOOM, spec.FullName()) // rekv evicts nothing: every policy is noeviction
-		return
-	}
-	if proto == 2 && spec.Flags&command.PubSubContext == 0 && cl.Subscriptions() > 0 {
-		s.stats.cmd(spec.FullName()).rejected.Add(1)
-		fail(rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", spec.FullName()), spec.FullName())
 		return
 	}
 	runner, err := spec.Parse(args)
@@ -500,41 +469,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		return
 	}
 	if spec.Flags&command.Conn != 0 {
-		// It may read what the pass wrote (EXEC, WATCH), and it may wait
-		// for shards, which the pass holds.
-		s.sendBundle(cl)
-		cl.pass.end(cl)
-		w := resp.NewWriter(proto)
-		ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
-			Now: time.Now().UnixMilli(), DB: db}
-		cl.cur, cl.curArgs, cl.curSeq = spec, args, seq
-		if spec.Flags&command.Serial != 0 {
-			// EXEC may re-run on every shard (scripts): read nothing more
-			// until it replies; the reply (now or from the engine) clears it.
-			cl.waitSeq.Store(seq + 1)
-		}
-		if s.mon.n.Load() > 0 && !skipMonitor(spec) {
-			s.monitorConn(cl, spec, args)
-		}
-		t0 := time.Now()
-		err := runner.Run(ctx)
-		if spec.Name != "exec" && spec.Name != "watch" { // timed by the engine
-			d := time.Since(t0)
-			s.commandDone(spec, d, err != nil && !errors.Is(err, command.ErrReplyLater))
-			s.slowCommand(cl, args, d)
-		}
-		cl.cur, cl.curArgs = nil, nil
-		if errors.Is(err, command.ErrReplyLater) {
-			return // the engine replies (WATCH, EXEC)
-		}
-		if err != nil {
-			w.Reset(proto)
-			command.Reply(w, err, spec.FullName(), s.log)
-		}
-		cl.Reply(seq, w.Bytes())
-		if cl.quitting {
-			cl.closeAfter(seq)
-		}
+		s.runConn(cl, spec, args, runner, seq, db, proto)
 		return
 	}
 	if b, ok := runner.(command.Blocker); ok && b.MayBlock() || spec.Flags&command.Serial != 0 {
@@ -542,9 +477,53 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)
 	}
-	req := &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
+	s.toEngine(cl, &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load(), User: restricted, ClientInfo: cl.info, Answered: cl.answered(seq)}
+		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)})
+}
+
+// runConn runs a connection command (command.Conn) on the event loop.
+func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner command.Runner, seq uint64, db, proto int) {
+	// It may read what the pass wrote (EXEC, WATCH), and it may wait
+	// for shards, which the pass holds.
+	s.sendBundle(cl)
+	cl.pass.end(cl)
+	w := resp.NewWriter(proto)
+	ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
+		Now: time.Now().UnixMilli(), DB: db}
+	cl.cur, cl.curArgs, cl.curSeq = spec, args, seq
+	if spec.Flags&command.Serial != 0 {
+		// EXEC may re-run on every shard (scripts): read nothing more
+		// until it replies; the reply (now or from the engine) clears it.
+		cl.waitSeq.Store(seq + 1)
+	}
+	if s.mon.n.Load() > 0 && !skipMonitor(spec) {
+		s.monitorConn(cl, spec, args)
+	}
+	t0 := time.Now()
+	err := runner.Run(ctx)
+	if spec.Name != "exec" && spec.Name != "watch" { // timed by the engine
+		d := time.Since(t0)
+		s.commandDone(spec, d, err != nil && !errors.Is(err, command.ErrReplyLater))
+		s.slowCommand(cl, args, d)
+	}
+	cl.cur, cl.curArgs = nil, nil
+	if errors.Is(err, command.ErrReplyLater) {
+		return // the engine replies (WATCH, EXEC)
+	}
+	if err != nil {
+		w.Reset(proto)
+		command.Reply(w, err, spec.FullName(), s.log)
+	}
+	cl.Reply(seq, w.Bytes())
+	if cl.quitting {
+		cl.closeAfter(seq)
+	}
+}
+
+// toEngine hands a storage command to the engine.
+func (s *Server) toEngine(cl *client, req *actors.Request) {
+	seq := req.Seq
 	// In place of idle shards (see actors.Session): into the session's
 	// groups while every earlier command of the client is answered or in
 	// them, else alone; the replies go out at the end of OnTraffic.
@@ -610,12 +589,6 @@ func (s *Server) SetStorageFailed(err error) {
 	}
 }
 
-// overMemory reports whether used memory is over maxmemory.
-func (s *Server) overMemory() bool {
-	limit := s.rt.maxMemory.Load()
-	return limit > 0 && s.rt.usedMemory.Load() > limit
-}
-
 // ClientList implements command.Server.
 func (s *Server) ClientList() []string {
 	var ids []int64
@@ -671,66 +644,8 @@ func (s *Server) CheckAuth(user, pass []byte) error {
 	return nil
 }
 
-// permit checks the client's ACL user for a command line, logging a
-// denial (ACL LOG).
-func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*acl.Denial, *acl.User) {
-	u := s.acl.User(cl.User())
-	if u == nil { // deleted while connected: its connection is closing
-		return &acl.Denial{Reason: "command", Object: spec.FullName()}, nil
-	}
-	d := acl.Permit(u, spec, args)
-	if d != nil {
-		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
-	}
-	return d, u
-}
-
 // ACL implements command.Server.
 func (s *Server) ACL() *acl.Store { return s.acl }
-
-// defaultOpen reports whether the default user is on and needs no
-// password: clients start authenticated as it.
-func (s *Server) defaultOpen() bool {
-	u := s.acl.User("default")
-	return u != nil && u.On && u.NoPass
-}
-
-// deniedReply is Redis's protected-mode refusal.
-const deniedReply = "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. " +
-	"In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of " +
-	"the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting " +
-	"to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to " +
-	"make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected " +
-	"mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' " +
-	"option. 4) Set up an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start " +
-	"accepting connections from the outside.\r\n"
-
-// refuse reports whether protected mode turns a client away: no password,
-// protected mode on, and a peer that is not a loopback address.
-func refuse(protected bool, password string, addr stdnet.Addr) bool {
-	if !protected || password != "" {
-		return false
-	}
-	tcp, ok := addr.(*stdnet.TCPAddr)
-	return ok && tcp != nil && !tcp.IP.IsLoopback()
-}
-
-// busy returns BUSY for a command arriving while a script has run past
-// busy-reply-threshold, unless the command is allowed then (SCRIPT KILL).
-func (s *Server) busy(spec *command.Spec) error {
-	if s.opts.Busy == nil || spec.Flags&command.AllowBusy != 0 {
-		return nil
-	}
-	limit := s.busyMs.Load()
-	if limit <= 0 {
-		return nil
-	}
-	d, function := s.opts.Busy()
-	if d < time.Duration(limit)*time.Millisecond {
-		return nil
-	}
-	return s.opts.BusyError(function)
-}
 
 // argsSize returns the bytes of a command's arguments, stopping early once
 // it passes bigTransient.

@@ -20,4 +20,12 @@
 //     stamp, and every key a write transaction touches gets a new stamp
 //     (stamp.go), so conflicting writes on different nodes cannot both
 //     commit and WATCH sees them.
+//
+// Files by role: tx.go (the transaction's lifecycle and the keyspace:
+// metas, types, delete, expire, rename), seen.go (the keys a transaction
+// looked up), journal.go (Journal: what a transaction did that others act
+// on after its commit), records.go (database records, FLUSHDB, SWAPDB),
+// strings.go, collection.go, members.go, lists.go (values), sweeps.go
+// (the GC's removals and counts), system.go (system records), cache.go,
+// access.go, stamp.go, flush_markers.go.
 package store

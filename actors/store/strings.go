@@ -309,3 +309,61 @@ func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt 
 	}
 	return t.write(key, mk, old, m, nil)
 }
+
+// GetString returns the string at key; ok is false if the key does not
+// exist; the error is rerr.ErrWrongType for another type.
+func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
+	// One look-up: raw loads a payload only for an inline string.
+	_, r, err := t.raw(key, true)
+	if err != nil || !t.live(r) {
+		return nil, false, err
+	}
+	if r.meta.Type != codec.TypeString {
+		return nil, false, rerr.ErrWrongType
+	}
+	if r.meta.Chunked {
+		s := &Str{t: t, key: key, meta: r.meta, exists: true}
+		v, err := s.Value()
+		return v, err == nil, err
+	}
+	return r.payload, true, nil
+}
+
+// SetString stores val at key with expiry expireAt (0 for none), replacing
+// whatever was there. The transaction may keep val until it ends: callers
+// must not modify it.
+func (t *Tx) SetString(key, val []byte, expireAt int64) error {
+	mk, old, err := t.raw(key, false)
+	if err != nil {
+		return err
+	}
+	if expireAt != 0 && expireAt <= t.now {
+		// Already expired, as Redis does for SET with a past EXAT: the key
+		// ends up deleted.
+		_, err := t.del(key, mk, old)
+		return err
+	}
+	if len(val) > codec.StringInlineMax {
+		return t.setChunked(key, mk, old, val, expireAt)
+	}
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
+	if t.live(old) && old.meta.Type == codec.TypeString && !old.meta.Chunked {
+		m.Version = old.meta.Version
+	} else if m.Version, err = t.drv.NextVersion(); err != nil {
+		return err
+	}
+	return t.write(key, mk, old, m, val)
+}
+
+// SetStringKeepTTL stores val at key, keeping the expiry of a live key.
+func (t *Tx) SetStringKeepTTL(key, val []byte) error {
+	_, old, err := t.raw(key, false)
+	if err != nil {
+		return err
+	}
+	var expireAt int64
+	if t.live(old) {
+		expireAt = old.meta.ExpireAt
+	}
+	return t.SetString(key, val, expireAt)
+}

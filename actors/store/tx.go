@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cespare/xxhash/v2"
-
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -31,14 +29,9 @@ type Tx struct {
 	kbuf    []byte // scratch for meta keys looked up in seen
 	dirty   []string
 	records map[int]DBRecord // database records written, published on commit
-	flushed []int            // databases flushed (their watches break)
-	swapped [][2]int         // databases swapped
-	ready   refSet           // list keys that gained elements
-	touched refSet           // keys written (WATCH, notifications)
-	deleted refSet           // keys whose meta was removed
-	notify  bool             // keyspace notifications are on: collect notes
-	notes   []Note
-	msgs    []Message
+	// Journal records what the transaction did for those who act on it
+	// after the commit (journal.go).
+	Journal
 	err     error            // a failed marker read by Use, reported by the next read
 	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
@@ -51,122 +44,6 @@ type Tx struct {
 	// writing is the collection whose Put or Remove is running, so the
 	// write hook knows a list element from other members.
 	writing *Coll
-}
-
-// Note is a keyspace notification to publish after the commit.
-type Note struct {
-	DB    int
-	Class uint16 // command.NotifyClass
-	Event string
-	Key   []byte
-}
-
-// refSet is an insertion-ordered set of keys.
-type refSet struct {
-	list []KeyRef
-	// idx, built once the list is long, maps a hash of (db, key) to the
-	// first entry of list with that hash; entries sharing a hash with an
-	// earlier one (a collision, or never) are found by a scan.
-	idx map[uint64]int32
-}
-
-func (s *refSet) add(db uint8, key []byte) {
-	if n := len(s.list); n > 0 && s.list[n-1].DB == int(db) && string(s.list[n-1].Key) == string(key) {
-		return
-	}
-	if s.idx == nil && len(s.list) >= 8 {
-		s.idx = make(map[uint64]int32, 16)
-		for i, r := range s.list {
-			h := refHash(uint8(r.DB), r.Key)
-			if _, ok := s.idx[h]; !ok {
-				s.idx[h] = int32(i)
-			}
-		}
-	}
-	if s.idx != nil {
-		h := refHash(db, key)
-		if i, ok := s.idx[h]; ok {
-			if r := s.list[i]; r.DB == int(db) && string(r.Key) == string(key) || s.scan(db, key) {
-				return
-			}
-		} else {
-			s.idx[h] = int32(len(s.list))
-		}
-	} else if s.scan(db, key) {
-		return
-	}
-	s.list = append(s.list, KeyRef{int(db), key})
-}
-
-// scan reports whether (db, key) is in the list, looking at every entry.
-func (s *refSet) scan(db uint8, key []byte) bool {
-	for _, r := range s.list {
-		if r.DB == int(db) && string(r.Key) == string(key) {
-			return true
-		}
-	}
-	return false
-}
-
-// refHash hashes (db, key) for refSet's index.
-func refHash(db uint8, key []byte) uint64 {
-	return xxhash.Sum64(key) ^ uint64(db)*0x9e3779b97f4a7c15
-}
-
-// KeyRef names a key of a database.
-type KeyRef struct {
-	DB  int
-	Key []byte
-}
-
-type record struct {
-	mk       string // the meta key, as the seen map holds it
-	meta     codec.Meta
-	exists   bool // stored, possibly expired
-	payload  []byte
-	loaded   bool  // payload is known
-	accessed bool  // recorded in the access clock by this transaction
-	hint     int32 // the key's MetaCache slot hint (0: none)
-}
-
-// seenKeys holds the records of the keys a transaction looked up or
-// wrote, by meta key. The records live in a slice the map indexes: a
-// record (152 bytes) is past the size Go's maps store inline (128), so a
-// map of records allocated one per key; a reused seenKeys allocates
-// nothing.
-type seenKeys struct {
-	idx  map[string]int32
-	recs []record
-}
-
-// get returns mk's record.
-func (s *seenKeys) get(mk string) (record, bool) { return s.getBytes(bytesOf(mk)) }
-
-// getBytes is get for a key in a scratch buffer (the map look-up's
-// conversion copies nothing).
-func (s *seenKeys) getBytes(mk []byte) (record, bool) {
-	i, ok := s.idx[string(mk)]
-	if !ok {
-		return record{}, false
-	}
-	return s.recs[i], true
-}
-
-// put sets mk's record.
-func (s *seenKeys) put(mk string, r record) {
-	if i, ok := s.idx[mk]; ok {
-		s.recs[i] = r
-		return
-	}
-	s.idx[mk] = int32(len(s.recs))
-	s.recs = append(s.recs, r)
-}
-
-// reset forgets every record, keeping the memory.
-func (s *seenKeys) reset() {
-	clear(s.idx)
-	clear(s.recs) // no payload kept alive
-	s.recs = s.recs[:0]
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -201,7 +78,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
-		seen: seen, notify: e.Notify}
+		seen: seen, Journal: Journal{notify: e.Notify}}
 	t.mt.t = t
 	t.txn = &t.mt
 	if err := t.use(db); err != nil {
@@ -267,140 +144,6 @@ func (t *Tx) Commit() error {
 	t.dirty = t.dirty[:0]
 	return err
 }
-
-// Ready returns the list keys that gained elements in this transaction
-// (BLPOP and friends wait on them), in the order they were first signalled.
-func (t *Tx) Ready() []KeyRef { return t.ready.list }
-
-// Touched returns the keys this transaction wrote (members included), in
-// the order first written.
-func (t *Tx) Touched() []KeyRef { return t.touched.list }
-
-// Deleted returns the keys whose meta this transaction removed.
-func (t *Tx) Deleted() []KeyRef { return t.deleted.list }
-
-// Flushes returns the databases this transaction flushed.
-func (t *Tx) Flushes() []int { return t.flushed }
-
-// Swaps returns the pairs of databases this transaction swapped.
-func (t *Tx) Swaps() [][2]int { return t.swapped }
-
-// Notifying reports whether notifications are collected.
-func (t *Tx) Notifying() bool { return t.notify }
-
-// AddNote records a keyspace notification for key in the current database
-// (when notifications are on).
-func (t *Tx) AddNote(class uint16, event string, key []byte) {
-	if t.notify {
-		t.notes = append(t.notes, Note{DB: int(t.db), Class: class, Event: event, Key: key})
-	}
-}
-
-// AddNoteIn records a notification for a key of database db.
-func (t *Tx) AddNoteIn(db int, class uint16, event string, key []byte) {
-	if t.notify {
-		t.notes = append(t.notes, Note{DB: db, Class: class, Event: event, Key: key})
-	}
-}
-
-// NoteCount returns how many notifications are recorded.
-func (t *Tx) NoteCount() int { return len(t.notes) }
-
-// TakeNotes removes and returns the notifications recorded from position
-// from on.
-func (t *Tx) TakeNotes(from int) []Note {
-	if from >= len(t.notes) {
-		return nil
-	}
-	tail := append([]Note(nil), t.notes[from:]...)
-	t.notes = t.notes[:from]
-	return tail
-}
-
-// NotesTo moves the notifications recorded from position from on to
-// position i (LMOVE announces its push, and the destination's "new", before
-// its pop, as Redis does).
-func (t *Tx) NotesTo(i, from int) {
-	if i >= from || from >= len(t.notes) {
-		return
-	}
-	tail := append([]Note(nil), t.notes[from:]...)
-	copy(t.notes[i+len(tail):], t.notes[i:from])
-	copy(t.notes[i:], tail)
-}
-
-// Message is a Pub/Sub message a command published (PUBLISH inside a
-// script): it is delivered only after the transaction commits.
-type Message struct {
-	Channel, Msg []byte
-	Shard        bool // a shard channel's (SPUBLISH)
-}
-
-// AddMessage queues a Pub/Sub message for delivery after commit.
-func (t *Tx) AddMessage(channel, msg []byte, shard bool) {
-	t.msgs = append(t.msgs, Message{channel, msg, shard})
-}
-
-// Messages returns the queued Pub/Sub messages.
-func (t *Tx) Messages() []Message { return t.msgs }
-
-// Notes returns the notifications recorded, in order.
-func (t *Tx) Notes() []Note { return t.notes }
-
-// Use switches the database later operations address (SELECT inside
-// MULTI); the transaction's state is keyed by database, so it stays valid.
-func (t *Tx) Use(db int) {
-	if err := t.use(db); err != nil && t.err == nil {
-		t.err = err
-	}
-}
-
-func (t *Tx) use(db int) error {
-	r, err := t.Record(db)
-	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
-	return err
-}
-
-// Slot returns the slot the selected database's keys are stored under.
-func (t *Tx) Slot() int { return int(t.slot) }
-
-// Record returns database db's record as this transaction sees it: one it
-// wrote, else (shared store) the one in its snapshot, read once per
-// database — the Use of every grouped command would otherwise read it
-// again — else the one held in memory.
-func (t *Tx) Record(db int) (DBRecord, error) {
-	if r, ok := t.records[db]; ok {
-		return r, nil
-	}
-	if r, ok := t.floors[db]; ok {
-		return r, nil
-	}
-	r, err := t.markers.Record(t.txn, db)
-	if err == nil && t.markers.Shared() {
-		if t.floors == nil {
-			t.floors = make(map[int]DBRecord, 1)
-		}
-		t.floors[db] = r
-	}
-	return r, err
-}
-
-// slotOf returns the slot of database db (see Record); an error is kept
-// for the next read, as Use does.
-func (t *Tx) slotOf(db int) uint8 {
-	if db == int(t.db) {
-		return t.slot
-	}
-	r, err := t.Record(db)
-	if err != nil && t.err == nil {
-		t.err = err
-	}
-	return r.Slot
-}
-
-func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
-
-func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
 
 // Rollback discards the transaction; cached state is untouched, but for
 // the member cache entries of writes not committed, which it removes.
@@ -588,64 +331,6 @@ func (t *Tx) Exists(key []byte) (bool, error) {
 	return ok, err
 }
 
-// GetString returns the string at key; ok is false if the key does not
-// exist; the error is rerr.ErrWrongType for another type.
-func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
-	// One look-up: raw loads a payload only for an inline string.
-	_, r, err := t.raw(key, true)
-	if err != nil || !t.live(r) {
-		return nil, false, err
-	}
-	if r.meta.Type != codec.TypeString {
-		return nil, false, rerr.ErrWrongType
-	}
-	if r.meta.Chunked {
-		s := &Str{t: t, key: key, meta: r.meta, exists: true}
-		v, err := s.Value()
-		return v, err == nil, err
-	}
-	return r.payload, true, nil
-}
-
-// SetString stores val at key with expiry expireAt (0 for none), replacing
-// whatever was there. The transaction may keep val until it ends: callers
-// must not modify it.
-func (t *Tx) SetString(key, val []byte, expireAt int64) error {
-	mk, old, err := t.raw(key, false)
-	if err != nil {
-		return err
-	}
-	if expireAt != 0 && expireAt <= t.now {
-		// Already expired, as Redis does for SET with a past EXAT: the key
-		// ends up deleted.
-		_, err := t.del(key, mk, old)
-		return err
-	}
-	if len(val) > codec.StringInlineMax {
-		return t.setChunked(key, mk, old, val, expireAt)
-	}
-	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
-	if t.live(old) && old.meta.Type == codec.TypeString && !old.meta.Chunked {
-		m.Version = old.meta.Version
-	} else if m.Version, err = t.drv.NextVersion(); err != nil {
-		return err
-	}
-	return t.write(key, mk, old, m, val)
-}
-
-// SetStringKeepTTL stores val at key, keeping the expiry of a live key.
-func (t *Tx) SetStringKeepTTL(key, val []byte) error {
-	_, old, err := t.raw(key, false)
-	if err != nil {
-		return err
-	}
-	var expireAt int64
-	if t.live(old) {
-		expireAt = old.meta.ExpireAt
-	}
-	return t.SetString(key, val, expireAt)
-}
-
 // Delete removes key; it reports whether a live key was removed.
 func (t *Tx) Delete(key []byte) (bool, error) {
 	mk, old, err := t.raw(key, false)
@@ -668,103 +353,6 @@ func (t *Tx) SetExpire(key []byte, expireAt int64) (bool, error) {
 	m := old.meta
 	m.ExpireAt = expireAt
 	return true, t.write(key, mk, old, m, old.payload)
-}
-
-// Flush empties db (FLUSHDB) by writing its flush marker: a new version,
-// below which every meta of db is dead. The caller holds every shard and
-// purges their caches.
-func (t *Tx) Flush(db int) error {
-	r, err := t.Record(db)
-	if err != nil {
-		return err
-	}
-	if r.Marker, err = t.drv.NextVersion(); err != nil {
-		return err
-	}
-	if err := t.writeRecord(db, r); err != nil {
-		return err
-	}
-	t.flushed = append(t.flushed, db)
-	return nil
-}
-
-// Swap exchanges databases a and b (SWAPDB) by exchanging their records:
-// no key moves. The caller holds every shard.
-func (t *Tx) Swap(a, b int) error {
-	ra, err := t.Record(a)
-	if err != nil {
-		return err
-	}
-	rb, err := t.Record(b)
-	if err != nil {
-		return err
-	}
-	if err := t.writeRecord(a, rb); err != nil {
-		return err
-	}
-	if err := t.writeRecord(b, ra); err != nil {
-		return err
-	}
-	t.swapped = append(t.swapped, [2]int{a, b})
-	return nil
-}
-
-// writeRecord stores db's record; the selected database follows it.
-func (t *Tx) writeRecord(db int, r DBRecord) error {
-	if err := t.txn.Set(codec.FlushMarkerKey(uint8(db)), codec.EncodeDBRecord(r.Marker, r.Slot)); err != nil {
-		return err
-	}
-	if t.records == nil {
-		t.records = map[int]DBRecord{}
-	}
-	t.records[db] = r
-	if db == int(t.db) {
-		t.slot, t.minVer = r.Slot, r.Marker
-	}
-	return nil
-}
-
-// deadIn reports whether a meta stored under slot with version v is dead
-// by FLUSHDB.
-func (t *Tx) deadIn(slot uint8, v uint64) bool {
-	for _, r := range t.records {
-		if r.Slot == slot {
-			return v < r.Marker
-		}
-	}
-	return t.markers.Dead(int(slot), v)
-}
-
-// ReclaimFlushed is the GC's removal of a meta hidden by a flush marker: if
-// key's stored meta is dead that way, it is deleted with its TTL entry (a
-// collection's version left as garbage). It reports whether it removed one.
-func (t *Tx) ReclaimFlushed(key []byte) (bool, error) {
-	mk, r, err := t.raw(key, false)
-	if err != nil || !r.exists || r.meta.Version >= t.minVer {
-		return false, err
-	}
-	_, err = t.del(key, mk, r)
-	return err == nil, err
-}
-
-// ExpireDue is the GC's expiry of one TTL-index entry: if key's meta still
-// expires at expireAt and that time has passed, the key is deleted (its
-// TTL entry removed, a collection's version left as garbage). An entry no
-// meta matches any more is stale and is removed. It reports whether a key
-// was expired.
-func (t *Tx) ExpireDue(key []byte, expireAt int64) (bool, error) {
-	mk, r, err := t.raw(key, false)
-	if err != nil {
-		return false, err
-	}
-	if r.exists && r.meta.ExpireAt == expireAt {
-		if expireAt > t.now || r.meta.Version < t.minVer {
-			return false, nil // not yet; or flushed: the flush sweep's (no event)
-		}
-		_, err := t.del(key, mk, r)
-		return err == nil, err
-	}
-	return false, t.txn.Delete(codec.TTLKey(expireAt, t.slot, key))
 }
 
 // Rename moves src to dst (replacing dst), keeping the TTL. The caller has
@@ -899,58 +487,4 @@ func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, err
 		}
 		return fn(key, m)
 	})
-}
-
-// CountKeys counts the live keys of every database, and those of them with
-// a TTL, by walking every meta record (INFO keyspace).
-func (t *Tx) CountKeys() (keys, expires [Databases]int64, err error) {
-	var dbOf [Databases]int // slot -> database
-	for db := range dbOf {
-		r, err := t.Record(db)
-		if err != nil {
-			return keys, expires, err
-		}
-		dbOf[r.Slot] = db
-	}
-	start, end := codec.MetaRangeAll()
-	err = t.txn.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
-		slot, _, err := codec.DecodeMetaKey(k)
-		if err != nil {
-			return false, err
-		}
-		m, _, err := codec.DecodeMeta(v)
-		if err != nil {
-			return false, err
-		}
-		if int(slot) < Databases && !m.Expired(t.now) && !t.deadIn(slot, m.Version) {
-			db := dbOf[slot]
-			keys[db]++
-			if m.ExpireAt != 0 {
-				expires[db]++
-			}
-		}
-		return true, nil
-	})
-	return keys, expires, err
-}
-
-// System returns the value of a system record (codec's 's' family), nil
-// when missing.
-func (t *Tx) System(key []byte) ([]byte, error) {
-	v, err := t.txn.Get(key)
-	if errors.Is(err, drivers.ErrNotFound) {
-		return nil, nil
-	}
-	return v, err
-}
-
-// SetSystem writes a system record; DeleteSystem removes one.
-func (t *Tx) SetSystem(key, val []byte) error { return t.txn.Set(key, val) }
-
-// DeleteSystem removes a system record.
-func (t *Tx) DeleteSystem(key []byte) error { return t.txn.Delete(key) }
-
-// ScanSystem calls fn for every system record under prefix, in key order.
-func (t *Tx) ScanSystem(prefix []byte, fn func(key, val []byte) (bool, error)) error {
-	return t.txn.Iterate(prefix, codec.PrefixEnd(prefix), drivers.IterOptions{}, fn)
 }

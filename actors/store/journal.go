@@ -1,0 +1,168 @@
+package store
+
+import (
+	"github.com/cespare/xxhash/v2"
+)
+
+// Journal is what a transaction did that others act on after it
+// commits: the keys it wrote (WATCH, client-side caching), deleted and
+// made ready (blocked clients), the databases it flushed or swapped, and
+// the keyspace notifications and Pub/Sub messages to publish. It is
+// embedded in Tx.
+type Journal struct {
+	flushed []int    // databases flushed (their watches break)
+	swapped [][2]int // databases swapped
+	ready   refSet   // list keys that gained elements
+	touched refSet   // keys written (WATCH, notifications)
+	deleted refSet   // keys whose meta was removed
+	notify  bool     // keyspace notifications are on: collect notes
+	notes   []Note
+	msgs    []Message
+}
+
+// Note is a keyspace notification to publish after the commit.
+type Note struct {
+	DB    int
+	Class uint16 // command.NotifyClass
+	Event string
+	Key   []byte
+}
+
+// refSet is an insertion-ordered set of keys.
+type refSet struct {
+	list []KeyRef
+	// idx, built once the list is long, maps a hash of (db, key) to the
+	// first entry of list with that hash; entries sharing a hash with an
+	// earlier one (a collision, or never) are found by a scan.
+	idx map[uint64]int32
+}
+
+func (s *refSet) add(db uint8, key []byte) {
+	if n := len(s.list); n > 0 && s.list[n-1].DB == int(db) && string(s.list[n-1].Key) == string(key) {
+		return
+	}
+	if s.idx == nil && len(s.list) >= 8 {
+		s.idx = make(map[uint64]int32, 16)
+		for i, r := range s.list {
+			h := refHash(uint8(r.DB), r.Key)
+			if _, ok := s.idx[h]; !ok {
+				s.idx[h] = int32(i)
+			}
+		}
+	}
+	if s.idx != nil {
+		h := refHash(db, key)
+		if i, ok := s.idx[h]; ok {
+			if r := s.list[i]; r.DB == int(db) && string(r.Key) == string(key) || s.scan(db, key) {
+				return
+			}
+		} else {
+			s.idx[h] = int32(len(s.list))
+		}
+	} else if s.scan(db, key) {
+		return
+	}
+	s.list = append(s.list, KeyRef{int(db), key})
+}
+
+// scan reports whether (db, key) is in the list, looking at every entry.
+func (s *refSet) scan(db uint8, key []byte) bool {
+	for _, r := range s.list {
+		if r.DB == int(db) && string(r.Key) == string(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// refHash hashes (db, key) for refSet's index.
+func refHash(db uint8, key []byte) uint64 {
+	return xxhash.Sum64(key) ^ uint64(db)*0x9e3779b97f4a7c15
+}
+
+// KeyRef names a key of a database.
+type KeyRef struct {
+	DB  int
+	Key []byte
+}
+
+// Ready returns the list keys that gained elements in this transaction
+// (BLPOP and friends wait on them), in the order they were first signalled.
+func (j *Journal) Ready() []KeyRef { return j.ready.list }
+
+// Touched returns the keys this transaction wrote (members included), in
+// the order first written.
+func (j *Journal) Touched() []KeyRef { return j.touched.list }
+
+// Deleted returns the keys whose meta this transaction removed.
+func (j *Journal) Deleted() []KeyRef { return j.deleted.list }
+
+// Flushes returns the databases this transaction flushed.
+func (j *Journal) Flushes() []int { return j.flushed }
+
+// Swaps returns the pairs of databases this transaction swapped.
+func (j *Journal) Swaps() [][2]int { return j.swapped }
+
+// Notifying reports whether notifications are collected.
+func (j *Journal) Notifying() bool { return j.notify }
+
+// AddNote records a keyspace notification for key in the current database
+// (when notifications are on).
+func (t *Tx) AddNote(class uint16, event string, key []byte) {
+	t.AddNoteIn(int(t.db), class, event, key)
+}
+
+// AddNoteIn records a notification for a key of database db.
+func (j *Journal) AddNoteIn(db int, class uint16, event string, key []byte) {
+	if j.notify {
+		j.notes = append(j.notes, Note{DB: db, Class: class, Event: event, Key: key})
+	}
+}
+
+// NoteCount returns how many notifications are recorded.
+func (j *Journal) NoteCount() int { return len(j.notes) }
+
+// TakeNotes removes and returns the notifications recorded from position
+// from on.
+func (j *Journal) TakeNotes(from int) []Note {
+	if from >= len(j.notes) {
+		return nil
+	}
+	tail := append([]Note(nil), j.notes[from:]...)
+	j.notes = j.notes[:from]
+	return tail
+}
+
+// NotesTo moves the notifications recorded from position from on to
+// position i (LMOVE announces its push, and the destination's "new", before
+// its pop, as Redis does).
+func (j *Journal) NotesTo(i, from int) {
+	if i >= from || from >= len(j.notes) {
+		return
+	}
+	tail := append([]Note(nil), j.notes[from:]...)
+	copy(j.notes[i+len(tail):], j.notes[i:from])
+	copy(j.notes[i:], tail)
+}
+
+// Message is a Pub/Sub message a command published (PUBLISH inside a
+// script): it is delivered only after the transaction commits.
+type Message struct {
+	Channel, Msg []byte
+	Shard        bool // a shard channel's (SPUBLISH)
+}
+
+// AddMessage queues a Pub/Sub message for delivery after commit.
+func (j *Journal) AddMessage(channel, msg []byte, shard bool) {
+	j.msgs = append(j.msgs, Message{channel, msg, shard})
+}
+
+// Messages returns the queued Pub/Sub messages.
+func (j *Journal) Messages() []Message { return j.msgs }
+
+// Notes returns the notifications recorded, in order.
+func (j *Journal) Notes() []Note { return j.notes }
+
+func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
+
+func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }

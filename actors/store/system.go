@@ -1,0 +1,29 @@
+package store
+
+import (
+	"errors"
+
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
+)
+
+// System returns the value of a system record (codec's 's' family), nil
+// when missing.
+func (t *Tx) System(key []byte) ([]byte, error) {
+	v, err := t.txn.Get(key)
+	if errors.Is(err, drivers.ErrNotFound) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// SetSystem writes a system record; DeleteSystem removes one.
+func (t *Tx) SetSystem(key, val []byte) error { return t.txn.Set(key, val) }
+
+// DeleteSystem removes a system record.
+func (t *Tx) DeleteSystem(key []byte) error { return t.txn.Delete(key) }
+
+// ScanSystem calls fn for every system record under prefix, in key order.
+func (t *Tx) ScanSystem(prefix []byte, fn func(key, val []byte) (bool, error)) error {
+	return t.txn.Iterate(prefix, codec.PrefixEnd(prefix), drivers.IterOptions{}, fn)
+}

@@ -1,0 +1,165 @@
+package net
+
+import (
+	stdnet "net"
+	"time"
+
+	"github.com/rekv/rekv/acl"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// admission is a command line on its way in: what the guards look at,
+// and what they learn (the client's ACL user when it is restricted, so
+// the calls its scripts make are checked too).
+type admission struct {
+	cl    *client
+	spec  *command.Spec
+	args  [][]byte
+	proto int
+	user  *acl.User
+}
+
+// admit runs the admission guards in Redis's order (processCommand's):
+// authentication, ACL, a busy script, a failing store, maxmemory, then a
+// RESP2 client's Pub/Sub context. Arity and unknown commands are the
+// registry's (Resolve), before these. Each guard returns nil to let the
+// command go on, or the error that refuses it (its reply; counted as
+// rejected in the command's stats). They are called directly, not
+// through a table of functions, so the admission stays on the stack.
+func (s *Server) admit(a *admission) error {
+	if err := authenticated(s, a); err != nil {
+		return err
+	}
+	if err := permitted(s, a); err != nil {
+		return err
+	}
+	if err := notBusy(s, a); err != nil {
+		return err
+	}
+	if err := storageWritable(s, a); err != nil {
+		return err
+	}
+	if err := underMaxMemory(s, a); err != nil {
+		return err
+	}
+	return pubSubContext(s, a)
+}
+
+// authenticated refuses every command but AUTH, HELLO and QUIT before the
+// client authenticates.
+func authenticated(_ *Server, a *admission) error {
+	if a.spec.Flags&command.NoAuth == 0 && !a.cl.Authenticated() {
+		return rerr.ErrNoAuth
+	}
+	return nil
+}
+
+// permitted checks the client's ACL user (NOPERM, logged in ACL LOG).
+func permitted(s *Server, a *admission) error {
+	if a.spec.Flags&command.NoAuth != 0 {
+		return nil
+	}
+	d, u := s.permit(a.cl, a.spec, a.args)
+	if d != nil {
+		return d.Error()
+	}
+	if u != nil && !u.Free() {
+		a.user = u
+	}
+	return nil
+}
+
+// notBusy answers BUSY while a script runs past busy-reply-threshold.
+func notBusy(s *Server, a *admission) error { return s.busy(a.spec) }
+
+// storageWritable refuses writes while the store fails (MISCONF).
+func storageWritable(s *Server, a *admission) error {
+	if a.spec.Flags&command.Write != 0 && s.storageErr.Load() != nil {
+		return rerr.Misconf(s.StorageFailed())
+	}
+	return nil
+}
+
+// underMaxMemory refuses the commands Redis flags denyoom while used
+// memory is over maxmemory (rekv evicts nothing: every policy is
+// noeviction).
+func underMaxMemory(s *Server, a *admission) error {
+	if a.spec.Flags&command.DenyOOM != 0 && s.overMemory() {
+		return rerr.ErrOOM
+	}
+	return nil
+}
+
+// pubSubContext allows a RESP2 client with subscriptions only the
+// commands of the Pub/Sub context.
+func pubSubContext(_ *Server, a *admission) error {
+	if a.proto == 2 && a.spec.Flags&command.PubSubContext == 0 && a.cl.Subscriptions() > 0 {
+		return rerr.Errorf("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context", a.spec.FullName())
+	}
+	return nil
+}
+
+// overMemory reports whether used memory is over maxmemory.
+func (s *Server) overMemory() bool {
+	limit := s.rt.maxMemory.Load()
+	return limit > 0 && s.rt.usedMemory.Load() > limit
+}
+
+// permit checks the client's ACL user for a command line, logging a
+// denial (ACL LOG).
+func (s *Server) permit(cl *client, spec *command.Spec, args [][]byte) (*acl.Denial, *acl.User) {
+	u := s.acl.User(cl.User())
+	if u == nil { // deleted while connected: its connection is closing
+		return &acl.Denial{Reason: "command", Object: spec.FullName()}, nil
+	}
+	d := acl.Permit(u, spec, args)
+	if d != nil {
+		s.acl.Log(d.Reason, "toplevel", d.Object, u.Name, cl.Info())
+	}
+	return d, u
+}
+
+// defaultOpen reports whether the default user is on and needs no
+// password: clients start authenticated as it.
+func (s *Server) defaultOpen() bool {
+	u := s.acl.User("default")
+	return u != nil && u.On && u.NoPass
+}
+
+// deniedReply is Redis's protected-mode refusal.
+const deniedReply = "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. " +
+	"In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of " +
+	"the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting " +
+	"to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to " +
+	"make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected " +
+	"mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' " +
+	"option. 4) Set up an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start " +
+	"accepting connections from the outside.\r\n"
+
+// refuse reports whether protected mode turns a client away: no password,
+// protected mode on, and a peer that is not a loopback address.
+func refuse(protected bool, password string, addr stdnet.Addr) bool {
+	if !protected || password != "" {
+		return false
+	}
+	tcp, ok := addr.(*stdnet.TCPAddr)
+	return ok && tcp != nil && !tcp.IP.IsLoopback()
+}
+
+// busy returns BUSY for a command arriving while a script has run past
+// busy-reply-threshold, unless the command is allowed then (SCRIPT KILL).
+func (s *Server) busy(spec *command.Spec) error {
+	if s.opts.Busy == nil || spec.Flags&command.AllowBusy != 0 {
+		return nil
+	}
+	limit := s.busyMs.Load()
+	if limit <= 0 {
+		return nil
+	}
+	d, function := s.opts.Busy()
+	if d < time.Duration(limit)*time.Millisecond {
+		return nil
+	}
+	return s.opts.BusyError(function)
+}
