@@ -141,9 +141,9 @@ func TestRulesCatchViolations(t *testing.T) {
 		m("resp"):                       {m("glob")},
 		m("actors/command/zset"):        {m("actors/command"), m("actors/command/list"), m("actors/command/facts")},
 		m("actors/command/all"):         {m("actors/command/zset"), m("actors/command/list")}, // allowed: the table of tables
-		m("actors/command/server"):      {"strings", m("actors/store")},               // allowed
-		m("actors/command/commandtest"): {m("drivers/badger"), m("actors")},           // allowed: test support
-		m("actors/store"):               {m("codec"), m("drivers"), m("actors/rerr")}, // allowed
+		m("actors/command/server"):      {"strings", m("actors/store")},                       // allowed
+		m("actors/command/commandtest"): {m("drivers/badger"), m("actors")},                   // allowed: test support
+		m("actors/store"):               {m("codec"), m("drivers"), m("actors/rerr")},         // allowed
 	}
 	got := violations(bad, rules())
 	wantFrom := []string{"codec", "drivers/badger", "actors/command/hash", "actors/types/zset", "gc", "net", "net",
