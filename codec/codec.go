@@ -52,38 +52,6 @@ const (
 	TypeStream Type = 6
 )
 
-// String returns the name TYPE reports for t.
-func (t Type) String() string {
-	switch t {
-	case TypeString:
-		return "string"
-	case TypeHash:
-		return "hash"
-	case TypeList:
-		return "list"
-	case TypeSet:
-		return "set"
-	case TypeZSet:
-		return "zset"
-	case TypeStream:
-		return "stream"
-	}
-	return "none"
-}
-
-// IsCollection reports whether t stores members under sub-keys.
-func (t Type) IsCollection() bool { return t >= TypeHash && t <= TypeStream }
-
-// ParseType maps a TYPE name (lower case) to its Type, or TypeNone.
-func ParseType(name string) Type {
-	for t := TypeString; t <= TypeStream; t++ {
-		if t.String() == name {
-			return t
-		}
-	}
-	return TypeNone
-}
-
 // Meta is the decoded meta value of a Redis key, without a string payload.
 type Meta struct {
 	Type     Type
@@ -164,14 +132,8 @@ func MetaLen(m Meta, payload []byte) int {
 		return metaFixed + 8
 	case m.Type == TypeString:
 		return metaFixed + len(payload)
-	case m.Type == TypeList:
-		return metaFixed + 24
-	case m.Type == TypeStream:
-		return metaFixed + 48
-	case m.Type.IsCollection():
-		return metaFixed + 8
 	}
-	return metaFixed
+	return metaFixed + 8*m.Type.Info().MetaFields
 }
 
 // AppendMeta appends the encoding of m (and payload, for strings) to dst.
@@ -233,7 +195,7 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 	case m.Type == TypeString:
 		return m, rest, nil
 	case m.Type == TypeList:
-		if len(rest) != 24 {
+		if len(rest) != 8*m.Type.Info().MetaFields {
 			return Meta{}, nil, ErrCorrupt
 		}
 		m.Size = binary.BigEndian.Uint64(rest)
@@ -244,7 +206,7 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 		}
 		return m, nil, nil
 	case m.Type == TypeStream:
-		if len(rest) != 48 {
+		if len(rest) != 8*m.Type.Info().MetaFields {
 			return Meta{}, nil, ErrCorrupt
 		}
 		u := func(i int) uint64 { return binary.BigEndian.Uint64(rest[8*i:]) }
@@ -252,7 +214,7 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 		m.Stream = StreamMeta{LastID: StreamID{u(1), u(2)}, MaxDeletedID: StreamID{u(3), u(4)}, EntriesAdded: u(5)}
 		return m, nil, nil
 	case m.Type.IsCollection():
-		if len(rest) != 8 {
+		if len(rest) != 8*m.Type.Info().MetaFields {
 			return Meta{}, nil, ErrCorrupt
 		}
 		m.Size = binary.BigEndian.Uint64(rest)

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"testing"
+
+	"github.com/rekv/rekv/codec"
 )
 
 func TestCRC64KnownValue(t *testing.T) {
@@ -125,5 +127,22 @@ func TestListpackEncodings(t *testing.T) {
 	}
 	if _, err := listpack(lp[:len(lp)-2]); err != ErrFormat {
 		t.Fatal("truncated listpack accepted")
+	}
+}
+
+// TestTypeTableRDB checks the RDB type of each stored type in codec's
+// descriptor table is the one this package writes and reads for it.
+func TestTypeTableRDB(t *testing.T) {
+	want := map[codec.Type]byte{codec.TypeString: TypeString, codec.TypeHash: TypeHash, codec.TypeList: TypeList,
+		codec.TypeSet: TypeSet, codec.TypeZSet: TypeZSet2, codec.TypeStream: TypeStream2}
+	for _, ty := range codec.Types() {
+		w, ok := want[ty]
+		if !ok {
+			t.Errorf("type %s has no RDB type here", ty)
+			continue
+		}
+		if got := ty.Info().RDB; got != w {
+			t.Errorf("type %s: the table says RDB %d, this package writes %d", ty, got, w)
+		}
 	}
 }

@@ -57,7 +57,7 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		p = rdb.DumpCollection(rdb.TypeList, vs, nil)
+		p = rdb.DumpCollection(m.Type.Info().RDB, vs, nil)
 	case codec.TypeSet:
 		s, err := rset.Open(c.Tx, d.key, false)
 		if err != nil {
@@ -67,7 +67,7 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		p = rdb.DumpCollection(rdb.TypeSet, ms, nil)
+		p = rdb.DumpCollection(m.Type.Info().RDB, ms, nil)
 	case codec.TypeHash:
 		h, err := rhash.Open(c.Tx, d.key, false)
 		if err != nil {
@@ -81,7 +81,7 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		p = rdb.DumpCollection(rdb.TypeHash, fv, nil)
+		p = rdb.DumpCollection(m.Type.Info().RDB, fv, nil)
 	case codec.TypeZSet:
 		z, _, err := rzset.Open(c.Tx, d.key, false)
 		if err != nil {
@@ -95,7 +95,7 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		for i, e := range es {
 			ms[i], scores[i] = e.Member, e.Score
 		}
-		p = rdb.DumpCollection(rdb.TypeZSet2, ms, scores)
+		p = rdb.DumpCollection(m.Type.Info().RDB, ms, scores)
 	case codec.TypeStream:
 		if p, err = dumpStream(c, d.key); err != nil {
 			return nil, false, err

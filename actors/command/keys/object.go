@@ -108,16 +108,21 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 			return "embstr", nil
 		}
 		return "raw", nil
-	case codec.TypeList:
-		return "quicklist", nil
-	case codec.TypeStream:
-		return "stream", nil
+	case codec.TypeList, codec.TypeStream:
+		return m.Type.Info().Encodings[0], nil
+	}
+	enc := m.Type.Info().Encodings // the collections' compact and big encodings
+	if len(enc) < 2 {
+		return "", rerr.ErrInternal
+	}
+	compact, big := enc[0], enc[1]
+	switch m.Type {
 	case codec.TypeHash:
-		return small(c, key, m, 128, "listpack", "hashtable", func(f, v []byte) bool { return len(f) <= 64 && len(v) <= 64 })
+		return small(c, key, m, 128, compact, big, func(f, v []byte) bool { return len(f) <= 64 && len(v) <= 64 })
 	case codec.TypeZSet:
-		return small(c, key, m, 128, "listpack", "skiplist", func(f, _ []byte) bool { return len(f) <= 64 })
+		return small(c, key, m, 128, compact, big, func(f, _ []byte) bool { return len(f) <= 64 })
 	case codec.TypeSet:
-		return small(c, key, m, 512, "intset", "hashtable", func(f, _ []byte) bool {
+		return small(c, key, m, 512, compact, big, func(f, _ []byte) bool {
 			_, err := command.Int(f)
 			return err == nil
 		})
