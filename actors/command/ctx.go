@@ -11,8 +11,19 @@ import (
 )
 
 // Client is the connection state that Conn commands read and change. It is
-// only handed to commands running on the connection's event loop.
+// only handed to commands running on the connection's event loop. It is
+// made of roles, so a helper can ask for only what it uses.
 type Client interface {
+	Connection
+	Auth
+	Subscriber
+	Transactor
+	Tracker
+}
+
+// Connection is a connection's own state: identity, database, protocol,
+// name, how and when its replies go out.
+type Connection interface {
 	ID() int64
 	DB() int
 	SetDB(db int)
@@ -27,33 +38,6 @@ type Client interface {
 	// CloseAfterReply closes the connection once this command's reply is
 	// written (QUIT).
 	CloseAfterReply()
-	// Authenticated reports whether the client may run every command;
-	// SetAuthenticated records a successful AUTH.
-	Authenticated() bool
-	SetAuthenticated()
-	// Subscriptions returns how many channels and patterns the client is
-	// subscribed to (RESP2 clients with some are in subscriber mode).
-	Subscriptions() int
-	// Subscribe adds a channel (pattern: a pattern) subscription and
-	// Unsubscribe removes one; both return the client's subscription count
-	// after it. Subscribed returns the client's channels (or patterns) in
-	// byte order.
-	Subscribe(pattern bool, name []byte) int
-	Unsubscribe(pattern bool, name []byte) int
-	Subscribed(pattern bool) [][]byte
-	// ShardSubscribe, ShardUnsubscribe and ShardSubscribed are the same
-	// for shard channels (SSUBSCRIBE), counted apart.
-	ShardSubscribe(name []byte) int
-	ShardUnsubscribe(name []byte) int
-	ShardSubscribed() [][]byte
-	// Multi, Discard, Unwatch, Watch and Exec drive the connection's
-	// MULTI/WATCH state (Redis's errors for misuse). Watch and Exec hand
-	// their work to the engine, which replies: they return ErrReplyLater.
-	Multi() error
-	Discard() error
-	Unwatch()
-	Watch(keys [][]byte) error
-	Exec() error
 	// StartMonitor makes the client receive every command the server runs
 	// (MONITOR).
 	StartMonitor()
@@ -69,17 +53,60 @@ type Client interface {
 	SetReplyMode(mode string)
 	// Reset brings the connection back to its initial state (RESET).
 	Reset()
+	// SetNoTouch is CLIENT NO-TOUCH: the client's reads stop (or resume)
+	// counting as accesses (OBJECT IDLETIME).
+	SetNoTouch(on bool)
+}
+
+// Auth is who a connection is.
+type Auth interface {
+	// Authenticated reports whether the client may run every command;
+	// SetAuthenticated records a successful AUTH.
+	Authenticated() bool
+	SetAuthenticated()
+	// User is the connection's ACL user; SetUser changes it (AUTH).
+	User() string
+	SetUser(name string)
+}
+
+// Subscriber is a connection's Pub/Sub subscriptions.
+type Subscriber interface {
+	// Subscriptions returns how many channels and patterns the client is
+	// subscribed to (RESP2 clients with some are in subscriber mode).
+	Subscriptions() int
+	// Subscribe adds a channel (pattern: a pattern) subscription and
+	// Unsubscribe removes one; both return the client's subscription count
+	// after it. Subscribed returns the client's channels (or patterns) in
+	// byte order.
+	Subscribe(pattern bool, name []byte) int
+	Unsubscribe(pattern bool, name []byte) int
+	Subscribed(pattern bool) [][]byte
+	// ShardSubscribe, ShardUnsubscribe and ShardSubscribed are the same
+	// for shard channels (SSUBSCRIBE), counted apart.
+	ShardSubscribe(name []byte) int
+	ShardUnsubscribe(name []byte) int
+	ShardSubscribed() [][]byte
+}
+
+// Transactor is a connection's MULTI/WATCH state.
+type Transactor interface {
+	// Multi, Discard, Unwatch, Watch and Exec drive the connection's
+	// MULTI/WATCH state (Redis's errors for misuse). Watch and Exec hand
+	// their work to the engine, which replies: they return ErrReplyLater.
+	Multi() error
+	Discard() error
+	Unwatch()
+	Watch(keys [][]byte) error
+	Exec() error
+}
+
+// Tracker is a connection's client-side caching.
+type Tracker interface {
 	// Track turns client-side caching on or off (CLIENT TRACKING),
 	// checking the options against the client's current mode; Caching
 	// is CLIENT CACHING YES or NO for the next command; TrackingInfo
 	// describes the client's tracking (CLIENT TRACKINGINFO, GETREDIR).
 	Track(o TrackOptions) error
-	// User is the connection's ACL user; SetUser changes it (AUTH).
-	User() string
-	SetUser(name string)
-	// SetNoTouch is CLIENT NO-TOUCH: the client's reads stop (or resume)
-	// counting as accesses (OBJECT IDLETIME).
-	SetNoTouch(on bool)
 	Caching(yes bool) error
 	TrackingInfo() TrackingInfo
 }
@@ -113,42 +140,24 @@ type KillFilter struct {
 }
 
 // Server is what commands may learn about the whole server. Its methods
-// are safe to call from any goroutine.
+// are safe to call from any goroutine. It is made of roles, so a helper
+// can ask for only what it uses.
 type Server interface {
+	Clients
+	Admin
+	Observer
+	Broker
+}
+
+// Clients is the connected clients, as an administrator sees them.
+type Clients interface {
 	// ClientList returns one CLIENT LIST line per connected client.
 	ClientList() []string
-	// Stats returns counters for INFO.
-	Stats() Stats
-	// InfoSection returns the lines of an INFO section the server keeps
-	// (server, clients, memory, persistence, stats, replication, cpu,
-	// modules, errorstats, commandstats, cluster); false for others.
-	InfoSection(name string) ([][2]string, bool)
-	// ConfigGet returns the parameters matching any of the patterns
-	// (CONFIG GET), each once, with their values.
-	ConfigGet(patterns [][]byte) [][2]string
-	// CheckAuth checks a user and password against requirepass: nil,
-	// rerr.ErrWrongPass, or rerr.ErrNoPassword for a bare password when
-	// none is configured (user is nil for the one-argument AUTH).
-	CheckAuth(user, pass []byte) error
-	// SetConfig sets parameters (CONFIG SET): all of them, or none and
-	// an error.
-	SetConfig(pairs [][2]string) error
-	// Monitor shows a command run in db to the MONITOR clients; source
-	// is the client's address, or "lua" for a script's calls.
-	Monitor(db int, source string, args [][]byte)
+	// ClientExists reports whether a client with this id is connected.
+	ClientExists(id int64) bool
 	// KillClients closes the clients f selects (not self when f.SkipMe;
 	// self's connection closes after this reply) and returns how many.
 	KillClients(f KillFilter, self Client) int
-	// SyncStore makes every committed write durable on disk now
-	// (WAITAOF).
-	SyncStore() error
-	// SetActiveExpire pauses (false) or resumes the collection of
-	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
-	SetActiveExpire(on bool)
-	// ACL returns the users and their permissions.
-	ACL() *acl.Store
-	// ClientExists reports whether a client with this id is connected.
-	ClientExists(id int64) bool
 	// UnblockClient ends the blocking command of client id (CLIENT
 	// UNBLOCK): with its time-out reply, or with asError an error.
 	UnblockClient(id int64, asError bool) bool
@@ -156,6 +165,31 @@ type Server interface {
 	// the given time; Unpause lets them go.
 	Pause(until time.Time, writesOnly bool)
 	Unpause()
+}
+
+// Admin is the server's configuration, users and lifecycle.
+type Admin interface {
+	// ConfigGet returns the parameters matching any of the patterns
+	// (CONFIG GET), each once, with their values.
+	ConfigGet(patterns [][]byte) [][2]string
+	// SetConfig sets parameters (CONFIG SET): all of them, or none and
+	// an error.
+	SetConfig(pairs [][2]string) error
+	// ConfigRewrite writes the parameters changed at run time back to the
+	// configuration file (CONFIG REWRITE).
+	ConfigRewrite() error
+	// CheckAuth checks a user and password against requirepass: nil,
+	// rerr.ErrWrongPass, or rerr.ErrNoPassword for a bare password when
+	// none is configured (user is nil for the one-argument AUTH).
+	CheckAuth(user, pass []byte) error
+	// ACL returns the users and their permissions.
+	ACL() *acl.Store
+	// SyncStore makes every committed write durable on disk now
+	// (WAITAOF).
+	SyncStore() error
+	// SetActiveExpire pauses (false) or resumes the collection of
+	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
+	SetActiveExpire(on bool)
 	// LastSave returns the unix time of the last save (the start before
 	// any); Save runs SAVE, or BGSAVE (background) with SCHEDULE, and
 	// returns the status reply.
@@ -164,11 +198,21 @@ type Server interface {
 	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
 	// nothing can stop it from here.
 	Shutdown() bool
-	// ConfigRewrite writes the parameters changed at run time back to the
-	// configuration file (CONFIG REWRITE).
-	ConfigRewrite() error
+}
+
+// Observer is what the server reports of itself.
+type Observer interface {
+	// Stats returns counters for INFO.
+	Stats() Stats
+	// InfoSection returns the lines of an INFO section the server keeps
+	// (server, clients, memory, persistence, stats, replication, cpu,
+	// modules, errorstats, commandstats, cluster); false for others.
+	InfoSection(name string) ([][2]string, bool)
 	// ResetStats zeroes INFO's counters (CONFIG RESETSTAT).
 	ResetStats()
+	// Monitor shows a command run in db to the MONITOR clients; source
+	// is the client's address, or "lua" for a script's calls.
+	Monitor(db int, source string, args [][]byte)
 	// LatencyLatest, LatencyHistory, LatencyReset and LatencyHistogram
 	// serve LATENCY LATEST, HISTORY, RESET and HISTOGRAM.
 	LatencyLatest() []LatencyEvent
@@ -180,6 +224,10 @@ type Server interface {
 	Slowlog(count int) []SlowEntry
 	SlowlogLen() int
 	SlowlogReset()
+}
+
+// Broker is Pub/Sub and keyspace notifications.
+type Broker interface {
 	// NotifyFlags returns the keyspace notification classes enabled.
 	NotifyFlags() NotifyClass
 	// Notify publishes a keyspace notification of class for key in db, if
