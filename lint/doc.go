@@ -1,7 +1,8 @@
 // Package lint holds checks over the whole source tree that no compiler
-// makes: the layering rules between rekv's packages (lint_test.go) and
-// the length of a source file (length_test.go: at most 700 lines outside
-// tests; past that a file is split by role).
+// makes: the layering rules between rekv's packages (lint_test.go), the
+// length of a source file (length_test.go: at most 700 lines outside
+// tests; past that a file is split by role), and that collection counts
+// are kept by the type packages, never by a command (bookkeeping_test.go).
 //
 // The layers, bottom up: codec, rerr, resp, glob, the command facts
 // (actors/command/facts) and drivers know nothing of rekv; acl knows

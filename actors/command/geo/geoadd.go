@@ -63,6 +63,7 @@ func (g geoadd) Run(c *command.Ctx) error {
 	}
 	var added, changed int64
 	if ok || !g.xx {
+		batch := set.Batch()
 		for i, m := range g.members {
 			old, exists, err := set.Score(m)
 			if err != nil {
@@ -71,7 +72,7 @@ func (g geoadd) Run(c *command.Ctx) error {
 			if exists && g.nx || !exists && g.xx {
 				continue
 			}
-			isNew, err := set.SetScore(m, g.scores[i])
+			isNew, err := batch.Set(m, g.scores[i])
 			if err != nil {
 				return err
 			}
@@ -82,10 +83,8 @@ func (g geoadd) Run(c *command.Ctx) error {
 				changed++
 			}
 		}
-		if added > 0 {
-			if err := set.Grow(added); err != nil {
-				return err
-			}
+		if _, err := batch.Close(); err != nil {
+			return err
 		}
 	}
 	n := added

@@ -268,21 +268,17 @@ func storeFound(c *command.Ctx, dst []byte, found []point, byDist bool) error {
 		if err != nil {
 			return err
 		}
-		var added int64
+		batch := set.Batch()
 		for _, p := range found {
 			score := p.score
 			if byDist {
 				score = p.dist
 			}
-			isNew, err := set.SetScore(p.member, score)
-			if err != nil {
+			if _, err := batch.Set(p.member, score); err != nil {
 				return err
 			}
-			if isNew {
-				added++
-			}
 		}
-		if err := set.Grow(added); err != nil {
+		if _, err := batch.Close(); err != nil {
 			return err
 		}
 	}

@@ -19,23 +19,9 @@ func (h hdel) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return err
 	}
-	var n int64
-	for _, f := range h.fields {
-		ok, err := coll.Has(f)
-		if err != nil {
-			return err
-		}
-		if ok {
-			if err := coll.Remove(f); err != nil {
-				return err
-			}
-			n++
-		}
-	}
-	if n > 0 {
-		if err := coll.Grow(-n); err != nil {
-			return err
-		}
+	n, err := rhash.Delete(coll, h.fields)
+	if err != nil {
+		return err
 	}
 	c.W.Int(n)
 	return nil

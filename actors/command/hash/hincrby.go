@@ -44,13 +44,8 @@ func (h hincrBy) Run(c *command.Ctx) error {
 		return rerr.ErrOverflow
 	}
 	n := cur + h.by
-	if err := coll.Put(h.field, strconv.AppendInt(nil, n, 10)); err != nil {
+	if err := rhash.Write(coll, h.field, strconv.AppendInt(nil, n, 10), exists); err != nil {
 		return err
-	}
-	if !exists {
-		if err := coll.Grow(1); err != nil {
-			return err
-		}
 	}
 	c.W.Int(n)
 	return nil

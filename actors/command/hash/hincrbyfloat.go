@@ -44,13 +44,8 @@ func (h hincrByFloat) Run(c *command.Ctx) error {
 		return rerr.ErrNaNOrInfinity
 	}
 	out := n.Format()
-	if err := coll.Put(h.field, out); err != nil {
+	if err := rhash.Write(coll, h.field, out, exists); err != nil {
 		return err
-	}
-	if !exists {
-		if err := coll.Grow(1); err != nil {
-			return err
-		}
 	}
 	c.W.Bulk(out)
 	return nil

@@ -27,20 +27,9 @@ func (h hset) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var added int64
-	for i := 0; i < len(h.pairs); i += 2 {
-		isNew, err := rhash.SetField(coll, h.pairs[i], h.pairs[i+1])
-		if err != nil {
-			return err
-		}
-		if isNew {
-			added++
-		}
-	}
-	if added > 0 {
-		if err := coll.Grow(added); err != nil {
-			return err
-		}
+	added, err := rhash.Set(coll, h.pairs)
+	if err != nil {
+		return err
 	}
 	if h.ok {
 		c.W.OK()

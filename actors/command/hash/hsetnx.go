@@ -17,16 +17,14 @@ func (h hsetNX) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if exists, err := coll.Has(h.field); err != nil || exists {
+	set, err := rhash.SetNX(coll, h.field, h.val)
+	if err != nil {
+		return err
+	}
+	if set {
+		c.W.Int(1)
+	} else {
 		c.W.Int(0)
-		return err
 	}
-	if err := coll.Put(h.field, h.val); err != nil {
-		return err
-	}
-	if err := coll.Grow(1); err != nil {
-		return err
-	}
-	c.W.Int(1)
 	return nil
 }

@@ -183,25 +183,21 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		var added int64
-		for i := 0; i < len(v.Elems); i += 2 {
-			if _, err := rhash.SetField(h, v.Elems[i], v.Elems[i+1]); err != nil {
-				return err
-			}
-			added++
-		}
-		return h.Grow(added)
+		_, err = rhash.Set(h, v.Elems)
+		return err
 	case rdb.TypeZSet2:
 		z, _, err := rzset.Open(c.Tx, key, true)
 		if err != nil {
 			return err
 		}
+		batch := z.Batch()
 		for i, m := range v.Elems {
-			if _, err := z.SetScore(m, v.Scores[i]); err != nil {
+			if _, err := batch.Set(m, v.Scores[i]); err != nil {
 				return err
 			}
 		}
-		return z.Grow(int64(len(v.Elems)))
+		_, err = batch.Close()
+		return err
 	case rdb.TypeStream2:
 		return restoreStream(c, key, v.Stream)
 	}

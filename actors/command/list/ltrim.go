@@ -31,24 +31,7 @@ func (x ltrim) Run(c *command.Ctx) error {
 		c.W.OK()
 		return nil
 	}
-	from, to := l.Span(x.start, x.stop)
-	kept := to - from
-	switch trimmed := uint64(l.Len()) - kept; {
-	case kept == 0:
-		err = l.Drop()
-	case trimmed == 0:
-	case kept < trimmed:
-		err = l.Rewrite(from, to)
-	default:
-		err = l.DeleteRange(l.Head(), from)
-		if err == nil {
-			err = l.DeleteRange(to, l.Tail())
-		}
-		if err == nil {
-			err = l.SetBounds(from, to)
-		}
-	}
-	if err != nil {
+	if err := l.Trim(x.start, x.stop); err != nil {
 		return err
 	}
 	c.W.OK()

@@ -69,6 +69,7 @@ func (z zadd) Run(c *command.Ctx) error {
 	var last float64
 	done := false
 	if exists || !z.xx {
+		batch := set.Batch()
 		for _, e := range z.entries {
 			cur, had, err := set.Score(e.Member)
 			if err != nil {
@@ -84,7 +85,7 @@ func (z zadd) Run(c *command.Ctx) error {
 			if had && (z.nx || z.gt && score <= cur || z.lt && score >= cur) || !had && z.xx {
 				continue
 			}
-			isNew, err := set.SetScore(e.Member, score)
+			isNew, err := batch.Set(e.Member, score)
 			if err != nil {
 				return err
 			}
@@ -96,10 +97,8 @@ func (z zadd) Run(c *command.Ctx) error {
 			}
 			last, done = score, true
 		}
-		if added > 0 {
-			if err := set.Grow(added); err != nil {
-				return err
-			}
+		if _, err := batch.Close(); err != nil {
+			return err
 		}
 	}
 	switch {

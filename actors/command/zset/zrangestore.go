@@ -45,15 +45,6 @@ func storeResult(c *command.Ctx, dst []byte, es []rzset.Entry) error {
 	if err != nil {
 		return err
 	}
-	var added int64
-	for _, e := range es {
-		isNew, err := set.SetScore(e.Member, e.Score)
-		if err != nil {
-			return err
-		}
-		if isNew {
-			added++
-		}
-	}
-	return set.Grow(added)
+	_, err = set.SetAll(es)
+	return err
 }

@@ -1,6 +1,10 @@
 // Package rhash is the hash type's operations on a store transaction: one
 // sub-key per field (value: the field's value) under the key's version, the
 // exact field count in the meta.
+//
+// Invariant: the count is kept here. Every function that adds or removes
+// fields adds or removes them from the meta's count in the same call;
+// commands never adjust it (lint checks that no command calls Grow).
 package rhash
 
 import (
@@ -13,11 +17,76 @@ func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
 	return tx.Open(key, codec.TypeHash, create)
 }
 
-// SetField writes one field and reports whether it is new.
-func SetField(h *store.Coll, f, v []byte) (bool, error) {
-	exists, err := h.Has(f)
-	if err != nil {
+// Set writes field-value pairs (pairs: field, value, field, value...) and
+// returns how many fields were new, counted in the hash's size.
+func Set(h *store.Coll, pairs [][]byte) (added int64, err error) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		exists, err := h.Has(pairs[i])
+		if err != nil {
+			return 0, err
+		}
+		if err := h.Put(pairs[i], pairs[i+1]); err != nil {
+			return 0, err
+		}
+		if !exists {
+			added++
+		}
+	}
+	if added > 0 {
+		return added, h.Grow(added)
+	}
+	return 0, nil
+}
+
+// Put writes one field and reports whether it is new (counted).
+func Put(h *store.Coll, f, v []byte) (bool, error) {
+	n, err := Set(h, [][]byte{f, v})
+	return n == 1, err
+}
+
+// Write writes one field whose existence the caller just read (existed),
+// counting it when it is new: a read-modify-write (HINCRBY) saves the
+// second lookup Put would make.
+func Write(h *store.Coll, f, v []byte, existed bool) error {
+	if err := h.Put(f, v); err != nil {
+		return err
+	}
+	if existed {
+		return nil
+	}
+	return h.Grow(1)
+}
+
+// SetNX writes the field only if the hash lacks it, and reports whether
+// it did.
+func SetNX(h *store.Coll, f, v []byte) (bool, error) {
+	if exists, err := h.Has(f); err != nil || exists {
 		return false, err
 	}
-	return !exists, h.Put(f, v)
+	if err := h.Put(f, v); err != nil {
+		return false, err
+	}
+	return true, h.Grow(1)
+}
+
+// Delete removes fields and returns how many existed; a hash left empty
+// is deleted.
+func Delete(h *store.Coll, fields [][]byte) (int64, error) {
+	var n int64
+	for _, f := range fields {
+		ok, err := h.Has(f)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			if err := h.Remove(f); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		return n, h.Grow(-n)
+	}
+	return 0, nil
 }

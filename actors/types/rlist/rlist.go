@@ -227,7 +227,7 @@ func (l *List) RemoveAt(hits []uint64) error {
 			}
 			dst++
 		}
-		if err := l.DeleteRange(l.tail-k, l.tail); err != nil {
+		if err := l.deleteRange(l.tail-k, l.tail); err != nil {
 			return err
 		}
 		l.tail -= k
@@ -250,7 +250,7 @@ func (l *List) RemoveAt(hits []uint64) error {
 			}
 			dst--
 		}
-		if err := l.DeleteRange(l.head, l.head+k); err != nil {
+		if err := l.deleteRange(l.head, l.head+k); err != nil {
 			return err
 		}
 		l.head += k
@@ -258,8 +258,33 @@ func (l *List) RemoveAt(hits []uint64) error {
 	return l.c.SetBounds(l.head, l.tail)
 }
 
+// Trim keeps only the elements from start to stop (LTRIM's indexes),
+// with the bounds and count kept: the list is dropped when nothing is
+// kept, copied under a new version when fewer are kept than removed, and
+// else trimmed at both ends in place.
+func (l *List) Trim(start, stop int64) error {
+	from, to := l.Span(start, stop)
+	kept := to - from
+	switch trimmed := uint64(l.Len()) - kept; {
+	case kept == 0:
+		return l.Drop()
+	case trimmed == 0:
+		return nil
+	case kept < trimmed:
+		return l.rewrite(from, to)
+	}
+	if err := l.deleteRange(l.Head(), from); err != nil {
+		return err
+	}
+	if err := l.deleteRange(to, l.Tail()); err != nil {
+		return err
+	}
+	l.head, l.tail = from, to
+	return l.c.SetBounds(from, to)
+}
+
 // deleteRange deletes the elements at [from, to) without reading them.
-func (l *List) DeleteRange(from, to uint64) error {
+func (l *List) deleteRange(from, to uint64) error {
 	for i := from; i < to; i++ {
 		if err := l.c.Remove(codec.ListField(i)); err != nil {
 			return err
@@ -270,7 +295,7 @@ func (l *List) DeleteRange(from, to uint64) error {
 
 // rewrite keeps only [from, to), copied under a new version at the same
 // indexes; the old version becomes garbage.
-func (l *List) Rewrite(from, to uint64) error {
+func (l *List) rewrite(from, to uint64) error {
 	vs, err := l.Values(from, to)
 	if err != nil {
 		return err
@@ -305,8 +330,3 @@ func (l *List) Drop() error { return l.c.Drop() }
 // Note records a keyspace event for the list's key.
 func (l *List) Note(class uint16, event string) { l.c.Note(class, event) }
 
-// SetBounds records new bounds after elements were moved by index.
-func (l *List) SetBounds(head, tail uint64) error {
-	l.head, l.tail = head, tail
-	return l.c.SetBounds(head, tail)
-}

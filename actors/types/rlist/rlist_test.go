@@ -2,6 +2,7 @@ package rlist_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/actors/store/storetest"
@@ -74,12 +75,11 @@ func TestPushPopInsertRemoveTrim(t *testing.T) {
 	if l.Len() != 3 {
 		t.Fatalf("Len after commit = %d", l.Len())
 	}
-	from, to := l.Span(1, -1)
-	if err := l.Rewrite(from, to); err != nil {
+	if err := l.Trim(1, -1); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := contents(t, l), `["b" "c"]`; got != want {
-		t.Fatalf("after Rewrite %s, want %s", got, want)
+	if got, want := contents(t, l), `["b" "c"]`; got != want || l.Len() != 2 {
+		t.Fatalf("after Trim %s (len %d), want %s", got, l.Len(), want)
 	}
 	if err := l.Set(l.Head(), []byte("B")); err != nil {
 		t.Fatal(err)
@@ -100,5 +100,49 @@ func TestOpenMissingAndWrongType(t *testing.T) {
 	}
 	if _, err := rlist.Open(tx, []byte("s"), false); err == nil {
 		t.Fatal("a string opened as a list")
+	}
+}
+
+// TestTrimKeepsCounts trims lists each of the three ways (in place, by
+// copying what is kept, dropping all) and checks contents and length.
+func TestTrimKeepsCounts(t *testing.T) {
+	for _, c := range []struct {
+		start, stop int64
+		want        string
+	}{
+		{1, -2, `["b" "c" "d" "e"]`}, // in place: keeps more than it removes
+		{2, 2, `["c"]`},              // copies the one element kept
+		{0, -1, `["a" "b" "c" "d" "e" "f"]`},
+		{4, 1, `[]`}, // nothing kept: dropped
+		{-100, 100, `["a" "b" "c" "d" "e" "f"]`},
+	} {
+		st := storetest.New(t)
+		tx := st.Begin()
+		l, err := rlist.Open(tx, []byte("l"), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Push(false, []byte("a"), []byte("b"), []byte("c"), []byte("d"), []byte("e"), []byte("f")); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Trim(c.start, c.stop); err != nil {
+			t.Fatal(err)
+		}
+		st.Commit(tx)
+		tx = st.Begin()
+		l, err = rlist.Open(tx, []byte("l"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "[]"
+		if l != nil {
+			got = contents(t, l)
+			if int(l.Len()) != strings.Count(got, `"`)/2 {
+				t.Errorf("trim %d %d: length %d for %s", c.start, c.stop, l.Len(), got)
+			}
+		}
+		if got != c.want {
+			t.Errorf("trim %d %d = %s, want %s", c.start, c.stop, got, c.want)
+		}
 	}
 }

@@ -41,9 +41,52 @@ func (z ZSet) IndexKey(score float64, member []byte) []byte {
 	return append(p, member...)
 }
 
-// put sets member's score and reports whether the member is new; the
-// caller accounts for size with Grow.
-func (z ZSet) SetScore(member []byte, score float64) (bool, error) {
+// Batch sets members' scores and keeps the set's size: Set writes one
+// member, Close adds the new ones to the size, once for the batch (a
+// ZADD of thousands of members writes its meta once). A batch not closed
+// leaves the size wrong: every batch ends with Close.
+type Batch struct {
+	z     ZSet
+	added int64
+}
+
+// Batch starts a batch of writes.
+func (z ZSet) Batch() *Batch { return &Batch{z: z} }
+
+// Set sets member's score and reports whether the member is new.
+func (b *Batch) Set(member []byte, score float64) (bool, error) {
+	isNew, err := b.z.setScore(member, score)
+	if isNew {
+		b.added++
+	}
+	return isNew, err
+}
+
+// Close counts the batch's new members in the set's size and returns how
+// many there were.
+func (b *Batch) Close() (int64, error) {
+	n := b.added
+	b.added = 0
+	if n == 0 {
+		return 0, nil
+	}
+	return n, b.z.Grow(n)
+}
+
+// SetAll sets every entry's score and returns how many members were new.
+func (z ZSet) SetAll(es []Entry) (int64, error) {
+	b := z.Batch()
+	for _, e := range es {
+		if _, err := b.Set(e.Member, e.Score); err != nil {
+			return 0, err
+		}
+	}
+	return b.Close()
+}
+
+// setScore sets member's score and reports whether the member is new; the
+// caller (Batch) counts it.
+func (z ZSet) setScore(member []byte, score float64) (bool, error) {
 	if score == 0 {
 		score = 0 // -0 is stored as 0
 	}

@@ -24,18 +24,28 @@ func TestScoresRanksAndRanges(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
+	batch := z.Batch()
 	for _, e := range []rzset.Entry{{Member: []byte("b"), Score: 2}, {Member: []byte("a"), Score: 1},
 		{Member: []byte("c"), Score: 2}, {Member: []byte("n"), Score: math.Inf(-1)}, {Member: []byte("d"), Score: math.Copysign(0, -1)}} {
-		isNew, err := z.SetScore(e.Member, e.Score)
+		isNew, err := batch.Set(e.Member, e.Score)
 		if err != nil || !isNew {
-			t.Fatalf("SetScore %s: new=%v err=%v", e.Member, isNew, err)
+			t.Fatalf("Set %s: new=%v err=%v", e.Member, isNew, err)
 		}
 	}
-	if err := z.Grow(5); err != nil {
-		t.Fatal(err)
-	}
-	if isNew, err := z.SetScore([]byte("a"), 3); err != nil || isNew {
+	if isNew, err := batch.Set([]byte("a"), 3); err != nil || isNew {
 		t.Fatalf("re-score a: new=%v err=%v", isNew, err)
+	}
+	if z.Size() != 0 {
+		t.Fatalf("size %d before the batch closed", z.Size())
+	}
+	if n, err := batch.Close(); n != 5 || err != nil || z.Size() != 5 {
+		t.Fatalf("Close = %d %v, size %d; want 5 and 5", n, err, z.Size())
+	}
+	if n, err := z.SetAll([]rzset.Entry{{Member: []byte("a"), Score: 3}, {Member: []byte("e"), Score: 9}}); n != 1 || err != nil || z.Size() != 6 {
+		t.Fatalf("SetAll = %d %v, size %d; want 1 and 6", n, err, z.Size())
+	}
+	if n, err := z.RemoveMembers([][]byte{[]byte("e")}); n != 1 || err != nil || z.Size() != 5 {
+		t.Fatalf("RemoveMembers = %d %v, size %d; want 1 and 5", n, err, z.Size())
 	}
 	st.Commit(tx)
 
