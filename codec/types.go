@@ -4,12 +4,14 @@ package codec
 // TYPE reports, whether its members live under sub-keys (counted in
 // Meta.Size, removed by the GC with the key's version), how many 8-byte
 // fields its meta value carries after the fixed part (a string carries
-// its payload instead), the RDB type byte DUMP writes it as, and the
-// encodings OBJECT ENCODING may report for it (compact first).
+// its payload instead), whether the key stays when its last member goes
+// (a stream), the RDB type byte DUMP writes it as, and the encodings
+// OBJECT ENCODING may report for it (compact first).
 type TypeInfo struct {
 	Name       string
 	Collection bool
 	MetaFields int
+	EmptyStays bool
 	RDB        byte
 	Encodings  []string
 }
@@ -24,7 +26,7 @@ var typeTable = [...]TypeInfo{
 	TypeList:   {Name: "list", Collection: true, MetaFields: 3, RDB: 1, Encodings: []string{"quicklist"}},
 	TypeSet:    {Name: "set", Collection: true, MetaFields: 1, RDB: 2, Encodings: []string{"intset", "hashtable"}},
 	TypeZSet:   {Name: "zset", Collection: true, MetaFields: 1, RDB: 5, Encodings: []string{"listpack", "skiplist"}},
-	TypeStream: {Name: "stream", Collection: true, MetaFields: 6, RDB: 19, Encodings: []string{"stream"}},
+	TypeStream: {Name: "stream", Collection: true, MetaFields: 6, EmptyStays: true, RDB: 19, Encodings: []string{"stream"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.

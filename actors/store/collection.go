@@ -146,7 +146,7 @@ func (c *Coll) save() error {
 	if err != nil {
 		return err
 	}
-	if c.meta.Size == 0 && c.meta.Type != codec.TypeStream { // an empty stream stays
+	if c.meta.Size == 0 && !c.meta.Type.Info().EmptyStays { // an empty stream stays
 		c.live = false
 		// Emptied member by member, the version has no sub-keys left; a
 		// rebased collection leaves its old version to the GC.
