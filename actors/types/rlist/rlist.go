@@ -329,4 +329,3 @@ func (l *List) Drop() error { return l.c.Drop() }
 
 // Note records a keyspace event for the list's key.
 func (l *List) Note(class uint16, event string) { l.c.Note(class, event) }
-
