@@ -15,67 +15,60 @@ import (
 // TestGoRedisBothProtocols drives the string and key commands through
 // go-redis in RESP2 and RESP3.
 func TestGoRedisBothProtocols(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		for _, proto := range []int{2, 3} {
-			t.Run(fmt.Sprintf("resp%d", proto), func(t *testing.T) {
-				ctx := context.Background()
-				c := newClient(t, addr, proto)
-				must(t, c.FlushAll(ctx).Err())
-				must(t, c.Set(ctx, "k", "v", 0).Err())
-				if v := c.Get(ctx, "k").Val(); v != "v" {
-					t.Fatalf("GET = %q", v)
-				}
-				if err := c.Get(ctx, "missing").Err(); !errors.Is(err, redis.Nil) {
-					t.Fatalf("GET missing err = %v", err)
-				}
-				if n := c.Incr(ctx, "n").Val(); n != 1 {
-					t.Fatalf("INCR = %d", n)
-				}
-				if f := c.IncrByFloat(ctx, "f", 1.5).Val(); f != 1.5 {
-					t.Fatalf("INCRBYFLOAT = %v", f)
-				}
-				must(t, c.MSet(ctx, "a", "1", "b", "2").Err())
-				if v := c.MGet(ctx, "a", "b", "nope").Val(); fmt.Sprint(v) != "[1 2 <nil>]" {
-					t.Fatalf("MGET = %v", v)
-				}
-				if ok := c.Expire(ctx, "a", time.Minute).Val(); !ok {
-					t.Fatal("EXPIRE false")
-				}
-				if d := c.TTL(ctx, "a").Val(); d != time.Minute {
-					t.Fatalf("TTL = %v", d)
-				}
-				if ty := c.Type(ctx, "a").Val(); ty != "string" {
-					t.Fatalf("TYPE = %q", ty)
-				}
-				if n := c.DBSize(ctx).Val(); n != 5 {
-					t.Fatalf("DBSIZE = %d", n)
-				}
-				keys := c.Keys(ctx, "*").Val()
-				slices.Sort(keys)
-				if fmt.Sprint(keys) != "[a b f k n]" {
-					t.Fatalf("KEYS = %v", keys)
-				}
-				if err := c.Incr(ctx, "k").Err(); err == nil || err.Error() != "ERR value is not an integer or out of range" {
-					t.Fatalf("INCR on text: %v", err)
-				}
-				if err := c.Do(ctx, "GET").Err(); err == nil || err.Error() != "ERR wrong number of arguments for 'get' command" {
-					t.Fatalf("arity: %v", err)
-				}
-				must(t, c.Rename(ctx, "a", "renamed").Err())
-				if d := c.TTL(ctx, "renamed").Val(); d <= 0 {
-					t.Fatalf("TTL after RENAME = %v", d)
-				}
-				info := c.Info(ctx, "keyspace").Val()
-				if !strings.Contains(info, "db0:keys=5,expires=1") {
-					t.Fatalf("INFO keyspace = %q", info)
-				}
-				if _, err := c.Command(ctx).Result(); err != nil {
-					t.Fatalf("COMMAND: %v", err)
-				}
-				if n := c.Del(ctx, "k", "n", "missing").Val(); n != 2 {
-					t.Fatalf("DEL = %d", n)
-				}
-			})
+	forEachProtocol(t, func(t *testing.T, ctx context.Context, c *redis.Client, _ string, _ int) {
+		must(t, c.Set(ctx, "k", "v", 0).Err())
+		if v := c.Get(ctx, "k").Val(); v != "v" {
+			t.Fatalf("GET = %q", v)
+		}
+		if err := c.Get(ctx, "missing").Err(); !errors.Is(err, redis.Nil) {
+			t.Fatalf("GET missing err = %v", err)
+		}
+		if n := c.Incr(ctx, "n").Val(); n != 1 {
+			t.Fatalf("INCR = %d", n)
+		}
+		if f := c.IncrByFloat(ctx, "f", 1.5).Val(); f != 1.5 {
+			t.Fatalf("INCRBYFLOAT = %v", f)
+		}
+		must(t, c.MSet(ctx, "a", "1", "b", "2").Err())
+		if v := c.MGet(ctx, "a", "b", "nope").Val(); fmt.Sprint(v) != "[1 2 <nil>]" {
+			t.Fatalf("MGET = %v", v)
+		}
+		if ok := c.Expire(ctx, "a", time.Minute).Val(); !ok {
+			t.Fatal("EXPIRE false")
+		}
+		if d := c.TTL(ctx, "a").Val(); d != time.Minute {
+			t.Fatalf("TTL = %v", d)
+		}
+		if ty := c.Type(ctx, "a").Val(); ty != "string" {
+			t.Fatalf("TYPE = %q", ty)
+		}
+		if n := c.DBSize(ctx).Val(); n != 5 {
+			t.Fatalf("DBSIZE = %d", n)
+		}
+		keys := c.Keys(ctx, "*").Val()
+		slices.Sort(keys)
+		if fmt.Sprint(keys) != "[a b f k n]" {
+			t.Fatalf("KEYS = %v", keys)
+		}
+		if err := c.Incr(ctx, "k").Err(); err == nil || err.Error() != "ERR value is not an integer or out of range" {
+			t.Fatalf("INCR on text: %v", err)
+		}
+		if err := c.Do(ctx, "GET").Err(); err == nil || err.Error() != "ERR wrong number of arguments for 'get' command" {
+			t.Fatalf("arity: %v", err)
+		}
+		must(t, c.Rename(ctx, "a", "renamed").Err())
+		if d := c.TTL(ctx, "renamed").Val(); d <= 0 {
+			t.Fatalf("TTL after RENAME = %v", d)
+		}
+		info := c.Info(ctx, "keyspace").Val()
+		if !strings.Contains(info, "db0:keys=5,expires=1") {
+			t.Fatalf("INFO keyspace = %q", info)
+		}
+		if _, err := c.Command(ctx).Result(); err != nil {
+			t.Fatalf("COMMAND: %v", err)
+		}
+		if n := c.Del(ctx, "k", "n", "missing").Val(); n != 2 {
+			t.Fatalf("DEL = %d", n)
 		}
 	})
 }

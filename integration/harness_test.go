@@ -33,6 +33,32 @@ func forEachDriver(t *testing.T, fn func(t *testing.T, addr string)) {
 	}
 }
 
+// forEachProtocol runs fn for each driver and each protocol (RESP2, RESP3)
+// with a go-redis client on an emptied server (addr, for other clients).
+func forEachProtocol(t *testing.T, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string, proto int)) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		for _, proto := range []int{2, 3} {
+			t.Run(fmt.Sprintf("resp%d", proto), func(t *testing.T) {
+				ctx := context.Background()
+				c := newClient(t, addr, proto)
+				must(t, c.FlushAll(ctx).Err())
+				fn(t, ctx, c, addr, proto)
+			})
+		}
+	})
+}
+
+// forEachDriverClient runs fn for each driver with a go-redis client of
+// protocol proto on an emptied server (addr, for other clients).
+func forEachDriverClient(t *testing.T, proto int, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string)) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
+		c := newClient(t, addr, proto)
+		must(t, c.FlushAll(ctx).Err())
+		fn(t, ctx, c, addr)
+	})
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := stdnet.Listen("tcp", "127.0.0.1:0")

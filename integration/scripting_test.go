@@ -17,10 +17,7 @@ import (
 // TestScriptGoRedis: go-redis's Script (EVALSHA, then EVAL on NOSCRIPT),
 // SCRIPT LOAD/EXISTS/FLUSH, and a compile error with Redis's prefix.
 func TestScriptGoRedis(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, 3)
-		must(t, c.FlushAll(ctx).Err())
+	forEachDriverClient(t, 3, func(t *testing.T, ctx context.Context, c *redis.Client, _ string) {
 		incr := redis.NewScript(`return redis.call('INCRBY', KEYS[1], ARGV[1])`)
 		for i := 1; i <= 3; i++ {
 			n, err := incr.Run(ctx, c, []string{"n"}, 2).Int()
@@ -60,10 +57,7 @@ func TestScriptGoRedis(t *testing.T) {
 // readers sum the keys in one MGET; the sum never changes, and the
 // per-key values stay exact.
 func TestScriptAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		const keys, start = 10, 1000
 		names := make([]string, keys)
 		for i := range names {
@@ -143,10 +137,7 @@ return 1`)
 // extend and release only if the token matches, EVALSHA with the NOSCRIPT
 // fallback) from 20 clients never grants the lock twice at once.
 func TestScriptLock(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		release := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`)
 		extend := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`)
 		var holders, maxHolders, grants atomic.Int64
@@ -195,10 +186,7 @@ func TestScriptLock(t *testing.T) {
 // TestScriptRateLimiter: a fixed-window limiter script admits exactly its
 // limit per window key under 50 concurrent clients.
 func TestScriptRateLimiter(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		limiter := redis.NewScript(`
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -235,10 +223,7 @@ return 1`)
 // TestScriptInMulti: EVAL queued in MULTI runs in EXEC's transaction, also
 // when it touches a key on a shard the transaction did not declare.
 func TestScriptInMulti(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, 2)
-		must(t, c.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, _ string) {
 		cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Set(ctx, "a", "1", 0)
 			p.Eval(ctx, `redis.call('SET', 'other' .. KEYS[1], 'x'); return redis.call('INCR', KEYS[1])`, []string{"a"})

@@ -6,62 +6,57 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // TestSetGoRedis drives every set command through go-redis, RESP2 and 3.
 func TestSetGoRedis(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		for _, proto := range []int{2, 3} {
-			t.Run(fmt.Sprintf("resp%d", proto), func(t *testing.T) {
-				ctx := context.Background()
-				c := newClient(t, addr, proto)
-				must(t, c.FlushAll(ctx).Err())
-				if n := c.SAdd(ctx, "a", "1", "2", "3").Val(); n != 3 {
-					t.Fatalf("SADD = %d", n)
-				}
-				c.SAdd(ctx, "b", "2", "3", "4")
-				sorted := func(v []string) string { slices.Sort(v); return fmt.Sprint(v) }
-				if got := sorted(c.SMembers(ctx, "a").Val()); got != "[1 2 3]" {
-					t.Fatalf("SMEMBERS = %s", got)
-				}
-				if got := sorted(c.SInter(ctx, "a", "b").Val()); got != "[2 3]" {
-					t.Fatalf("SINTER = %s", got)
-				}
-				if got := sorted(c.SUnion(ctx, "a", "b").Val()); got != "[1 2 3 4]" {
-					t.Fatalf("SUNION = %s", got)
-				}
-				if got := sorted(c.SDiff(ctx, "a", "b").Val()); got != "[1]" {
-					t.Fatalf("SDIFF = %s", got)
-				}
-				if n := c.SInterCard(ctx, 5, "a", "b").Val(); n != 2 {
-					t.Fatalf("SINTERCARD = %d", n)
-				}
-				if n := c.SInterStore(ctx, "i", "a", "b").Val(); n != 2 {
-					t.Fatalf("SINTERSTORE = %d", n)
-				}
-				if n := c.SUnionStore(ctx, "u", "a", "b").Val(); n != 4 {
-					t.Fatalf("SUNIONSTORE = %d", n)
-				}
-				if n := c.SDiffStore(ctx, "d", "a", "b").Val(); n != 1 {
-					t.Fatalf("SDIFFSTORE = %d", n)
-				}
-				if !c.SIsMember(ctx, "a", "1").Val() || fmt.Sprint(c.SMIsMember(ctx, "a", "1", "9").Val()) != "[true false]" {
-					t.Fatal("SISMEMBER/SMISMEMBER")
-				}
-				if !c.SMove(ctx, "a", "b", "1").Val() || c.SCard(ctx, "b").Val() != 4 {
-					t.Fatal("SMOVE")
-				}
-				if m := c.SRandMemberN(ctx, "b", 2).Val(); len(m) != 2 {
-					t.Fatalf("SRANDMEMBER 2 = %v", m)
-				}
-				if m := c.SPopN(ctx, "u", 4).Val(); len(m) != 4 || c.Exists(ctx, "u").Val() != 0 {
-					t.Fatalf("SPOP 4 = %v", m)
-				}
-				keys, cur, err := c.SScan(ctx, "b", 0, "*", 100).Result()
-				if err != nil || cur != 0 || sorted(keys) != "[1 2 3 4]" {
-					t.Fatalf("SSCAN = %v %d %v", keys, cur, err)
-				}
-			})
+	forEachProtocol(t, func(t *testing.T, ctx context.Context, c *redis.Client, _ string, _ int) {
+		if n := c.SAdd(ctx, "a", "1", "2", "3").Val(); n != 3 {
+			t.Fatalf("SADD = %d", n)
+		}
+		c.SAdd(ctx, "b", "2", "3", "4")
+		sorted := func(v []string) string { slices.Sort(v); return fmt.Sprint(v) }
+		if got := sorted(c.SMembers(ctx, "a").Val()); got != "[1 2 3]" {
+			t.Fatalf("SMEMBERS = %s", got)
+		}
+		if got := sorted(c.SInter(ctx, "a", "b").Val()); got != "[2 3]" {
+			t.Fatalf("SINTER = %s", got)
+		}
+		if got := sorted(c.SUnion(ctx, "a", "b").Val()); got != "[1 2 3 4]" {
+			t.Fatalf("SUNION = %s", got)
+		}
+		if got := sorted(c.SDiff(ctx, "a", "b").Val()); got != "[1]" {
+			t.Fatalf("SDIFF = %s", got)
+		}
+		if n := c.SInterCard(ctx, 5, "a", "b").Val(); n != 2 {
+			t.Fatalf("SINTERCARD = %d", n)
+		}
+		if n := c.SInterStore(ctx, "i", "a", "b").Val(); n != 2 {
+			t.Fatalf("SINTERSTORE = %d", n)
+		}
+		if n := c.SUnionStore(ctx, "u", "a", "b").Val(); n != 4 {
+			t.Fatalf("SUNIONSTORE = %d", n)
+		}
+		if n := c.SDiffStore(ctx, "d", "a", "b").Val(); n != 1 {
+			t.Fatalf("SDIFFSTORE = %d", n)
+		}
+		if !c.SIsMember(ctx, "a", "1").Val() || fmt.Sprint(c.SMIsMember(ctx, "a", "1", "9").Val()) != "[true false]" {
+			t.Fatal("SISMEMBER/SMISMEMBER")
+		}
+		if !c.SMove(ctx, "a", "b", "1").Val() || c.SCard(ctx, "b").Val() != 4 {
+			t.Fatal("SMOVE")
+		}
+		if m := c.SRandMemberN(ctx, "b", 2).Val(); len(m) != 2 {
+			t.Fatalf("SRANDMEMBER 2 = %v", m)
+		}
+		if m := c.SPopN(ctx, "u", 4).Val(); len(m) != 4 || c.Exists(ctx, "u").Val() != 0 {
+			t.Fatalf("SPOP 4 = %v", m)
+		}
+		keys, cur, err := c.SScan(ctx, "b", 0, "*", 100).Result()
+		if err != nil || cur != 0 || sorted(keys) != "[1 2 3 4]" {
+			t.Fatalf("SSCAN = %v %d %v", keys, cur, err)
 		}
 	})
 }

@@ -20,10 +20,7 @@ import (
 // on two streams is woken by the second, "$" means entries added after the
 // call, and a timeout replies nil.
 func TestStreamBlockingRead(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		must(t, admin.XAdd(ctx, &redis.XAddArgs{Stream: "s", ID: "1-1", Values: []string{"old", "x"}}).Err())
 		const readers = 3
 		var wg sync.WaitGroup
@@ -61,10 +58,7 @@ func TestStreamBlockingRead(t *testing.T) {
 // stay unique under concurrent writers; a stream survives DEL-less
 // emptying, goes with DEL, and RENAME keeps its entries and last ID.
 func TestStreamAutoIDsAndLifecycle(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		var wg sync.WaitGroup
 		for w := 0; w < 8; w++ {
 			c := newClient(t, addr, 2)
@@ -135,10 +129,7 @@ func streamEntries(t *testing.T) int {
 // holding unacknowledged entries, which another takes over with
 // XAUTOCLAIM; XPENDING accounts for everything on the way.
 func TestStreamConsumerGroups(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		n := streamEntries(t)
 		must(t, admin.XGroupCreateMkStream(ctx, "jobs", "workers", "0").Err())
 		p := admin.Pipeline()
@@ -245,10 +236,7 @@ func TestStreamConsumerGroups(t *testing.T) {
 // entries (each entry to one consumer), while a plain XREAD waiter on the
 // same stream is served too.
 func TestStreamBlockingGroupRead(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		must(t, admin.XGroupCreateMkStream(ctx, "bs", "g", "$").Err())
 		results := make(chan string, 3)
 		for i := 0; i < 2; i++ {
@@ -301,10 +289,7 @@ func TestStreamBlockingGroupRead(t *testing.T) {
 // TestStreamInfoTimes: the time-dependent XINFO fields (consumer idle and
 // seen-time, pending delivery times) against the clock.
 func TestStreamInfoTimes(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, 2)
-		must(t, c.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, _ string) {
 		must(t, c.XGroupCreateMkStream(ctx, "ti", "g", "0").Err())
 		must(t, c.XAdd(ctx, &redis.XAddArgs{Stream: "ti", ID: "1-1", Values: []string{"a", "1"}}).Err())
 		before := time.Now().UnixMilli()

@@ -17,10 +17,7 @@ import (
 // TestWatchIncrementsFromManyClients: 20 clients increment one key with
 // WATCH/GET/MULTI/SET/EXEC and retry on a nil EXEC; the total is exact.
 func TestWatchIncrementsFromManyClients(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		admin := newClient(t, addr, 2)
-		must(t, admin.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		const clients, each = 20, 25
 		var aborted atomic.Int64
 		var wg sync.WaitGroup
@@ -78,10 +75,7 @@ func watchIncr(ctx context.Context, c *redis.Client, key string) error {
 // shards) to another; a concurrent reader's MGET of all keys always sums
 // to the same total.
 func TestExecAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, 2)
-		must(t, c.FlushAll(ctx).Err())
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, addr string) {
 		keys := make([]string, 8)
 		for i := range keys {
 			keys[i] = fmt.Sprintf("acct:%d", i)
@@ -143,10 +137,7 @@ func TestExecAtomicAcrossShards(t *testing.T) {
 // TestMultiErrors checks replies through go-redis: EXECABORT, per-command
 // runtime errors, and a MULTI that never blocks.
 func TestMultiErrors(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, 3)
-		must(t, c.FlushAll(ctx).Err())
+	forEachDriverClient(t, 3, func(t *testing.T, ctx context.Context, c *redis.Client, _ string) {
 		c.Set(ctx, "s", "v", 0)
 		cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Incr(ctx, "n")
