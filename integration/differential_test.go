@@ -2,6 +2,7 @@ package integration
 
 import (
 	"bufio"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,73 +12,114 @@ import (
 	"github.com/rekv/rekv/resp"
 )
 
-// scripts are command sequences whose replies must equal Redis's byte for
-// byte, in RESP2 and RESP3: one file per script in testdata/, one command
-// per line (quoted like redis-cli), "#" lines are comments. Each script
-// starts on empty databases. A line starting with "~ " has an unordered
-// reply (Redis's hash order is not ours): its top-level elements are
-// compared as a sorted multiset. Commands whose replies depend on time, ids
-// or randomness are left to other tests. Blocking commands appear only
-// where they do not wait (with data, or an error); waiting is tested in
-// list_test.go. The pubsub scripts hold the replies a subscriber gets to
-// its own commands.
-func scripts(t *testing.T) map[string][]string {
+var rewrite = flag.Bool("rewrite", false, "record Redis's replies to the scripts in testdata/ from Debian's redis-server (TestScriptsLikeRedis)")
+
+// Scripts are command sequences whose replies must equal Redis's byte for
+// byte, in RESP2 and RESP3: one file per script in testdata/, holding
+// each command with the reply redis-server 7.0 gave it (recorded_test.go
+// describes the format). Each script starts on empty databases. A command
+// starting with "~ " has an unordered reply (Redis's hash order is not
+// ours): its top-level elements are compared as a sorted multiset.
+// Commands whose replies depend on time, ids or randomness are left to
+// other tests. Blocking commands appear only where they do not wait (with
+// data, or an error); waiting is tested in list_test.go. The pubsub
+// scripts hold the replies a subscriber gets to its own commands.
+//
+// go test ./integration -run TestScriptsLikeRedis -rewrite records the
+// replies again from redis-server (a new command needs only its line; a
+// new file is a new script).
+func scripts(t *testing.T) map[string][]recordedCase {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no differential scripts in testdata: %v", err)
+		t.Fatalf("no scripts in testdata: %v", err)
 	}
-	m := map[string][]string{}
+	m := map[string][]recordedCase{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var lines []string
-		for _, line := range strings.Split(string(b), "\n") {
-			if line != "" && !strings.HasPrefix(line, "#") {
-				lines = append(lines, line)
-			}
+		cases, err := parseRecorded(string(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
-		m[strings.TrimSuffix(filepath.Base(f), ".txt")] = lines
+		m[strings.TrimSuffix(filepath.Base(f), ".txt")] = cases
 	}
 	return m
 }
 
-// TestDifferentialAgainstRedis runs every script on rekv and on Debian's
-// redis-server and requires identical reply bytes.
-func TestDifferentialAgainstRedis(t *testing.T) {
+// runScript runs a script's commands on a fresh connection to addr, on
+// empty databases, in protocol proto, and returns each reply.
+func runScript(t *testing.T, addr, proto string, cases []recordedCase) []string {
+	c := dialRaw(t, addr)
+	c.do("FLUSHALL")
+	if proto == "3" {
+		c.do("HELLO", "3")
+	}
+	out := make([]string, len(cases))
+	for i, rc := range cases {
+		out[i] = c.do(scriptArgs(t, rc.cmd)...)
+	}
+	return out
+}
+
+// scriptArgs splits a script line into arguments, without the "~ " mark.
+func scriptArgs(t *testing.T, line string) []string {
+	args, ok := resp.SplitArgs([]byte(strings.TrimPrefix(line, "~ ")), nil)
+	if !ok || len(args) == 0 {
+		t.Fatalf("bad script line %q", line)
+	}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = string(a)
+	}
+	return parts
+}
+
+// recordScripts runs every script on redis-server and writes its replies
+// into the script files.
+func recordScripts(t *testing.T, all map[string][]recordedCase) {
 	redisAddr := redisServer(t)
+	for name, cases := range all {
+		r2, r3 := runScript(t, redisAddr, "2", cases), runScript(t, redisAddr, "3", cases)
+		for i := range cases {
+			cases[i].resp2, cases[i].resp3 = r2[i], r3[i]
+		}
+		if err := os.WriteFile(filepath.Join("testdata", name+".txt"), []byte(formatRecorded(cases)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestScriptsLikeRedis runs every script on rekv, each driver, RESP2 and
+// RESP3, and requires the replies Redis gave (recorded in the files).
+func TestScriptsLikeRedis(t *testing.T) {
+	all := scripts(t)
+	if *rewrite {
+		recordScripts(t, all)
+	}
+	for name, cases := range all {
+		for _, c := range cases {
+			if c.resp2 == "" {
+				t.Fatalf("testdata/%s.txt: %q has no recorded reply: run go test ./integration -run TestScriptsLikeRedis -rewrite", name, c.cmd)
+			}
+		}
+	}
 	forEachDriver(t, func(t *testing.T, addr string) {
-		for name, script := range scripts(t) {
+		for name, cases := range all {
 			for _, proto := range []string{"2", "3"} {
 				t.Run(name+"/resp"+proto, func(t *testing.T) {
-					want := dialRaw(t, redisAddr)
-					got := dialRaw(t, addr)
-					for _, c := range []*raw{want, got} {
-						c.do("FLUSHALL")
+					got := runScript(t, addr, proto, cases)
+					for i, c := range cases {
+						w, g := c.resp2, got[i]
 						if proto == "3" {
-							c.do("HELLO", "3")
+							w = c.resp3
 						}
-					}
-					for _, line := range script {
-						args, ok := resp.SplitArgs([]byte(line), nil)
-						if !ok {
-							t.Fatalf("bad script line %q", line)
-						}
-						var parts []string
-						for _, a := range args {
-							parts = append(parts, string(a))
-						}
-						unordered := len(parts) > 0 && parts[0] == "~"
-						if unordered {
-							parts = parts[1:]
-						}
-						w, g := want.do(parts...), got.do(parts...)
-						if unordered {
+						if strings.HasPrefix(c.cmd, "~ ") {
 							w, g = sortedReply(t, w), sortedReply(t, g)
 						}
 						if w != g {
-							t.Errorf("%s\n redis: %q\n  rekv: %q", line, w, g)
+							t.Errorf("%s\n redis: %q\n  rekv: %q", c.cmd, w, g)
 						}
 					}
 				})
