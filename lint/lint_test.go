@@ -46,6 +46,8 @@ func rules() []rule {
 		{pkg: "actors/command/*", except: []string{"actors/command/all", "actors/command/commandtest"},
 			deny: []string{"actors/command/*"}, allow: []string{"actors/command/facts"},
 			why: "a command family does not reach into another: shared shapes go in package command"},
+		{pkg: "state", deny: []string{"net/...", "node", "gc", "conf", "drivers/...", "codec", "actors", "actors/store", "actors/types/...", "actors/command/*"},
+			allow: []string{"actors/command/facts"}, why: "server state is tables, with no connection, engine or storage"},
 		{pkg: "gc", deny: []string{"net/...", "node", "conf"}, why: "the GC talks to shards through Engine.Exec, not RESP"},
 		{pkg: "net/...", deny: []string{"drivers/...", "codec", "node", "gc", "conf", "actors/command/*"}, allow: []string{"actors/command/facts"},
 			why: "the network front hands commands to the engine and never touches storage or a command family"},

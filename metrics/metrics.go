@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	rnet "github.com/rekv/rekv/net"
+	"github.com/rekv/rekv/state"
 )
 
 // Sources are where the figures come from.
@@ -81,7 +82,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		counter(c.rejected, float64(cm.Rejected), cm.Name)
 		buckets := map[float64]uint64{}
 		var cum uint64
-		for i, b := range rnet.LatencyBounds() {
+		for i, b := range state.LatencyBounds() {
 			cum += uint64(cm.Buckets[i])
 			buckets[float64(b)/1e6] = cum
 		}

@@ -139,7 +139,7 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		cl.pending = append(cl.pending, nil)
 	}
 	if len(b) > 0 && b[0] == '-' {
-		cl.srv.stats.countError(b)
+		cl.srv.stats.cmds.CountError(b)
 	}
 	if b == nil || cl.silent[seq] {
 		b = []byte{}

@@ -198,15 +198,7 @@ func (s *Server) Shutdown() bool {
 // and error counters, the network and connection totals and the rejected
 // connections start again from zero.
 func (s *Server) ResetStats() {
-	s.stats.cmds.Range(func(k, _ any) bool {
-		s.stats.cmds.Delete(k)
-		return true
-	})
-	s.stats.errs.Range(func(k, _ any) bool {
-		s.stats.errs.Delete(k)
-		return true
-	})
-	s.stats.nerrs.Store(0)
+	s.stats.cmds.Reset()
 	s.engine.ResetKeyspaceStats()
 	s.stats.netIn.Store(0)
 	s.stats.netOut.Store(0)

@@ -431,7 +431,7 @@ func (s *Server) applyConfig(name, value string) error {
 		s.rt.latencyThreshold.Store(n)
 	case "slowlog-max-len":
 		n, _ := strconv.ParseInt(value, 10, 64)
-		s.slow.setMax(int(min(n, 1<<20)))
+		s.SlowLog.SetMax(int(min(n, 1<<20)))
 	case "requirepass":
 		s.rt.requirePass.Store(&value)
 		rules := []string{"resetpass", ">" + value}

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/state"
 )
 
 // INFO's sections known to the network layer (the command adds gc and
@@ -26,15 +26,13 @@ import (
 // machinery rekv does not have (RDB/AOF, replication, forks, defrag,
 // eviction, client-side caching) are the values Redis shows without it.
 // latencystats estimates each percentile from the command's run-time
-// histogram (LatencyBounds), interpolating inside the bucket it falls
+// histogram (state.LatencyBounds), interpolating inside the bucket it falls
 // in. Not kept: the Lua memory figures, the expiry cycle's and the reply
 // buffers' counters.
 
 // serverStats are the counters INFO reports.
 type serverStats struct {
-	cmds          sync.Map // full command name -> *cmdStat
-	errs          sync.Map // error code -> *atomic.Int64
-	nerrs         atomic.Int64
+	cmds          state.Commands
 	netIn, netOut atomic.Int64
 	reads, writes atomic.Int64
 	rejectedConns atomic.Int64
@@ -43,61 +41,6 @@ type serverStats struct {
 	runID           string
 	startHeap       uint64
 	ops             opsMeter
-}
-
-type cmdStat struct {
-	calls, usec, rejected, failed atomic.Int64
-	buckets                       [latencyBuckets + 1]atomic.Int64 // runs per latency bucket; the last: slower
-}
-
-const latencyBuckets = 15
-
-// LatencyBounds returns the upper bounds, in microseconds, of the command
-// latency histogram (/metrics).
-func LatencyBounds() [latencyBuckets]int64 {
-	return [latencyBuckets]int64{10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000, 1000000}
-}
-
-// percentiles renders latencystats' "p50=..,p99=.." for the command's
-// runs so far ("" when it has none), in microseconds.
-func (c *cmdStat) percentiles(pcts []float64) string {
-	var counts [latencyBuckets + 1]int64
-	var total int64
-	for i := range counts {
-		counts[i] = c.buckets[i].Load()
-		total += counts[i]
-	}
-	if total == 0 {
-		return ""
-	}
-	bounds := LatencyBounds()
-	var b strings.Builder
-	for j, p := range pcts {
-		target := max(1, int64(math.Ceil(p/100*float64(total))))
-		var cum int64
-		v := float64(bounds[latencyBuckets-1])
-		for i, n := range counts {
-			if n == 0 || cum+n < target {
-				cum += n
-				continue
-			}
-			lo := 0.0
-			if i > 0 {
-				lo = float64(bounds[i-1])
-			}
-			hi := 2 * lo // past the last bound
-			if i < latencyBuckets {
-				hi = float64(bounds[i])
-			}
-			v = lo + (hi-lo)*float64(target-cum)/float64(n)
-			break
-		}
-		if j > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "p%s=%.3f", strconv.FormatFloat(p, 'f', -1, 64), v)
-	}
-	return b.String()
 }
 
 // latencyPercentiles returns latency-tracking-info-percentiles.
@@ -117,34 +60,6 @@ func newServerStats() serverStats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return serverStats{runID: hex.EncodeToString(id), startHeap: ms.HeapAlloc}
-}
-
-func (st *serverStats) cmd(name string) *cmdStat {
-	if v, ok := st.cmds.Load(name); ok {
-		return v.(*cmdStat)
-	}
-	v, _ := st.cmds.LoadOrStore(name, &cmdStat{})
-	return v.(*cmdStat)
-}
-
-// maxErrorCodes bounds the distinct error codes counted, as Redis does.
-const maxErrorCodes = 128
-
-// countError counts an error reply by its code (the first word).
-func (st *serverStats) countError(reply []byte) {
-	code := reply[1:]
-	if i := strings.IndexAny(string(code), " \r"); i >= 0 {
-		code = code[:i]
-	}
-	v, ok := st.errs.Load(string(code))
-	if !ok {
-		if st.nerrs.Load() >= maxErrorCodes {
-			return
-		}
-		st.nerrs.Add(1)
-		v, _ = st.errs.LoadOrStore(string(code), &atomic.Int64{})
-	}
-	v.(*atomic.Int64).Add(1)
 }
 
 // opsMeter samples the command and byte counts every 100 ms and keeps
@@ -414,10 +329,9 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	case "stats":
 		total := s.totalCmds.Load()
 		var errTotal int64
-		s.stats.errs.Range(func(_, v any) bool {
-			errTotal += v.(*atomic.Int64).Load()
-			return true
-		})
+		for _, n := range s.stats.cmds.Errors() {
+			errTotal += n
+		}
 		channels, patterns := len(s.Channels(nil)), s.NumPat()
 		add("total_connections_received", s.totalConns.Load())
 		add("total_commands_processed", total)
@@ -489,43 +403,30 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("used_cpu_user_main_thread", sec(ru.Utime))
 	case "modules":
 	case "errorstats":
-		var codes []string
-		s.stats.errs.Range(func(k, _ any) bool {
-			codes = append(codes, k.(string))
-			return true
-		})
+		errs := s.stats.cmds.Errors()
+		codes := make([]string, 0, len(errs))
+		for c := range errs {
+			codes = append(codes, c)
+		}
 		sort.Strings(codes)
 		for _, c := range codes {
-			v, _ := s.stats.errs.Load(c)
-			add("errorstat_"+c, "count="+strconv.FormatInt(v.(*atomic.Int64).Load(), 10))
+			add("errorstat_"+c, "count="+strconv.FormatInt(errs[c], 10))
 		}
 	case "commandstats":
-		var names []string
-		s.stats.cmds.Range(func(k, _ any) bool {
-			names = append(names, k.(string))
-			return true
-		})
-		sort.Strings(names)
-		for _, n := range names {
-			c := s.stats.cmd(n)
-			calls, usec := c.calls.Load(), c.usec.Load()
+		for _, n := range s.stats.cmds.Names() {
+			c := s.stats.cmds.Get(n)
+			calls, usec := c.Calls.Load(), c.Usec.Load()
 			per := 0.0
 			if calls > 0 {
 				per = float64(usec) / float64(calls)
 			}
 			add("cmdstat_"+n, fmt.Sprintf("calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
-				calls, usec, per, c.rejected.Load(), c.failed.Load()))
+				calls, usec, per, c.Rejected.Load(), c.Failed.Load()))
 		}
 	case "latencystats":
-		var names []string
-		s.stats.cmds.Range(func(k, _ any) bool {
-			names = append(names, k.(string))
-			return true
-		})
-		sort.Strings(names)
 		pcts := s.latencyPercentiles()
-		for _, n := range names {
-			if v := s.stats.cmd(n).percentiles(pcts); v != "" {
+		for _, n := range s.stats.cmds.Names() {
+			if v := s.stats.cmds.Get(n).Percentiles(pcts); v != "" {
 				add("latency_percentiles_usec_"+n, v)
 			}
 		}
@@ -560,27 +461,20 @@ func (s *Server) gcCounter(name string) string {
 
 // commandDone counts a command's run for commandstats.
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
-	s.observeLatency(spec, d)
-	c := s.stats.cmd(spec.FullName())
-	c.calls.Add(1)
-	us := d.Microseconds()
-	c.usec.Add(us)
-	bounds := LatencyBounds()
-	i := 0
-	for i < len(bounds) && us > bounds[i] {
-		i++
-	}
-	c.buckets[i].Add(1)
-	if failed {
-		c.failed.Add(1)
-	}
+	s.LatencyMonitor.Observe(s.rt.latencyThreshold.Load(), spec.Flags&command.Fast != 0, d)
+	s.stats.cmds.Done(spec.FullName(), d, failed)
+}
+
+// LatencyHistogram implements command.Server (LATENCY HISTOGRAM).
+func (s *Server) LatencyHistogram(names []string) []command.LatencyHistogram {
+	return s.stats.cmds.LatencyHistogram(names)
 }
 
 // CommandMetrics are one command's counters (/metrics).
 type CommandMetrics struct {
 	Name                          string
 	Calls, Usec, Failed, Rejected int64
-	Buckets                       []int64 // per LatencyBounds bucket, then slower
+	Buckets                       []int64 // per state.LatencyBounds bucket, then slower
 }
 
 // Metrics are the network layer's figures for /metrics.
@@ -601,20 +495,15 @@ func (s *Server) Metrics() Metrics {
 	if s.engine != nil {
 		m.Blocked = int64(s.engine.Blocked())
 	}
-	s.stats.cmds.Range(func(k, v any) bool {
-		c := v.(*cmdStat)
-		cm := CommandMetrics{Name: k.(string), Calls: c.calls.Load(), Usec: c.usec.Load(), Failed: c.failed.Load(),
-			Rejected: c.rejected.Load()}
-		for i := range c.buckets {
-			cm.Buckets = append(cm.Buckets, c.buckets[i].Load())
+	for _, name := range s.stats.cmds.Names() {
+		c := s.stats.cmds.Get(name)
+		cm := CommandMetrics{Name: name, Calls: c.Calls.Load(), Usec: c.Usec.Load(), Failed: c.Failed.Load(),
+			Rejected: c.Rejected.Load()}
+		for i := range c.Buckets {
+			cm.Buckets = append(cm.Buckets, c.Buckets[i].Load())
 		}
 		m.Commands = append(m.Commands, cm)
-		return true
-	})
-	sort.Slice(m.Commands, func(i, j int) bool { return m.Commands[i].Name < m.Commands[j].Name })
-	s.stats.errs.Range(func(k, v any) bool {
-		m.Errors[k.(string)] = v.(*atomic.Int64).Load()
-		return true
-	})
+	}
+	m.Errors = s.stats.cmds.Errors()
 	return m
 }

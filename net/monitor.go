@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/state"
 )
 
 // MONITOR.
@@ -82,7 +83,7 @@ func (s *Server) Monitor(db int, source string, args [][]byte) {
 	b = append(b, ' ')
 	b = append(b, source...)
 	b = append(b, ']')
-	redact := redacted(args)
+	redact := state.Redacted(args)
 	for i, a := range args {
 		b = append(b, ' ')
 		if redact[i] {
@@ -97,36 +98,6 @@ func (s *Server) Monitor(db int, source string, args [][]byte) {
 	for cl := range s.mon.set {
 		cl.push(b)
 	}
-}
-
-// redacted marks the arguments that are passwords.
-func redacted(args [][]byte) []bool {
-	r := make([]bool, len(args))
-	name := strings.ToLower(string(args[0]))
-	switch name {
-	case "auth":
-		for i := 1; i < len(args); i++ {
-			r[i] = true
-		}
-	case "hello", "migrate":
-		for i := 1; i < len(args); i++ {
-			switch strings.ToLower(string(args[i])) {
-			case "auth":
-				n := 2
-				if name == "migrate" {
-					n = 1
-				}
-				for j := i + 1; j <= i+n && j < len(args); j++ {
-					r[j] = true
-				}
-			case "auth2":
-				for j := i + 1; j <= i+2 && j < len(args); j++ {
-					r[j] = true
-				}
-			}
-		}
-	}
-	return r
 }
 
 // appendRepr quotes b as Redis's sdscatrepr does.

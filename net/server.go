@@ -19,6 +19,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/resp"
+	"github.com/rekv/rekv/state"
 )
 
 // Options configure the network front.
@@ -114,15 +115,18 @@ type Server struct {
 	conf       *config
 	rt         runtimeConf
 	mon        monitors
-	slow       slowlog
 	paused     pause
 	stats      serverStats
-	latency    latencyMonitor
 	stopOps    chan struct{}
 	save       saver
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
 	storageErr atomic.Pointer[string]
+
+	// The slow log and the latency monitor (package state) answer
+	// SLOWLOG and LATENCY through their promoted methods.
+	state.SlowLog
+	state.LatencyMonitor
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -444,7 +448,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	adm := admission{cl: cl, spec: spec, args: args, proto: proto}
 	if err := s.admit(&adm); err != nil {
-		s.stats.cmd(spec.FullName()).rejected.Add(1)
+		s.stats.cmds.Get(spec.FullName()).Rejected.Add(1)
 		fail(err, spec.FullName())
 		return
 	}

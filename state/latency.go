@@ -1,4 +1,4 @@
-package net
+package state
 
 import (
 	"sort"
@@ -12,7 +12,7 @@ import (
 // runs at least that long is a sample of the "command" event ("fast-command"
 // for commands flagged fast), one per second kept (the largest), the last
 // 160 per event, as Redis's latency monitor. LATENCY HISTOGRAM reads the
-// per-command run-time histogram INFO keeps, with rekv's buckets
+// per-command run-time histogram of Stats, with rekv's buckets
 // (LatencyBounds) rather than Redis's powers of two.
 
 const latencySamples = 160
@@ -22,23 +22,23 @@ type latencyEvent struct {
 	max     int64
 }
 
-type latencyMonitor struct {
+// LatencyMonitor holds the latency events.
+type LatencyMonitor struct {
 	mu     sync.Mutex
 	events map[string]*latencyEvent
 }
 
-// observe records a command's run time if the monitor is on.
-func (s *Server) observeLatency(spec *command.Spec, d time.Duration) {
-	th := s.rt.latencyThreshold.Load()
+// Observe records a command's run time d if it reaches threshold (ms;
+// 0 or less: the monitor is off); fast says the command is flagged fast.
+func (m *LatencyMonitor) Observe(threshold int64, fast bool, d time.Duration) {
 	ms := d.Milliseconds()
-	if th <= 0 || ms < th {
+	if threshold <= 0 || ms < threshold {
 		return
 	}
 	name := "command"
-	if spec.Flags&command.Fast != 0 {
+	if fast {
 		name = "fast-command"
 	}
-	m := &s.latency
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.events == nil {
@@ -61,9 +61,8 @@ func (s *Server) observeLatency(spec *command.Spec, d time.Duration) {
 	e.max = max(e.max, ms)
 }
 
-// LatencyLatest implements command.Server.
-func (s *Server) LatencyLatest() []command.LatencyEvent {
-	m := &s.latency
+// LatencyLatest returns each event's latest sample and maximum, by name.
+func (m *LatencyMonitor) LatencyLatest() []command.LatencyEvent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []command.LatencyEvent
@@ -75,9 +74,8 @@ func (s *Server) LatencyLatest() []command.LatencyEvent {
 	return out
 }
 
-// LatencyHistory implements command.Server.
-func (s *Server) LatencyHistory(event string) []command.LatencySample {
-	m := &s.latency
+// LatencyHistory returns an event's samples, oldest first.
+func (m *LatencyMonitor) LatencyHistory(event string) []command.LatencySample {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e := m.events[event]; e != nil {
@@ -86,10 +84,9 @@ func (s *Server) LatencyHistory(event string) []command.LatencySample {
 	return nil
 }
 
-// LatencyReset implements command.Server: it drops the named events'
-// samples (every event without names) and returns how many it dropped.
-func (s *Server) LatencyReset(events []string) int {
-	m := &s.latency
+// LatencyReset forgets the named events (none named: all) and returns
+// how many it forgot.
+func (m *LatencyMonitor) LatencyReset(events []string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0
@@ -105,42 +102,4 @@ func (s *Server) LatencyReset(events []string) int {
 		}
 	}
 	return n
-}
-
-// LatencyHistogram implements command.Server: each command's calls and
-// cumulative run-time histogram (bucket upper bound in µs -> runs), for
-// the named commands that have run (every command without names).
-func (s *Server) LatencyHistogram(names []string) []command.LatencyHistogram {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	var out []command.LatencyHistogram
-	bounds := LatencyBounds()
-	s.stats.cmds.Range(func(k, v any) bool {
-		name, c := k.(string), v.(*cmdStat)
-		if len(names) > 0 && !want[name] {
-			return true
-		}
-		h := command.LatencyHistogram{Name: name, Calls: c.calls.Load()}
-		var cum int64
-		for i := range c.buckets {
-			n := c.buckets[i].Load()
-			if n == 0 {
-				continue
-			}
-			cum += n
-			bound := int64(-1) // slower than the last bound
-			if i < len(bounds) {
-				bound = bounds[i]
-			}
-			h.Buckets = append(h.Buckets, [2]int64{bound, cum})
-		}
-		if h.Calls > 0 {
-			out = append(out, h)
-		}
-		return true
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
