@@ -311,7 +311,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	case "persistence":
 		for _, kv := range append(append([][2]any{{"loading", 0}, {"async_loading", 0}, {"current_cow_peak", 0}, {"current_cow_size", 0},
 			{"current_cow_size_age", 0}, {"current_fork_perc", "0.00"}, {"current_save_keys_processed", 0},
-			{"current_save_keys_total", 0}}, s.saveInfo()...), [][2]any{{"rdb_last_cow_size", 0},
+			{"current_save_keys_total", 0}}, s.Saver.Info()...), [][2]any{{"rdb_last_cow_size", 0},
 			{"rdb_last_load_keys_expired", 0}, {"rdb_last_load_keys_loaded", 0}, {"aof_enabled", 0},
 			{"aof_rewrite_in_progress", 0}, {"aof_rewrite_scheduled", 0}, {"aof_last_rewrite_time_sec", -1},
 			{"aof_current_rewrite_time_sec", -1}, {"aof_last_bgrewrite_status", "ok"}, {"aof_rewrites", 0},

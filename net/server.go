@@ -118,7 +118,6 @@ type Server struct {
 	paused     pause
 	stats      serverStats
 	stopOps    chan struct{}
-	save       saver
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
 	storageErr atomic.Pointer[string]
@@ -127,6 +126,8 @@ type Server struct {
 	// SLOWLOG and LATENCY through their promoted methods.
 	state.SlowLog
 	state.LatencyMonitor
+	// Saver answers SAVE, BGSAVE and LASTSAVE.
+	state.Saver
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -147,9 +148,8 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	if o.RequirePass != "" {
 		_ = s.acl.SetUser("default", []string{"resetpass", ">" + o.RequirePass})
 	}
-	s.save.last.Store(s.start.Unix())
-	s.save.lastOK.Store(true)
-	s.save.lastSecs.Store(-1)
+	s.Saver.File, s.Saver.Backup, s.Saver.NoBackup, s.Saver.Log = o.BackupFile, o.Backup, o.NoBackup, log
+	s.Saver.Start(s.start)
 	s.initConfig()
 	return s
 }

@@ -292,7 +292,7 @@ func (s *Server) TrackKeys(r actors.Replier, keys [][]byte) {
 // Invalidate is actors.Options.Invalidate: it sends the invalidation
 // messages for the keys a committed command of client by wrote.
 func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool) {
-	s.save.dirty.Add(int64(max(len(keys), 1)))
+	s.Saver.Dirty(int64(max(len(keys), 1)))
 	t := s.tracking
 	if t.clients.Load() == 0 && t.nkeys.Load() == 0 {
 		return

@@ -1,8 +1,9 @@
 // Package state holds server-wide tables that commands read through
 // command.Server and that the network front fills as commands run: the
-// slow log, the latency monitor and the per-command statistics (calls,
-// time, failures, rejections, a run-time histogram) with the error
-// counts. It knows nothing of connections or the event loop.
+// slow log, the latency monitor, the per-command statistics (calls, time,
+// failures, rejections, a run-time histogram) with the error counts, and
+// the backups of SAVE and BGSAVE (Saver). It knows nothing of connections
+// or the event loop.
 //
 // Invariants:
 //   - Every method is safe for concurrent use: the event loops and the

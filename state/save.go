@@ -1,8 +1,9 @@
-package net
+package state
 
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,16 +15,24 @@ import (
 )
 
 // SAVE and BGSAVE write a consistent backup of the whole store to
-// Options.BackupFile with the driver's backup stream (Options.Backup):
-// first to a temporary file beside it, synced, then renamed over it, so
-// the file is always a whole backup. Starting a node with it as
+// Saver.File with the driver's backup stream (Saver.Backup): first to a
+// temporary file beside it, synced, then renamed over it, so the file is
+// always a whole backup. Starting a node with it as
 // storage.badger.restore loads it into an empty store. SAVE answers once
 // the file is written; BGSAVE answers at once and saves in the
 // background; only one save runs at a time (BGSAVE SCHEDULE queues one
-// after it, as Redis does). The store itself is always durable: a
-// backup is a copy to keep or move, not what makes writes survive.
+// after it, as Redis does). The store itself is always durable: a backup
+// is a copy to keep or move, not what makes writes survive.
 
-type saver struct {
+// Saver runs SAVE and BGSAVE and keeps what INFO persistence reports.
+type Saver struct {
+	// File is where backups go; Backup writes the store's backup stream
+	// (nil: SAVE answers NoBackup); Log reports each save.
+	File     string
+	Backup   func(io.Writer) error
+	NoBackup string
+	Log      *slog.Logger
+
 	mu        sync.Mutex
 	running   bool
 	scheduled bool
@@ -35,16 +44,27 @@ type saver struct {
 	dirty     atomic.Int64 // keys written since the last save began
 }
 
-// LastSave implements command.Server.
-func (s *Server) LastSave() int64 { return s.save.last.Load() }
+// Start sets the saver's clock: LASTSAVE answers start until a save
+// succeeds.
+func (v *Saver) Start(start time.Time) {
+	v.last.Store(start.Unix())
+	v.lastOK.Store(true)
+	v.lastSecs.Store(-1)
+}
 
-// Save implements command.Server: SAVE (background false) or BGSAVE
-// (schedule: BGSAVE SCHEDULE). It returns the status reply.
-func (s *Server) Save(background, schedule bool) (string, error) {
-	if s.opts.Backup == nil {
-		return "", rerr.Errorf("ERR %s", s.opts.NoBackup)
+// Dirty counts n keys written since the last save.
+func (v *Saver) Dirty(n int64) { v.dirty.Add(n) }
+
+// LastSave returns the unix time of the last successful save (the start
+// before any).
+func (v *Saver) LastSave() int64 { return v.last.Load() }
+
+// Save runs SAVE (background false) or BGSAVE (schedule: BGSAVE
+// SCHEDULE) and returns the status reply.
+func (v *Saver) Save(background, schedule bool) (string, error) {
+	if v.Backup == nil {
+		return "", rerr.Errorf("ERR %s", v.NoBackup)
 	}
-	v := &s.save
 	v.mu.Lock()
 	if v.running {
 		if background && schedule {
@@ -58,33 +78,32 @@ func (s *Server) Save(background, schedule bool) (string, error) {
 	v.running = true
 	v.mu.Unlock()
 	if !background {
-		err := s.runSave(false)
+		err := v.run(false)
 		if err != nil {
 			return "", rerr.Errorf("ERR %v", err)
 		}
 		return "OK", nil
 	}
-	go func() { _ = s.runSave(true) }()
+	go func() { _ = v.run(true) }()
 	return "Background saving started", nil
 }
 
-// runSave writes the backup, records the outcome and runs a scheduled
-// save after it. The caller set v.running.
-func (s *Server) runSave(background bool) error {
-	v := &s.save
+// run writes the backup, records the outcome and runs a scheduled save
+// after it. The caller set v.running.
+func (v *Saver) run(background bool) error {
 	for {
 		start := time.Now()
 		v.started.Store(start.UnixNano())
 		dirty := v.dirty.Swap(0)
-		err := writeBackup(s.opts.BackupFile, s.opts.Backup)
+		err := writeBackup(v.File, v.Backup)
 		v.started.Store(0)
 		if err != nil {
 			v.dirty.Add(dirty) // still unsaved
-			s.log.Error("save failed", "file", s.opts.BackupFile, "err", err)
+			v.Log.Error("save failed", "file", v.File, "err", err)
 		} else {
 			v.last.Store(time.Now().Unix())
 			v.saves.Add(1)
-			s.log.Info("backup saved", "file", s.opts.BackupFile, "took", time.Since(start))
+			v.Log.Info("backup saved", "file", v.File, "took", time.Since(start))
 		}
 		v.lastOK.Store(err == nil)
 		if background {
@@ -115,9 +134,8 @@ func writeBackup(file string, backup func(io.Writer) error) error {
 	return nil
 }
 
-// saveInfo returns INFO persistence's save figures.
-func (s *Server) saveInfo() [][2]any {
-	v := &s.save
+// Info returns INFO persistence's save figures.
+func (v *Saver) Info() [][2]any {
 	status := "ok"
 	if !v.lastOK.Load() {
 		status = "err"
