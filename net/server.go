@@ -94,7 +94,6 @@ type Server struct {
 	booted  chan struct{}
 	stopped chan error
 
-	broker   *broker
 	tracking *tracker
 	tls      *tlsFront // nil without TLS
 	acl      *acl.Store
@@ -128,12 +127,15 @@ type Server struct {
 	state.LatencyMonitor
 	// Saver answers SAVE, BGSAVE and LASTSAVE.
 	state.Saver
+	// Broker holds the Pub/Sub tables and answers PUBLISH, SPUBLISH and
+	// PUBSUB.
+	*state.Broker
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
 // they run on (which is built with this server as its command.Server).
 func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
-	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), broker: newBroker(), tracking: newTracker(), loopsUp: make(chan struct{}),
+	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), Broker: state.NewBroker(), tracking: newTracker(), loopsUp: make(chan struct{}),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
