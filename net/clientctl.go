@@ -174,7 +174,7 @@ func (cl *client) Reset() {
 	}
 	cl.Unwatch()
 	cl.srv.unsubscribeAll(cl)
-	cl.srv.mon.remove(cl)
+	cl.srv.RemoveMonitor(cl)
 	cl.disableTracking()
 	cl.noTouch.Store(false)
 	cl.user.Store(nil) // the default user again

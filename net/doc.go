@@ -34,9 +34,10 @@
 // Admission (admit.go) checks each command with small guards in Redis's
 // order before it is parsed. The server-wide tables commands read — the
 // slow log, the latency monitor, the command and error counters, the
-// backups, the Pub/Sub broker — live in package state; the Server embeds
-// or holds them and records into them as commands run. Still here, tied
-// to connections: the tracking table, MONITOR, CONFIG and INFO.
+// backups, the Pub/Sub broker, the MONITOR clients — live in package
+// state; the Server embeds or holds them and records into them as
+// commands run. Still here: the tracking table (tied to each client's
+// tracking state), CONFIG and INFO (which read the whole server).
 //
 // The package shadows the standard library's net; import that one as stdnet.
 package net

@@ -113,7 +113,6 @@ type Server struct {
 	release    releaser
 	conf       *config
 	rt         runtimeConf
-	mon        monitors
 	paused     pause
 	stats      serverStats
 	stopOps    chan struct{}
@@ -130,6 +129,8 @@ type Server struct {
 	// Broker holds the Pub/Sub tables and answers PUBLISH, SPUBLISH and
 	// PUBSUB.
 	*state.Broker
+	// Monitors are the MONITOR clients; Monitor shows them commands.
+	state.Monitors
 }
 
 // New returns a server for the commands of reg; Start gives it the engine
@@ -285,7 +286,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 		s.engine.Cancel(cl)
 		s.engine.Unwatch(cl.watch)
 		s.unsubscribeAll(cl)
-		s.mon.remove(cl)
+		s.RemoveMonitor(cl)
 		cl.disableTracking()
 		s.clients.Delete(cl.id)
 		s.nclients.Add(-1)
@@ -465,7 +466,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.Reply(seq, []byte("+QUEUED\r\n"))
 		return
 	}
-	if s.mon.n.Load() > 0 && spec.Flags&command.Conn == 0 && !skipMonitor(spec) {
+	if s.Monitoring() && spec.Flags&command.Conn == 0 && !state.Unmonitored(spec) {
 		s.Monitor(db, cl.addr, args)
 	}
 	if err != nil {
@@ -503,7 +504,7 @@ func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner c
 		// until it replies; the reply (now or from the engine) clears it.
 		cl.waitSeq.Store(seq + 1)
 	}
-	if s.mon.n.Load() > 0 && !skipMonitor(spec) {
+	if s.Monitoring() && !state.Unmonitored(spec) {
 		s.monitorConn(cl, spec, args)
 	}
 	t0 := time.Now()

@@ -2,8 +2,9 @@
 // command.Server and that the network front fills as commands run: the
 // slow log, the latency monitor, the per-command statistics (calls, time,
 // failures, rejections, a run-time histogram) with the error counts, and
-// the backups of SAVE and BGSAVE (Saver). It knows nothing of connections
-// or the event loop.
+// the backups of SAVE and BGSAVE (Saver), the Pub/Sub broker and the
+// MONITOR clients. It knows connections only as Subscribers (a protocol
+// and a way to deliver bytes), and nothing of the event loop.
 //
 // Invariants:
 //   - Every method is safe for concurrent use: the event loops and the
