@@ -104,16 +104,7 @@ func message(proto int, kind string, withPattern bool, pattern string, channel, 
 func (b *Broker) Publish(channel, msg []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	var enc [4][]byte // by protocol, for the channel's subscribers
-	n := 0
-	for s := range b.channels[string(channel)] {
-		p := s.Proto()
-		if enc[p] == nil {
-			enc[p] = message(p, "message", false, "", channel, msg)
-		}
-		s.Deliver(enc[p])
-		n++
-	}
+	n := deliver(b.channels[string(channel)], "message", channel, msg)
 	for pat, set := range b.patterns {
 		if !glob.Match([]byte(pat), channel, false) {
 			continue
@@ -131,17 +122,21 @@ func (b *Broker) Publish(channel, msg []byte) int {
 func (b *Broker) PublishShard(channel, msg []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	var enc [4][]byte
-	n := 0
-	for s := range b.shards[string(channel)] {
+	return deliver(b.shards[string(channel)], "smessage", channel, msg)
+}
+
+// deliver sends msg on channel to every subscriber in set, encoded once
+// per protocol, and returns how many it reached.
+func deliver(set map[Subscriber]struct{}, kind string, channel, msg []byte) int {
+	var enc [4][]byte // by protocol
+	for s := range set {
 		p := s.Proto()
 		if enc[p] == nil {
-			enc[p] = message(p, "smessage", false, "", channel, msg)
+			enc[p] = message(p, kind, false, "", channel, msg)
 		}
 		s.Deliver(enc[p])
-		n++
 	}
-	return n
+	return len(set)
 }
 
 // names returns the names of table k matching pattern (nil: all), sorted.

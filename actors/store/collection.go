@@ -117,6 +117,34 @@ func (c *Coll) Remove(field []byte) error {
 	return err
 }
 
+// RemoveFields deletes those of fields the collection has, takes them
+// from its count, and returns how many there were: the removal of a
+// collection whose members are plain fields (hash fields, set members).
+// A nil c is an empty collection.
+func (c *Coll) RemoveFields(fields [][]byte) (int64, error) {
+	if c == nil {
+		return 0, nil
+	}
+	var n int64
+	for _, f := range fields {
+		ok, err := c.Has(f)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		if err := c.Remove(f); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if n > 0 {
+		return n, c.Grow(-n)
+	}
+	return 0, nil
+}
+
 // SetRaw writes a key of this collection's version under the range
 // prefix (score index entries), dropping that range's edges.
 func (c *Coll) SetRaw(prefix, k, v []byte) error {

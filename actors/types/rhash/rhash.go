@@ -71,22 +71,4 @@ func SetNX(h *store.Coll, f, v []byte) (bool, error) {
 
 // Delete removes fields and returns how many existed; a hash left empty
 // is deleted.
-func Delete(h *store.Coll, fields [][]byte) (int64, error) {
-	var n int64
-	for _, f := range fields {
-		ok, err := h.Has(f)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			if err := h.Remove(f); err != nil {
-				return 0, err
-			}
-			n++
-		}
-	}
-	if n > 0 {
-		return n, h.Grow(-n)
-	}
-	return 0, nil
-}
+func Delete(h *store.Coll, fields [][]byte) (int64, error) { return h.RemoveFields(fields) }

@@ -48,26 +48,7 @@ func Add(s *store.Coll, members [][]byte) (int64, error) {
 }
 
 // Remove deletes members and reports how many were present.
-func Remove(s *store.Coll, members [][]byte) (int64, error) {
-	var n int64
-	for _, m := range members {
-		ok, err := IsMember(s, m)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			continue
-		}
-		if err := s.Remove(m); err != nil {
-			return 0, err
-		}
-		n++
-	}
-	if n > 0 {
-		return n, s.Grow(-n)
-	}
-	return 0, nil
-}
+func Remove(s *store.Coll, members [][]byte) (int64, error) { return s.RemoveFields(members) }
 
 // Members returns every member of s in byte order.
 func Members(s *store.Coll) ([][]byte, error) {
