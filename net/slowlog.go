@@ -21,5 +21,9 @@ func (s *Server) Slow(r actors.Replier, spec *command.Spec, args [][]byte, d tim
 // slowCommand records the command in the slow log if it ran long
 // enough (slowlog-log-slower-than).
 func (s *Server) slowCommand(cl *client, args [][]byte, d time.Duration) {
-	s.SlowLog.Record(s.rt.slowThreshold.Load(), args, d, cl.addr, cl.Name())
+	// The threshold first: the client's name takes its lock, once per
+	// command otherwise.
+	if th := s.rt.slowThreshold.Load(); th >= 0 && d.Microseconds() >= th {
+		s.SlowLog.Record(th, args, d, cl.addr, cl.Name())
+	}
 }
