@@ -146,6 +146,10 @@ type TiKV struct {
 	MaxTxnMiB      int           `koanf:"max_txn_mib"`
 	// GCLeaseTerm is how long the GC lease holds between renewals.
 	GCLeaseTerm time.Duration `koanf:"gc_lease_term"`
+	// Namespace, when set, prefixes every key rekv stores: deployments
+	// with different namespaces share one cluster without seeing each
+	// other's data. The nodes of one deployment use the same one.
+	Namespace string `koanf:"namespace"`
 }
 
 // Badger configures the embedded Badger driver.
@@ -349,6 +353,9 @@ func (c Config) Validate() error {
 	}
 	if c.Storage.TiKV.MaxTxnMiB < 1 {
 		bad("storage.tikv.max_txn_mib", "must be positive, got %d", c.Storage.TiKV.MaxTxnMiB)
+	}
+	if strings.HasPrefix(c.Storage.TiKV.Namespace, "\xff") {
+		bad("storage.tikv.namespace", "may not start with byte 0xff (TiKV keeps those keys)")
 	}
 	if c.Storage.TiKV.GCLeaseTerm < time.Second {
 		bad("storage.tikv.gc_lease_term", "must be at least 1s, got %v", c.Storage.TiKV.GCLeaseTerm)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +23,29 @@ import (
 
 // drivers lists the storage drivers every integration test runs on.
 // TiKV runs on client-go's in-process mock cluster (a fresh one per node).
-func drivers() []string { return []string{"badger", "tikv"} }
+//
+// REKVTEST_DRIVERS overrides the list (comma separated): "tikv-net" is the
+// network TiKV cluster whose PD REKVTEST_TIKV_PD names (.ci/run starts one
+// from ../shared/tikv and runs the suite a third time on it), each server
+// in a namespace of its own.
+func drivers() []string {
+	if d := os.Getenv("REKVTEST_DRIVERS"); d != "" {
+		return strings.Split(d, ",")
+	}
+	return []string{"badger", "tikv"}
+}
+
+// namespaces numbers the namespaces of servers on the network cluster.
+var namespaces atomic.Int64
+
+// netNamespace returns a namespace no other server of this run uses.
+func netNamespace() string {
+	return fmt.Sprintf("it/%d/%d/", runID, namespaces.Add(1))
+}
+
+// runID tells this test process's namespaces from earlier runs' on the
+// same cluster.
+var runID = time.Now().UnixNano()
 
 // forEachDriver runs fn as a subtest per driver, each with a fresh server.
 func forEachDriver(t *testing.T, fn func(t *testing.T, addr string)) {
@@ -79,6 +103,15 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 	cfg.Storage.Badger.Durability = "no"
 	cfg.Storage.Badger.MemTableMiB = 16
 	cfg.Storage.TiKV.PD = []string{"mock://"}
+	if driver == "tikv-net" {
+		pd := os.Getenv("REKVTEST_TIKV_PD")
+		if pd == "" {
+			t.Fatal("driver tikv-net needs REKVTEST_TIKV_PD (the PD address of a network cluster)")
+		}
+		cfg.Storage.Driver = "tikv"
+		cfg.Storage.TiKV.PD = strings.Split(pd, ",")
+		cfg.Storage.TiKV.Namespace = netNamespace()
+	}
 	cfg.Actors.Shards = 4
 	if edit != nil {
 		edit(&cfg)
@@ -237,4 +270,10 @@ func TestMain(m *testing.M) {
 		os.Exit(crashChild(spec)) // this process is a server for the crash test
 	}
 	os.Exit(m.Run())
+}
+
+// onTiKV reports whether a forEachDriver subtest runs on TiKV (the mock or
+// the network cluster), where bulk tests use smaller counts.
+func onTiKV(t *testing.T) bool {
+	return strings.HasSuffix(t.Name(), "/tikv") || strings.HasSuffix(t.Name(), "/tikv-net")
 }

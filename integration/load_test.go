@@ -132,7 +132,7 @@ func TestHugePipeline(t *testing.T) {
 		r := dialRaw(t, addr)
 		var b strings.Builder
 		n := 20_000
-		if strings.HasSuffix(t.Name(), "/tikv") {
+		if onTiKV(t) {
 			n = 5_000
 		}
 		for i := 0; i < n; i++ {

@@ -45,6 +45,7 @@ func startCluster(t *testing.T, n int) []string {
 // driver from open.
 func startNodes(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv.DB, error)) []string {
 	t.Helper()
+	ns := netNamespace()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var addrs []string
 	for i := 0; i < n; i++ {
@@ -52,6 +53,9 @@ func startNodes(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv
 		cfg.Storage.Driver = "tikv"
 		cfg.Storage.TiKV.PD = pd
 		cfg.Storage.Shared = true
+		if pd[0] != tikv.MockPD {
+			cfg.Storage.TiKV.Namespace = ns // the nodes of one cluster share it
+		}
 		cfg.Actors.Shards = 4
 		var nd *node.Node
 		var err error
@@ -395,7 +399,7 @@ func TestLinearizabilityCheckerCatchesStaleRead(t *testing.T) {
 
 // TestRealTiKVCluster runs the multi-node workloads on two nodes of a real
 // TiKV cluster when REKVTEST_TIKV_PD names its PD endpoints (comma
-// separated); it uses and deletes the keys ctr, h, l, s, x, y and z of db 0.
+// separated), in a namespace of its own.
 func TestRealTiKVCluster(t *testing.T) {
 	pd := os.Getenv("REKVTEST_TIKV_PD")
 	if pd == "" {

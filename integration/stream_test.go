@@ -118,7 +118,7 @@ func streamEntries(t *testing.T) int {
 		}
 		return n
 	}
-	if strings.HasSuffix(t.Name(), "/tikv") {
+	if onTiKV(t) {
 		return 2_000
 	}
 	return 10_000

@@ -49,7 +49,7 @@ func TestRedisBenchmark(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		host, port := hostPort(addr)
 		n := "20000"
-		if strings.HasSuffix(t.Name(), "/tikv") {
+		if onTiKV(t) {
 			n = "2000" // the in-process mock cluster under -race is ~50x slower
 		}
 		cmd := exec.Command(bench, "-h", host, "-p", port, "-q", "-n", n, "-c", "20", "-P", "16",

@@ -32,6 +32,10 @@ type Options struct {
 	MaxEntryBytes int
 	// Logger receives client-go's warnings and errors.
 	Logger *slog.Logger
+	// Namespace, when not empty, is put before every key: several rekv
+	// deployments (or test servers) share one cluster, each seeing only
+	// its own keys. It must not start with byte 0xff (TiKV's own).
+	Namespace []byte
 }
 
 // Defaults for Options' zero fields.
@@ -56,6 +60,16 @@ func (o *Options) fill() {
 	}
 }
 
+// ErrNamespace is a namespace that starts with byte 0xff.
+var ErrNamespace = errors.New("tikv: a namespace may not start with byte 0xff (TiKV keeps those keys)")
+
+func (o *Options) check() error {
+	if len(o.Namespace) > 0 && o.Namespace[0] == 0xff {
+		return ErrNamespace
+	}
+	return nil
+}
+
 // DB is a drivers.Driver on a TiKV cluster (or the in-process mock).
 type DB struct {
 	store   *tikvstore.KVStore
@@ -70,6 +84,9 @@ var _ drivers.Driver = (*DB)(nil)
 // Open connects to the cluster named by o.PD.
 func Open(o Options) (*DB, error) {
 	o.fill()
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	routeLogs(o.Logger)
 	if len(o.PD) == 1 && o.PD[0] == MockPD {
 		m, err := NewMock()
@@ -86,6 +103,7 @@ func Open(o Options) (*DB, error) {
 	if len(o.PD) == 0 {
 		return nil, errors.New("tikv: no PD address")
 	}
+
 	type result struct {
 		c   *txnkv.Client
 		err error
@@ -139,6 +157,9 @@ func NewMock() (*Mock, error) {
 // oracle client), as a separate node would have.
 func (m *Mock) Open(o Options) (*DB, error) {
 	o.fill()
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	routeLogs(o.Logger)
 	s, err := m.open(func(c tikvstore.Client) tikvstore.Client { return sharedClient{c} })
 	if err != nil {
@@ -186,5 +207,5 @@ func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 		return nil, wrap(err)
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
-	return &txn{tx: tx, writable: writable}, nil
+	return &txn{tx: tx, writable: writable, ns: d.opts.Namespace}, nil
 }

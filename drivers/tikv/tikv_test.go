@@ -1,6 +1,8 @@
 package tikv
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +87,117 @@ func TestConnectDeadline(t *testing.T) {
 	if d := time.Since(start); d > 20*time.Second {
 		t.Fatalf("Open took %v", d)
 	}
+}
+
+// TestConformanceMockNamespace runs the conformance suite through a
+// namespace: every key prefixed, scans bounded to the namespace.
+func TestConformanceMockNamespace(t *testing.T) {
+	driverstest.Run(t, func(t *testing.T) drivers.Driver {
+		d, err := Open(Options{PD: []string{MockPD}, Namespace: []byte("ns/")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
+}
+
+// TestNamespacesApart: two DBs on one cluster in different namespaces
+// see only their own keys, in every kind of scan, and a namespace of
+// 0xff is refused.
+func TestNamespacesApart(t *testing.T) {
+	m, err := NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	open := func(ns string) *DB {
+		d, err := m.Open(Options{Namespace: []byte(ns)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = d.Close() })
+		return d
+	}
+	a, b, root := open("a/"), open("a0"), open("")
+	for _, w := range []struct {
+		d    *DB
+		keys []string
+	}{{a, []string{"k1", "k2", "\xff\xff"}}, {b, []string{"k1", "x"}}} {
+		tx, _ := w.d.Begin(true)
+		for _, k := range w.keys {
+			if err := tx.Set([]byte(k), []byte("v")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func(d *DB, start, end []byte, reverse bool) string {
+		tx, _ := d.Begin(false)
+		defer tx.Rollback()
+		var got []string
+		err := tx.Iterate(start, end, drivers.IterOptions{Reverse: reverse}, func(k, _ []byte) (bool, error) {
+			got = append(got, string(k))
+			return true, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(got, ",")
+	}
+	for _, c := range []struct {
+		d           *DB
+		start, end  string
+		nilEnd, rev bool
+		want        string
+	}{
+		{d: a, nilEnd: true, want: "k1,k2,\xff\xff"},
+		{d: a, nilEnd: true, rev: true, want: "\xff\xff,k2,k1"},
+		{d: a, start: "k2", end: "z", want: "k2"},
+		{d: b, nilEnd: true, want: "k1,x"},
+		{d: b, nilEnd: true, rev: true, want: "x,k1"},
+		{d: root, start: "a", end: "b", want: "a/k1,a/k2,a/\xff\xff,a0k1,a0x"},
+	} {
+		var end []byte
+		if !c.nilEnd {
+			end = []byte(c.end)
+		}
+		if got := scan(c.d, []byte(c.start), end, c.rev); got != c.want {
+			t.Errorf("scan %q..%q rev=%v in %q: %q, want %q", c.start, c.end, c.rev, c.d.opts.Namespace, got, c.want)
+		}
+	}
+	tx, _ := b.Begin(false)
+	if _, err := tx.Get([]byte("k2")); err != drivers.ErrNotFound {
+		t.Errorf("b sees a's k2: %v", err)
+	}
+	if vs, err := tx.BatchGet([][]byte{[]byte("k1"), []byte("k2")}); err != nil || vs[0] == nil || vs[1] != nil {
+		t.Errorf("BatchGet in b: %q %v", vs, err)
+	}
+	tx.Rollback()
+	if _, err := m.Open(Options{Namespace: []byte{0xff, 'x'}}); err != ErrNamespace {
+		t.Errorf("namespace 0xff: %v", err)
+	}
+}
+
+// TestConformanceNetwork runs the conformance suite on the network
+// cluster of ../shared/tikv when REKVTEST_TIKV_PD names its PD, each case
+// in a namespace of its own (the cluster is shared by every case; keys
+// from byte 0xff on are the store's, and inside a namespace rekv never
+// reaches them).
+func TestConformanceNetwork(t *testing.T) {
+	pd := os.Getenv("REKVTEST_TIKV_PD")
+	if pd == "" {
+		t.Skip("REKVTEST_TIKV_PD not set: no network TiKV cluster to test against")
+	}
+	n := 0
+	run := time.Now().UnixNano()
+	driverstest.Run(t, func(t *testing.T) drivers.Driver {
+		n++
+		d, err := Open(Options{PD: strings.Split(pd, ","), Namespace: []byte(fmt.Sprintf("conformance/%d/%d/", run, n))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
 }

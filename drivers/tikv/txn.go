@@ -18,6 +18,7 @@ const valuePrefix = 0x00
 
 type txn struct {
 	tx       *transaction.KVTxn
+	ns       []byte // Options.Namespace, before every key
 	writable bool
 	writes   int
 	reads    [][]byte // LockRead keys, locked at commit if the txn writes
@@ -56,6 +57,28 @@ func decode(v []byte) ([]byte, error) {
 	return append(make([]byte, 0, len(v)-1), v[1:]...), nil
 }
 
+// key returns the stored form of a key: the namespace, then the key (k
+// itself without a namespace).
+func (t *txn) key(k []byte) []byte {
+	if len(t.ns) == 0 {
+		return k
+	}
+	return append(append(make([]byte, 0, len(t.ns)+len(k)), t.ns...), k...)
+}
+
+// namespaceEnd returns the first key past every key that starts with ns
+// (nil: none, for a namespace of 0xff bytes only).
+func namespaceEnd(ns []byte) []byte {
+	end := append([]byte(nil), ns...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
 func (t *txn) live() error {
 	if t.done {
 		return drivers.ErrClosed
@@ -67,7 +90,7 @@ func (t *txn) Get(key []byte) ([]byte, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	e, err := t.tx.Get(context.Background(), key)
+	e, err := t.tx.Get(context.Background(), t.key(key))
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -78,12 +101,19 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	m, err := t.tx.BatchGet(context.Background(), keys)
+	stored := keys
+	if len(t.ns) > 0 {
+		stored = make([][]byte, len(keys))
+		for i, k := range keys {
+			stored[i] = t.key(k)
+		}
+	}
+	m, err := t.tx.BatchGet(context.Background(), stored)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	out := make([][]byte, len(keys))
-	for i, k := range keys {
+	for i, k := range stored {
 		if e, ok := m[string(k)]; ok {
 			if out[i], err = decode(e.Value); err != nil {
 				return nil, err
@@ -103,7 +133,7 @@ func (t *txn) Set(key, value []byte) error {
 	v := make([]byte, 1, len(value)+1)
 	v[0] = valuePrefix
 	t.writes++
-	return wrap(t.tx.Set(key, append(v, value...)))
+	return wrap(t.tx.Set(t.key(key), append(v, value...)))
 }
 
 func (t *txn) Delete(key []byte) error {
@@ -114,7 +144,7 @@ func (t *txn) Delete(key []byte) error {
 		return fmt.Errorf("tikv: write in a read-only transaction: %w", drivers.ErrClosed)
 	}
 	t.writes++
-	return wrap(t.tx.Delete(key))
+	return wrap(t.tx.Delete(t.key(key)))
 }
 
 // LockRead makes a concurrent commit of key conflict with this transaction
@@ -124,7 +154,7 @@ func (t *txn) LockRead(key []byte) error {
 		return err
 	}
 	if t.writable {
-		t.reads = append(t.reads, append([]byte(nil), key...))
+		t.reads = append(t.reads, append(t.ns[:len(t.ns):len(t.ns)], key...))
 	}
 	return nil
 }
@@ -140,6 +170,14 @@ type iterator interface {
 func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v []byte) (bool, error)) error {
 	if err := t.live(); err != nil {
 		return err
+	}
+	if len(t.ns) > 0 {
+		start = t.key(start)
+		if end != nil {
+			end = t.key(end)
+		} else {
+			end = namespaceEnd(t.ns)
+		}
 	}
 	var it iterator
 	var err error
@@ -157,7 +195,7 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 		if len(v) == 0 || v[0] != valuePrefix {
 			return fmt.Errorf("tikv: stored value without format prefix at %q", it.Key())
 		}
-		more, err := fn(it.Key(), v[1:])
+		more, err := fn(it.Key()[len(t.ns):], v[1:])
 		if err != nil {
 			return err
 		}
