@@ -58,7 +58,7 @@ rps() {
   rm -f "$work"/out.*
 }
 raw() { # op clients
-  timeout 120 "$work/tikvload" -pd "$pd" -op "$1" -c "$2" -d "${raw_seconds}s" | awk '{print $3}'
+  timeout 120 "$work/tikvload" -pd "$pd" -op "$1" -c "$2" -d "${raw_seconds}s" 2>/dev/null | grep " txn/s" | awk '{print $3}'
 }
 
 echo "rekv nodes: $nodes; cluster PD $pd; requests per run: $requests"

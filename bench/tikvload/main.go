@@ -4,7 +4,8 @@
 // commit) against a TiKV cluster for a fixed time, on random keys of a
 // keyspace in a namespace of their own, and it prints the transactions
 // per second. This is what the store alone gives one client process at
-// that concurrency.
+// that concurrency. client-go logs to standard output and error; the
+// result is the one line with "txn/s".
 //
 //	go run ./bench/tikvload -pd 127.0.0.1:2379 -op read -c 50 -d 10s
 package main
