@@ -116,9 +116,14 @@ func TestDefaultShards(t *testing.T) {
 			t.Errorf("DefaultShards(%d) = %d, want %d", c.cpus, got, c.want)
 		}
 	}
-	for _, c := range []struct{ shards, procs, want int }{{0, 1, 1}, {0, 2, 4}, {0, 8, 16}, {3, 1, 3}, {3, 8, 3}} {
-		if got := (Actors{Shards: c.shards}).ShardCount(c.procs); got != c.want {
-			t.Errorf("Actors{Shards: %d}.ShardCount(%d) = %d, want %d", c.shards, c.procs, got, c.want)
+	for _, c := range []struct {
+		shards, procs int
+		shared        bool
+		want          int
+	}{{0, 1, false, 1}, {0, 2, false, 4}, {0, 8, false, 16}, {3, 1, false, 3}, {3, 8, false, 3},
+		{0, 2, true, SharedShards}, {0, 1, true, SharedShards}, {3, 2, true, 3}} {
+		if got := (Actors{Shards: c.shards}).ShardCount(c.procs, c.shared); got != c.want {
+			t.Errorf("Actors{Shards: %d}.ShardCount(%d, %v) = %d, want %d", c.shards, c.procs, c.shared, got, c.want)
 		}
 	}
 	if got := Default().Actors.Shards; got != 0 {
