@@ -49,7 +49,7 @@ done
 rps() {
   local out=() p
   for p in "${ports[@]}"; do
-    timeout 300 redis-benchmark -h 127.0.0.1 -p "$p" -c "$4" -n "$requests" -r 100000 -P "$3" -t "$2" -q 2>/dev/null \
+    timeout 300 redis-benchmark -h 127.0.0.1 -p "$p" -c "$3" -n "$requests" -r 100000 -P "$2" -t "$1" -q 2>/dev/null \
       | tr '\r' '\n' | grep 'requests per second' | awk '{print $2}' >"$work/out.$p" &
     out+=($!)
   done
@@ -67,9 +67,9 @@ echo "| clients | raw reads/s | raw writes/s | GET | GET -P16 | SET | SET -P16 |
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for c in $clients; do
   rr=$(raw read "$c"); rw=$(raw write "$c")
-  get=$(rps _ get 1 "$c"); getp=$(rps _ get 16 "$c")
-  set=$(rps _ set 1 "$c"); setp=$(rps _ set 16 "$c")
-  incr=$(rps _ incr 1 "$c")
+  get=$(rps get 1 "$c"); getp=$(rps get 16 "$c")
+  set=$(rps set 1 "$c"); setp=$(rps set 16 "$c")
+  incr=$(rps incr 1 "$c")
   awk -v c="$c" -v rr="$rr" -v rw="$rw" -v g="$get" -v gp="$getp" -v s="$set" -v sp="$setp" -v i="$incr" 'BEGIN {
     printf "| %d | %d | %d | %d | %d | %d | %d | %d | %.2fx | %.2fx | %.2fx |\n", c, rr, rw, g, gp, s, sp, i, g/rr, s/rw, i/rw }'
 done

@@ -63,9 +63,7 @@ func forEachProtocol(t *testing.T, fn func(t *testing.T, ctx context.Context, c 
 	forEachDriver(t, func(t *testing.T, addr string) {
 		for _, proto := range []int{2, 3} {
 			t.Run(fmt.Sprintf("resp%d", proto), func(t *testing.T) {
-				ctx := context.Background()
-				c := newClient(t, addr, proto)
-				must(t, c.FlushAll(ctx).Err())
+				ctx, c := emptiedClient(t, addr, proto)
 				fn(t, ctx, c, addr, proto)
 			})
 		}
@@ -76,11 +74,18 @@ func forEachProtocol(t *testing.T, fn func(t *testing.T, ctx context.Context, c 
 // protocol proto on an emptied server (addr, for other clients).
 func forEachDriverClient(t *testing.T, proto int, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string)) {
 	forEachDriver(t, func(t *testing.T, addr string) {
-		ctx := context.Background()
-		c := newClient(t, addr, proto)
-		must(t, c.FlushAll(ctx).Err())
+		ctx, c := emptiedClient(t, addr, proto)
 		fn(t, ctx, c, addr)
 	})
+}
+
+// emptiedClient returns a go-redis client of protocol proto on the server
+// at addr, after FLUSHALL.
+func emptiedClient(t *testing.T, addr string, proto int) (context.Context, *redis.Client) {
+	ctx := context.Background()
+	c := newClient(t, addr, proto)
+	must(t, c.FlushAll(ctx).Err())
+	return ctx, c
 }
 
 func freePort(t *testing.T) int {

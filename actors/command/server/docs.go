@@ -1,8 +1,6 @@
 package server
 
 import (
-	_ "embed"
-
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/facts"
 )

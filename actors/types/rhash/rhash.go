@@ -38,12 +38,6 @@ func Set(h *store.Coll, pairs [][]byte) (added int64, err error) {
 	return 0, nil
 }
 
-// Put writes one field and reports whether it is new (counted).
-func Put(h *store.Coll, f, v []byte) (bool, error) {
-	n, err := Set(h, [][]byte{f, v})
-	return n == 1, err
-}
-
 // Write writes one field whose existence the caller just read (existed),
 // counting it when it is new: a read-modify-write (HINCRBY) saves the
 // second lookup Put would make.
