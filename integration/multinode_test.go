@@ -576,6 +576,45 @@ func TestMultiNodeSwapDB(t *testing.T) {
 	}
 }
 
+// TestMultiNodeFlushSeen: a node's transactions presume each database's
+// flush record as last seen and confirm it with their first read; a
+// FLUSHDB on another node must still be what every node sees next, for
+// reads of strings and collections and for writes after it.
+func TestMultiNodeFlushSeen(t *testing.T) {
+	addrs := startCluster(t, 3)
+	ctx := context.Background()
+	cs := make([]*redis.Client, len(addrs))
+	for i, a := range addrs {
+		cs[i] = redis.NewClient(&redis.Options{Addr: a, Protocol: 2})
+		t.Cleanup(func() { cs[i].Close() })
+	}
+	for round := 0; round < 3; round++ {
+		must(t, cs[0].Set(ctx, "k", "v", 0).Err())
+		must(t, cs[0].HSet(ctx, "h", "f", "v").Err())
+		for i, c := range cs { // every node has seen the record as it is
+			if v := c.Get(ctx, "k").Val(); v != "v" {
+				t.Fatalf("round %d node %d: GET k = %q before the flush", round, i, v)
+			}
+		}
+		flusher := cs[round%len(cs)]
+		must(t, flusher.FlushDB(ctx).Err())
+		for i, c := range cs {
+			if n, err := c.Exists(ctx, "k", "h").Result(); err != nil || n != 0 {
+				t.Fatalf("round %d node %d: EXISTS k h = %d, %v after FLUSHDB", round, i, n, err)
+			}
+			if v, err := c.HGet(ctx, "h", "f").Result(); err != redis.Nil {
+				t.Fatalf("round %d node %d: HGET h f = %q, %v after FLUSHDB", round, i, v, err)
+			}
+		}
+		must(t, cs[2].Set(ctx, "after", "1", 0).Err())
+		for i, c := range cs {
+			if v := c.Get(ctx, "after").Val(); v != "1" {
+				t.Fatalf("round %d node %d: a write after the flush reads %q", round, i, v)
+			}
+		}
+	}
+}
+
 // TestMultiNodeScripts: a rate-limiter script run by 9 clients on three
 // nodes sharing TiKV admits exactly its limit, and its counter equals the
 // calls applied (a call that lost every conflict retry replies TRYAGAIN

@@ -89,6 +89,12 @@ func (f *FlushMarkers) Record(tx drivers.Txn, db int) (DBRecord, error) {
 		return f.Held(db), nil
 	}
 	b, err := tx.Get(codec.FlushMarkerKey(uint8(db)))
+	return f.stored(db, b, err)
+}
+
+// stored returns db's record from its stored form b as read with error
+// err (drivers.ErrNotFound: none stored), and takes it (set).
+func (f *FlushMarkers) stored(db int, b []byte, err error) (DBRecord, error) {
 	if errors.Is(err, drivers.ErrNotFound) {
 		return DBRecord{Slot: uint8(db)}, nil
 	}

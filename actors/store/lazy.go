@@ -1,6 +1,10 @@
 package store
 
-import "github.com/rekv/rekv/drivers"
+import (
+	"errors"
+
+	"github.com/rekv/rekv/drivers"
+)
 
 // lazyTxn begins its driver transaction at its first use: a command served
 // wholly from the meta cache (GET of a small cached string, EXISTS, TYPE,
@@ -14,26 +18,52 @@ type lazyTxn struct {
 	writable bool
 	tx       drivers.Txn
 	ended    bool
+	// first, when set, runs once before the transaction's first
+	// operation, given the key that operation reads when it is a Get (nil
+	// otherwise), which it may read along with its own keys in one batch:
+	// it then returns that key's value (drivers.ErrNotFound: missing) and
+	// got true. See Tx.confirm.
+	first func(tx drivers.Txn, key []byte) (v []byte, got bool, err error)
+	// failed is first's error: every later operation fails with it.
+	failed error
 }
 
 func (l *lazyTxn) txn() (drivers.Txn, error) {
+	tx, _, _, err := l.txnFor(nil)
+	return tx, err
+}
+
+// txnFor returns the transaction, begun if need be, running first: with
+// got true, v (or err) is key's value, read along.
+func (l *lazyTxn) txnFor(key []byte) (tx drivers.Txn, v []byte, got bool, err error) {
+	if l.failed != nil {
+		return nil, nil, false, l.failed
+	}
 	if l.tx == nil {
 		if l.ended {
-			return nil, drivers.ErrClosed
+			return nil, nil, false, drivers.ErrClosed
 		}
 		tx, err := l.drv.Begin(l.writable)
 		if err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
 		l.tx = tx
 	}
-	return l.tx, nil
+	if f := l.first; f != nil {
+		l.first = nil
+		v, got, err = f(l.tx, key)
+		if err != nil && !(got && errors.Is(err, drivers.ErrNotFound)) {
+			l.failed = err
+			return nil, nil, false, err
+		}
+	}
+	return l.tx, v, got, err
 }
 
 func (l *lazyTxn) Get(key []byte) ([]byte, error) {
-	tx, err := l.txn()
-	if err != nil {
-		return nil, err
+	tx, v, got, err := l.txnFor(key)
+	if got || err != nil {
+		return v, err
 	}
 	return tx.Get(key)
 }

@@ -1,7 +1,11 @@
 package store
 
 import (
+	"bytes"
+	"fmt"
+
 	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers"
 )
 
 // Use switches the database later operations address (SELECT inside
@@ -13,9 +17,70 @@ func (t *Tx) Use(db int) {
 }
 
 func (t *Tx) use(db int) error {
+	if t.mt.first != nil && db == t.presumedDB {
+		r := t.presumed // confirmed by the first operation
+		t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+		return nil
+	}
 	r, err := t.Record(db)
 	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
 	return err
+}
+
+// presume selects db as its record was last seen, on a shared store, and
+// leaves reading the record to the transaction's first operation, which
+// reads it along with its own key in one batch (confirm): a read is then
+// one round trip where it was two, the record's and the key's.
+func (t *Tx) presume(db int) {
+	r := t.markers.Held(db)
+	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+	t.presumed, t.presumedDB = r, db
+	t.mt.first = t.confirm
+}
+
+// errMoved makes a transaction that presumed a database's record retry
+// when the database was flushed or swapped since it was last seen (by
+// another node): what it read may be dead or another database's.
+var errMoved = fmt.Errorf("%w: the database was flushed or swapped since last seen", drivers.ErrConflict)
+
+// confirm reads the record presumed at Begin, with key when not nil (see
+// lazyTxn.first), and checks the presumption: a database now under another
+// slot fails the transaction with a conflict, retried with the record now
+// held.
+func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
+	db := t.presumedDB
+	mk := codec.FlushMarkerKey(uint8(db))
+	keys := [][]byte{mk}
+	if key != nil && !bytes.Equal(key, mk) {
+		keys = append(keys, key)
+	}
+	vals, err := tx.BatchGet(keys)
+	if err != nil {
+		return nil, false, err
+	}
+	var found error
+	if vals[0] == nil {
+		found = drivers.ErrNotFound
+	}
+	r, err := t.markers.stored(db, vals[0], found)
+	if err != nil {
+		return nil, false, err
+	}
+	if r != t.presumed {
+		return nil, false, errMoved
+	}
+	if t.floors == nil {
+		t.floors = make(map[int]DBRecord, 1)
+	}
+	t.floors[db] = r
+	if key == nil {
+		return nil, false, nil
+	}
+	v := vals[len(vals)-1]
+	if v == nil {
+		return nil, true, drivers.ErrNotFound
+	}
+	return v, true, nil
 }
 
 // Slot returns the slot the selected database's keys are stored under.
@@ -31,6 +96,14 @@ func (t *Tx) Record(db int) (DBRecord, error) {
 	}
 	if r, ok := t.floors[db]; ok {
 		return r, nil
+	}
+	if t.mt.first != nil && db == t.presumedDB {
+		// Confirm the presumed record (a read of it alone) before
+		// handing it out: the caller may write what it derives from it.
+		if _, err := t.mt.txn(); err != nil {
+			return DBRecord{}, err
+		}
+		return t.floors[db], nil
 	}
 	r, err := t.markers.Record(t.txn, db)
 	if err == nil && t.markers.Shared() {

@@ -35,6 +35,10 @@ type Tx struct {
 	err     error            // a failed marker read by Use, reported by the next read
 	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
+	// presumed is the record of database presumedDB as last seen, used
+	// until the first operation confirms it (shared store: presume).
+	presumed   DBRecord
+	presumedDB int
 	// memberWrites are the member cache entries this transaction wrote,
 	// removed if it ends without committing (members.go); mbuf and nbuf
 	// are scratch for the meta keys that find caches and member names.
@@ -81,6 +85,10 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen: seen, Journal: Journal{notify: e.Notify}}
 	t.mt.t = t
 	t.txn = &t.mt
+	if t.markers.Shared() {
+		t.presume(db)
+		return t, nil
+	}
 	if err := t.use(db); err != nil {
 		t.txn.Rollback()
 		return nil, err
