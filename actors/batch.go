@@ -32,9 +32,14 @@ import (
 //
 // On a shared store only writes are grouped: a read must see every write
 // acknowledged before it arrived, also those of other nodes, so it needs a
-// transaction begun after it arrived (a write in a group is safe: what it
-// read is locked, and a change by another node since the group began makes
-// the commit conflict and the group re-run).
+// snapshot asked for after it arrived (snapshot.go; a write in a group is
+// safe: what it read is locked, and a change by another node since the
+// group began makes the commit conflict and the group re-run).
+
+// On a shared store the shard also holds the writes that arrive together
+// (queue) until its mailbox is empty, then runs them in one group whose
+// first round trip reads every key they look up (Tx.Prefetch): a group of
+// n writes costs a few round trips, not n more.
 
 // maxGroup bounds the commands in one group.
 const maxGroup = 256
@@ -77,6 +82,53 @@ func batchable(req *Request, shared bool) bool {
 	return true
 }
 
+// queue holds req, a batchable write on a shared store, with the others
+// that arrived together, and runs them all once the mailbox is empty or
+// they fill a group.
+func (s *shard) queue(req *Request) {
+	s.queued = append(s.queued, req)
+	if len(s.queued) >= maxGroup || s.mb.UserMessageCount() <= 0 {
+		s.runQueued()
+	}
+}
+
+// runQueued runs the writes queue holds, in the open group (see add).
+func (s *shard) runQueued() {
+	q := s.queued
+	if len(q) == 0 {
+		return
+	}
+	s.queued = nil
+	for i, req := range q {
+		if i == 0 || s.group == nil { // a group to join, or one to open
+			s.ahead = q[i:]
+		}
+		s.add(req, i < len(q)-1)
+	}
+	s.ahead = nil
+	clear(q)
+	s.queued = q[:0]
+}
+
+// prefetch reads ahead the keys of the queued writes still to run in the
+// group's database (Tx.Prefetch).
+func (s *shard) prefetch(tx *store.Tx, db int) {
+	if len(s.ahead) < 2 {
+		return // one command reads its key itself, in the first batch
+	}
+	var keys [][]byte
+	var idx [8]int
+	for _, req := range s.ahead {
+		if req.DB != db {
+			continue
+		}
+		for _, i := range req.Spec.KeyIndexes(req.Args, idx[:0]) {
+			keys = append(keys, req.Args[i])
+		}
+	}
+	tx.Prefetch(keys)
+}
+
 // add runs req in the shard's open group (opening one), or alone when the
 // group cannot take it. The group commits once full, or once the mailbox
 // is empty unless held (a Session: it commits the group at its End).
@@ -98,6 +150,10 @@ func (s *shard) add(req *Request, held bool) {
 		s.spare, g.tx, g.t0, s.group = nil, tx, t0, g
 	}
 	g := s.group
+	if s.ahead != nil {
+		s.prefetch(g.tx, req.DB)
+		s.ahead = nil
+	}
 	g.reqs = append(g.reqs, req)
 	out, cmdErr, ok := e.runGrouped(g, req, purge)
 	if !ok {
@@ -166,14 +222,19 @@ func (s *shard) feedsWaiters(g *group) bool {
 	return false
 }
 
-// flush commits the open group and sends its replies.
+// flush runs the queued writes, commits the open group and sends its
+// replies.
 func (s *shard) flush() {
+	s.runQueued()
 	g := s.group
 	if g == nil {
 		return
 	}
 	if err := g.tx.Commit(); err != nil {
-		s.fallback()
+		s.group = nil
+		_, purge := s.cacheFns()
+		s.e.commitFailed(g, err, purge)
+		s.recycle(g)
 		return
 	}
 	s.group = nil

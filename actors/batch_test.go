@@ -13,8 +13,10 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/faulty"
 )
 
 // commitCounter counts the commits of writable transactions.
@@ -206,5 +208,43 @@ func TestGroupFlushOnReplyBytes(t *testing.T) {
 				t.Fatalf("reply of %d bytes", len(got))
 			}
 		}
+	}
+}
+
+// TestGroupCommitUndetermined: a group whose commit the store cannot
+// confirm either way (drivers.ErrUndetermined: it went away during the
+// commit) is not run again — that could apply its writes twice —: each of
+// its commands gets TRYAGAIN saying it may have been applied.
+func TestGroupCommitUndetermined(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	var fd *faulty.Driver
+	var drv *commitCounter
+	e := engineOn(t, reg, 2, func(d drivers.Driver) drivers.Driver {
+		fd = faulty.Wrap(d)
+		drv = &commitCounter{Driver: fd}
+		return drv
+	})
+	gateSpec := &command.Spec{Name: "gate", Flags: command.Write}
+	g := make(gate)
+	lines := []string{"gate", "incr k", "incr k", "incr k"}
+	col := dispatchAll(t, e, reg, lines, map[int]*Request{0: {Spec: gateSpec, Runner: g, Proto: 2, Shards: []int{0, 1}}})
+	fd.FailCommits(fmt.Errorf("%w: the store went away", drivers.ErrUndetermined))
+	before := drv.commits.Load()
+	close(g)
+	got := col.results(t, len(lines))
+	want := "-" + rerr.ErrUndetermined.Msg + "\r\n"
+	for i := 1; i < len(lines); i++ {
+		if got[i] != want {
+			t.Fatalf("reply %d = %q, want %q", i, got[i], want)
+		}
+	}
+	// The gate writes nothing (no commit); the three INCRs queued behind
+	// it run as one group: one commit, and none more for a re-run.
+	if n := drv.commits.Load() - before; n != 1 {
+		t.Fatalf("%d commits after the gate opened, want 1: the group ran again", n)
+	}
+	fd.FailCommits(nil)
+	if got := dispatchAll(t, e, reg, []string{"get k"}, nil).results(t, 1); got[0] != "$-1\r\n" {
+		t.Fatalf("GET k = %q: a failed commit stored something", got[0])
 	}
 }

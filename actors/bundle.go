@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"slices"
 	"time"
 
@@ -136,7 +137,7 @@ func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		e.rerun(g, purge)
+		e.commitFailed(g, err, purge)
 		return left
 	}
 	e.committed(g, b.shards, caches)
@@ -150,6 +151,27 @@ func (e *Engine) rerun(g *group, purge func()) {
 	g.tx.Rollback()
 	purge()
 	e.runAlone(g.reqs)
+}
+
+// commitFailed handles a group whose commit failed: its commands run again
+// alone, unless the store cannot tell whether the commit was applied
+// (drivers.ErrUndetermined): running them again could apply them twice,
+// so each gets the error instead.
+func (e *Engine) commitFailed(g *group, err error, purge func()) {
+	if !errors.Is(err, store.ErrUndetermined) {
+		e.rerun(g, purge)
+		return
+	}
+	g.tx.Rollback()
+	purge()
+	if e.storeErr != nil {
+		e.storeErr(err)
+	}
+	for _, req := range g.reqs {
+		w := resp.NewWriter(req.Proto)
+		command.Reply(w, err, req.Spec.FullName(), e.log)
+		req.reply(w.Bytes(), err)
+	}
 }
 
 // runAlone runs reqs one by one, each in its own transaction; the caller

@@ -46,7 +46,11 @@
 //     order this node's commands, but other nodes write the same keys: the
 //     meta caches are off, conflicts are retried with back-off (then
 //     TRYAGAIN), reads are never group committed (a group's snapshot may
-//     predate a write another node acknowledged before the read arrived),
+//     predate a write another node acknowledged before the read arrived)
+//     but run on goroutines of their own at a snapshot stamp the shard
+//     asked for in its order, which reads that arrived before it share
+//     (snapshot.go), writes that arrive together are queued and run as one
+//     group whose first round trip reads all their keys (batch.go),
 //     WATCH also compares write stamps, and keys with blocked clients are
 //     re-checked every 50 ms (poll.go).
 package actors

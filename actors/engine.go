@@ -92,6 +92,10 @@ type Request struct {
 
 	wait *waiter    // a waiter run again after a serve it could not take
 	done chan error // Exec's: receives the command's error after commit
+	// arrived is when it was dispatched, and at the snapshot it reads
+	// (snapshot.go); both only on a shared store.
+	arrived time.Time
+	at      uint64
 }
 
 // Engine owns the actor system and the shards.
@@ -131,6 +135,12 @@ type Engine struct {
 	watches *watches
 	// stopPoll ends the poller of keys with blocked clients (shared store).
 	stopPoll chan struct{}
+	// snaps is the driver's snapshots when reads run as snapshot reads
+	// (shared store, snapshot.go); readJobs feeds them to their
+	// goroutines, reads counts them (Stop waits for them).
+	snaps    drivers.Snapshotter
+	readJobs chan readJob
+	reads    sync.WaitGroup
 }
 
 // barrier is a multi-shard command's message, or a bundle's (bundle.go):
@@ -169,6 +179,10 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	}
 	if o.Shared {
 		e.maxRetry, e.shared = 100, true
+		if sn, ok := drv.(drivers.Snapshotter); ok {
+			e.snaps = sn
+			e.startReaders()
+		}
 	}
 	start := time.Now().UnixMilli()
 	for i := 0; i < o.Shards; i++ {
@@ -249,6 +263,9 @@ func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
 // later command of the same client can overtake it on any of its shards;
 // the last of them to reach it runs it (shard.reach).
 func (e *Engine) Dispatch(req *Request) {
+	if e.snaps != nil {
+		req.arrived = time.Now()
+	}
 	if len(req.Shards) == 1 {
 		e.sys.Root.Send(e.pids[req.Shards[0]], req)
 		return
@@ -350,6 +367,10 @@ func (e *Engine) Stop(ctx context.Context) error {
 	select {
 	case err := <-done:
 		e.sys.Shutdown()
+		e.reads.Wait()
+		if e.readJobs != nil {
+			close(e.readJobs)
+		}
 		return err
 	case <-ctx.Done():
 		e.sys.Shutdown()
@@ -378,7 +399,7 @@ func (e *Engine) execute(req *Request, own int) {
 		// reads nothing more until the reply (Flags Serial), so no later
 		// command of that client overtakes it.
 		re := *req
-		re.Shards = e.all
+		re.Shards, re.at = e.all, 0
 		e.Dispatch(&re)
 		return
 	}
@@ -422,7 +443,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
 		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
 	for attempt := 0; ; attempt++ {
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying()}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {

@@ -60,6 +60,12 @@ type shard struct {
 	// by cacheFns.
 	resolve store.CacheResolver
 	purge   func()
+	// queued are writes held to run together (shared store, batch.go);
+	// ahead, those of them not yet run while they do.
+	queued, ahead []*Request
+	// snap is the snapshot the shard's next reads may share; nil after
+	// anything else ran (snapshot.go).
+	snap *stamp
 }
 
 // cacheFns returns the resolver and the purge of s's cache, made at first
@@ -76,14 +82,24 @@ func (s *shard) cacheFns() (store.CacheResolver, func()) {
 func (s *shard) Receive(ctx actor.Context) {
 	s.mu.Lock()
 	if b, ok := ctx.Message().(*barrier); ok {
+		s.settle()
 		s.reach(b)
 		return
 	}
 	defer s.mu.Unlock()
+	if m, ok := ctx.Message().(*Request); ok && s.e.snaps != nil && snapshotRead(m) {
+		s.readAt(m)
+		return
+	}
+	s.settle()
 	switch m := ctx.Message().(type) {
 	case *Request:
 		if batchable(m, s.e.shared) {
-			s.add(m, false)
+			if s.e.shared {
+				s.queue(m)
+			} else {
+				s.add(m, false)
+			}
 			return
 		}
 		s.flush()

@@ -143,6 +143,10 @@ type TiKV struct {
 	// in-process mock cluster, for testing only (data lives in memory).
 	PD             []string      `koanf:"pd"`
 	ConnectTimeout time.Duration `koanf:"connect_timeout"`
+	// RequestTimeout bounds each call to the cluster (a read, a commit):
+	// a command still waiting for an unreachable store then gets
+	// TRYAGAIN instead of waiting out client-go's back-off.
+	RequestTimeout time.Duration `koanf:"request_timeout"`
 	MaxTxnMiB      int           `koanf:"max_txn_mib"`
 	// GCLeaseTerm is how long the GC lease holds between renewals.
 	GCLeaseTerm time.Duration `koanf:"gc_lease_term"`
@@ -264,7 +268,7 @@ func Default() Config {
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64},
-			TiKV: TiKV{ConnectTimeout: 10 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
+			TiKV: TiKV{ConnectTimeout: 10 * time.Second, RequestTimeout: 15 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
@@ -361,6 +365,9 @@ func (c Config) Validate() error {
 				bad("storage.tikv.pd", "%q is not host:port", a)
 			}
 		}
+	}
+	if c.Storage.TiKV.RequestTimeout <= 0 {
+		bad("storage.tikv.request_timeout", "must be positive, got %v", c.Storage.TiKV.RequestTimeout)
 	}
 	if c.Storage.TiKV.ConnectTimeout <= 0 {
 		bad("storage.tikv.connect_timeout", "must be positive, got %v", c.Storage.TiKV.ConnectTimeout)

@@ -60,6 +60,38 @@ type Txn interface {
 	Rollback()
 }
 
+// Snapshotter is implemented by drivers whose snapshots are named by a
+// timestamp taken from the store (TiKV: PD's oracle), so a read can be
+// begun later, elsewhere, at a snapshot chosen now, and several reads can
+// share one: the engine takes a stamp in a shard's order, then runs the
+// reads that arrived before it at that stamp on goroutines of their own.
+type Snapshotter interface {
+	// ReadStamp asks for a stamp newer than every commit that finished
+	// before the call and returns a function that waits for it (it may be
+	// called any number of times, from any goroutine).
+	ReadStamp() func() (uint64, error)
+	// BeginAt starts a read-only transaction reading the snapshot at ts,
+	// a stamp from ReadStamp; it costs no round trip.
+	BeginAt(ts uint64) (Txn, error)
+}
+
+// Reconnector is implemented by drivers that talk to a store over the
+// network and can drop their client state and connect afresh (TiKV); the
+// node's health loop asks for it when the store has been failing for a
+// while, in case the client, not the store, is what still fails.
+type Reconnector interface {
+	Reconnect() error
+}
+
+// ErrUnavailable reports a store that could not be reached or did not
+// answer in time: the operation did not happen (a commit whose outcome is
+// unknown reports ErrUndetermined instead).
+var ErrUnavailable = errors.New("drivers: storage unavailable")
+
+// ErrUndetermined reports a commit whose outcome is unknown: the store
+// went away after it may have applied it.
+var ErrUndetermined = errors.New("drivers: commit outcome unknown")
+
 // Compactor is implemented by drivers that can be asked to give back the
 // space of deleted keys now (an LSM keeps it until compaction). The GC
 // calls it after reclaiming many keys.

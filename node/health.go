@@ -23,10 +23,30 @@ import (
 // probeKey is the system key the probe writes.
 var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 
+//
+// A store over the network (a drivers.Reconnector: TiKV) is also probed
+// every second, since a command waits out the client's back-off (up to
+// tens of seconds) before it fails; a probe that gets no answer within
+// probeTimeout fails. When the store has been failing for reconnectAfter,
+// the node drops its client and connects afresh (then again every
+// reconnectAfter while it fails): the client may be what still fails
+// after the store came back (drivers.Reconnector), and the commands still
+// waiting on the old client fail at once with TRYAGAIN.
+
+// probeTimeout bounds a probe; reconnectAfter is how long a network store
+// fails before the node reconnects.
+const (
+	probeTimeout   = 5 * time.Second
+	reconnectAfter = 5 * time.Second
+)
+
 // watchStorage runs until stop: the health loop above.
 func (n *Node) watchStorage(stop <-chan struct{}) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
+	rc, _ := n.drv.(drivers.Reconnector)
+	var lastProbe, failingSince time.Time
+	reconnects := 0
 	for {
 		probe := false
 		select {
@@ -34,15 +54,34 @@ func (n *Node) watchStorage(stop <-chan struct{}) {
 			return
 		case <-n.suspect:
 			probe = true
-		case <-t.C:
-			probe = n.net.StorageFailed() != ""
+		case now := <-t.C:
+			probe = n.net.StorageFailed() != "" || rc != nil && now.Sub(lastProbe) >= time.Second
+		}
+		if probe {
+			lastProbe = time.Now()
 		}
 		err := n.checkStorage(probe)
 		switch {
 		case err != nil:
 			n.net.SetStorageFailed(err)
+			if failingSince.IsZero() {
+				failingSince = time.Now()
+			}
+			if rc != nil && time.Since(failingSince) >= reconnectAfter {
+				if reconnects == 0 {
+					n.log.Warn("storage: connecting to it afresh", "failing_for", time.Since(failingSince).Round(time.Second).String())
+				}
+				reconnects++
+				if rerr := rc.Reconnect(); rerr != nil {
+					n.log.Debug("storage: reconnect failed", "err", rerr)
+				} else {
+					n.probing = nil // a probe on the old client is not waited for
+				}
+				failingSince = time.Now() // the next one after another reconnectAfter
+			}
 		case probe:
 			n.net.SetStorageFailed(nil)
+			failingSince, reconnects = time.Time{}, 0
 		}
 	}
 }
@@ -75,6 +114,31 @@ func (n *Node) checkStorage(probe bool) (err error) {
 	if !probe {
 		return nil
 	}
+	if _, network := n.drv.(drivers.Reconnector); network {
+		return n.probeWithin(probeTimeout)
+	}
+	return n.probe(syncer)
+}
+
+// probeWithin runs the probe with a time limit; one left running past it
+// is waited for by the next, which fails meanwhile.
+func (n *Node) probeWithin(limit time.Duration) error {
+	if n.probing == nil {
+		n.probing = make(chan error, 1)
+		go func() { n.probing <- n.probe(nil) }()
+	}
+	select {
+	case err := <-n.probing:
+		n.probing = nil
+		return err
+	case <-time.After(limit):
+		return fmt.Errorf("storage did not answer a probe write within %v", limit)
+	}
+}
+
+// probe writes the probe key, and syncs it with syncer when not nil (a
+// panic inside the driver counts as a failure).
+func (n *Node) probe(syncer drivers.Syncer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("storage probe panicked: %v", p)

@@ -48,6 +48,7 @@ type Node struct {
 	shutdown chan struct{}
 	// suspect wakes the storage watch (health.go); stopWatch ends it.
 	suspect      chan struct{}
+	probing      chan error // a probe still running (health.go), owned by the health loop
 	stopWatch    chan struct{}
 	shutdownOnce sync.Once
 
@@ -252,7 +253,7 @@ func lease(shared bool, t conf.TiKV) *gc.Lease {
 
 // TiKVOptions returns the TiKV driver's options for s.
 func TiKVOptions(s conf.Storage, log *slog.Logger) tikv.Options {
-	return tikv.Options{PD: s.TiKV.PD, ConnectTimeout: s.TiKV.ConnectTimeout,
+	return tikv.Options{PD: s.TiKV.PD, ConnectTimeout: s.TiKV.ConnectTimeout, RequestTimeout: s.TiKV.RequestTimeout,
 		MaxTxnBytes: s.TiKV.MaxTxnMiB << 20, Namespace: []byte(s.TiKV.Namespace), Logger: log.With("component", "tikv")}
 }
 

@@ -23,8 +23,9 @@ func storageFault(err error) error {
 }
 
 // Reply writes err to w as a RESP error. Storage refusals have their own
-// replies (too large; TRYAGAIN after lost conflict retries; MISCONF when
-// the file system refused the write); other errors that are not
+// replies (too large; TRYAGAIN after lost conflict retries or when the
+// store could not be reached; MISCONF when the file system refused the
+// write); other errors that are not
 // *rerr.Error are internal: they are logged with the command name and
 // reported as "ERR internal error", never leaked.
 func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
@@ -39,6 +40,11 @@ func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 		w.Error(rerr.ErrStorageTooBig.Msg)
 	case errors.Is(err, store.ErrConflict):
 		w.Error(rerr.ErrTryAgain.Msg)
+	case errors.Is(err, store.ErrUndetermined):
+		// The health check, told of it, logs the outage once.
+		w.Error(rerr.ErrUndetermined.Msg)
+	case errors.Is(err, store.ErrUnavailable):
+		w.Error(rerr.ErrUnavailable.Msg)
 	case storageFault(err) != nil:
 		// The file system refused the write: the command was not applied,
 		// and the health check, told of it, marks the store failed and

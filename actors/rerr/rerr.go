@@ -47,7 +47,11 @@ var (
 	// rekv's own: the command lost every retry against concurrent writes
 	// (other nodes on a shared store) and was not applied. TRYAGAIN is
 	// Redis Cluster's code for "not applied, retry"; clients retry it.
-	ErrTryAgain        = &Error{"TRYAGAIN storage write conflict, the command was not applied"}
+	ErrTryAgain = &Error{"TRYAGAIN storage write conflict, the command was not applied"}
+	// ErrUnavailable and ErrUndetermined: the store could not be reached
+	// (drivers.ErrUnavailable, drivers.ErrUndetermined).
+	ErrUnavailable     = &Error{"TRYAGAIN the storage is unavailable, the command was not applied"}
+	ErrUndetermined    = &Error{"TRYAGAIN the storage became unavailable during the commit, the command may or may not have been applied"}
 	ErrUnknownProtocol = &Error{"NOPROTO unsupported protocol version"}
 	ErrNoAuth          = &Error{"NOAUTH Authentication required."}
 	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}

@@ -3,13 +3,15 @@ package store
 import (
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 )
 
 // AccessClock remembers when keys were last read or written, for OBJECT
-// IDLETIME. It is owned by one shard (beside its MetaCache) and is not
-// safe for concurrent use.
+// IDLETIME. It is owned by one shard (beside its MetaCache); it takes a
+// lock, since on a shared store the shard's reads run on goroutines of
+// their own (actors' snapshot reads), which record their accesses here.
 //
 // It keeps two generations of at most size keys each: when the current
 // one fills, it becomes the previous one and the previous one is dropped.
@@ -28,6 +30,7 @@ import (
 // per look-up in the largest tables) would only share an idle time. It
 // takes about half the memory of a Go map of hashes to times.
 type AccessClock struct {
+	mu        sync.Mutex
 	cur, prev accessGen
 	size      int
 	start     int64 // unix ms; times are kept as seconds since start
@@ -45,6 +48,8 @@ func NewAccessClock(size int, now int64) *AccessClock {
 // touch records an access of mk at now.
 func (a *AccessClock) touch(mk string, now int64) {
 	fp := fingerprint(mk)
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.cur.n >= a.size { // full: a new key starts a generation
 		if _, ok := a.cur.get(fp); !ok {
 			a.floor = a.rotated
@@ -73,6 +78,8 @@ func (a *AccessClock) at(t uint32) int64 { return a.start + (int64(t)-1<<31)*100
 // last returns when mk was last accessed, or floor.
 func (a *AccessClock) last(mk string) int64 {
 	fp := fingerprint(mk)
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if t, ok := a.cur.get(fp); ok {
 		return a.at(t)
 	}

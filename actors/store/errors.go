@@ -10,4 +10,8 @@ var (
 	ErrConflict = drivers.ErrConflict
 	// ErrTooBig is a transaction or value over the storage's limits.
 	ErrTooBig = drivers.ErrTxnTooBig
+	// ErrUnavailable is a store that could not be reached (TRYAGAIN);
+	// ErrUndetermined a commit whose outcome the store did not tell.
+	ErrUnavailable  = drivers.ErrUnavailable
+	ErrUndetermined = drivers.ErrUndetermined
 )

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/rekv/rekv/drivers"
 )
@@ -16,6 +17,7 @@ import (
 type lazyTxn struct {
 	drv      drivers.Driver
 	writable bool
+	at       uint64 // Env.At: begin at this snapshot
 	tx       drivers.Txn
 	ended    bool
 	// first, when set, runs once before the transaction's first
@@ -43,7 +45,7 @@ func (l *lazyTxn) txnFor(key []byte) (tx drivers.Txn, v []byte, got bool, err er
 		if l.ended {
 			return nil, nil, false, drivers.ErrClosed
 		}
-		tx, err := l.drv.Begin(l.writable)
+		tx, err := l.begin()
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -131,4 +133,16 @@ func (l *lazyTxn) Rollback() {
 	if l.tx != nil {
 		l.tx.Rollback()
 	}
+}
+
+// begin starts the driver transaction: at snapshot at when set.
+func (l *lazyTxn) begin() (drivers.Txn, error) {
+	if l.at == 0 {
+		return l.drv.Begin(l.writable)
+	}
+	sn, ok := l.drv.(drivers.Snapshotter)
+	if !ok || l.writable {
+		return nil, fmt.Errorf("store: a snapshot read on a %T, or a write at a snapshot", l.drv)
+	}
+	return sn.BeginAt(l.at)
 }

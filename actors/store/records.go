@@ -54,7 +54,15 @@ func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
 	if key != nil && !bytes.Equal(key, mk) {
 		keys = append(keys, key)
 	}
-	vals, err := tx.BatchGet(keys)
+	n := len(keys)
+	for _, k := range t.ahead {
+		if !bytes.Equal(k, key) {
+			keys = append(keys, k)
+		}
+	}
+	t.ahead = nil
+	vals, err := tx.BatchGet(keys) // the driver keeps what it read for the transaction's later reads
+	vals = vals[:min(len(vals), n)]
 	if err != nil {
 		return nil, false, err
 	}
@@ -191,4 +199,25 @@ func (t *Tx) deadIn(slot uint8, v uint64) bool {
 		}
 	}
 	return t.markers.Dead(int(slot), v)
+}
+
+// Prefetch reads the metas of keys of the selected database ahead of the
+// commands that will look them up, in one batch, on a shared store (a
+// group's writes: their reads are then one round trip, not one each);
+// the driver keeps the values for the transaction's later reads. Before
+// the transaction's first operation the keys join the batch that
+// confirms the database's record. Elsewhere it does nothing.
+func (t *Tx) Prefetch(keys [][]byte) {
+	if !t.markers.Shared() || len(keys) == 0 {
+		return
+	}
+	mks := make([][]byte, len(keys))
+	for i, k := range keys {
+		mks[i] = codec.MetaKey(t.slot, k)
+	}
+	if t.mt.first != nil {
+		t.ahead = append(t.ahead, mks...)
+		return
+	}
+	_, _ = t.txn.BatchGet(mks) // a failure is met again by the reads themselves
 }

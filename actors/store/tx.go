@@ -39,6 +39,7 @@ type Tx struct {
 	// until the first operation confirms it (shared store: presume).
 	presumed   DBRecord
 	presumedDB int
+	ahead      [][]byte // meta keys to read along with the first operation (Prefetch)
 	// memberWrites are the member cache entries this transaction wrote,
 	// removed if it ends without committing (members.go); mbuf and nbuf
 	// are scratch for the meta keys that find caches and member names.
@@ -60,6 +61,9 @@ type Env struct {
 	Markers *FlushMarkers
 	Notify  bool
 	Spare   *Spare
+	// At, when not zero, is the snapshot a read-only transaction reads: a
+	// stamp taken earlier from the driver (drivers.Snapshotter).
+	At uint64
 }
 
 // Spare keeps what a finished transaction leaves for the next one begun
@@ -81,7 +85,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	} else {
 		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
-	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
+	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable, at: e.At}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
 		seen: seen, Journal: Journal{notify: e.Notify}}
 	t.mt.t = t
 	t.txn = &t.mt

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tikv/client-go/v2/oracle"
@@ -26,6 +27,9 @@ type Options struct {
 	PD []string
 	// ConnectTimeout bounds the connection to PD at Open.
 	ConnectTimeout time.Duration
+	// RequestTimeout bounds each call to the cluster: a timestamp, a
+	// read, a commit (one that times out is ErrUndetermined).
+	RequestTimeout time.Duration
 	// MaxTxnBytes bounds one transaction's writes (keys and values).
 	MaxTxnBytes int
 	// MaxEntryBytes bounds one key plus its value.
@@ -41,6 +45,7 @@ type Options struct {
 // Defaults for Options' zero fields.
 const (
 	DefaultConnectTimeout = 10 * time.Second
+	DefaultRequestTimeout = 15 * time.Second
 	DefaultMaxTxnBytes    = 100 << 20 // TiDB's txn-total-size-limit
 	DefaultMaxEntryBytes  = 6 << 20   // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
 )
@@ -48,6 +53,9 @@ const (
 func (o *Options) fill() {
 	if o.ConnectTimeout <= 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.MaxTxnBytes <= 0 {
 		o.MaxTxnBytes = DefaultMaxTxnBytes
@@ -72,11 +80,28 @@ func (o *Options) check() error {
 
 // DB is a drivers.Driver on a TiKV cluster (or the in-process mock).
 type DB struct {
-	store   *tikvstore.KVStore
+	cur     atomic.Pointer[client] // the client in use (Reconnect swaps it)
 	opts    Options
 	onClose func() error // closes a private mock after the store
 	once    sync.Once
 	err     error
+	// network: connected to PD endpoints (not a mock), so Reconnect can
+	// make a new client.
+	network bool
+}
+
+// client is one client-go store and the context of every call made on
+// it, cancelled when Reconnect replaces it: a call still waiting then
+// ends at once instead of at the end of its back-off (up to 80 s).
+type client struct {
+	store  *tikvstore.KVStore
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newClient(s *tikvstore.KVStore) *client {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &client{store: s, ctx: ctx, cancel: cancel}
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -104,6 +129,17 @@ func Open(o Options) (*DB, error) {
 		return nil, errors.New("tikv: no PD address")
 	}
 
+	s, err := connect(o)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{opts: o, network: true}
+	d.cur.Store(newClient(s))
+	return d, nil
+}
+
+// connect makes a client of the cluster at o.PD, within o.ConnectTimeout.
+func connect(o Options) (*tikvstore.KVStore, error) {
 	type result struct {
 		c   *txnkv.Client
 		err error
@@ -120,7 +156,7 @@ func Open(o Options) (*DB, error) {
 		if r.err != nil {
 			return nil, fmt.Errorf("tikv: connect to PD %s: %w", strings.Join(o.PD, ","), r.err)
 		}
-		return &DB{store: r.c.KVStore, opts: o}, nil
+		return r.c.KVStore, nil
 	case <-timer.C:
 		go func() { // client-go keeps trying; close whatever it ends with
 			if r := <-done; r.c != nil {
@@ -129,6 +165,30 @@ func Open(o Options) (*DB, error) {
 		}()
 		return nil, fmt.Errorf("tikv: connect to PD %s: no answer within %v", strings.Join(o.PD, ","), o.ConnectTimeout)
 	}
+}
+
+var _ drivers.Reconnector = (*DB)(nil)
+
+// Reconnect replaces the client with a new one (drivers.Reconnector): new
+// connections, a region and store cache loaded afresh from PD. client-go
+// marks a store it lost unreachable and, when the store does not answer
+// gRPC health checks (the TiKV-protocol store of ../shared/tikv), never
+// marks it reachable again after it came back; a new client has no such
+// memory. The old client is closed at once, so the transactions still on
+// it fail now (their commands get TRYAGAIN) instead of at the end of their
+// back-off. On the in-process mock it does nothing.
+func (d *DB) Reconnect() error {
+	if !d.network {
+		return nil
+	}
+	s, err := connect(d.opts)
+	if err != nil {
+		return err
+	}
+	old := d.cur.Swap(newClient(s))
+	old.cancel()
+	go func() { _ = old.store.Close() }() // it waits for its background work
+	return nil
 }
 
 // Mock is client-go's in-process TiKV cluster (one region, one store),
@@ -165,7 +225,9 @@ func (m *Mock) Open(o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tikv: mock store: %w", err)
 	}
-	return &DB{store: s, opts: o}, nil
+	d := &DB{opts: o}
+	d.cur.Store(newClient(s))
+	return d, nil
 }
 
 // Close stops the mock; close its DBs first.
@@ -182,7 +244,9 @@ func (sharedClient) Close() error { return nil }
 // Close closes the client (and a private mock).
 func (d *DB) Close() error {
 	d.once.Do(func() {
-		d.err = d.store.Close()
+		c := d.cur.Load()
+		c.cancel()
+		d.err = c.store.Close()
 		if d.onClose != nil {
 			d.err = errors.Join(d.err, d.onClose())
 		}
@@ -193,19 +257,65 @@ func (d *DB) Close() error {
 // NextVersion returns a timestamp from TiKV's oracle: unique and growing
 // across every node of the cluster.
 func (d *DB) NextVersion() (uint64, error) {
-	ts, err := d.store.GetOracle().GetTimestamp(context.Background(), &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	return d.stamp(d.cur.Load())
+}
+
+// stamp returns a timestamp of c's oracle, within the request timeout.
+func (d *DB) stamp(c *client) (uint64, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
+	defer cancel()
+	ts, err := c.store.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
 	if err != nil {
-		return 0, fmt.Errorf("tikv: timestamp: %w", err)
+		return 0, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
 	}
 	return ts, nil
 }
 
 // Begin starts an optimistic transaction.
 func (d *DB) Begin(writable bool) (drivers.Txn, error) {
-	tx, err := d.store.Begin()
+	return d.begin(writable)
+}
+
+func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, error) {
+	c := d.cur.Load()
+	if len(opts) == 0 { // its own timestamp, bounded (Begin's own waits for PD without end)
+		ts, err := d.stamp(c)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, tikvstore.WithStartTS(ts))
+	}
+	tx, err := c.store.Begin(opts...)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, fmt.Errorf("%w: tikv: begin: %w", drivers.ErrUnavailable, err)
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
-	return &txn{tx: tx, writable: writable, ns: d.opts.Namespace}, nil
+	return &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}, nil
+}
+
+var _ drivers.Snapshotter = (*DB)(nil)
+
+// ReadStamp asks the oracle for a timestamp (drivers.Snapshotter).
+func (d *DB) ReadStamp() func() (uint64, error) {
+	c := d.cur.Load()
+	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
+	f := c.store.GetOracle().GetTimestampAsync(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	var once sync.Once
+	var ts uint64
+	var err error
+	return func() (uint64, error) {
+		once.Do(func() { // the future answers one Wait only
+			defer cancel()
+			if ts, err = f.Wait(); err != nil {
+				err = fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+			}
+		})
+		return ts, err
+	}
+}
+
+// BeginAt starts a read-only transaction at snapshot ts
+// (drivers.Snapshotter).
+func (d *DB) BeginAt(ts uint64) (drivers.Txn, error) {
+	return d.begin(false, tikvstore.WithStartTS(ts))
 }

@@ -1,11 +1,16 @@
 package tikv
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pingcap/kvproto/pkg/kvrpcpb"
+	tikverr "github.com/tikv/client-go/v2/error"
 
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/driverstest"
@@ -200,4 +205,41 @@ func TestConformanceNetwork(t *testing.T) {
 		}
 		return d
 	})
+}
+
+// TestCommitErrorsClassified: a commit that failed on a conflict or a size
+// limit was not applied; any other failure may have come after it was, so
+// it is ErrUndetermined (the engine must not run the commands again); a
+// call whose context ended is ErrUnavailable whatever client-go returned.
+func TestCommitErrorsClassified(t *testing.T) {
+	conflict := &tikverr.ErrWriteConflict{WriteConflict: &kvrpcpb.WriteConflict{}}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"conflict", conflict, drivers.ErrConflict},
+		{"too big", &tikverr.ErrTxnTooLarge{Size: 1}, drivers.ErrTxnTooBig},
+		{"undetermined", tikverr.ErrResultUndetermined, drivers.ErrUndetermined},
+		{"region unavailable", tikverr.ErrRegionUnavailable, drivers.ErrUndetermined},
+		{"anything else", errors.New("rpc error: store gone"), drivers.ErrUndetermined},
+	} {
+		if got := committed(tc.err); !errors.Is(got, tc.want) {
+			t.Errorf("%s: committed(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+	if err := committed(nil); err != nil {
+		t.Errorf("committed(nil) = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := wrapIn(ctx, errors.New(`loadRegion from PD failed, err: context canceled`)); !errors.Is(err, drivers.ErrUnavailable) {
+		t.Errorf("an error after the context ended: %v, want ErrUnavailable", err)
+	}
+	if err := wrapIn(context.Background(), errors.New("disk on fire")); errors.Is(err, drivers.ErrUnavailable) {
+		t.Errorf("an error with the context live: %v, should not be ErrUnavailable", err)
+	}
+	if err := wrap(tikverr.ErrRegionUnavailable); !errors.Is(err, drivers.ErrUnavailable) {
+		t.Errorf("region unavailable: %v, want ErrUnavailable", err)
+	}
 }

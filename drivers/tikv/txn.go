@@ -10,6 +10,9 @@ import (
 	"github.com/tikv/client-go/v2/kv"
 	"github.com/tikv/client-go/v2/txnkv/transaction"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/rekv/rekv/drivers"
 )
 
@@ -18,7 +21,9 @@ const valuePrefix = 0x00
 
 type txn struct {
 	tx       *transaction.KVTxn
-	ns       []byte // Options.Namespace, before every key
+	ctx      context.Context // the client's (DB.client)
+	timeout  time.Duration   // Options.RequestTimeout, per call
+	ns       []byte          // Options.Namespace, before every key
 	writable bool
 	writes   int
 	reads    [][]byte // LockRead keys, locked at commit if the txn writes
@@ -45,8 +50,38 @@ func wrap(err error) error {
 		return fmt.Errorf("%w: %w", drivers.ErrConflict, err)
 	case errors.As(err, &tooLarge), errors.As(err, &entryTooLarge), errors.As(err, &keyTooLarge):
 		return fmt.Errorf("%w: %w", drivers.ErrTxnTooBig, err)
+	case errors.Is(err, tikverr.ErrResultUndetermined):
+		return fmt.Errorf("%w: %w", drivers.ErrUndetermined, err)
+	case unavailable(err):
+		return fmt.Errorf("%w: %w", drivers.ErrUnavailable, err)
 	}
 	return fmt.Errorf("tikv: %w", err)
+}
+
+// unavailable reports an error of a store or PD that could not be
+// reached or did not answer in time (client-go gave up its back-off).
+func unavailable(err error) bool {
+	for _, e := range []error{tikverr.ErrRegionUnavailable, tikverr.ErrTiKVServerTimeout, tikverr.ErrTiKVServerBusy,
+		tikverr.ErrRegionDataNotReady, tikverr.ErrRegionNotInitialized, tikverr.ErrTiKVStaleCommand,
+		tikverr.ErrTiKVMaxTimestampNotSynced, tikverr.ErrResolveLockTimeout, tikverr.ErrRegionRecoveryInProgress,
+		context.DeadlineExceeded, context.Canceled} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	var pdTimeout *tikverr.ErrPDServerTimeout
+	if errors.As(err, &pdTimeout) {
+		return true
+	}
+	switch status.Code(errors.Unwrap(err)) {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
+		return true
+	}
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
+		return true
+	}
+	return false
 }
 
 // decode strips the format prefix from a stored value and copies it.
@@ -90,9 +125,11 @@ func (t *txn) Get(key []byte) ([]byte, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	e, err := t.tx.Get(context.Background(), t.key(key))
+	ctx, cancel := context.WithTimeout(t.ctx, t.timeout)
+	defer cancel()
+	e, err := t.tx.Get(ctx, t.key(key))
 	if err != nil {
-		return nil, wrap(err)
+		return nil, wrapIn(ctx, err)
 	}
 	return decode(e.Value)
 }
@@ -108,9 +145,11 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 			stored[i] = t.key(k)
 		}
 	}
-	m, err := t.tx.BatchGet(context.Background(), stored)
+	ctx, cancel := context.WithTimeout(t.ctx, t.timeout)
+	defer cancel()
+	m, err := t.tx.BatchGet(ctx, stored)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, wrapIn(ctx, err)
 	}
 	out := make([][]byte, len(keys))
 	for i, k := range stored {
@@ -218,15 +257,41 @@ func (t *txn) Commit() error {
 	if t.writes == 0 {
 		return wrap(t.tx.Rollback())
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(t.ctx, t.timeout)
+	defer cancel()
 	if len(t.reads) > 0 {
 		lc := kv.NewLockCtx(t.tx.StartTS(), 0, time.Now())
 		if err := t.tx.LockKeys(ctx, lc, t.reads...); err != nil {
 			_ = t.tx.Rollback()
-			return wrap(err)
+			return wrapIn(ctx, err)
 		}
 	}
-	return wrap(t.tx.Commit(ctx))
+	return committed(wrapIn(ctx, t.tx.Commit(ctx)))
+}
+
+// wrapIn is wrap for an error of a call made with ctx: once ctx ended
+// (the request timeout, or the client replaced), whatever client-go
+// returns — it does not always keep the context's error in the chain —
+// means the store did not answer in time.
+func wrapIn(ctx context.Context, err error) error {
+	err = wrap(err)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, drivers.ErrUnavailable) && !errors.Is(err, drivers.ErrUndetermined) {
+		return fmt.Errorf("%w: %w (%w)", drivers.ErrUnavailable, err, ctx.Err())
+	}
+	return err
+}
+
+// committed classifies a commit's error: a conflict or a transaction too
+// big was not applied; any other failure (the store or PD went away, the
+// client was replaced) may have come after the commit was applied, so it
+// is ErrUndetermined — a write retried on it could apply twice.
+func committed(err error) error {
+	err = wrap(err)
+	if err == nil || errors.Is(err, drivers.ErrConflict) || errors.Is(err, drivers.ErrTxnTooBig) ||
+		errors.Is(err, drivers.ErrUndetermined) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", drivers.ErrUndetermined, err)
 }
 
 func (t *txn) Rollback() {
