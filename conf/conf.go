@@ -268,7 +268,7 @@ func Default() Config {
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
 			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64},
-			TiKV: TiKV{ConnectTimeout: 10 * time.Second, RequestTimeout: 15 * time.Second, MaxTxnMiB: 100, GCLeaseTerm: 10 * time.Second}},
+			TiKV: TiKV{ConnectTimeout: 10 * time.Second, RequestTimeout: 15 * time.Second, MaxTxnMiB: 1024, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},

@@ -46,7 +46,10 @@ type Options struct {
 const (
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultRequestTimeout = 15 * time.Second
-	DefaultMaxTxnBytes    = 100 << 20 // TiDB's txn-total-size-limit
+	// DefaultMaxTxnBytes fits a string of Redis's proto-max-bulk-len
+	// (512 MiB) and its keys in one transaction (TiDB's own default,
+	// txn-total-size-limit, is 100 MB; TiKV itself has no such limit).
+	DefaultMaxTxnBytes = 1 << 30
 	DefaultMaxEntryBytes  = 6 << 20   // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
 )
 
