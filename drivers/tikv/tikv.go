@@ -49,8 +49,8 @@ const (
 	// DefaultMaxTxnBytes fits a string of Redis's proto-max-bulk-len
 	// (512 MiB) and its keys in one transaction (TiDB's own default,
 	// txn-total-size-limit, is 100 MB; TiKV itself has no such limit).
-	DefaultMaxTxnBytes = 1 << 30
-	DefaultMaxEntryBytes  = 6 << 20   // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
+	DefaultMaxTxnBytes   = 1 << 30
+	DefaultMaxEntryBytes = 6 << 20 // TiDB's txn-entry-size-limit, under TiKV's 8 MiB raft entry
 )
 
 func (o *Options) fill() {
