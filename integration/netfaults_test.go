@@ -60,12 +60,6 @@ func TestNetworkFaults(t *testing.T) {
 		}},
 		{"PDRestart", func(t *testing.T) { cl.restartPD(t, 3*time.Second) }},
 	}
-	if os.Getenv("REKVTEST_NOFAULT") != "" {
-		faults = append(faults[:0], struct {
-			name   string
-			inject func(t *testing.T)
-		}{"None", func(t *testing.T) { time.Sleep(3 * time.Second) }})
-	}
 	for _, f := range faults {
 		t.Run(f.name, func(t *testing.T) { throughFault(t, strings.Split(pd, ","), f.inject) })
 	}
