@@ -3,6 +3,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rekv/rekv/drivers"
@@ -130,7 +131,7 @@ func (n *Node) probeWithin(limit time.Duration) error {
 	select {
 	case err := <-n.probing:
 		n.probing = nil
-		return err
+		return concise(err)
 	case <-time.After(limit):
 		return fmt.Errorf("storage did not answer a probe write within %v", limit)
 	}
@@ -159,4 +160,21 @@ func (n *Node) probe(syncer drivers.Syncer) (err error) {
 		return syncer.Sync()
 	}
 	return nil
+}
+
+// concise keeps the first line of a probe's error, at most 200 bytes: a
+// client's error can run to pages of retries, and it goes into MISCONF
+// replies and INFO.
+func concise(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	return errors.New(msg)
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tikv/client-go/v2/kv"
 	"github.com/tikv/client-go/v2/oracle"
 	"github.com/tikv/client-go/v2/testutils"
 	tikvstore "github.com/tikv/client-go/v2/tikv"
@@ -34,6 +35,9 @@ type Options struct {
 	MaxTxnBytes int
 	// MaxEntryBytes bounds one key plus its value.
 	MaxEntryBytes int
+	// AsyncCommit commits with TiKV's async commit and one-phase commit
+	// (the commit is acknowledged after its prewrite: fewer round trips).
+	AsyncCommit bool
 	// Logger receives client-go's warnings and errors.
 	Logger *slog.Logger
 	// Namespace, when not empty, is put before every key: several rekv
@@ -100,11 +104,24 @@ type client struct {
 	store  *tikvstore.KVStore
 	ctx    context.Context
 	cancel context.CancelFunc
+	// killed, set by stop, ends the back-off of every call on the client
+	// (client-go's kill flag: its scans take no context); vars carry it
+	// to each transaction.
+	killed uint32
+	vars   *kv.Variables
 }
 
 func newClient(s *tikvstore.KVStore) *client {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &client{store: s, ctx: ctx, cancel: cancel}
+	c := &client{store: s, ctx: ctx, cancel: cancel}
+	c.vars = kv.NewVariables(&c.killed)
+	return c
+}
+
+// stop ends every call still waiting on c.
+func (c *client) stop() {
+	atomic.StoreUint32(&c.killed, 1)
+	c.cancel()
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -189,7 +206,7 @@ func (d *DB) Reconnect() error {
 		return err
 	}
 	old := d.cur.Swap(newClient(s))
-	old.cancel()
+	old.stop()
 	go func() { _ = old.store.Close() }() // it waits for its background work
 	return nil
 }
@@ -248,7 +265,7 @@ func (sharedClient) Close() error { return nil }
 func (d *DB) Close() error {
 	d.once.Do(func() {
 		c := d.cur.Load()
-		c.cancel()
+		c.stop()
 		d.err = c.store.Close()
 		if d.onClose != nil {
 			d.err = errors.Join(d.err, d.onClose())
@@ -293,6 +310,11 @@ func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, err
 		return nil, fmt.Errorf("%w: tikv: begin: %w", drivers.ErrUnavailable, err)
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
+	tx.SetVars(c.vars)
+	if writable && d.opts.AsyncCommit {
+		tx.SetEnableAsyncCommit(true)
+		tx.SetEnable1PC(true)
+	}
 	return &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}, nil
 }
 

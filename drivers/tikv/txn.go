@@ -61,7 +61,7 @@ func wrap(err error) error {
 // unavailable reports an error of a store or PD that could not be
 // reached or did not answer in time (client-go gave up its back-off).
 func unavailable(err error) bool {
-	for _, e := range []error{tikverr.ErrRegionUnavailable, tikverr.ErrTiKVServerTimeout, tikverr.ErrTiKVServerBusy,
+	for _, e := range []error{tikverr.ErrRegionUnavailable, tikverr.ErrQueryInterrupted, tikverr.ErrTiKVServerTimeout, tikverr.ErrTiKVServerBusy,
 		tikverr.ErrRegionDataNotReady, tikverr.ErrRegionNotInitialized, tikverr.ErrTiKVStaleCommand,
 		tikverr.ErrTiKVMaxTimestampNotSynced, tikverr.ErrResolveLockTimeout, tikverr.ErrRegionRecoveryInProgress,
 		context.DeadlineExceeded, context.Canceled} {
@@ -70,7 +70,8 @@ func unavailable(err error) bool {
 		}
 	}
 	var pdTimeout *tikverr.ErrPDServerTimeout
-	if errors.As(err, &pdTimeout) {
+	var killed tikverr.ErrQueryInterruptedWithSignal // the client was replaced (client.stop)
+	if errors.As(err, &pdTimeout) || errors.As(err, &killed) {
 		return true
 	}
 	switch status.Code(errors.Unwrap(err)) {
