@@ -253,7 +253,7 @@ func lease(shared bool, t conf.TiKV) *gc.Lease {
 
 // TiKVOptions returns the TiKV driver's options for s.
 func TiKVOptions(s conf.Storage, log *slog.Logger) tikv.Options {
-	return tikv.Options{PD: s.TiKV.PD, ConnectTimeout: s.TiKV.ConnectTimeout, RequestTimeout: s.TiKV.RequestTimeout, AsyncCommit: os.Getenv("EXP_ASYNC") != "",
+	return tikv.Options{PD: s.TiKV.PD, ConnectTimeout: s.TiKV.ConnectTimeout, RequestTimeout: s.TiKV.RequestTimeout,
 		MaxTxnBytes: s.TiKV.MaxTxnMiB << 20, Namespace: []byte(s.TiKV.Namespace), Logger: log.With("component", "tikv")}
 }
 

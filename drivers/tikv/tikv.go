@@ -35,9 +35,6 @@ type Options struct {
 	MaxTxnBytes int
 	// MaxEntryBytes bounds one key plus its value.
 	MaxEntryBytes int
-	// AsyncCommit commits with TiKV's async commit and one-phase commit
-	// (the commit is acknowledged after its prewrite: fewer round trips).
-	AsyncCommit bool
 	// Logger receives client-go's warnings and errors.
 	Logger *slog.Logger
 	// Namespace, when not empty, is put before every key: several rekv
@@ -311,10 +308,6 @@ func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, err
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
 	tx.SetVars(c.vars)
-	if writable && d.opts.AsyncCommit {
-		tx.SetEnableAsyncCommit(true)
-		tx.SetEnable1PC(true)
-	}
 	return &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}, nil
 }
 
