@@ -96,6 +96,7 @@ type Request struct {
 	// (snapshot.go); both only on a shared store.
 	arrived time.Time
 	at      uint64
+	records *store.SnapshotRecords // the flush records read at at
 }
 
 // Engine owns the actor system and the shards.
@@ -141,6 +142,9 @@ type Engine struct {
 	snaps    drivers.Snapshotter
 	readJobs chan readJob
 	reads    sync.WaitGroup
+	// latest is the stamp reads may share (stampAfter); stampMu guards it.
+	stampMu sync.Mutex
+	latest  *stamp
 }
 
 // barrier is a multi-shard command's message, or a bundle's (bundle.go):
@@ -399,7 +403,7 @@ func (e *Engine) execute(req *Request, own int) {
 		// reads nothing more until the reply (Flags Serial), so no later
 		// command of that client overtakes it.
 		re := *req
-		re.Shards, re.at = e.all, 0
+		re.Shards, re.at, re.records = e.all, 0, nil
 		e.Dispatch(&re)
 		return
 	}
@@ -443,7 +447,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
 		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
 	for attempt := 0; ; attempt++ {
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at, Records: req.records}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {

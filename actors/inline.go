@@ -55,6 +55,9 @@ func (e *Engine) RunHere(req *Request) bool {
 // unlock releases the locks of shards.
 func (e *Engine) unlock(shards []int) {
 	for _, i := range shards {
+		if e.snaps != nil {
+			e.shards[i].noteRan() // what ran holding it committed: reads after need a newer stamp
+		}
 		e.shards[i].mu.Unlock()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -63,9 +64,10 @@ type shard struct {
 	// queued are writes held to run together (shared store, batch.go);
 	// ahead, those of them not yet run while they do.
 	queued, ahead []*Request
-	// snap is the snapshot the shard's next reads may share; nil after
-	// anything else ran (snapshot.go).
-	snap *stamp
+	// snaps are the stamps the shard's reads used since it last ran
+	// anything else, and ran when it did (snapshot.go).
+	snaps []*stamp
+	ran   time.Time
 }
 
 // cacheFns returns the resolver and the purge of s's cache, made at first
@@ -82,7 +84,9 @@ func (s *shard) cacheFns() (store.CacheResolver, func()) {
 func (s *shard) Receive(ctx actor.Context) {
 	s.mu.Lock()
 	if b, ok := ctx.Message().(*barrier); ok {
-		s.settle()
+		if s.e.snaps != nil {
+			s.settle() // the barrier's runner notes it ran on each shard (unlock)
+		}
 		s.reach(b)
 		return
 	}
@@ -91,7 +95,10 @@ func (s *shard) Receive(ctx actor.Context) {
 		s.readAt(m)
 		return
 	}
-	s.settle()
+	if s.e.snaps != nil {
+		s.settle()
+		defer s.noteRan()
+	}
 	switch m := ctx.Message().(type) {
 	case *Request:
 		if batchable(m, s.e.shared) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -23,9 +24,12 @@ import (
 //     later commands begin their transactions after it was issued and the
 //     read sees none of them: a client's reads and writes on a key still
 //     apply in the order it sent them.
-//   - Reads that arrived before a stamp was asked share it, while the
-//     shard has run nothing else since: one stamp for a burst of reads.
-//     A read that arrived later, or after anything else, asks anew.
+//   - Reads that arrived before a stamp was asked share it, of any shard
+//     that ran nothing else since the stamp was asked for (the engine
+//     keeps the latest stamp): one stamp for a burst of reads, and one
+//     read of each database's flush record at it (stamp.records). A read
+//     that arrived later, or on a shard that ran something after, asks
+//     anew.
 //
 // A shard that only reads therefore never waits for the store: its reads'
 // round trips, stamps included, overlap. Replies come back in any order;
@@ -37,10 +41,28 @@ import (
 // maxSnapshotReads bounds the snapshot reads running at once.
 const maxSnapshotReads = 256
 
-// stamp is a snapshot asked for at asked; wait returns it.
+// stamp is a snapshot asked for at asked; wait returns it. records are
+// the databases' flush records read at it, which every read at the stamp
+// shares (the first to read one keeps it).
 type stamp struct {
-	wait  func() (uint64, error)
-	asked time.Time
+	wait    func() (uint64, error)
+	asked   time.Time
+	records store.SnapshotRecords
+}
+
+// stampAfter returns the latest stamp if it was asked for after t, else
+// asks for a new one, which becomes the latest: reads of every shard that
+// qualify share one stamp.
+func (e *Engine) stampAfter(t time.Time) *stamp {
+	e.stampMu.Lock()
+	defer e.stampMu.Unlock()
+	if st := e.latest; st != nil && t.Before(st.asked) {
+		return st
+	}
+	st := &stamp{asked: time.Now()}
+	st.wait = e.snaps.ReadStamp()
+	e.latest = st
+	return st
 }
 
 // snapshotRead reports whether req runs as a snapshot read: a read-only
@@ -57,14 +79,21 @@ func snapshotRead(req *Request) bool {
 // in the shard's order (see above). The caller holds s.
 func (s *shard) readAt(req *Request) {
 	e := s.e
-	if s.snap == nil || !req.arrived.Before(s.snap.asked) {
+	if s.group != nil || len(s.queued) > 0 {
 		s.flush()
-		s.snap = &stamp{asked: time.Now()}
-		s.snap.wait = e.snaps.ReadStamp()
+		s.ran = time.Now()
+	}
+	after := req.arrived
+	if s.ran.After(after) {
+		after = s.ran
+	}
+	st := e.stampAfter(after)
+	if len(s.snaps) == 0 || s.snaps[len(s.snaps)-1] != st {
+		s.snaps = append(s.snaps, st)
 	}
 	s.cacheFns() // made here, read by the reader
 	e.reads.Add(1)
-	e.readJobs <- readJob{req: req, snap: s.snap, shard: s.idx}
+	e.readJobs <- readJob{req: req, snap: st, shard: s.idx}
 }
 
 // readJob is a snapshot read handed to a reader.
@@ -84,7 +113,7 @@ func (e *Engine) startReaders() {
 				if ts, err := j.snap.wait(); err != nil {
 					e.failRead(j.req, err)
 				} else {
-					j.req.at = ts
+					j.req.at, j.req.records = ts, &j.snap.records
 					e.execute(j.req, j.shard)
 				}
 				e.reads.Done()
@@ -93,14 +122,20 @@ func (e *Engine) startReaders() {
 	}
 }
 
-// settle waits for the stamp the shard's last reads share, if any, before
-// the shard runs anything else (see above). The caller holds s.
+// settle waits for the stamps the shard's reads used since it last ran
+// anything else, before it does (see above), and notes when it ran. The
+// caller holds s.
 func (s *shard) settle() {
-	if s.snap != nil {
-		_, _ = s.snap.wait() // an error reached the reads
-		s.snap = nil
+	for i, st := range s.snaps {
+		_, _ = st.wait() // an error reached the reads
+		s.snaps[i] = nil
 	}
+	s.snaps = s.snaps[:0]
 }
+
+// ran notes that s has run something other than a snapshot read: later
+// reads need a stamp asked for after it. The caller holds s.
+func (s *shard) noteRan() { s.ran = time.Now() }
 
 // failRead answers a snapshot read whose stamp could not be had with the
 // storage error, as a transaction that failed to begin would.

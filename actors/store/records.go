@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -32,6 +33,11 @@ func (t *Tx) use(db int) error {
 // reads it along with its own key in one batch (confirm): a read is then
 // one round trip where it was two, the record's and the key's.
 func (t *Tx) presume(db int) {
+	if r, ok := t.atRecords.get(db); ok { // read at this snapshot already
+		t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+		t.floors = map[int]DBRecord{db: r}
+		return
+	}
 	r := t.markers.Held(db)
 	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
 	t.presumed, t.presumedDB = r, db
@@ -81,6 +87,7 @@ func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
 		t.floors = make(map[int]DBRecord, 1)
 	}
 	t.floors[db] = r
+	t.atRecords.put(db, r)
 	if key == nil {
 		return nil, false, nil
 	}
@@ -220,4 +227,32 @@ func (t *Tx) Prefetch(keys [][]byte) {
 		return
 	}
 	_, _ = t.txn.BatchGet(mks) // a failure is met again by the reads themselves
+}
+
+// SnapshotRecords are the databases' records as read at one snapshot
+// (Env.At), shared by the transactions that read at it: the first to read
+// one keeps it, the others use it without reading it again. Safe for
+// concurrent use.
+type SnapshotRecords struct {
+	mu   sync.Mutex
+	have [Databases]bool
+	r    [Databases]DBRecord
+}
+
+func (s *SnapshotRecords) get(db int) (DBRecord, bool) {
+	if s == nil || db < 0 || db >= Databases {
+		return DBRecord{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r[db], s.have[db]
+}
+
+func (s *SnapshotRecords) put(db int, r DBRecord) {
+	if s == nil || db < 0 || db >= Databases {
+		return
+	}
+	s.mu.Lock()
+	s.r[db], s.have[db] = r, true
+	s.mu.Unlock()
 }

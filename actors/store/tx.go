@@ -39,6 +39,7 @@ type Tx struct {
 	// until the first operation confirms it (shared store: presume).
 	presumed   DBRecord
 	presumedDB int
+	atRecords  *SnapshotRecords // Env.Records
 	ahead      [][]byte // meta keys to read along with the first operation (Prefetch)
 	// memberWrites are the member cache entries this transaction wrote,
 	// removed if it ends without committing (members.go); mbuf and nbuf
@@ -62,8 +63,11 @@ type Env struct {
 	Notify  bool
 	Spare   *Spare
 	// At, when not zero, is the snapshot a read-only transaction reads: a
-	// stamp taken earlier from the driver (drivers.Snapshotter).
-	At uint64
+	// stamp taken earlier from the driver (drivers.Snapshotter). Records,
+	// when set, are the flush records read at At, shared by the
+	// transactions reading there.
+	At      uint64
+	Records *SnapshotRecords
 }
 
 // Spare keeps what a finished transaction leaves for the next one begun
@@ -89,6 +93,9 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen: seen, Journal: Journal{notify: e.Notify}}
 	t.mt.t = t
 	t.txn = &t.mt
+	if e.At != 0 {
+		t.atRecords = e.Records
+	}
 	if t.markers.Shared() {
 		t.presume(db)
 		return t, nil
