@@ -40,7 +40,7 @@ type Tx struct {
 	presumed   DBRecord
 	presumedDB int
 	atRecords  *SnapshotRecords // Env.Records
-	ahead      [][]byte // meta keys to read along with the first operation (Prefetch)
+	ahead      [][]byte         // meta keys to read along with the first operation (Prefetch)
 	// memberWrites are the member cache entries this transaction wrote,
 	// removed if it ends without committing (members.go); mbuf and nbuf
 	// are scratch for the meta keys that find caches and member names.
