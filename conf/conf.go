@@ -237,12 +237,13 @@ func DefaultShards(cpus int) int {
 
 // SharedShards is the default number of shards on a store shared with
 // other nodes (TiKV). There a command waits on network round trips, not
-// the CPU: each shard runs one transaction at a time, so the shards are
-// how many round trips overlap, but each also commits its own group of
-// writes, so more shards make smaller groups. On the network cluster of
-// ../shared/tikv (2 cores), 50 clients, GET / SET per second: 4 shards
-// 3,660 / 3,716; 8: 5,140 / 4,120; 16: 7,112 / 3,805; 32: 7,915 / 2,901;
-// 64: 8,844 / 2,883.
+// the CPU. Reads run off their shard (actors' snapshot reads); each shard
+// runs one write group at a time, so more shards overlap more commits but
+// make smaller groups. On the network cluster of ../shared/tikv (2
+// cores), 50 clients, GET / GET -P16 / SET / SET -P16 per second: 4
+// shards 11,527 / 15,492 / 4,360 / 11,111; 8: 10,277 / 19,550 / 4,706 /
+// 18,904; 16: 10,805 / 15,711 / 4,062 / 20,020; 32: 10,000 / 16,849 /
+// 3,857 / 20,942 (8 to 32 within this machine's noise).
 const SharedShards = 16
 
 // ShardCount is the number of shards to run: Shards when set, else
