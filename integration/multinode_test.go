@@ -340,27 +340,8 @@ func linearizable(t *testing.T, addrs []string) {
 				defer wg.Done()
 				ctx := context.Background()
 				for i := 0; i < ops && time.Now().Before(deadline); i++ {
-					in := kvInput{key: keys[rng.IntN(len(keys))]}
-					var out kvOutput
-					var err error
 					call := time.Since(start).Nanoseconds()
-					switch r := rng.IntN(10); {
-					case r < 4:
-						in.op = "get"
-						out.val, err = rc.Get(ctx, in.key).Result()
-						out.exists = err == nil
-						if errors.Is(err, redis.Nil) {
-							err = nil
-						}
-					case r < 7:
-						in.op, in.val = "set", strconv.Itoa(rng.IntN(1000))
-						err = rc.Set(ctx, in.key, in.val, 0).Err()
-					default:
-						in.op = "incr"
-						var v int64
-						v, err = rc.Incr(ctx, in.key).Result()
-						out = kvOutput{val: strconv.FormatInt(v, 10), exists: true}
-					}
+					in, out, err := kvStep(ctx, rc, rng, keys)
 					ret := time.Since(start).Nanoseconds()
 					if notApplied(err) {
 						continue // not applied: not part of the history
@@ -389,6 +370,32 @@ func linearizable(t *testing.T, addrs []string) {
 	if len(history) < len(addrs)*perNode*ops/2 {
 		t.Fatalf("only %d operations recorded", len(history))
 	}
+}
+
+// kvStep runs one random command of the linearizability histories on
+// rc: GET (40%), SET of a random value (30%) or INCR (30%) of one of keys.
+func kvStep(ctx context.Context, rc *redis.Client, rng *rand.Rand, keys []string) (kvInput, kvOutput, error) {
+	in := kvInput{key: keys[rng.IntN(len(keys))]}
+	var out kvOutput
+	var err error
+	switch r := rng.IntN(10); {
+	case r < 4:
+		in.op = "get"
+		out.val, err = rc.Get(ctx, in.key).Result()
+		out.exists = err == nil
+		if errors.Is(err, redis.Nil) {
+			err = nil
+		}
+	case r < 7:
+		in.op, in.val = "set", strconv.Itoa(rng.IntN(1000))
+		err = rc.Set(ctx, in.key, in.val, 0).Err()
+	default:
+		in.op = "incr"
+		var v int64
+		v, err = rc.Incr(ctx, in.key).Result()
+		out = kvOutput{val: strconv.FormatInt(v, 10), exists: true}
+	}
+	return in, out, err
 }
 
 // TestLinearizabilityCheckerCatchesStaleRead guards the checker itself: a

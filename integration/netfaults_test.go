@@ -205,27 +205,8 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 						return
 					default:
 					}
-					in := kvInput{key: keys[rng.IntN(len(keys))]}
-					var out kvOutput
-					var err error
 					call := time.Since(start)
-					switch r := rng.IntN(10); {
-					case r < 4:
-						in.op = "get"
-						out.val, err = rc.Get(ctx, in.key).Result()
-						out.exists = err == nil
-						if errors.Is(err, redis.Nil) {
-							err = nil
-						}
-					case r < 7:
-						in.op, in.val = "set", strconv.Itoa(rng.IntN(1000))
-						err = rc.Set(ctx, in.key, in.val, 0).Err()
-					default:
-						in.op = "incr"
-						var v int64
-						v, err = rc.Incr(ctx, in.key).Result()
-						out = kvOutput{val: strconv.FormatInt(v, 10), exists: true}
-					}
+					in, out, err := kvStep(ctx, rc, rng, keys)
 					ret := time.Since(start)
 					op := porcupine.Operation{ClientId: id, Input: in, Call: call.Nanoseconds(), Output: out, Return: ret.Nanoseconds()}
 					mu.Lock()
