@@ -12,8 +12,8 @@ import (
 //
 // On a store shared with other nodes every read is a round trip to it,
 // and a shard that ran its reads one after another would make its clients
-// wait for each other's round trips. So a shard runs a read on a
-// goroutine of its own, at a snapshot the shard chose in its order:
+// wait for each other's round trips. So a shard hands a read to a reader
+// goroutine, which runs it at a snapshot the shard chose in its order:
 //
 //   - The shard first commits its open group, then asks the store for a
 //     stamp (drivers.Snapshotter.ReadStamp) without waiting for it: the
@@ -26,8 +26,9 @@ import (
 //     apply in the order it sent them.
 //   - Reads that arrived before a stamp was asked share it, of any shard
 //     that ran nothing else since the stamp was asked for (the engine
-//     keeps the latest stamp): one stamp for a burst of reads, and one
-//     read of each database's flush record at it (stamp.records). A read
+//     keeps the latest stamp): one stamp for a burst of reads; the flush
+//     records read at it are kept for the reads that start after
+//     (stamp.records; reads starting together each read them). A read
 //     that arrived later, or on a shard that ran something after, asks
 //     anew.
 //
