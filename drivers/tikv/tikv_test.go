@@ -16,9 +16,14 @@ import (
 	"github.com/rekv/rekv/drivers/driverstest"
 )
 
+// conformanceTxnBytes is the transaction limit of the conformance runs:
+// the suite fills a transaction until the driver refuses it, which at the
+// default (1 GiB) takes half a minute under -race.
+const conformanceTxnBytes = 16 << 20
+
 func TestConformanceMock(t *testing.T) {
 	driverstest.Run(t, func(t *testing.T) drivers.Driver {
-		d, err := Open(Options{PD: []string{MockPD}})
+		d, err := Open(Options{PD: []string{MockPD}, MaxTxnBytes: conformanceTxnBytes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +103,7 @@ func TestConnectDeadline(t *testing.T) {
 // namespace: every key prefixed, scans bounded to the namespace.
 func TestConformanceMockNamespace(t *testing.T) {
 	driverstest.Run(t, func(t *testing.T) drivers.Driver {
-		d, err := Open(Options{PD: []string{MockPD}, Namespace: []byte("ns/")})
+		d, err := Open(Options{PD: []string{MockPD}, Namespace: []byte("ns/"), MaxTxnBytes: conformanceTxnBytes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +204,8 @@ func TestConformanceNetwork(t *testing.T) {
 	run := time.Now().UnixNano()
 	driverstest.Run(t, func(t *testing.T) drivers.Driver {
 		n++
-		d, err := Open(Options{PD: strings.Split(pd, ","), Namespace: []byte(fmt.Sprintf("conformance/%d/%d/", run, n))})
+		d, err := Open(Options{PD: strings.Split(pd, ","), Namespace: []byte(fmt.Sprintf("conformance/%d/%d/", run, n)),
+			MaxTxnBytes: conformanceTxnBytes})
 		if err != nil {
 			t.Fatal(err)
 		}
