@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# How fast rekv's GC gives storage back (issue 36's yardstick), on Badger
+# with the default configuration:
+#   - members: HASHES hashes of FIELDS fields each are written, then deleted
+#     (DEL is O(1): each hash's version becomes garbage); it reports the
+#     time until INFO gc's backlog is empty and the members reclaimed per
+#     second (gc_subkeys_deleted);
+#   - expiry: KEYS keys with a 2 s TTL are written; it reports the time
+#     from their expiry until gc_keys_expired counted them all, and keys
+#     expired per second.
+#
+#   bench/gc.sh         HASHES=20000 FIELDS=50 KEYS=200000 (defaults)
+#   LIMIT=300 (seconds to wait for each phase before giving up)
+#
+# Bounded: fixed counts, a time limit per phase; the server it starts is
+# stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/tools.sh
+hashes=${HASHES:-20000}
+fields=${FIELDS:-50}
+keys=${KEYS:-200000}
+limit=${LIMIT:-300}
+work=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+go build -o "$work/rekv" .
+port=$(free_port)
+"$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+gcfield() { redis-cli -p "$port" info gc | tr -d '\r' | awk -F: -v f="$1" '$1 == f {print $2}'; }
+now() { date +%s.%N; }
+# waitfor field target: until the counter reaches target (or the limit).
+waitfor() {
+  local t0; t0=$(now)
+  while :; do
+    local v; v=$(gcfield "$1")
+    if [ "${v:-0}" -ge "$2" ]; then break; fi
+    if awk -v a="$t0" -v b="$(now)" -v l="$limit" 'BEGIN {exit !(b - a > l)}'; then
+      echo "gave up after ${limit}s: $1 = $v of $2" >&2; return 1
+    fi
+    sleep 0.1
+  done
+}
+
+# Members.
+python3 - "$hashes" "$fields" >"$work/hset.resp" <<'PY'
+import sys
+h, f = int(sys.argv[1]), int(sys.argv[2])
+out = sys.stdout.buffer
+for i in range(h):
+    args = [b"HSET", b"h:%d" % i]
+    for j in range(f):
+        args += [b"f%d" % j, b"v"]
+    out.write(b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args))
+PY
+redis-cli -p "$port" --pipe <"$work/hset.resp" >/dev/null
+before=$(gcfield gc_subkeys_deleted)
+python3 - "$hashes" >"$work/del.resp" <<'PY'
+import sys
+out = sys.stdout.buffer
+for i in range(int(sys.argv[1])):
+    k = b"h:%d" % i
+    out.write(b"*2\r\n$3\r\nDEL\r\n$%d\r\n%s\r\n" % (len(k), k))
+PY
+t0=$(now)
+redis-cli -p "$port" --pipe <"$work/del.resp" >/dev/null
+members=$((hashes * fields))
+waitfor gc_subkeys_deleted $((before + members))
+t1=$(now)
+awk -v n="$members" -v a="$t0" -v b="$t1" 'BEGIN {printf "members: %d deleted in %d hashes, reclaimed in %.1f s: %.0f members/s\n", n, n/'"$fields"', b-a, n/(b-a)}'
+
+# Expiry.
+before=$(gcfield gc_keys_expired)
+python3 - "$keys" >"$work/set.resp" <<'PY'
+import sys
+out = sys.stdout.buffer
+for i in range(int(sys.argv[1])):
+    k = b"e:%d" % i
+    out.write(b"*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$1\r\nv\r\n$2\r\nPX\r\n$4\r\n2000\r\n" % (len(k), k))
+PY
+t0=$(now)
+redis-cli -p "$port" --pipe <"$work/set.resp" >/dev/null
+t0=$(awk -v a="$t0" 'BEGIN {printf "%.3f", a + 2}') # the first keys expire 2 s after the load began
+waitfor gc_keys_expired $((before + keys))
+t1=$(now)
+awk -v n="$keys" -v a="$t0" -v b="$t1" 'BEGIN {printf "expiry: %d keys with a 2 s TTL removed %.1f s after the first expired: %.0f keys/s\n", n, b-a, n/(b-a)}'
