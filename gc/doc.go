@@ -18,7 +18,11 @@
 //   - The GC only deletes keys under a dead version. Versions are never
 //     reused, so a key re-created under the same name (a new version) is
 //     never touched by the GC of its previous incarnation.
-//   - Work per pass is bounded by the batch size and by max keys per second.
+//   - Work per pass is bounded by the batch size. A pass that used its
+//     whole budget (a backlog) is followed by the next at once, or after
+//     the pause that keeps the rate under max keys per second; otherwise
+//     the next pass comes after the interval. Passes reach keys through
+//     the shards' mailboxes, so clients' commands interleave with them.
 //   - On a store shared by several nodes (TiKV), a node collects only while
 //     it holds the GC lease (Lease: a record taken and renewed in
 //     transactions, so two nodes racing for it conflict and one wins), and

@@ -151,20 +151,44 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		}
 		// A deadline: during shutdown a stopped shard never answers, and
 		// the guardian must not wait on a blocked collector.
+		next := a.c.o.Interval
 		if a.c.holding() {
 			pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if _, err := a.c.Pass(pctx); err != nil {
+			t0 := time.Now()
+			n, err := a.c.Pass(pctx)
+			if err != nil {
 				a.c.log.Warn("gc pass", "err", err)
+			} else if n >= a.c.o.BatchSize {
+				next = a.c.pace(n, time.Since(t0)) // a backlog: go on
 			}
 			cancel()
 		}
-		a.schedule(ctx)
+		a.scheduleIn(ctx, next)
 	}
 }
 
-func (a *gcActor) schedule(ctx actor.Context) {
+// pace returns how long to wait after a pass that did n keys in took and
+// used its whole budget (so more is waiting): no longer than keeps the
+// rate under MaxKeysPerSecond, and at once without a cap. The passes go
+// through the shards' mailboxes like client commands, so clients' commands
+// interleave with them.
+func (c *Collector) pace(n int, took time.Duration) time.Duration {
+	rest := time.Duration(0)
+	if c.o.MaxKeysPerSecond > 0 {
+		rest = max(0, time.Duration(float64(n)/float64(c.o.MaxKeysPerSecond)*float64(time.Second))-took)
+	}
+	return rest
+}
+
+func (a *gcActor) schedule(ctx actor.Context) { a.scheduleIn(ctx, a.c.o.Interval) }
+
+func (a *gcActor) scheduleIn(ctx actor.Context, d time.Duration) {
 	sys, self := ctx.ActorSystem(), ctx.Self()
-	time.AfterFunc(a.c.o.Interval, func() { sys.Root.Send(self, tick{}) })
+	if d <= 0 {
+		sys.Root.Send(self, tick{})
+		return
+	}
+	time.AfterFunc(d, func() { sys.Root.Send(self, tick{}) })
 }
 
 func (a *gcActor) scheduleOrphans(ctx actor.Context) {
@@ -202,14 +226,9 @@ func (c *Collector) holding() bool {
 	return true
 }
 
-// budget is how many keys a pass may delete or expire.
-func (c *Collector) budget() int {
-	b := c.o.BatchSize
-	if c.o.MaxKeysPerSecond > 0 {
-		b = min(b, max(1, int(float64(c.o.MaxKeysPerSecond)*c.o.Interval.Seconds())))
-	}
-	return b
-}
+// budget is how many keys a pass may delete or expire: BatchSize (the
+// rate cap is kept by pacing the passes, see pace).
+func (c *Collector) budget() int { return c.o.BatchSize }
 
 // Pass runs one bounded pass and returns how many keys it expired or
 // deleted.
