@@ -46,26 +46,29 @@ waitfor() {
   done
 }
 
-# Members.
-python3 - "$hashes" "$fields" >"$work/hset.resp" <<'PY'
+# resp kind n [fields]: n commands of kind (hset, del or setpx) as RESP.
+resp() {
+  python3 - "$@" <<'PY'
 import sys
-h, f = int(sys.argv[1]), int(sys.argv[2])
+kind, n = sys.argv[1], int(sys.argv[2])
+fields = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 out = sys.stdout.buffer
-for i in range(h):
-    args = [b"HSET", b"h:%d" % i]
-    for j in range(f):
-        args += [b"f%d" % j, b"v"]
+for i in range(n):
+    if kind == "hset":
+        args = [b"HSET", b"h:%d" % i] + [x for j in range(fields) for x in (b"f%d" % j, b"v")]
+    elif kind == "del":
+        args = [b"DEL", b"h:%d" % i]
+    else:
+        args = [b"SET", b"e:%d" % i, b"v", b"PX", b"2000"]
     out.write(b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args))
 PY
+}
+
+# Members.
+resp hset "$hashes" "$fields" >"$work/hset.resp"
+resp del "$hashes" >"$work/del.resp"
 redis-cli -p "$port" --pipe <"$work/hset.resp" >/dev/null
 before=$(gcfield gc_subkeys_deleted)
-python3 - "$hashes" >"$work/del.resp" <<'PY'
-import sys
-out = sys.stdout.buffer
-for i in range(int(sys.argv[1])):
-    k = b"h:%d" % i
-    out.write(b"*2\r\n$3\r\nDEL\r\n$%d\r\n%s\r\n" % (len(k), k))
-PY
 t0=$(now)
 redis-cli -p "$port" --pipe <"$work/del.resp" >/dev/null
 members=$((hashes * fields))
@@ -74,14 +77,8 @@ t1=$(now)
 awk -v n="$members" -v a="$t0" -v b="$t1" 'BEGIN {printf "members: %d deleted in %d hashes, reclaimed in %.1f s: %.0f members/s\n", n, n/'"$fields"', b-a, n/(b-a)}'
 
 # Expiry.
+resp setpx "$keys" >"$work/set.resp"
 before=$(gcfield gc_keys_expired)
-python3 - "$keys" >"$work/set.resp" <<'PY'
-import sys
-out = sys.stdout.buffer
-for i in range(int(sys.argv[1])):
-    k = b"e:%d" % i
-    out.write(b"*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$1\r\nv\r\n$2\r\nPX\r\n$4\r\n2000\r\n" % (len(k), k))
-PY
 t0=$(now)
 redis-cli -p "$port" --pipe <"$work/set.resp" >/dev/null
 t0=$(awk -v a="$t0" 'BEGIN {printf "%.3f", a + 2}') # the first keys expire 2 s after the load began
