@@ -168,9 +168,7 @@ func (e *Engine) commitFailed(g *group, err error, purge func()) {
 		e.storeErr(err)
 	}
 	for _, req := range g.reqs {
-		w := resp.NewWriter(req.Proto)
-		command.Reply(w, err, req.Spec.FullName(), e.log)
-		req.reply(w.Bytes(), err)
+		e.replyError(req, err)
 	}
 }
 

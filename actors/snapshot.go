@@ -82,7 +82,7 @@ func (s *shard) readAt(req *Request) {
 	e := s.e
 	if s.group != nil || len(s.queued) > 0 {
 		s.flush()
-		s.ran = time.Now()
+		s.noteRan()
 	}
 	after := req.arrived
 	if s.ran.After(after) {
@@ -134,7 +134,7 @@ func (s *shard) settle() {
 	s.snaps = s.snaps[:0]
 }
 
-// ran notes that s has run something other than a snapshot read: later
+// noteRan notes that s has run something other than a snapshot read: later
 // reads need a stamp asked for after it. The caller holds s.
 func (s *shard) noteRan() { s.ran = time.Now() }
 
@@ -144,6 +144,11 @@ func (e *Engine) failRead(req *Request, err error) {
 	if e.storeErr != nil {
 		e.storeErr(err)
 	}
+	e.replyError(req, err)
+}
+
+// replyError answers req with err as a RESP error (command.Reply).
+func (e *Engine) replyError(req *Request, err error) {
 	w := resp.NewWriter(req.Proto)
 	command.Reply(w, err, req.Spec.FullName(), e.log)
 	req.reply(w.Bytes(), err)

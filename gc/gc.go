@@ -173,11 +173,10 @@ func (a *gcActor) Receive(ctx actor.Context) {
 // through the shards' mailboxes like client commands, so clients' commands
 // interleave with them.
 func (c *Collector) pace(n int, took time.Duration) time.Duration {
-	rest := time.Duration(0)
-	if c.o.MaxKeysPerSecond > 0 {
-		rest = max(0, time.Duration(float64(n)/float64(c.o.MaxKeysPerSecond)*float64(time.Second))-took)
+	if c.o.MaxKeysPerSecond <= 0 {
+		return 0
 	}
-	return rest
+	return max(0, time.Duration(float64(n)/float64(c.o.MaxKeysPerSecond)*float64(time.Second))-took)
 }
 
 func (a *gcActor) schedule(ctx actor.Context) { a.scheduleIn(ctx, a.c.o.Interval) }

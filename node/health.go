@@ -20,10 +20,6 @@ import (
 // A failure marks the store failed in the network front (write commands
 // get MISCONF, reads go on, INFO shows it, the log says it once); the
 // first probe that succeeds with Check passing marks it healthy again.
-
-// probeKey is the system key the probe writes.
-var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
-
 //
 // A store over the network (a drivers.Reconnector: TiKV) is also probed
 // every second, since a command waits out the client's back-off (up to
@@ -33,6 +29,9 @@ var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 // reconnectAfter while it fails): the client may be what still fails
 // after the store came back (drivers.Reconnector), and the commands still
 // waiting on the old client fail at once with TRYAGAIN.
+
+// probeKey is the system key the probe writes.
+var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 
 // probeTimeout bounds a probe; reconnectAfter is how long a network store
 // fails before the node reconnects.

@@ -74,11 +74,7 @@ func unavailable(err error) bool {
 	if errors.As(err, &pdTimeout) || errors.As(err, &killed) {
 		return true
 	}
-	switch status.Code(errors.Unwrap(err)) {
-	case codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
-		return true
-	}
-	switch status.Code(err) {
+	switch status.Code(err) { // it finds a status anywhere in the chain
 	case codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
 		return true
 	}
