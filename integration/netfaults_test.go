@@ -188,6 +188,7 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 	var failed, unclear int
 	var slowest time.Duration
 	var lastFailure time.Time
+	lastOK := make([]time.Time, len(addrs)) // per node: its last command that succeeded
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for n, addr := range addrs {
@@ -197,7 +198,7 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 				ReadTimeout: 90 * time.Second, WriteTimeout: 10 * time.Second})
 			t.Cleanup(func() { rc.Close() })
 			wg.Add(1)
-			go func(rng *rand.Rand) {
+			go func(n int, rng *rand.Rand) {
 				defer wg.Done()
 				for i := 0; i < 100000; i++ {
 					select {
@@ -223,6 +224,9 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 						// A failed write may still have been applied.
 						op.Output, op.Return = kvOutput{unknown: true}, math.MaxInt64
 					}
+					if err == nil {
+						lastOK[n] = time.Now()
+					}
 					if err == nil || in.op != "get" {
 						history = append(history, op)
 					}
@@ -231,7 +235,7 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 						time.Sleep(50 * time.Millisecond)
 					}
 				}
-			}(rand.New(rand.NewPCG(uint64(id), uint64(start.UnixNano()))))
+			}(n, rand.New(rand.NewPCG(uint64(id), uint64(start.UnixNano()))))
 		}
 	}
 	time.Sleep(2 * time.Second)
@@ -239,12 +243,25 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 	healed := time.Now()
 	t.Logf("fault injected and healed at %v", healed.Sub(start).Round(time.Millisecond))
 	// Recovery: once the fault is healed, every node serves again by
-	// itself; keep the load on until each has for 3 s.
+	// itself; keep the load on until each has for 3 s: no command failed
+	// for 3 s, each node answered one within the last second (commands
+	// that hang do not fail either), and each says its store is healthy.
+	admin := make([]*raw, len(addrs))
+	for i, addr := range addrs {
+		admin[i] = dialRaw(t, addr)
+	}
 	recovered := false
 	for time.Since(healed) < 90*time.Second {
 		mu.Lock()
 		quiet := time.Since(lastFailure) > 3*time.Second
+		for _, at := range lastOK {
+			quiet = quiet && time.Since(at) < time.Second
+		}
 		mu.Unlock()
+		for _, a := range admin {
+			_ = a.conn.SetDeadline(time.Now().Add(10 * time.Second))
+			quiet = quiet && strings.Contains(a.do("INFO", "persistence"), "storage_status:ok\r\n")
+		}
 		if quiet && time.Since(healed) > 3*time.Second {
 			recovered = true
 			break
