@@ -90,10 +90,13 @@ func startNodesLog(t *testing.T, n int, pd []string, open func(tikv.Options) (*t
 	return addrs
 }
 
-// notApplied reports a reply that says the command did not run (the node
-// lost every retry against the other nodes): it is counted, not applied.
+// notApplied reports a reply that says the command did not run: TRYAGAIN
+// ... was not applied (the node lost every retry against the other nodes,
+// or the store was unavailable) or MISCONF (writes refused while the store
+// fails); not TRYAGAIN ... may or may not have been applied.
 func notApplied(err error) bool {
-	return err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN")
+	return err != nil && (strings.HasPrefix(err.Error(), "MISCONF") ||
+		strings.HasPrefix(err.Error(), "TRYAGAIN") && strings.Contains(err.Error(), "was not applied"))
 }
 
 // TestMultiNodeExactState: clients on three nodes hammer the same keys
