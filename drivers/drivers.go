@@ -38,6 +38,9 @@ type Driver interface {
 type IterOptions struct {
 	Reverse bool // visit keys from the end of the range backwards
 	Limit   int  // stop after this many keys; 0 means no limit
+	// KeysOnly: the caller needs no values; a driver may pass nil ones
+	// (Badger then reads no value kept apart from its key).
+	KeysOnly bool
 }
 
 // Txn is one transaction. It is not safe for concurrent use.
@@ -97,6 +100,46 @@ var ErrUndetermined = errors.New("drivers: commit outcome unknown")
 // calls it after reclaiming many keys.
 type Compactor interface {
 	Compact() error
+}
+
+// BlindDeleter is implemented by drivers that can delete keys no
+// transaction reads or writes any more (the members of dead versions)
+// more cheaply than through transactions: no conflict tracking, commits
+// batched and pipelined (Badger: a write batch). DeleteKeys returns once
+// every delete is committed as a transaction's would be; on an error some
+// may be.
+type BlindDeleter interface {
+	DeleteKeys(keys [][]byte) error
+}
+
+// DeleteKeys deletes keys that no transaction reads or writes any more:
+// through the driver's BlindDeleter, or in transactions of at most chunk
+// deletes.
+func DeleteKeys(d Driver, keys [][]byte, chunk int) error {
+	if bd, ok := d.(BlindDeleter); ok {
+		return bd.DeleteKeys(keys)
+	}
+	for len(keys) > 0 {
+		n := min(chunk, len(keys))
+		tx, err := d.Begin(true)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys[:n] {
+			if err = tx.Delete(k); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = tx.Commit()
+		}
+		tx.Rollback()
+		if err != nil {
+			return err
+		}
+		keys = keys[n:]
+	}
+	return nil
 }
 
 // ReadLocker is implemented by transactions that do not detect read-write

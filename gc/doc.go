@@ -8,8 +8,9 @@
 //     flush marker) and removes those the marker hides, through their
 //     shards;
 //   - walks the garbage entries ('g') and deletes each dead version's
-//     sub-keys and score-index entries in bounded transactions, then the
-//     'g' entry itself.
+//     sub-keys and score-index entries, found in a snapshot and deleted
+//     blind (drivers.DeleteKeys: a Badger write batch, or transactions),
+//     then the 'g' entry itself once its members are gone.
 //
 // Invariants:
 //   - All progress lives in storage: a TTL entry disappears with its key, a
@@ -18,11 +19,22 @@
 //   - The GC only deletes keys under a dead version. Versions are never
 //     reused, so a key re-created under the same name (a new version) is
 //     never touched by the GC of its previous incarnation.
+//   - Nothing writes under a dead version again, so its members need no
+//     conflict tracking: a snapshot lists them, blind deletes remove
+//     them, and a delete repeated after a crash is harmless.
 //   - Work per pass is bounded by the batch size. A pass that used its
-//     whole budget (a backlog) is followed by the next at once, or after
-//     the pause that keeps the rate under max keys per second; otherwise
-//     the next pass comes after the interval. Passes reach keys through
-//     the shards' mailboxes, so clients' commands interleave with them.
+//     whole budget (a backlog) is followed by the next at once while no
+//     client sends commands, and otherwise after the pause that keeps the
+//     rate under max keys per second; without a backlog the next pass
+//     comes after the interval. Expiry reaches keys through the shards'
+//     mailboxes (all shards at once), so clients' commands interleave
+//     with it.
+//   - Cursors over the TTL and garbage entries are hints kept in memory:
+//     a pass goes on after the entries the last one handled instead of
+//     stepping over their tombstones again, and a round that reaches the
+//     end starts over from the beginning, so an entry left behind (not
+//     yet due for its shard, or written behind the cursor) waits at most
+//     one round.
 //   - On a store shared by several nodes (TiKV), a node collects only while
 //     it holds the GC lease (Lease: a record taken and renewed in
 //     transactions, so two nodes racing for it conflict and one wins), and

@@ -20,11 +20,17 @@ import (
 
 // Options tune the collector.
 type Options struct {
-	Interval         time.Duration // between passes
-	BatchSize        int           // TTL and garbage entries read per pass
-	MaxKeysPerSecond int           // keys expired plus sub-keys deleted per second; 0: no cap
-	OrphanInterval   time.Duration // between orphan-sweep steps; 0 disables the sweep
-	OrphanBatch      int           // versions checked per orphan-sweep step
+	Interval  time.Duration // between passes
+	BatchSize int           // TTL and garbage entries read per pass
+	// MaxKeysPerSecond caps the keys expired plus sub-keys deleted per
+	// second while clients send commands (0: no cap); while none do,
+	// passes follow one another at once.
+	MaxKeysPerSecond int
+	// Foreground counts the commands clients sent (any counter that moves
+	// when they send some); nil: always capped.
+	Foreground     func() int64
+	OrphanInterval time.Duration // between orphan-sweep steps; 0 disables the sweep
+	OrphanBatch    int           // versions checked per orphan-sweep step
 	// CompactAfter asks a driver that supports it (drivers.Compactor) to
 	// compact once this many keys were deleted since its last compaction
 	// and the backlog is empty; 0 never asks.
@@ -48,6 +54,9 @@ type Stats struct {
 	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
 	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
 	LeaseHeld         atomic.Int64 // lease checks this node won (shared store)
+	// Current rates: keys expired and sub-keys deleted per second over
+	// the last second or so (set by the collector, see sampleRates).
+	ExpiredPerSec, SubkeysPerSec atomic.Int64
 }
 
 // Fields returns the counters as INFO lines.
@@ -60,6 +69,8 @@ func (s *Stats) Fields() [][2]string {
 		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
 		{"gc_backlog_versions", f(&s.BacklogVersions)},
 		{"gc_backlog_expired", f(&s.BacklogExpired)},
+		{"gc_keys_expired_per_sec", f(&s.ExpiredPerSec)},
+		{"gc_subkeys_deleted_per_sec", f(&s.SubkeysPerSec)},
 		{"gc_orphans_found", f(&s.OrphansFound)},
 		{"gc_compactions", f(&s.Compactions)},
 		{"gc_passes", f(&s.Passes)},
@@ -100,6 +111,16 @@ type Collector struct {
 	// sinceCompact counts keys deleted since the last driver compaction.
 	sinceCompact int64
 	leased       bool // held the lease at the last check
+	// Where the next pass reads the TTL and garbage entries: hints that
+	// step over the tombstones of those already done (see expire).
+	ttlCursor, garbageCursor []byte
+	lastForeground           int64    // Options.Foreground at the last pace
+	rates                    struct { // the counters at the last sampleRates
+		at               time.Time
+		expired, subkeys int64
+	}
+	// When the backlogs were last counted (see countBacklog).
+	countedVersions, countedExpired time.Time
 	// noExpire pauses the expiry of keys (DEBUG SET-ACTIVE-EXPIRE 0).
 	noExpire atomic.Bool
 }
@@ -149,6 +170,7 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		if fn := a.c.beforePass.Load(); fn != nil {
 			(*fn)()
 		}
+		a.c.sampleRates(time.Now())
 		// A deadline: during shutdown a stopped shard never answers, and
 		// the guardian must not wait on a blocked collector.
 		next := a.c.o.Interval
@@ -168,15 +190,43 @@ func (a *gcActor) Receive(ctx actor.Context) {
 }
 
 // pace returns how long to wait after a pass that did n keys in took and
-// used its whole budget (so more is waiting): no longer than keeps the
-// rate under MaxKeysPerSecond, and at once without a cap. The passes go
+// used its whole budget (so more is waiting): while clients send commands,
+// no longer than keeps the rate under MaxKeysPerSecond; at once without a
+// cap or clients. The passes go
 // through the shards' mailboxes like client commands, so clients' commands
 // interleave with them.
 func (c *Collector) pace(n int, took time.Duration) time.Duration {
-	if c.o.MaxKeysPerSecond <= 0 {
+	if c.o.MaxKeysPerSecond <= 0 || !c.clientsActive() {
 		return 0
 	}
 	return max(0, time.Duration(float64(n)/float64(c.o.MaxKeysPerSecond)*float64(time.Second))-took)
+}
+
+// sampleRates sets the current rates in Stats once a second or more has
+// passed since the last sample.
+func (c *Collector) sampleRates(now time.Time) {
+	el := now.Sub(c.rates.at)
+	if el < time.Second {
+		return
+	}
+	exp, sub := c.stats.KeysExpired.Load(), c.stats.SubkeysDeleted.Load()
+	if !c.rates.at.IsZero() {
+		c.stats.ExpiredPerSec.Store(int64(float64(exp-c.rates.expired) / el.Seconds()))
+		c.stats.SubkeysPerSec.Store(int64(float64(sub-c.rates.subkeys) / el.Seconds()))
+	}
+	c.rates.at, c.rates.expired, c.rates.subkeys = now, exp, sub
+}
+
+// clientsActive reports whether clients sent commands since the last
+// call (always true without Options.Foreground).
+func (c *Collector) clientsActive() bool {
+	if c.o.Foreground == nil {
+		return true
+	}
+	n := c.o.Foreground()
+	active := n != c.lastForeground
+	c.lastForeground = n
+	return active
 }
 
 func (a *gcActor) schedule(ctx actor.Context) { a.scheduleIn(ctx, a.c.o.Interval) }
@@ -372,41 +422,74 @@ type ttlItem struct {
 	key      []byte
 }
 
-// expire walks due TTL entries and has their shards expire them.
+// expire walks due TTL entries and has their shards expire them, all
+// shards at once.
 func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
+	if budget <= 0 {
+		return 0, nil
+	}
 	now := time.Now().UnixMilli()
 	start, end := codec.TTLRangeUntil(now)
+	if c.ttlCursor != nil && bytes.Compare(c.ttlCursor, start) > 0 {
+		start = c.ttlCursor
+	}
 	groups := map[[2]int][]ttlItem{}
 	due := 0
+	var last []byte
 	err := c.read(func(tx drivers.Txn) error {
-		return tx.Iterate(start, end, drivers.IterOptions{Limit: 10 * c.o.BatchSize}, func(k, _ []byte) (bool, error) {
+		return tx.Iterate(start, end, drivers.IterOptions{Limit: budget, KeysOnly: true}, func(k, _ []byte) (bool, error) {
 			at, db, key, err := codec.DecodeTTLKey(k)
 			if err != nil {
 				return false, err
 			}
-			if due < budget {
-				g := [2]int{c.eng.ShardOf(key), int(db)}
-				groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
+			g := [2]int{c.eng.ShardOf(key), int(db)}
+			groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
+			if due++; due == budget {
+				last = command.Copy(k)
 			}
-			due++
 			return true, nil
 		})
 	})
 	if err != nil {
 		return 0, err
 	}
-	c.stats.BacklogExpired.Store(int64(due))
-	expired := 0
-	markers := c.eng.FlushMarkers()
-	for g, items := range groups {
-		run := &expireRun{items: items, slot: g[1]}
-		if err := c.eng.Exec(ctx, g[0], markers.DBOf(g[1]), expireSpec(), run); err != nil {
-			return expired, err
-		}
-		expired += run.n
-		c.stats.KeysExpired.Add(int64(run.n))
+	// The next pass goes on after these entries, not over their
+	// tombstones; once a round reaches the end it starts over, for the
+	// entries it left (not yet due for their shard, another database's
+	// after a SWAPDB, or written behind the cursor).
+	c.ttlCursor = nil
+	if due == budget {
+		c.ttlCursor = append(last, 0)
 	}
-	return expired, nil
+	if err := c.countBacklog(&c.stats.BacklogExpired, due, &c.countedExpired, start, end); err != nil {
+		return 0, err
+	}
+	markers := c.eng.FlushMarkers()
+	type result struct {
+		n   int
+		err error
+	}
+	results := make(chan result, len(groups))
+	for g, items := range groups {
+		go func(shard, db int) {
+			run := &expireRun{items: items, slot: g[1]}
+			if err := c.eng.Exec(ctx, shard, db, expireSpec(), run); err != nil {
+				results <- result{err: err} // it may run later: n is not read
+				return
+			}
+			results <- result{n: run.n}
+		}(g[0], markers.DBOf(g[1]))
+	}
+	expired := 0
+	for range groups {
+		r := <-results
+		expired += r.n
+		if r.err != nil && err == nil {
+			err = r.err
+		}
+	}
+	c.stats.KeysExpired.Add(int64(expired))
+	return expired, err
 }
 
 // expireRun expires TTL entries on their shard (see store.Tx.ExpireDue).
@@ -449,105 +532,189 @@ func (c *Collector) read(fn func(tx drivers.Txn) error) error {
 	return fn(tx)
 }
 
-// reclaim deletes the members of dead versions, then their 'g' entries.
+// reclaim deletes the members of dead versions, then their 'g' entries,
+// several versions to a transaction.
 func (c *Collector) reclaim(budget int) (int, error) {
+	if budget <= 0 {
+		return 0, nil
+	}
+	start, end := []byte{codec.PrefixGarbage}, []byte{codec.PrefixGarbage + 1}
+	if c.garbageCursor != nil {
+		start = c.garbageCursor
+	}
 	var dead [][]byte
-	pending := 0
 	err := c.read(func(tx drivers.Txn) error {
-		return tx.Iterate([]byte{codec.PrefixGarbage}, []byte{codec.PrefixGarbage + 1}, drivers.IterOptions{Limit: 10 * c.o.BatchSize},
+		return tx.Iterate(start, end, drivers.IterOptions{Limit: c.o.BatchSize, KeysOnly: true},
 			func(k, _ []byte) (bool, error) {
-				if len(dead) < c.o.BatchSize {
-					dead = append(dead, command.Copy(k))
-				}
-				pending++
+				dead = append(dead, command.Copy(k))
 				return true, nil
 			})
 	})
 	if err != nil {
 		return 0, err
 	}
-	c.stats.BacklogVersions.Store(int64(pending))
+	if err := c.countBacklog(&c.stats.BacklogVersions, len(dead), &c.countedVersions, start, end); err != nil {
+		return 0, err
+	}
+	full := len(dead) == c.o.BatchSize
+	var last []byte
+	if full {
+		last = dead[len(dead)-1]
+	}
 	deleted := 0
-	for _, g := range dead {
-		if deleted >= budget {
-			break
-		}
-		n, done, err := c.deleteVersion(g, budget-deleted)
+	for len(dead) > 0 && deleted < budget {
+		n, err := c.deleteChunk(&dead, min(chunk, budget-deleted))
 		deleted += n
 		if err != nil {
 			return deleted, err
 		}
-		if done {
-			c.stats.VersionsReclaimed.Add(1)
-		}
+	}
+	// The next pass starts at the first entry not finished, not over the
+	// tombstones of those before it; after the last, over from the start
+	// (entries written behind the cursor meanwhile).
+	switch {
+	case len(dead) > 0:
+		c.garbageCursor = dead[0]
+	case full:
+		c.garbageCursor = append(last, 0)
+	default:
+		c.garbageCursor = nil
 	}
 	return deleted, nil
+}
+
+// backlogCount bounds the entries countBacklog walks.
+const backlogCount = 100_000
+
+// countBacklog stores in stat how many entries of [start, end) are
+// pending: found when a pass read fewer than a batch (all of them),
+// otherwise counted up to backlogCount at most once a second (a full
+// count each pass would cost more than the pass).
+func (c *Collector) countBacklog(stat *atomic.Int64, found int, last *time.Time, start, end []byte) error {
+	if found < c.o.BatchSize {
+		stat.Store(int64(found))
+		return nil
+	}
+	if time.Since(*last) < time.Second {
+		return nil
+	}
+	*last = time.Now()
+	n := 0
+	err := c.read(func(tx drivers.Txn) error {
+		return tx.Iterate(start, end, drivers.IterOptions{Limit: backlogCount, KeysOnly: true}, func(_, _ []byte) (bool, error) {
+			n++
+			return true, nil
+		})
+	})
+	stat.Store(int64(n))
+	return err
 }
 
 // chunk bounds the deletes of one transaction.
 const chunk = 1024
 
-// deleteVersion deletes up to budget keys of the dead version named by the
-// garbage key g, in transactions of at most chunk deletes; once nothing is
-// left it deletes g too and reports done.
-func (c *Collector) deleteVersion(g []byte, budget int) (int, bool, error) {
-	db, key, version, err := codec.DecodeGarbageKey(g)
-	if err != nil {
-		return 0, false, err
-	}
-	prefixes := [][]byte{codec.SubKeyPrefix(db, key, version), codec.ScoreKeyPrefix(db, key, version)}
+// deleteChunk deletes up to limit members of the dead versions named by
+// the garbage keys at the front of *dead, then the garbage keys of those
+// it finished (dropping them from *dead), and returns how many keys it
+// deleted. The members are found in a snapshot and deleted blind
+// (drivers.DeleteKeys): nothing writes a dead version again, so no
+// conflict can arise. A garbage key goes only once its members are gone.
+func (c *Collector) deleteChunk(dead *[][]byte, limit int) (int, error) {
 	if c.resume == nil {
 		c.resume = map[string]*[2][]byte{}
 	}
-	from := c.resume[string(g)]
-	if from == nil {
-		from = &[2][]byte{prefixes[0], prefixes[1]}
-		c.resume[string(g)] = from
+	type progress struct {
+		g    []byte
+		next [2][]byte
+		done bool
 	}
-	deleted := 0
-	for {
+	var touched []progress
+	var keys [][]byte
+	err := c.read(func(tx drivers.Txn) error {
+		for _, g := range *dead {
+			if len(keys) >= limit {
+				return nil
+			}
+			db, key, version, err := codec.DecodeGarbageKey(g)
+			if err != nil {
+				return err
+			}
+			prefixes := [2][]byte{codec.SubKeyPrefix(db, key, version), codec.ScoreKeyPrefix(db, key, version)}
+			from := prefixes
+			if r := c.resume[string(g)]; r != nil {
+				from = *r
+			}
+			p := progress{g: g, next: from, done: true}
+			for i, pre := range prefixes {
+				lim := limit - len(keys)
+				if lim <= 0 {
+					p.done = false
+					break
+				}
+				seen := 0
+				err := tx.Iterate(from[i], codec.PrefixEnd(pre), drivers.IterOptions{Limit: lim, KeysOnly: true}, func(k, _ []byte) (bool, error) {
+					seen++
+					keys = append(keys, command.Copy(k))
+					return true, nil
+				})
+				if err != nil {
+					return err
+				}
+				if seen > 0 {
+					p.next[i] = append(command.Copy(keys[len(keys)-1]), 0)
+				}
+				if seen == lim {
+					p.done = false // maybe more: the next chunk sees
+					break
+				}
+			}
+			touched = append(touched, p)
+			if !p.done {
+				return nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := drivers.DeleteKeys(c.drv, keys, chunk); err != nil {
+		return 0, err
+	}
+	finished := 0
+	for _, p := range touched {
+		if !p.done {
+			next := p.next
+			c.resume[string(p.g)] = &next
+			continue
+		}
+		finished++
+	}
+	if finished > 0 {
 		tx, err := c.drv.Begin(true)
 		if err != nil {
-			return deleted, false, err
+			return 0, err
 		}
-		n := 0
-		next := *from
-		for i, p := range prefixes {
-			lim := min(chunk, budget-deleted) - n
-			if lim <= 0 {
+		for _, p := range touched[:finished] {
+			if err = tx.Delete(p.g); err != nil {
 				break
 			}
-			err = tx.Iterate(from[i], codec.PrefixEnd(p), drivers.IterOptions{Limit: lim}, func(k, _ []byte) (bool, error) {
-				n++
-				next[i] = append(command.Copy(k), 0)
-				return true, tx.Delete(k)
-			})
-			if err != nil {
-				tx.Rollback()
-				return deleted, false, err
-			}
-		}
-		done := n == 0
-		if done {
-			err = tx.Delete(g)
 		}
 		if err == nil {
 			err = tx.Commit()
 		}
 		tx.Rollback()
 		if err != nil {
-			return deleted, false, err
+			return 0, err
 		}
-		*from = next
-		if done {
-			delete(c.resume, string(g))
-		}
-		deleted += n
-		c.stats.SubkeysDeleted.Add(int64(n))
-		if done || deleted >= budget {
-			return deleted, done, nil
+		for _, p := range touched[:finished] {
+			delete(c.resume, string(p.g))
 		}
 	}
+	*dead = (*dead)[finished:]
+	c.stats.SubkeysDeleted.Add(int64(len(keys)))
+	c.stats.VersionsReclaimed.Add(int64(finished))
+	return len(keys) + finished, nil
 }
 
 // OrphanStep checks up to OrphanBatch versions of stored sub-keys and

@@ -119,6 +119,61 @@ func TestExpiredKeysLeaveStorage(t *testing.T) {
 	}
 }
 
+// TestSmallBatchesResumeAndFinish: with batches much smaller than the
+// work, passes resume where the last stopped (the cursors over the TTL and
+// garbage entries, a version's members split over chunks and passes) and
+// still leave nothing behind, a key that became due after the cursor
+// moved on included.
+func TestSmallBatchesResumeAndFinish(t *testing.T) {
+	cfg := conf.Default()
+	cfg.Storage.Badger.Dir = t.TempDir()
+	cfg.Storage.Badger.Durability = "no"
+	cfg.Actors.Shards = 4
+	cfg.GC.Interval = time.Hour
+	cfg.GC.BatchSize = 7
+	cfg.GC.MaxKeysPerSecond = 0
+	cfg.GC.OrphanInterval = 0
+	n, c := startCfg(t, cfg, nil)
+	ctx := context.Background()
+	for i := 0; i < 100; i++ {
+		c.Set(ctx, fmt.Sprint("s", i), "v", 30*time.Millisecond)
+	}
+	for i := 0; i < 30; i++ {
+		args := make([]any, 0, 40)
+		for j := 0; j < 20; j++ {
+			args = append(args, fmt.Sprint("f", j), "v")
+		}
+		c.HSet(ctx, fmt.Sprint("h", i), args...)
+		c.ZAdd(ctx, fmt.Sprint("z", i), redis.Z{Score: 1, Member: "a"}, redis.Z{Score: 2, Member: "b"})
+		c.Del(ctx, fmt.Sprint("h", i), fmt.Sprint("z", i))
+	}
+	time.Sleep(50 * time.Millisecond)
+	// Half way through: a pass has moved the cursors on.
+	for i := 0; i < 5; i++ {
+		if _, err := n.GC().Pass(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Set(ctx, "late", "v", 20*time.Millisecond) // due after the passes above
+	time.Sleep(40 * time.Millisecond)
+	passes := drain(t, n, 1000)
+	d := n.Driver()
+	for _, p := range []byte{codec.PrefixMeta, codec.PrefixTTL, codec.PrefixData, codec.PrefixScore, codec.PrefixGarbage} {
+		if got := count(t, d, p); got != 0 {
+			t.Errorf("%d keys with prefix %q left after %d passes", got, p, passes)
+		}
+	}
+	if got := n.GCStats.KeysExpired.Load(); got != 101 {
+		t.Errorf("keys expired = %d, want 101", got)
+	}
+	if got := n.GCStats.VersionsReclaimed.Load(); got != 60 {
+		t.Errorf("versions reclaimed = %d, want 60", got)
+	}
+	if got := n.GCStats.SubkeysDeleted.Load(); got != 30*20+30*4 {
+		t.Errorf("sub-keys deleted = %d, want %d", got, 30*20+30*4)
+	}
+}
+
 func TestDeletedCollectionIsReclaimedAndSuccessorUntouched(t *testing.T) {
 	n, c := start(t, time.Hour, nil)
 	ctx := context.Background()
@@ -194,7 +249,7 @@ func TestPanicRestartsAndFinishes(t *testing.T) {
 func TestInfoGCSection(t *testing.T) {
 	_, c := start(t, time.Hour, nil)
 	info := c.Info(context.Background(), "gc").Val()
-	for _, f := range []string{"# Gc", "gc_keys_expired:0", "gc_versions_reclaimed:", "gc_subkeys_deleted:", "gc_backlog_versions:"} {
+	for _, f := range []string{"# Gc", "gc_keys_expired:0", "gc_versions_reclaimed:", "gc_subkeys_deleted:", "gc_backlog_versions:", "gc_keys_expired_per_sec:", "gc_subkeys_deleted_per_sec:"} {
 		if !strings.Contains(info, f) {
 			t.Fatalf("INFO gc lacks %q: %q", f, info)
 		}

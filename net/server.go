@@ -572,6 +572,10 @@ func (s *Server) sendBundle(cl *client) {
 	cl.bundle = nil
 }
 
+// CommandsProcessed counts the commands clients sent (INFO's
+// total_commands_processed; CONFIG RESETSTAT zeroes it).
+func (s *Server) CommandsProcessed() int64 { return s.totalCmds.Load() }
+
 // StorageFailed returns why the store is failing, "" when it is healthy.
 func (s *Server) StorageFailed() string {
 	if p := s.storageErr.Load(); p != nil {

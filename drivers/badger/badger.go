@@ -381,6 +381,28 @@ func (d *DB) NextVersion() (uint64, error) {
 }
 
 // Begin starts a transaction.
+// DeleteKeys deletes keys through a write batch: no conflict tracking,
+// commits pipelined (drivers.BlindDeleter).
+func (d *DB) DeleteKeys(keys [][]byte) error {
+	if err := d.gone(); err != nil {
+		return err
+	}
+	wb := d.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			return fmt.Errorf("badger: delete keys: %w", wrap(err))
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("badger: delete keys: %w", wrap(err))
+	}
+	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
+		return d.Sync()
+	}
+	return nil
+}
+
 func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 	return &txn{tx: d.db.NewTransaction(writable), d: d}, nil
 }
@@ -512,11 +534,16 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 			break
 		}
 		var more bool
-		err := item.Value(func(v []byte) error {
-			var err error
-			more, err = fn(k, v)
-			return err
-		})
+		var err error
+		if opts.KeysOnly {
+			more, err = fn(k, nil)
+		} else {
+			err = item.Value(func(v []byte) error {
+				var err error
+				more, err = fn(k, v)
+				return err
+			})
+		}
 		if err != nil {
 			return err
 		}

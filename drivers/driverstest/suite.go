@@ -192,6 +192,26 @@ func testIterateForward(t *testing.T, d drivers.Driver) {
 	if got := collect(t, d, "k05", "k05", drivers.IterOptions{}); len(got) != 0 {
 		t.Fatalf("empty range = %v", got)
 	}
+	// KeysOnly: the same keys; each value is either nil or the value.
+	for _, reverse := range []bool{false, true} {
+		var keys []string
+		tx, _ := d.Begin(false)
+		err := tx.Iterate([]byte("k02"), []byte("k05"), drivers.IterOptions{Reverse: reverse, Limit: 2, KeysOnly: true}, func(k, v []byte) (bool, error) {
+			if v != nil && string(v) != "v"+string(k[len(k)-1:]) {
+				t.Errorf("keys only: %s = %q", k, v)
+			}
+			keys = append(keys, string(k))
+			return true, nil
+		})
+		tx.Rollback()
+		want := "[k02 k03]"
+		if reverse {
+			want = "[k04 k03]"
+		}
+		if err != nil || fmt.Sprint(keys) != want {
+			t.Fatalf("keys only (reverse %v) = %v, %v; want %s", reverse, keys, err, want)
+		}
+	}
 }
 
 func testIterateReverse(t *testing.T, d drivers.Driver) {
