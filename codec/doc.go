@@ -57,4 +57,18 @@
 //     writes only the marker, and the GC reclaims the dead records.
 //   - Sortable scores: IEEE-754 bits; if negative flip all bits, else flip the
 //     sign bit. NaN has no encoding.
+//
+// Big writes. One command is one storage transaction, whatever its size
+// (HSET of a million fields, MSET of 100,000 keys, SET of 512 MiB): all of
+// it is applied or none, even across a crash. The layout needs nothing
+// for it; the drivers provide it. TiKV's transactions are bounded only by
+// storage.tikv.max_txn_mib. Badger's hold about 24,000 small writes (a
+// share of one memtable); past that, the driver keeps a transaction's
+// further writes in memory and commits them through a journal under its
+// own system keys ('s' 0 'j' ...): the journal is written first, the
+// transaction itself then commits with the journal's marker (conflicts
+// checked as always), and the journal is applied and deleted while no
+// other transaction begins or commits; a marked journal left by a crash is
+// applied when the store opens, an unmarked one deleted
+// (drivers/badger/big.go).
 package codec

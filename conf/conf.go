@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"path/filepath"
 	"reflect"
@@ -172,6 +173,10 @@ type Badger struct {
 	// file system has less free space than this; they resume when space
 	// is freed. It is the headroom Badger's flushes and compactions need.
 	MinFreeMiB int64 `koanf:"min_free_mib"`
+	// MaxTxnMiB bounds one command's writes (a big transaction: past
+	// Badger's own per-transaction limits, a command's writes are kept in
+	// memory and committed through a journal, all or nothing).
+	MaxTxnMiB int64 `koanf:"max_txn_mib"`
 	// BackupFile is where SAVE and BGSAVE write their backup; empty means
 	// Dir + ".backup" beside the data directory.
 	BackupFile string `koanf:"backup_file"`
@@ -264,11 +269,11 @@ func (a Actors) ShardCount(procs int, shared bool) int {
 func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
-			MaxMultibulkLen: 1 << 20, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
+			MaxMultibulkLen: math.MaxInt32, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
-			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64},
+			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64, MaxTxnMiB: 1024},
 			TiKV: TiKV{ConnectTimeout: 10 * time.Second, RequestTimeout: 15 * time.Second, MaxTxnMiB: 1024, GCLeaseTerm: 10 * time.Second}},
 		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
 		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
@@ -372,6 +377,9 @@ func (c Config) Validate() error {
 	}
 	if c.Storage.TiKV.ConnectTimeout <= 0 {
 		bad("storage.tikv.connect_timeout", "must be positive, got %v", c.Storage.TiKV.ConnectTimeout)
+	}
+	if c.Storage.Badger.MaxTxnMiB < 1 {
+		bad("storage.badger.max_txn_mib", "must be positive, got %d", c.Storage.Badger.MaxTxnMiB)
 	}
 	if c.Storage.TiKV.MaxTxnMiB < 1 {
 		bad("storage.tikv.max_txn_mib", "must be positive, got %d", c.Storage.TiKV.MaxTxnMiB)

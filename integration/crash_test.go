@@ -42,7 +42,8 @@ func crashChild(spec string) int {
 		cfg.Runtime.MemoryLimitMiB = mib
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	node.ApplyRuntime(cfg.Runtime, log)
+	node.ApplyRuntime(cfg.Runtime, log) // as main.go does
+	defer node.StartIdleRelease(cfg.Runtime, log)()
 	if _, err := node.Start(cfg, "", log); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

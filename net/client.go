@@ -117,6 +117,7 @@ type client struct {
 	bigSeqs    map[uint64]bool     // commands with huge arguments: release memory after their reply
 	silent     map[uint64]bool     // replies dropped (CLIENT REPLY OFF/SKIP)
 	closed     bool
+	dropped    int           // bytes of replies dropped since closed (and the last release)
 	assigned   atomic.Uint64 // sequence numbers handed out so far
 }
 
@@ -130,7 +131,17 @@ type client struct {
 func (cl *client) Reply(seq uint64, b []byte) {
 	cl.outMu.Lock()
 	if cl.closed {
+		// Dropped: replies to a client that went away mid-pipeline
+		// (one that never read them) are garbage at once.
+		cl.dropped += len(b)
+		release := cl.dropped >= bigTransient
+		if release {
+			cl.dropped = 0
+		}
 		cl.outMu.Unlock()
+		if release {
+			cl.srv.release.soon()
+		}
 		return
 	}
 	i := int(seq - cl.written)

@@ -283,6 +283,12 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
 		}
 		cl.markClosed()
+		if cl.bigOut || cl.outBuf.Load() >= bigTransient || cl.inBuf.Load() >= bigTransient {
+			// Replies it never read (or a request it never finished)
+			// become garbage now: give the memory back, as after a
+			// huge reply that went out.
+			s.release.soon()
+		}
 		s.engine.Cancel(cl)
 		s.engine.Unwatch(cl.watch)
 		s.unsubscribeAll(cl)

@@ -124,8 +124,9 @@ func (n *Node) checkStorage(probe bool) (err error) {
 // is waited for by the next, which fails meanwhile.
 func (n *Node) probeWithin(limit time.Duration) error {
 	if n.probing == nil {
-		n.probing = make(chan error, 1)
-		go func() { n.probing <- n.probe(nil) }()
+		ch := make(chan error, 1) // the goroutine keeps its own: the loop may drop n.probing
+		n.probing = ch
+		go func() { ch <- n.probe(nil) }()
 	}
 	select {
 	case err := <-n.probing:

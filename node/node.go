@@ -263,7 +263,8 @@ func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
 		return badger.Open(badger.Options{Dir: s.Badger.Dir, Durability: s.Badger.Durability,
 			ValueLogGC: s.Badger.ValueLogGCInterval, MemTableSize: s.Badger.MemTableMiB << 20,
 			ValueLogFileSize: s.Badger.ValueLogFileMiB << 20,
-			BlockCacheMiB:    s.Badger.BlockCacheMiB, MinFreeBytes: s.Badger.MinFreeMiB << 20, Logger: log.With("component", "badger")})
+			BlockCacheMiB:    s.Badger.BlockCacheMiB, MinFreeBytes: s.Badger.MinFreeMiB << 20, MaxTxnBytes: s.Badger.MaxTxnMiB << 20,
+			Logger: log.With("component", "badger")})
 	case "tikv":
 		return tikv.Open(TiKVOptions(s, log))
 	}

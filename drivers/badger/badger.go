@@ -46,7 +46,11 @@ type Options struct {
 	// through memory maps, and a write to a full file system kills the
 	// process (SIGBUS), so writes must stop before that.
 	MinFreeBytes int64
-	Logger       *slog.Logger
+	// MaxTxnBytes bounds a big transaction (big.go): one past Badger's
+	// own limits keeps its further writes in memory up to this many bytes
+	// in all. 0: no big transactions (Badger's limits refuse).
+	MaxTxnBytes int64
+	Logger      *slog.Logger
 }
 
 // DefaultValueThreshold keeps the chunks of large strings (8 KiB) in the
@@ -80,6 +84,17 @@ type DB struct {
 	// watch notices the data directory's removal (watch_linux.go);
 	// Commit and Check fail from then on.
 	watch *dirWatch
+	// bigMu: a big transaction's commit holds it exclusively while it
+	// makes its writes visible; Begin and Commit hold it shared for the
+	// call (big.go). maxTxn is Options.MaxTxnBytes.
+	closeOnce sync.Once
+	closeErr  error
+	bigMu     sync.RWMutex
+	maxTxn    int64
+	// afterMarker, when set (tests), runs after a big transaction's
+	// marker is committed; an error it returns stops the commit there,
+	// as a crash would.
+	afterMarker func() error
 	// syncErr holds the last failed sync (everysec's, or Sync's); Check
 	// reports it until a sync succeeds.
 	syncErr atomic.Pointer[error]
@@ -120,9 +135,13 @@ func Open(o Options) (*DB, error) {
 		return nil, fmt.Errorf("badger: open %q: %w", o.Dir, err)
 	}
 	d := &DB{db: db, log: o.Logger, stop: make(chan struct{}), now: time.Now,
-		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory, dir: o.Dir, minFree: o.MinFreeBytes}
+		syncOpen: o.Durability == DurabilityAlways, inMemory: o.InMemory, dir: o.Dir, minFree: o.MinFreeBytes, maxTxn: o.MaxTxnBytes}
 	d.durability.Store(o.Durability)
 	if err := d.loadHWM(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if err := d.recoverJournals(); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
@@ -255,12 +274,16 @@ func (d *DB) Compact() error {
 	return nil
 }
 
-// Close stops background work, syncs and closes the store.
+// Close stops background work, syncs and closes the store; calls after
+// the first return its result.
 func (d *DB) Close() error {
-	close(d.stop)
-	d.wg.Wait()
-	d.watch.close()
-	return d.db.Close()
+	d.closeOnce.Do(func() {
+		close(d.stop)
+		d.wg.Wait()
+		d.watch.close()
+		d.closeErr = d.db.Close()
+	})
+	return d.closeErr
 }
 
 // Sync implements drivers.Syncer.
@@ -387,6 +410,8 @@ func (d *DB) DeleteKeys(keys [][]byte) error {
 	if err := d.gone(); err != nil {
 		return err
 	}
+	d.bigMu.RLock() // not while a big transaction shows its writes
+	defer d.bigMu.RUnlock()
 	wb := d.db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, k := range keys {
@@ -402,186 +427,6 @@ func (d *DB) DeleteKeys(keys [][]byte) error {
 	}
 	return nil
 }
-
-func (d *DB) Begin(writable bool) (drivers.Txn, error) {
-	return &txn{tx: d.db.NewTransaction(writable), d: d}, nil
-}
-
-type txn struct {
-	tx *bdg.Txn
-	d  *DB
-	// ents holds the entries Set hands Badger, allocated a block at a
-	// time (Badger's Txn.Set allocates one per key): Badger keeps them
-	// until the transaction ends, and a block is never reused.
-	ents []bdg.Entry
-	// wrote: the transaction holds writes (Set, SetOwned, Delete).
-	wrote bool
-}
-
-// entry returns a new entry for key and value from the transaction's
-// current block, starting a block twice the last one's size (4 to 64)
-// when it is full.
-func (t *txn) entry(key, value []byte) *bdg.Entry {
-	if len(t.ents) == cap(t.ents) {
-		t.ents = make([]bdg.Entry, 0, min(max(2*cap(t.ents), 4), 64))
-	}
-	t.wrote = true
-	t.ents = append(t.ents, bdg.Entry{Key: key, Value: value})
-	return &t.ents[len(t.ents)-1]
-}
-
-func wrap(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, bdg.ErrKeyNotFound):
-		return drivers.ErrNotFound
-	case errors.Is(err, bdg.ErrConflict):
-		return fmt.Errorf("%w: %w", drivers.ErrConflict, err)
-	case errors.Is(err, bdg.ErrTxnTooBig):
-		return fmt.Errorf("%w: %w", drivers.ErrTxnTooBig, err)
-	case errors.Is(err, bdg.ErrDiscardedTxn), errors.Is(err, bdg.ErrDBClosed):
-		return fmt.Errorf("%w: %w", drivers.ErrClosed, err)
-	}
-	return fmt.Errorf("badger: %w", err)
-}
-
-func (t *txn) Get(key []byte) ([]byte, error) {
-	item, err := t.tx.Get(key)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	v, err := item.ValueCopy(nil)
-	if v == nil && err == nil {
-		v = []byte{}
-	}
-	return v, wrap(err)
-}
-
-func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
-	out := make([][]byte, len(keys))
-	for i, k := range keys {
-		v, err := t.Get(k)
-		if errors.Is(err, drivers.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-func (t *txn) Set(key, value []byte) error {
-	// Badger keeps the slices until commit; the caller may reuse its own.
-	kv := make([]byte, len(key)+len(value)) // one allocation for both
-	k, v := kv[:copy(kv, key):len(key)], kv[len(key):]
-	copy(v, value)
-	return wrap(t.tx.SetEntry(t.entry(k, v)))
-}
-
-// SetOwned implements drivers.OwnedSetter: key and value are kept, not
-// copied.
-func (t *txn) SetOwned(key, value []byte) error {
-	return wrap(t.tx.SetEntry(t.entry(key, value)))
-}
-
-func (t *txn) Delete(key []byte) error {
-	t.wrote = true
-	return wrap(t.tx.Delete(append([]byte(nil), key...)))
-}
-
-func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v []byte) (bool, error)) error {
-	io := bdg.DefaultIteratorOptions
-	io.Reverse = opts.Reverse
-	io.PrefetchValues = false
-	if end != nil {
-		// Every key of the range shares it: Badger then reads only the
-		// tables that can hold such keys, not every table of every level,
-		// and (forward) stops at the first key past it without stepping
-		// over that key's older versions. Backwards the iterator starts
-		// at end, so the prefix must be end's too: Badger's iterator is
-		// not valid on a key without it.
-		io.Prefix = commonPrefix(start, end)
-		if !opts.Reverse {
-			io.Prefix = rangePrefix(start, end)
-		}
-	}
-	it := t.tx.NewIterator(io)
-	defer it.Close()
-	if opts.Reverse {
-		if end == nil {
-			it.Rewind()
-		} else {
-			it.Seek(end)
-		}
-	} else {
-		it.Seek(start)
-	}
-	n := 0
-	for ; it.Valid(); it.Next() {
-		item := it.Item()
-		k := item.Key()
-		if opts.Reverse {
-			if end != nil && string(k) >= string(end) {
-				continue
-			}
-			if string(k) < string(start) {
-				break
-			}
-		} else if end != nil && string(k) >= string(end) {
-			break
-		}
-		var more bool
-		var err error
-		if opts.KeysOnly {
-			more, err = fn(k, nil)
-		} else {
-			err = item.Value(func(v []byte) error {
-				var err error
-				more, err = fn(k, v)
-				return err
-			})
-		}
-		if err != nil {
-			return err
-		}
-		n++
-		if !more || (opts.Limit > 0 && n >= opts.Limit) {
-			break
-		}
-	}
-	return nil
-}
-
-func (t *txn) Commit() error {
-	if t.wrote {
-		if err := t.d.gone(); err != nil {
-			return err
-		}
-	}
-	if err := t.tx.Commit(); err != nil {
-		err = wrap(err)
-		if errors.Is(err, drivers.ErrConflict) || errors.Is(err, drivers.ErrTxnTooBig) {
-			return err
-		}
-		// Badger flattens the errors of its files into text; Check says
-		// whether the file system is at fault (full, read-only, gone), in
-		// errors that carry the errno.
-		if cerr := t.d.Check(); cerr != nil {
-			return fmt.Errorf("%w: %w", err, cerr)
-		}
-		return err
-	}
-	d := t.d
-	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
-		return d.Sync()
-	}
-	return nil
-}
-
-func (t *txn) Rollback() { t.tx.Discard() }
 
 // logAdapter routes Badger's logs to slog; its chatty info lines go to
 // Debug. Badger logs on its write path, so nothing is formatted unless the

@@ -32,6 +32,18 @@ func TestConformanceOnDisk(t *testing.T) {
 	})
 }
 
+// TestConformanceBig: with big transactions allowed (up to 16 MiB) and a
+// small memtable, so that the suite's transactions near its limits go big.
+func TestConformanceBig(t *testing.T) {
+	driverstest.Run(t, func(t *testing.T) drivers.Driver {
+		d, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityEverySec, MemTableSize: 1 << 20, MaxTxnBytes: 16 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
+}
+
 // TestVersionsSurviveRestartWithClockBack reopens a store with a clock an hour
 // in the past and checks versions still grow.
 func TestVersionsSurviveRestartWithClockBack(t *testing.T) {
