@@ -142,7 +142,8 @@ type source struct {
 func (z zsetOpCmd) load(c *command.Ctx) ([]*source, error) {
 	srcs := make([]*source, len(z.keys))
 	// Type-check every key before reading any.
-	for _, k := range z.keys {
+	types := make([]codec.Type, len(z.keys))
+	for i, k := range z.keys {
 		t, err := c.Tx.Type(k)
 		if err != nil {
 			return nil, err
@@ -150,12 +151,13 @@ func (z zsetOpCmd) load(c *command.Ctx) ([]*source, error) {
 		if t != codec.TypeNone && t != codec.TypeZSet && t != codec.TypeSet {
 			return nil, rerr.ErrWrongType
 		}
+		types[i] = t
 	}
 	if z.optErr != nil {
 		return nil, z.optErr
 	}
 	for i, k := range z.keys {
-		t, _ := c.Tx.Type(k)
+		t := types[i] // asked once: a second read's error was ignored, and the key skipped as missing
 		if t == codec.TypeNone {
 			continue
 		}
