@@ -26,15 +26,7 @@ hashes=${HASHES:-20000}
 fields=${FIELDS:-50}
 keys=${KEYS:-200000}
 limit=${LIMIT:-300}
-work=$(mktemp -d)
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-go build -o "$work/rekv" .
-port=$(free_port)
-"$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_rekv
 
 gcfield() { redis-cli -p "$port" info gc | tr -d '\r' | awk -F: -v f="$1" '$1 == f {print $2}'; }
 now() { date +%s.%N; }

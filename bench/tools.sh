@@ -1,6 +1,6 @@
 # Shared by the bench scripts (sourced): installs redis-server and
-# redis-tools if missing, and defines free_port and last_rps. Starts
-# nothing.
+# redis-tools if missing, and defines free_port, last_rps and start_rekv
+# (which starts a server when called). Sourcing it starts nothing.
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
 fi
@@ -14,4 +14,19 @@ last_rps() {
 import csv, sys
 rows = [r for r in csv.reader(sys.stdin) if len(r) > 1 and r[0] != "test"]
 print(rows[-1][1])'
+}
+
+# start_rekv: builds rekv into a new temporary directory (work), starts it
+# (default configuration) on a free port with its data in $work/data and
+# its log in $work/rekv.log, and waits until it answers; sets work, port
+# and pid, and stops the server and removes work on exit.
+start_rekv() {
+  work=$(mktemp -d)
+  pid=
+  trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+  go build -o "$work/rekv" .
+  port=$(free_port)
+  "$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }

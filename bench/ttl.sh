@@ -21,15 +21,7 @@ live=${LIVE:-200000}
 duration=${DURATION:-60}
 ttl=${TTL:-1000}
 after=${AFTER:-60}
-work=$(mktemp -d)
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-go build -o "$work/rekv" .
-port=$(free_port)
-"$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_rekv
 
 field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 disk() { du -sk "$work/data" | awk '{printf "%.1f", $1/1024}'; } # MiB in blocks

@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/rekv/rekv/conf"
 )
 
 // dirSize returns the bytes a directory really occupies on disk.
@@ -44,17 +42,11 @@ func TestDiskSpaceComesBack(t *testing.T) {
 	if mib <= 0 {
 		t.Skip("set REKVTEST_DISK_MIB (e.g. 1024) to run the disk-space test")
 	}
-	dir := t.TempDir()
-	cfg := conf.Default()
-	cfg.Storage.Badger.Dir = dir
-	cfg.Storage.Badger.Durability = "no"
+	cfg := testConfig(t, 10*time.Millisecond)
+	dir := cfg.Storage.Badger.Dir
 	cfg.Storage.Badger.ValueLogGCInterval = 10 * time.Second
-	cfg.GC.Interval = 10 * time.Millisecond
 	cfg.GC.BatchSize = 5000
-	cfg.GC.MaxKeysPerSecond = 0
 	cfg.GC.CompactAfterKeys = 100_000
-	cfg.GC.OrphanInterval = 0
-	cfg.Actors.Shards = 4
 	n, c := startCfg(t, cfg, nil)
 	ctx := context.Background()
 	// A baseline that stays: 16 MiB of strings.

@@ -22,6 +22,12 @@ import (
 // start runs a node whose timer-driven GC waits an hour unless interval
 // says otherwise, so tests drive passes themselves.
 func start(t testing.TB, interval time.Duration, beforePass func()) (*node.Node, *redis.Client) {
+	return startCfg(t, testConfig(t, interval), beforePass)
+}
+
+// testConfig is start's configuration: Badger in a temporary directory,
+// 4 shards, passes every interval of 1,000 entries, no cap, no sweep.
+func testConfig(t testing.TB, interval time.Duration) conf.Config {
 	cfg := conf.Default()
 	cfg.Storage.Badger.Dir = t.TempDir()
 	cfg.Storage.Badger.Durability = "no"
@@ -30,7 +36,7 @@ func start(t testing.TB, interval time.Duration, beforePass func()) (*node.Node,
 	cfg.GC.BatchSize = 1000
 	cfg.GC.MaxKeysPerSecond = 0
 	cfg.GC.OrphanInterval = 0 // tests run sweep steps themselves
-	return startCfg(t, cfg, beforePass)
+	return cfg
 }
 
 func startCfg(t testing.TB, cfg conf.Config, beforePass func()) (*node.Node, *redis.Client) {
@@ -125,14 +131,8 @@ func TestExpiredKeysLeaveStorage(t *testing.T) {
 // still leave nothing behind, a key that became due after the cursor
 // moved on included.
 func TestSmallBatchesResumeAndFinish(t *testing.T) {
-	cfg := conf.Default()
-	cfg.Storage.Badger.Dir = t.TempDir()
-	cfg.Storage.Badger.Durability = "no"
-	cfg.Actors.Shards = 4
-	cfg.GC.Interval = time.Hour
+	cfg := testConfig(t, time.Hour)
 	cfg.GC.BatchSize = 7
-	cfg.GC.MaxKeysPerSecond = 0
-	cfg.GC.OrphanInterval = 0
 	n, c := startCfg(t, cfg, nil)
 	ctx := context.Background()
 	for i := 0; i < 100; i++ {
