@@ -85,8 +85,9 @@ type DB struct {
 	// Commit and Check fail from then on.
 	watch *dirWatch
 	// bigMu: a big transaction's commit holds it exclusively while it
-	// makes its writes visible; Begin and Commit hold it shared for the
-	// call (big.go). maxTxn is Options.MaxTxnBytes.
+	// makes its writes visible (big.go), and Compact while Badger refuses
+	// writes; Begin, Commit and the driver's other writes hold it shared
+	// for the call. maxTxn is Options.MaxTxnBytes.
 	closeOnce sync.Once
 	closeErr  error
 	bigMu     sync.RWMutex
@@ -257,19 +258,32 @@ var errCorruptMark = errors.New("corrupt version mark")
 
 // Compact flushes the memtables and compacts every level into one, so the
 // space of deleted keys comes back. Badger has no direct memtable flush:
-// dropping a marker key's prefix flushes them (briefly holding writes),
-// then Flatten merges the levels, discarding deleted keys. Its cost is a
-// rewrite of the live data.
+// dropping a marker key's prefix flushes them, then Flatten merges the
+// levels, discarding deleted keys. Its cost is a rewrite of the live data.
+// Badger refuses writes while it drops a prefix (ErrBlockedWrites): the
+// flush holds bigMu, so transactions beginning or committing meanwhile
+// wait for it instead of failing.
 func (d *DB) Compact() error {
+	if err := d.flushMemtables(); err != nil {
+		return err
+	}
+	if err := d.db.Flatten(2); err != nil {
+		return fmt.Errorf("badger: compact: flatten: %w", err)
+	}
+	return nil
+}
+
+// flushMemtables is Compact's first step, while no transaction begins or
+// commits.
+func (d *DB) flushMemtables() error {
+	d.bigMu.Lock()
+	defer d.bigMu.Unlock()
 	marker := []byte{drivers.SystemPrefix, 0, 'c', 'o', 'm', 'p', 'a', 'c', 't'}
 	if err := d.db.Update(func(tx *bdg.Txn) error { return tx.Set(marker, nil) }); err != nil {
 		return fmt.Errorf("badger: compact: %w", err)
 	}
 	if err := d.db.DropPrefix(marker); err != nil {
 		return fmt.Errorf("badger: compact: flush: %w", err)
-	}
-	if err := d.db.Flatten(2); err != nil {
-		return fmt.Errorf("badger: compact: flatten: %w", err)
 	}
 	return nil
 }
@@ -388,9 +402,11 @@ func (d *DB) NextVersion() (uint64, error) {
 	}
 	if v > d.hwm {
 		mark := v + 1000<<16
+		d.bigMu.RLock() // not during Compact's flush, which refuses writes
 		err := d.db.Update(func(tx *bdg.Txn) error {
 			return tx.Set(hwmKey(), binary.BigEndian.AppendUint64(nil, mark))
 		})
+		d.bigMu.RUnlock()
 		if err == nil {
 			err = d.db.Sync()
 		}

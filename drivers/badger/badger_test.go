@@ -2,6 +2,7 @@ package badger
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -162,4 +163,49 @@ func TestCommitRefusedOnceDirectoryRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = d.Close()
+}
+
+// TestCompactWhileWriting: writers never see Badger's refusal of writes
+// while Compact flushes the memtables (they wait for it instead).
+func TestCompactWhileWriting(t *testing.T) {
+	d, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNo, MemTableSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	stop := make(chan struct{})
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				tx, _ := d.Begin(true)
+				err := tx.Set([]byte(fmt.Sprintf("w%d:%d", w, i%1000)), make([]byte, 100))
+				if err == nil {
+					err = tx.Commit()
+				}
+				tx.Rollback()
+				if err != nil && !errors.Is(err, drivers.ErrConflict) {
+					errs <- fmt.Errorf("writer %d, write %d: %w", w, i, err)
+					return
+				}
+			}
+		}(w)
+	}
+	for i := 0; i < 10; i++ {
+		if err := d.Compact(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -161,17 +161,8 @@ func (t *txn) commitBig() error {
 		return err
 	}
 	// 1. The journal.
-	wb := d.db.NewWriteBatch()
-	var seq uint64
-	for k, e := range t.big.m {
-		if err := wb.Set(journalKey(id, 0, seq), journalEntry(k, e)); err != nil {
-			wb.Cancel()
-			return d.dropJournal(id, fmt.Errorf("badger: journal: %w", wrap(err)))
-		}
-		seq++
-	}
-	if err := wb.Flush(); err != nil {
-		return d.dropJournal(id, fmt.Errorf("badger: journal: %w", wrap(err)))
+	if err := d.writeJournal(id, t.big); err != nil {
+		return err
 	}
 	// 2. The transaction with the marker, alone.
 	d.bigMu.Lock()
@@ -193,6 +184,26 @@ func (t *txn) commitBig() error {
 	}
 	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
 		return d.Sync()
+	}
+	return nil
+}
+
+// writeJournal writes the overlay as journal id (holding bigMu shared:
+// not during Compact's flush, which refuses writes).
+func (d *DB) writeJournal(id uint64, big *overlay) error {
+	d.bigMu.RLock()
+	defer d.bigMu.RUnlock()
+	wb := d.db.NewWriteBatch()
+	var seq uint64
+	for k, e := range big.m {
+		if err := wb.Set(journalKey(id, 0, seq), journalEntry(k, e)); err != nil {
+			wb.Cancel()
+			return d.dropJournal(id, fmt.Errorf("badger: journal: %w", wrap(err)))
+		}
+		seq++
+	}
+	if err := wb.Flush(); err != nil {
+		return d.dropJournal(id, fmt.Errorf("badger: journal: %w", wrap(err)))
 	}
 	return nil
 }
