@@ -10,7 +10,7 @@ import (
 )
 
 // reclaim deletes the members of dead versions, then their 'g' entries,
-// several versions to a transaction.
+// several versions to a batch.
 func (c *Collector) reclaim(budget int) (int, error) {
 	if budget <= 0 {
 		return 0, nil
@@ -87,7 +87,9 @@ func (c *Collector) countBacklog(stat *atomic.Int64, found int, last *time.Time,
 	return err
 }
 
-// chunk bounds the deletes of one transaction.
+// chunk bounds the deletes of one transaction where the driver deletes
+// through transactions (drivers.DeleteKeys), and the members one
+// deleteChunk collects.
 const chunk = 1024
 
 // deleteChunk deletes up to limit members of the dead versions named by
@@ -168,24 +170,17 @@ func (c *Collector) deleteChunk(dead *[][]byte, limit int) (int, error) {
 		finished++
 	}
 	if finished > 0 {
-		tx, err := c.drv.Begin(true)
-		if err != nil {
+		// After the members (DeleteKeys returns once they are
+		// committed); garbage keys are never written again either.
+		gs := make([][]byte, finished)
+		for i, p := range touched[:finished] {
+			gs[i] = p.g
+		}
+		if err := drivers.DeleteKeys(c.drv, gs, chunk); err != nil {
 			return 0, err
 		}
-		for _, p := range touched[:finished] {
-			if err = tx.Delete(p.g); err != nil {
-				break
-			}
-		}
-		if err == nil {
-			err = tx.Commit()
-		}
-		tx.Rollback()
-		if err != nil {
-			return 0, err
-		}
-		for _, p := range touched[:finished] {
-			delete(c.resume, string(p.g))
+		for _, g := range gs {
+			delete(c.resume, string(g))
 		}
 	}
 	*dead = (*dead)[finished:]

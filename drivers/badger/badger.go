@@ -84,14 +84,15 @@ type DB struct {
 	// watch notices the data directory's removal (watch_linux.go);
 	// Commit and Check fail from then on.
 	watch *dirWatch
+	// closeOnce makes Close run once; closeErr is its result.
+	closeOnce sync.Once
+	closeErr  error
 	// bigMu: a big transaction's commit holds it exclusively while it
 	// makes its writes visible (big.go), and Compact while Badger refuses
 	// writes; Begin, Commit and the driver's other writes hold it shared
 	// for the call. maxTxn is Options.MaxTxnBytes.
-	closeOnce sync.Once
-	closeErr  error
-	bigMu     sync.RWMutex
-	maxTxn    int64
+	bigMu  sync.RWMutex
+	maxTxn int64
 	// afterMarker, when set (tests), runs after a big transaction's
 	// marker is committed; an error it returns stops the commit there,
 	// as a crash would.
@@ -419,7 +420,6 @@ func (d *DB) NextVersion() (uint64, error) {
 	return v, nil
 }
 
-// Begin starts a transaction.
 // DeleteKeys deletes keys through a write batch: no conflict tracking,
 // commits pipelined (drivers.BlindDeleter).
 func (d *DB) DeleteKeys(keys [][]byte) error {
@@ -438,6 +438,13 @@ func (d *DB) DeleteKeys(keys [][]byte) error {
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("badger: delete keys: %w", wrap(err))
 	}
+	return d.syncCommitted()
+}
+
+// syncCommitted makes what was just committed durable when durability is
+// always but Badger was not opened syncing every write (CONFIG SET
+// appendfsync always at run time).
+func (d *DB) syncCommitted() error {
 	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
 		return d.Sync()
 	}

@@ -124,6 +124,9 @@ func journalKey(id uint64, kind byte, seq uint64) []byte {
 	return k
 }
 
+// isMarker reports whether a journal key is its journal's marker.
+func isMarker(k []byte) bool { return k[len(journalPrefix)+8] != 0 }
+
 // journalEntry encodes one overlay entry: a delete flag, the key's length,
 // the key, the value.
 func journalEntry(key string, e overlayEntry) []byte {
@@ -182,10 +185,7 @@ func (t *txn) commitBig() error {
 	if err := d.applyJournal(id); err != nil {
 		return fmt.Errorf("badger: apply a committed journal (applied at the next start): %w", err)
 	}
-	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
-		return d.Sync()
-	}
-	return nil
+	return d.syncCommitted()
 }
 
 // writeJournal writes the overlay as journal id (holding bigMu shared:
@@ -216,7 +216,7 @@ func (d *DB) dropJournal(id uint64, err error) error {
 	return err
 }
 
-// journalKeys calls fn for each key of journal id (entries, then the
+// journalEntries calls fn for each key of journal id (entries, then the
 // marker), reading in a snapshot.
 func (d *DB) journalEntries(id uint64, fn func(k, v []byte) error) error {
 	prefix := binary.BigEndian.AppendUint64(slices.Clone(journalPrefix), id)
@@ -243,8 +243,8 @@ func (d *DB) journalEntries(id uint64, fn func(k, v []byte) error) error {
 func (d *DB) applyJournal(id uint64) error {
 	wb := d.db.NewWriteBatch()
 	err := d.journalEntries(id, func(k, v []byte) error {
-		if k[len(journalPrefix)+8] != 0 {
-			return nil // the marker
+		if isMarker(k) {
+			return nil
 		}
 		key, val, del, err := decodeJournalEntry(v)
 		if err != nil {
@@ -270,7 +270,7 @@ func (d *DB) deleteJournal(id uint64) error {
 	wb := d.db.NewWriteBatch()
 	var marker []byte
 	err := d.journalEntries(id, func(k, _ []byte) error {
-		if k[len(journalPrefix)+8] != 0 {
+		if isMarker(k) {
 			marker = k
 			return nil
 		}
@@ -309,7 +309,7 @@ func (d *DB) recoverJournals() error {
 			if len(found) == 0 || found[len(found)-1].id != id {
 				found = append(found, journal{id: id})
 			}
-			if k[len(journalPrefix)+8] != 0 {
+			if isMarker(k) {
 				found[len(found)-1].marked = true
 			}
 		}

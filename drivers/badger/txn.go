@@ -9,6 +9,7 @@ import (
 	"github.com/rekv/rekv/drivers"
 )
 
+// Begin starts a transaction.
 func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 	d.bigMu.RLock() // not while a big transaction shows its writes
 	defer d.bigMu.RUnlock()
@@ -222,11 +223,7 @@ func (t *txn) Commit() error {
 	if err != nil {
 		return t.commitError(err)
 	}
-	d := t.d
-	if !d.syncOpen && !d.inMemory && d.durability.Load() == DurabilityAlways {
-		return d.Sync()
-	}
-	return nil
+	return t.d.syncCommitted()
 }
 
 // commitError classifies Badger's commit error.
