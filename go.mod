@@ -104,3 +104,6 @@ require (
 
 // Badger's memory-mapped files allocated, not sparse (third_party/ristretto/README.md).
 replace github.com/dgraph-io/ristretto/v2 => ./third_party/ristretto
+
+// gnet with pausable reading (third_party/gnet/README.rekv.md).
+replace github.com/panjf2000/gnet/v2 => ./third_party/gnet

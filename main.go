@@ -41,6 +41,12 @@ func run(args, environ []string, sig <-chan os.Signal, ready chan<- *node.Node) 
 		return 2
 	}
 	log, level := newLogger(cfg.Log)
+	sz := cfg.Memory.Sizing()
+	log.Info("memory budget", "budget_mib", sz.Budget>>20, "go_memory_limit_mib", cfg.Runtime.MemoryLimitMiB,
+		"block_cache_mib", cfg.Storage.Badger.BlockCacheMiB, "index_cache_mib", cfg.Storage.Badger.IndexCacheMiB,
+		"memtable_mib", cfg.Storage.Badger.MemTableMiB, "base_table_mib", cfg.Storage.Badger.BaseTableMiB, "meta_cache_size", cfg.Actors.MetaCacheSize,
+		"member_cache_size", cfg.Actors.MemberCacheSize, "list_cache_mib", cfg.Actors.ListCacheMiB,
+		"maxmemory_clients_mib", sz.ClientsBytes>>20)
 	node.ApplyRuntime(cfg.Runtime, log)
 	defer node.StartIdleRelease(cfg.Runtime, log)()
 	if cfg.Debug.PprofAddr != "" {

@@ -30,6 +30,7 @@ type Config struct {
 	Debug   Debug   `koanf:"debug"`
 	Metrics Metrics `koanf:"metrics"`
 	Runtime Runtime `koanf:"runtime"`
+	Memory  Memory  `koanf:"memory"`
 }
 
 // Runtime tunes the Go runtime of the whole process (main applies it;
@@ -164,6 +165,14 @@ type Badger struct {
 	ValueLogGCInterval time.Duration `koanf:"value_log_gc_interval"`
 	MemTableMiB        int64         `koanf:"memtable_mib"`
 	BlockCacheMiB      int64         `koanf:"block_cache_mib"`
+	// IndexCacheMiB bounds the memory of tables' indexes and bloom
+	// filters (0: Badger keeps them all in memory, which grows with the
+	// data).
+	IndexCacheMiB int64 `koanf:"index_cache_mib"`
+	// BaseTableMiB is the size of Badger's smallest tables (0: Badger's 2
+	// MiB); its compactions hold several tables being built, each in
+	// about twice this.
+	BaseTableMiB int64 `koanf:"base_table_mib"`
 	// ValueLogFileMiB is the size of each value-log file (values of 4 KiB
 	// and more). Badger allocates twice this while a file is being
 	// written (its blocks allocated, not sparse, so that a full file
@@ -399,8 +408,14 @@ func (c Config) Validate() error {
 	if c.Storage.Badger.ValueLogGCInterval < 0 {
 		bad("storage.badger.value_log_gc_interval", "must not be negative")
 	}
-	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 {
-		bad("storage.badger", "memtable_mib and block_cache_mib must not be negative")
+	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 || c.Storage.Badger.IndexCacheMiB < 0 || c.Storage.Badger.BaseTableMiB < 0 {
+		bad("storage.badger", "memtable_mib, block_cache_mib, index_cache_mib and base_table_mib must not be negative")
+	}
+	if c.Memory.BudgetMiB < 0 {
+		bad("memory.budget_mib", "must not be negative (0: maxmemory, else a quarter of the machine), got %d", c.Memory.BudgetMiB)
+	}
+	if _, err := ParseMemory(c.Server.Redis["maxmemory"]); err != nil {
+		bad("server.redis.maxmemory", "%v", err)
 	}
 	if v := c.Storage.Badger.ValueLogFileMiB; v != 0 && (v < 1 || v > 1023) {
 		bad("storage.badger.value_log_file_mib", "must be between 1 and 1023")
@@ -533,6 +548,10 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	goMemLimit := slices.ContainsFunc(environ, func(v string) bool { return strings.HasPrefix(v, "GOMEMLIMIT=") })
+	cfg.ApplyBudget(MachineMemory(), func(key string) bool {
+		return k.Exists(key) || key == "runtime.memory_limit_mib" && goMemLimit
+	})
 	return cfg, *path, errors.Join(errs...)
 }
 
@@ -563,6 +582,9 @@ func knownKeys(t reflect.Type, prefix string) map[string]bool {
 	out := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
 		key := prefix + f.Tag.Get("koanf")
 		switch f.Type.Kind() {
 		case reflect.Struct:

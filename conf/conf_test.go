@@ -81,6 +81,10 @@ func TestExampleFileLoads(t *testing.T) {
 	if cfg.Server.Port != 6380 {
 		t.Errorf("example port = %d", cfg.Server.Port)
 	}
+	// The file leaves the budget's shares to it.
+	if s := cfg.Memory.Sizing(); cfg.Storage.Badger.BlockCacheMiB != s.BlockCacheMiB || cfg.Actors.MetaCacheSize != s.MetaCacheSize {
+		t.Errorf("example: block cache %d MiB, meta cache %d; the budget's %+v", cfg.Storage.Badger.BlockCacheMiB, cfg.Actors.MetaCacheSize, s)
+	}
 }
 
 func TestTiKVSettings(t *testing.T) {

@@ -274,6 +274,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(crashChildEnv); spec != "" {
 		os.Exit(crashChild(spec)) // this process is a server for the crash test
 	}
+	if args := os.Getenv(loadedChildEnv); args != "" {
+		os.Exit(loadedChild(args)) // a server configured as the program is
+	}
 	os.Exit(m.Run())
 }
 

@@ -119,6 +119,18 @@ type client struct {
 	closed     bool
 	dropped    int           // bytes of replies dropped since closed (and the last release)
 	assigned   atomic.Uint64 // sequence numbers handed out so far
+	// argBytes holds the argument bytes of commands in flight with big
+	// arguments (memory.go), by seq; inflight is their sum.
+	argBytes map[uint64]int64
+	inflight atomic.Int64
+	// asmBuf is the bytes of the command being assembled (event loop).
+	asmBuf atomic.Int64
+	// noEvict is CLIENT NO-EVICT: maxmemory-clients never disconnects it.
+	noEvict atomic.Bool
+	evicted atomic.Bool // disconnected by maxmemory-clients
+	// outPaused: parsing stopped because replies wait unread; endBatch
+	// resumes it (event loop only).
+	outPaused bool
 }
 
 // Output: replies (from any goroutine) wait in pending until all earlier
@@ -157,6 +169,7 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		delete(cl.silent, seq)
 	}
 	cl.pending[i] = b
+	cl.answeredLocked(seq)
 	if cl.bigSeqs[seq] {
 		delete(cl.bigSeqs, seq)
 		cl.srv.release.soon()
@@ -167,7 +180,7 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		cl.waitSeq.Store(0)
 		wake = true // parse what arrived while the client was blocked
 	}
-	if cl.paused && cl.assigned.Load()-cl.written <= maxInFlight/2 {
+	if cl.paused && cl.assigned.Load()-cl.written <= maxInFlight/2 && cl.inflight.Load() <= cl.srv.pipelineBytes/2 {
 		cl.paused = false
 		wake = true // parse the rest of what the client sent
 	}
@@ -270,6 +283,10 @@ func (cl *client) endBatch() {
 		cl.outBuf.Store(int64(cl.conn.OutboundBuffered() + cl.tailBytes))
 		cl.checkOutput(cl.conn)
 	}
+	if cl.outPaused && cl.tailBytes < int(cl.srv.outputPause/2) {
+		cl.outPaused = false
+		_ = cl.conn.Wake(nil) // parse what waited
+	}
 	if len(cl.tail) == 0 && cl.bigOut {
 		cl.bigOut = false
 		cl.srv.release.soon()
@@ -312,12 +329,18 @@ func (cl *client) answered(seq uint64) bool {
 // million commands does not fill the actors' mailboxes.
 const maxInFlight = 4096
 
-// pauseIfBusy reports whether parsing must stop for now, and if so marks
-// the client paused so a reply resumes it.
+// pauseIfBusy reports whether parsing must stop for now: too many
+// commands or argument bytes in flight (a reply resumes it), or too many
+// reply bytes unread (endBatch resumes it once they went out; see
+// memory.go).
 func (cl *client) pauseIfBusy() bool {
 	cl.outMu.Lock()
 	defer cl.outMu.Unlock()
-	if cl.assigned.Load()-cl.written < maxInFlight {
+	if cl.tailBytes+cl.outBytes >= int(cl.srv.outputPause) {
+		cl.outPaused = true
+		return true
+	}
+	if cl.assigned.Load()-cl.written < maxInFlight && cl.inflight.Load() < cl.srv.pipelineBytes {
 		return false
 	}
 	cl.paused = true

@@ -370,6 +370,9 @@ type runtimeConf struct {
 	// maxMemory is maxmemory in bytes (0: no limit); usedMemory is the
 	// Go heap in use (INFO used_memory), sampled every 100 ms.
 	maxMemory, usedMemory atomic.Int64
+	// clientsMem is maxmemory-clients: bytes, or minus a percentage of
+	// maxmemory (memory.go); queryLimit is client-query-buffer-limit.
+	clientsMem, queryLimit atomic.Int64
 }
 
 // ConfigGet implements command.Server.
@@ -457,6 +460,11 @@ func (s *Server) applyConfig(name, value string) error {
 	case "maxmemory":
 		n, _ := strconv.ParseUint(value, 10, 64)
 		s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
+	case "maxmemory-clients":
+		s.setClientsLimit(value)
+	case "client-query-buffer-limit":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.queryLimit.Store(n)
 	case "tracking-table-max-keys":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.tracking.maxKeys.Store(n)
@@ -502,7 +510,8 @@ func (s *Server) initConfig() {
 	s.rt.maxBulk.Store(o.Limits.MaxBulkLen)
 	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
-	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys"} {
+	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
+		"maxmemory-clients", "client-query-buffer-limit"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

@@ -41,6 +41,8 @@ type serverStats struct {
 	runID           string
 	startHeap       uint64
 	ops             opsMeter
+	// evictedClients counts clients disconnected by maxmemory-clients.
+	evictedClients atomic.Int64
 }
 
 // latencyPercentiles returns latency-tracking-info-percentiles.
@@ -129,6 +131,7 @@ func (s *Server) sampleOps(stop <-chan struct{}) {
 			s.stats.ops.sample([3]int64{s.totalCmds.Load(), s.stats.netIn.Load(), s.stats.netOut.Load()})
 			metrics.Read(heap)
 			s.rt.usedMemory.Store(int64(heap[0].Value.Uint64()))
+			s.evictClients()
 		}
 	}
 }
@@ -351,7 +354,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("sync_partial_err", 0)
 		add("expired_keys", s.gcCounter("gc_keys_expired"))
 		add("evicted_keys", 0)
-		add("evicted_clients", 0)
+		add("evicted_clients", s.stats.evictedClients.Load())
 		add("total_eviction_exceeded_time", 0)
 		add("current_eviction_exceeded_time", 0)
 		hits, misses := s.engine.KeyspaceStats()

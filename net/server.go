@@ -1,13 +1,13 @@
 package net
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	stdnet "net"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,7 +17,6 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/resp"
 	"github.com/rekv/rekv/state"
 )
@@ -51,9 +50,13 @@ type Options struct {
 	Shutdown func()
 	// Backup, when set, writes a consistent copy of the store (SAVE,
 	// BGSAVE) to BackupFile; without it SAVE answers NoBackup.
-	Backup     func(w io.Writer) error
-	BackupFile string
-	NoBackup   string
+	// PipelineBytes bounds one client's argument bytes in flight and
+	// OutputBytes its unread replies before parsing pauses (memory.go;
+	// 0: 16 MiB each).
+	PipelineBytes, OutputBytes int64
+	Backup                     func(w io.Writer) error
+	BackupFile                 string
+	NoBackup                   string
 	// LogLevel, when set, is the logger's level: CONFIG SET loglevel
 	// changes it.
 	LogLevel *slog.LevelVar
@@ -115,7 +118,10 @@ type Server struct {
 	rt         runtimeConf
 	paused     pause
 	stats      serverStats
-	stopOps    chan struct{}
+	// pipelineBytes and outputPause are Options.PipelineBytes and
+	// OutputBytes (memory.go).
+	pipelineBytes, outputPause int64
+	stopOps                    chan struct{}
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
 	storageErr atomic.Pointer[string]
@@ -143,6 +149,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	s.stats = newServerStats()
+	s.pipelineBytes, s.outputPause = cmp.Or(o.PipelineBytes, 16<<20), cmp.Or(o.OutputBytes, 16<<20)
 	cat, err := acl.RedisCatalog()
 	if err != nil {
 		panic(fmt.Sprintf("net: the embedded ACL categories are corrupt: %v", err)) // a build defect
@@ -326,7 +333,12 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl.toShards = false
 	consumed := 0
 	lim := s.limits()
-	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 && !cl.pauseIfBusy() {
+	stalled := false // commands wait behind a blocked command, or too much in flight
+	for consumed < len(buf) && !cl.quitting {
+		if cl.waitSeq.Load() != 0 || cl.pauseIfBusy() {
+			stalled = true
+			break
+		}
 		if !cl.toShards && cl.outputReady() >= maxPassOutput {
 			// Big replies (a pipeline of big reads): the rest of this
 			// pass goes to the shards, which make them in parallel while
@@ -387,6 +399,11 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	}
 	cl.inBuf.Store(int64(c.InboundBuffered()))
 	s.stats.reads.Add(1)
+	pauseReading(c, stalled)
+	if s.overQueryLimit(cl, c.InboundBuffered()) {
+		cl.markClosed()
+		return gnet.Close
+	}
 	return gnet.None
 }
 
@@ -426,9 +443,11 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	cl.nextSeq++
 	cl.assigned.Store(cl.nextSeq)
 
-	if size := argsSize(args); size >= bigTransient {
+	size := argsSize(args)
+	if size >= bigTransient {
 		cl.releaseAfter(seq)
 	}
+	cl.inFlight(seq, size)
 	s.totalCmds.Add(1)
 	spec, resolveErr := s.reg.Resolve(args)
 	if (cl.replyOff || cl.skipNext) && (spec == nil || spec.FullName() != "client|reply") {
@@ -577,92 +596,6 @@ func (s *Server) sendBundle(cl *client) {
 	s.engine.DispatchBundle(cl.bundle)
 	cl.bundle = nil
 }
-
-// CommandsProcessed counts the commands clients sent (INFO's
-// total_commands_processed; CONFIG RESETSTAT zeroes it).
-func (s *Server) CommandsProcessed() int64 { return s.totalCmds.Load() }
-
-// StorageFailed returns why the store is failing, "" when it is healthy.
-func (s *Server) StorageFailed() string {
-	if p := s.storageErr.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
-
-// SetStorageFailed marks the store failing (err) or healthy (nil), and
-// logs the change once.
-func (s *Server) SetStorageFailed(err error) {
-	if err == nil {
-		if old := s.storageErr.Swap(nil); old != nil {
-			s.log.Warn("storage recovered: writes accepted again", "was", *old)
-		}
-		return
-	}
-	msg := err.Error()
-	if old := s.storageErr.Swap(&msg); old == nil {
-		s.stats.storageFailures.Add(1)
-		s.log.Error("storage failed: write commands are refused until it recovers", "err", msg)
-	}
-}
-
-// ClientList implements command.Server.
-func (s *Server) ClientList() []string {
-	var ids []int64
-	s.clients.Range(func(k, _ any) bool {
-		ids = append(ids, k.(int64))
-		return true
-	})
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if v, ok := s.clients.Load(id); ok {
-			out = append(out, v.(*client).Info())
-		}
-	}
-	return out
-}
-
-// Stats implements command.Server.
-func (s *Server) Stats() command.Stats {
-	return command.Stats{
-		Version:          s.info.Version,
-		StartUnixMs:      s.start.UnixMilli(),
-		Port:             s.info.Port,
-		ConnectedClients: int(s.nclients.Load()),
-		BlockedClients:   s.engine.Blocked(),
-		TotalConnections: s.totalConns.Load(),
-		TotalCommands:    s.totalCmds.Load(),
-		Shards:           s.engine.Shards(),
-		Driver:           s.info.Driver,
-		ConfigFile:       s.info.ConfigFile,
-		GC:               s.gcFields(),
-	}
-}
-
-func (s *Server) gcFields() [][2]string {
-	if s.info.GC == nil {
-		return nil
-	}
-	return s.info.GC()
-}
-
-// CheckAuth implements command.Server.
-func (s *Server) CheckAuth(user, pass []byte) error {
-	if user == nil {
-		if u := s.acl.User("default"); u != nil && u.On && u.NoPass {
-			return rerr.ErrNoPassword
-		}
-		user = []byte("default")
-	}
-	if !s.acl.Check(string(user), pass) {
-		return rerr.ErrWrongPass
-	}
-	return nil
-}
-
-// ACL implements command.Server.
-func (s *Server) ACL() *acl.Store { return s.acl }
 
 // argsSize returns the bytes of a command's arguments, stopping early once
 // it passes bigTransient.

@@ -108,6 +108,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
 		OutputLimitNormal:    cfg.Server.OutputBufferLimitNormal,
 		OutputLimitPubSub:    cfg.Server.OutputBufferLimitPubSub,
+		PipelineBytes:        cfg.Memory.Sizing().PipelineBytes,
+		OutputBytes:          cfg.Memory.Sizing().OutputBytes,
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
 		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
@@ -263,7 +265,8 @@ func openDriver(s conf.Storage, log *slog.Logger) (drivers.Driver, error) {
 		return badger.Open(badger.Options{Dir: s.Badger.Dir, Durability: s.Badger.Durability,
 			ValueLogGC: s.Badger.ValueLogGCInterval, MemTableSize: s.Badger.MemTableMiB << 20,
 			ValueLogFileSize: s.Badger.ValueLogFileMiB << 20,
-			BlockCacheMiB:    s.Badger.BlockCacheMiB, MinFreeBytes: s.Badger.MinFreeMiB << 20, MaxTxnBytes: s.Badger.MaxTxnMiB << 20,
+			BlockCacheMiB:    s.Badger.BlockCacheMiB, IndexCacheMiB: s.Badger.IndexCacheMiB,
+			BaseTableSize: s.Badger.BaseTableMiB << 20, MinFreeBytes: s.Badger.MinFreeMiB << 20, MaxTxnBytes: s.Badger.MaxTxnMiB << 20,
 			Logger: log.With("component", "badger")})
 	case "tikv":
 		return tikv.Open(TiKVOptions(s, log))
@@ -326,6 +329,7 @@ func configParams(cfg conf.Config) [][2]string {
 		{"shutdown-timeout", strconv.Itoa(max(1, int(cfg.Server.ShutdownTimeout/time.Second)))},
 		{"loglevel", map[string]string{"debug": "debug", "info": "notice", "warn": "warning", "error": "warning"}[cfg.Log.Level]},
 		{"maxmemory", "0"},
+		{"maxmemory-clients", strconv.FormatInt(cfg.Memory.Sizing().ClientsBytes, 10)},
 		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
 		{"client-output-buffer-limit", fmt.Sprintf("normal %d %d 0 slave 268435456 67108864 60 pubsub %d %d 0",
 			cfg.Server.OutputBufferLimitNormal, cfg.Server.OutputBufferLimitNormal,

@@ -98,3 +98,12 @@ func (a *Assembler) Feed(buf []byte) (n int, args [][]byte, err error) {
 	}
 	return pos, a.args, nil
 }
+
+// Size returns the bytes the command's arguments hold so far.
+func (a *Assembler) Size() int64 {
+	n := int64(cap(a.cur))
+	for _, arg := range a.args {
+		n += int64(cap(arg))
+	}
+	return n
+}

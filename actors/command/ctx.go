@@ -56,6 +56,9 @@ type Connection interface {
 	// SetNoTouch is CLIENT NO-TOUCH: the client's reads stop (or resume)
 	// counting as accesses (OBJECT IDLETIME).
 	SetNoTouch(on bool)
+	// SetNoEvict is CLIENT NO-EVICT: maxmemory-clients never disconnects
+	// the client.
+	SetNoEvict(on bool)
 }
 
 // Auth is who a connection is.

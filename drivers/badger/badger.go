@@ -38,6 +38,13 @@ type Options struct {
 	// written (third_party/ristretto: allocated, not sparse).
 	ValueLogFileSize int64
 	BlockCacheMiB    int64 // 0 keeps Badger's default
+	// IndexCacheMiB bounds tables' indexes and bloom filters in memory;
+	// 0 keeps them all (Badger's default), which grows with the data.
+	IndexCacheMiB int64
+	// BaseTableSize is the size of Badger's smallest tables in bytes (0:
+	// Badger's 2 MiB): its compactions build several tables at once, each
+	// in about twice this much memory.
+	BaseTableSize int64
 	// ValueThreshold: values of at least this many bytes go to the value
 	// log, the rest into the LSM tree; 0 means DefaultValueThreshold.
 	ValueThreshold int64
@@ -131,6 +138,12 @@ func Open(o Options) (*DB, error) {
 	}
 	if o.BlockCacheMiB > 0 {
 		bo = bo.WithBlockCacheSize(o.BlockCacheMiB << 20)
+	}
+	if o.IndexCacheMiB > 0 {
+		bo = bo.WithIndexCacheSize(o.IndexCacheMiB << 20)
+	}
+	if o.BaseTableSize > 0 {
+		bo = bo.WithBaseTableSize(o.BaseTableSize)
 	}
 	db, err := bdg.Open(bo)
 	if err != nil {

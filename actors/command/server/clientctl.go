@@ -173,18 +173,22 @@ func (r clientReply) Run(c *command.Ctx) error {
 	return nil
 }
 
-// CLIENT NO-EVICT ON | OFF: accepted; rekv evicts no client.
-type clientNoEvict struct{}
+// CLIENT NO-EVICT ON | OFF: whether maxmemory-clients may disconnect
+// the client.
+type clientNoEvict struct{ on bool }
 
 func parseClientNoEvict(args [][]byte) (command.Runner, error) {
 	switch strings.ToLower(string(args[2])) {
-	case "on", "off":
-		return clientNoEvict{}, nil
+	case "on":
+		return clientNoEvict{true}, nil
+	case "off":
+		return clientNoEvict{false}, nil
 	}
 	return nil, rerr.ErrSyntax
 }
 
-func (clientNoEvict) Run(c *command.Ctx) error {
+func (n clientNoEvict) Run(c *command.Ctx) error {
+	c.Client.SetNoEvict(n.on)
 	c.W.OK()
 	return nil
 }
@@ -203,7 +207,7 @@ func (clientHelp) Run(c *command.Ctx) error {
 		"KILL <ip:port> | [ID <id>] [TYPE normal|pubsub|master|replica] [ADDR <ip:port>] [LADDR <ip:port>] [USER <name>] [SKIPME yes|no]",
 		"    Closes the matching connections.",
 		"LIST [TYPE normal|pubsub|master|replica] [ID <id> ...]", "    Describes the connections.",
-		"NO-EVICT (ON|OFF)", "    Accepted; rekv evicts no client.",
+		"NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
 		"NO-TOUCH (ON|OFF)", "    Whether this connection's reads leave the keys' access time alone (TOUCH still sets it).",
 		"PAUSE <timeout> [WRITE|ALL]", "    Holds the commands (or the writes) of every client for <timeout> ms.",
 		"REPLY (ON|OFF|SKIP)", "    Turns this connection's replies on or off, or skips the next one.",
