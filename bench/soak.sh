@@ -27,7 +27,7 @@ ttl=${TTL:-2000}
 after=${AFTER:-60}
 start_rekv
 bg=()
-trap 'for j in "${bg[@]}"; do kill "$j" 2>/dev/null; done; kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'for j in "${bg[@]}"; do kill "$j" 2>/dev/null || true; done; kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 field() { redis-cli -p "$port" info "$1" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 disk() { du -sk "$work/data" | awk '{printf "%.0f", $1/1024}'; } # MiB in blocks

@@ -23,7 +23,7 @@ print(rows[-1][1])'
 start_rekv() {
   work=$(mktemp -d)
   pid=
-  trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+  trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
   go build -o "$work/rekv" .
   port=$(free_port)
   "$work/rekv" --port "$port" --dir "$work/data" --log-level warn >"$work/rekv.log" 2>&1 &
