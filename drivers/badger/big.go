@@ -22,14 +22,16 @@ import (
 // to an overlay in memory, which its own reads see, up to
 // Options.MaxTxnBytes in all (then ErrTxnTooBig). Commit then
 //
-//  1. writes the overlay to a journal (system keys 's' 0 'j' id 0 seq)
-//     in write batches;
+//  1. writes the overlay to a journal in write batches: for each write,
+//     system key 's' 0 'j' id 2 flag key (flag 1 for a delete) holding
+//     the value as it is, so the journal copies nothing (a key too long
+//     for that goes to 's' 0 'j' id 0 seq, its key inside the value);
 //  2. under the store's exclusive lock (no transaction begins or commits
 //     meanwhile) commits the transaction itself, with the journal's done
 //     marker ('s' 0 'j' id 1): conflicts are checked here as for any
 //     transaction, and a conflict drops the journal;
-//  3. still under the lock, applies the overlay in write batches, then
-//     deletes the journal, its marker last.
+//  3. still under the lock, applies the overlay (from memory) in write
+//     batches, then deletes the journal, its marker last.
 //
 // A crash after 2 leaves a marked journal, which Open applies before the
 // store serves anything; a journal without its marker (a crash before 2)
@@ -112,20 +114,55 @@ func (t *txn) overlayRange(start, end []byte, reverse bool) []string {
 	return keys
 }
 
-// Journal keys: prefix id 0 seq for entries, prefix id 1 for the marker.
+// Journal keys: prefix id kind, then for kind 0 (an entry whose key is
+// in its value) seq, for kind 2 (an entry) a delete flag and the key;
+// kind 1 is the marker.
 var journalPrefix = []byte{drivers.SystemPrefix, 0, 'j'}
+
+const (
+	journalEncoded = 0
+	journalMarker  = 1
+	journalPlain   = 2
+)
+
+// maxPlainKey is the longest key a plain journal entry holds: Badger's
+// keys are at most 65,000 bytes.
+const maxPlainKey = 64<<10 - 1024
 
 func journalKey(id uint64, kind byte, seq uint64) []byte {
 	k := binary.BigEndian.AppendUint64(slices.Clone(journalPrefix), id)
 	k = append(k, kind)
-	if kind == 0 {
+	if kind == journalEncoded {
 		k = binary.BigEndian.AppendUint64(k, seq)
 	}
 	return k
 }
 
+// plainJournalKey is the journal key of a write of key (plain kind).
+func plainJournalKey(id uint64, key string, del bool) []byte {
+	k := journalKey(id, journalPlain, 0)
+	flag := byte(0)
+	if del {
+		flag = 1
+	}
+	return append(append(k, flag), key...)
+}
+
 // isMarker reports whether a journal key is its journal's marker.
-func isMarker(k []byte) bool { return k[len(journalPrefix)+8] != 0 }
+func isMarker(k []byte) bool { return k[len(journalPrefix)+8] == journalMarker }
+
+// journalWrite decodes a journal entry (not the marker) into the write
+// it records.
+func journalWrite(k, v []byte) (key, val []byte, del bool, err error) {
+	at := len(journalPrefix) + 8
+	if k[at] == journalPlain {
+		if len(k) < at+2 {
+			return nil, nil, false, errors.New("badger: journal key too short")
+		}
+		return k[at+2:], v, k[at+1] == 1, nil
+	}
+	return decodeJournalEntry(v)
+}
 
 // journalEntry encodes one overlay entry: a delete flag, the key's length,
 // the key, the value.
@@ -182,8 +219,11 @@ func (t *txn) commitBig() error {
 		}
 	}
 	// 3. The overlay, then the journal goes.
-	if err := d.applyJournal(id); err != nil {
+	if err := d.applyOverlay(t.big); err != nil {
 		return fmt.Errorf("badger: apply a committed journal (applied at the next start): %w", err)
+	}
+	if err := d.deleteJournal(id); err != nil {
+		return fmt.Errorf("badger: delete an applied journal (at the next start): %w", err)
 	}
 	return d.syncCommitted()
 }
@@ -196,7 +236,13 @@ func (d *DB) writeJournal(id uint64, big *overlay) error {
 	wb := d.db.NewWriteBatch()
 	var seq uint64
 	for k, e := range big.m {
-		if err := wb.Set(journalKey(id, 0, seq), journalEntry(k, e)); err != nil {
+		var err error
+		if len(k) <= maxPlainKey {
+			err = wb.Set(plainJournalKey(id, k, e.del), e.val) // e.val is kept until the commit, not copied
+		} else {
+			err = wb.Set(journalKey(id, journalEncoded, seq), journalEntry(k, e))
+		}
+		if err != nil {
 			wb.Cancel()
 			return d.dropJournal(id, fmt.Errorf("badger: journal: %w", wrap(err)))
 		}
@@ -216,18 +262,21 @@ func (d *DB) dropJournal(id uint64, err error) error {
 	return err
 }
 
-// journalEntries calls fn for each key of journal id (entries, then the
-// marker), reading in a snapshot.
-func (d *DB) journalEntries(id uint64, fn func(k, v []byte) error) error {
+// journalEntries calls fn for each key of journal id, and its value when
+// values is set (nil otherwise), reading in a snapshot.
+func (d *DB) journalEntries(id uint64, values bool, fn func(k, v []byte) error) error {
 	prefix := binary.BigEndian.AppendUint64(slices.Clone(journalPrefix), id)
 	return d.db.View(func(tx *bdg.Txn) error {
-		it := tx.NewIterator(bdg.IteratorOptions{Prefix: prefix})
+		it := tx.NewIterator(bdg.IteratorOptions{Prefix: prefix, PrefetchValues: values})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().KeyCopy(nil)
-			v, err := it.Item().ValueCopy(nil)
-			if err != nil {
-				return err
+			var v []byte
+			if values {
+				var err error
+				if v, err = it.Item().ValueCopy(nil); err != nil {
+					return err
+				}
 			}
 			if err := fn(k, v); err != nil {
 				return err
@@ -237,16 +286,35 @@ func (d *DB) journalEntries(id uint64, fn func(k, v []byte) error) error {
 	})
 }
 
+// applyOverlay writes a committed big transaction's overlay to its keys.
+// Repeatable, like applyJournal.
+func (d *DB) applyOverlay(big *overlay) error {
+	wb := d.db.NewWriteBatch()
+	for k, e := range big.m {
+		var err error
+		if e.del {
+			err = wb.Delete([]byte(k))
+		} else {
+			err = wb.Set([]byte(k), e.val)
+		}
+		if err != nil {
+			wb.Cancel()
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
 // applyJournal writes journal id's entries to their keys, then deletes
 // the journal, its marker last. Each step is repeatable: a crash in the
 // middle leaves the marker, and Open applies it again.
 func (d *DB) applyJournal(id uint64) error {
 	wb := d.db.NewWriteBatch()
-	err := d.journalEntries(id, func(k, v []byte) error {
+	err := d.journalEntries(id, true, func(k, v []byte) error {
 		if isMarker(k) {
 			return nil
 		}
-		key, val, del, err := decodeJournalEntry(v)
+		key, val, del, err := journalWrite(k, v)
 		if err != nil {
 			return err
 		}
@@ -269,7 +337,7 @@ func (d *DB) applyJournal(id uint64) error {
 func (d *DB) deleteJournal(id uint64) error {
 	wb := d.db.NewWriteBatch()
 	var marker []byte
-	err := d.journalEntries(id, func(k, _ []byte) error {
+	err := d.journalEntries(id, false, func(k, _ []byte) error {
 		if isMarker(k) {
 			marker = k
 			return nil
