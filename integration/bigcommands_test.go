@@ -106,6 +106,28 @@ func TestBigCommands(t *testing.T) {
 		if got := c.DBSize(ctx).Val(); got != int64(n+8) {
 			t.Fatalf("DBSIZE = %d, want %d", got, n+8)
 		}
+		// RESTORE of a big value, then DEL and UNLINK of them.
+		dump, err := c.Dump(ctx, "h").Result()
+		if err != nil {
+			t.Fatalf("DUMP of the hash: %v", err)
+		}
+		t0 := time.Now()
+		if err := c.Restore(ctx, "h3", 0, dump).Err(); err != nil {
+			t.Fatalf("RESTORE of a %d-field hash (%d bytes): %v", n, len(dump), err)
+		}
+		t.Logf("RESTORE of %d fields (%d bytes): %v", n, len(dump), time.Since(t0).Round(time.Millisecond))
+		if got := c.HLen(ctx, "h3").Val(); got != int64(n) {
+			t.Fatalf("HLEN after RESTORE = %d", got)
+		}
+		if got := c.Del(ctx, "h", "h3").Val(); got != 2 {
+			t.Fatalf("DEL of the hashes = %d", got)
+		}
+		if got := c.Unlink(ctx, "z", "z2").Val(); got != 2 {
+			t.Fatalf("UNLINK of the sorted sets = %d", got)
+		}
+		if got := c.Exists(ctx, "h", "h3", "z", "z2").Val(); got != 0 {
+			t.Fatalf("EXISTS after DEL and UNLINK = %d", got)
+		}
 		// And a big string: 64 MiB in one SET, APPEND past it.
 		big := strings.Repeat("x", 64<<20)
 		if err := c.Set(ctx, "str", big, 0).Err(); err != nil {
