@@ -12,8 +12,8 @@ import (
 // memory budget among them):
 //   - a client's commands in flight: at most maxInFlight commands and
 //     Options.PipelineBytes of their arguments; past either, parsing
-//     pauses until half are answered (the rest waits in gnet's input
-//     buffer);
+//     pauses until half are answered, and the connection is not read
+//     meanwhile (the rest waits in the kernel: pauseReading);
 //   - a client's replies it has not read: once Options.OutputBytes wait,
 //     parsing pauses until half went out (a client that pipelines reads
 //     without reading their replies is slowed down, not disconnected);
@@ -130,10 +130,12 @@ type readPauser interface {
 }
 
 // pauseReading stops reading the connection while its commands are
-// stalled (too many in flight, too many replies unread, a blocked
-// command): what the client sends then waits in the kernel, and TCP
-// pushes back on it, instead of growing gnet's input buffer. A wake-up
-// that runs OnTraffic again, once the stall ends, resumes it.
+// stalled (too many in flight, too many replies unread): what the client
+// sends then waits in the kernel, and TCP pushes back on it, instead of
+// growing gnet's input buffer. A wake-up that runs OnTraffic again, once
+// the stall ends, resumes it. A paused connection's end is noticed only
+// when rekv writes to it or resumes: never pause for long waits (a
+// blocked command).
 func pauseReading(c gnet.Conn, stalled bool) {
 	p, ok := c.(readPauser)
 	if !ok {

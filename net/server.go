@@ -333,9 +333,13 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl.toShards = false
 	consumed := 0
 	lim := s.limits()
-	stalled := false // commands wait behind a blocked command, or too much in flight
-	for consumed < len(buf) && !cl.quitting {
-		if cl.waitSeq.Load() != 0 || cl.pauseIfBusy() {
+	// stalled: too much of the client's is in flight or unread; its
+	// reading pauses. Not behind a blocked command: a client that goes
+	// away while blocked must be noticed (its read sees the EOF), or an
+	// element could be handed to it.
+	stalled := false
+	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
+		if cl.pauseIfBusy() {
 			stalled = true
 			break
 		}
