@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	stdnet "net"
 	"os"
 	"os/exec"
 	"slices"
@@ -14,8 +15,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	stdnet "net"
 
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/node"
@@ -48,23 +47,7 @@ func loadedChild(args string) int {
 func startLoaded(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), loadedChildEnv+"=--port "+strconv.Itoa(port)+" --dir "+dir), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if strings.TrimSpace(line) != "ready" {
-		t.Fatalf("server process did not start: %q %v", line, err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	return cmd, fmt.Sprintf("127.0.0.1:%d", port)
+	return startProcess(t, port, append([]string{loadedChildEnv + "=--port " + strconv.Itoa(port) + " --dir " + dir}, env...)...)
 }
 
 // TestMemoryBudget: a server given a memory budget of 256 MiB
@@ -92,26 +75,10 @@ func TestMemoryBudget(t *testing.T) {
 	cmd, addr := startLoaded(t, t.TempDir(), "REKV_MEMORY__BUDGET_MIB="+strconv.Itoa(budgetMiB))
 	pid := cmd.Process.Pid
 	cg := joinMemCgroup(t, pid, cgroupMiB<<20)
-	var anonPeak atomic.Uint64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-				_, _, anon := procRSS(pid)
-				if anon > anonPeak.Load() {
-					anonPeak.Store(anon)
-				}
-			}
-		}
-	}()
+	peaks := sampleMemory(pid, 20*time.Millisecond)
 	phase := func(what string) {
 		_, _, anon := procRSS(pid)
-		t.Logf("after %s: %d MiB anonymous, peak so far %d MiB", what, anon>>20, anonPeak.Load()>>20)
+		t.Logf("after %s: %d MiB anonymous, peak so far %d MiB", what, anon>>20, peaks.anon.Load()>>20)
 	}
 
 	// 1. Load.
@@ -246,19 +213,18 @@ func TestMemoryBudget(t *testing.T) {
 	if after > working*3/2 {
 		t.Errorf("5 s after the bursts: %d MiB, over 1.5x the %d MiB a purge leaves", after>>20, working>>20)
 	}
-	close(stop)
-	<-sampled
+	peaks.stop()
 	if got := admin.do("DBSIZE"); got != fmt.Sprintf(":%d\r\n", keys+50_000+1+int(senders-closed.Load())) {
 		t.Errorf("DBSIZE after all: %q", got)
 	}
 	cgPeak, kills := cg.stats()
 	t.Logf("budget %d MiB, cgroup %d MiB: anonymous memory peaked at %d MiB, the cgroup (page cache included) at %d MiB",
-		budgetMiB, cgroupMiB, anonPeak.Load()>>20, cgPeak>>20)
+		budgetMiB, cgroupMiB, peaks.anon.Load()>>20, cgPeak>>20)
 	if kills > 0 {
 		t.Fatalf("the OOM killer killed %d processes in the server's cgroup", kills)
 	}
-	if limit := uint64(budgetMiB) << 20 * 5 / 4; anonPeak.Load() > limit {
-		t.Errorf("anonymous memory peaked at %d MiB, over 1.25 x the %d MiB budget", anonPeak.Load()>>20, budgetMiB)
+	if limit := uint64(budgetMiB) << 20 * 5 / 4; peaks.anon.Load() > limit {
+		t.Errorf("anonymous memory peaked at %d MiB, over 1.25 x the %d MiB budget", peaks.anon.Load()>>20, budgetMiB)
 	}
 }
 

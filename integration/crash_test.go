@@ -57,12 +57,19 @@ func crashChild(spec string) int {
 func startChild(t *testing.T, dir, durability string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	spec := fmt.Sprintf("%s|%s|%d", dir, durability, port)
 	for _, e := range extra {
 		spec += "|" + e
 	}
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+spec)
+	return startProcess(t, port, crashChildEnv+"="+spec)
+}
+
+// startProcess runs this test binary as a server on port (env selects
+// which: crashChildEnv, loadedChildEnv) and returns it once it says ready.
+func startProcess(t *testing.T, port int, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

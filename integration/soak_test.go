@@ -44,6 +44,33 @@ func procRSS(pid int) (rss, peak, anon uint64) {
 	return statValue(status, "VmRSS:") << 10, statValue(status, "VmHWM:") << 10, statValue(status, "RssAnon:") << 10
 }
 
+// memoryPeaks are the largest RSS and anonymous memory a sampler saw.
+type memoryPeaks struct {
+	rss, anon atomic.Uint64
+	stop      func() // ends the sampling and waits for it
+}
+
+// sampleMemory samples pid's memory every interval until stop.
+func sampleMemory(pid int, every time.Duration) *memoryPeaks {
+	p := &memoryPeaks{}
+	done, sampled := make(chan struct{}), make(chan struct{})
+	p.stop = func() { close(done); <-sampled }
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(every):
+				rss, _, anon := procRSS(pid)
+				p.rss.Store(max(p.rss.Load(), rss))
+				p.anon.Store(max(p.anon.Load(), anon))
+			}
+		}
+	}()
+	return p
+}
+
 // TestMemorySoak runs many clients writing and reading values of random
 // sizes (100 B to 8 MiB) against a server in its own process, configured
 // with a Go memory limit (runtime.memory_limit_mib), and checks that its
@@ -109,23 +136,10 @@ func TestMemorySoak(t *testing.T) {
 			}
 		}(i)
 	}
-	var peakSeen, anonPeak uint64
-	stop, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(100 * time.Millisecond):
-				rss, _, anon := procRSS(pid)
-				peakSeen, anonPeak = max(peakSeen, rss), max(anonPeak, anon)
-			}
-		}
-	}()
+	peaks := sampleMemory(pid, 100*time.Millisecond)
 	wg.Wait()
-	close(stop)
-	<-sampled
+	peaks.stop()
+	peakSeen, anonPeak := peaks.rss.Load(), peaks.anon.Load()
 	select {
 	case err := <-errs:
 		t.Fatal(err)
