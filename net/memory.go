@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/panjf2000/gnet/v2"
 )
@@ -82,6 +83,16 @@ func (s *Server) setClientsLimit(value string) {
 	s.rt.clientsMem.Store(n)
 }
 
+// evictSoon runs evictClients now unless it ran in the last 10 ms.
+func (s *Server) evictSoon() {
+	now := time.Now().UnixNano()
+	last := s.lastEvict.Load()
+	if now-last < int64(10*time.Millisecond) || !s.lastEvict.CompareAndSwap(last, now) {
+		return
+	}
+	s.evictClients()
+}
+
 // evictClients disconnects the biggest clients (CLIENT NO-EVICT ones
 // excepted) while all clients' buffers together exceed maxmemory-clients.
 func (s *Server) evictClients() {
@@ -99,7 +110,7 @@ func (s *Server) evictClients() {
 		cl := v.(*client)
 		n := cl.memory()
 		total += n
-		if !cl.noEvict.Load() && !cl.evicted.Load() && n > 0 {
+		if !cl.noEvict.Load() && n > 0 {
 			all = append(all, held{cl, n})
 		}
 		return true
@@ -112,9 +123,11 @@ func (s *Server) evictClients() {
 		if total <= limit {
 			break
 		}
+		if !h.cl.evicted.CompareAndSwap(false, true) {
+			continue // being closed already (counted in total until it is gone)
+		}
 		s.log.Warn("client evicted: all clients' buffers over maxmemory-clients", "id", h.cl.id, "addr", h.cl.addr,
 			"client_bytes", h.n, "clients_bytes", total, "maxmemory_clients", limit)
-		h.cl.evicted.Store(true) // counted once, though it stays listed until it is closed
 		s.stats.evictedClients.Add(1)
 		h.cl.markClosed()
 		_ = h.cl.conn.Close()

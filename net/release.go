@@ -10,6 +10,10 @@ import (
 // are worth returning to the OS once they are dropped.
 const bigTransient = 32 << 20
 
+// closeRelease is what a client must hold in buffers when it goes away
+// for its memory to be returned to the OS at once.
+const closeRelease = 8 << 20
+
 // releaser returns freed heap memory to the OS after huge transient
 // buffers (a big command's arguments, a big reply) are done with, at most
 // once a second. The Go runtime would otherwise keep that memory for a

@@ -121,6 +121,8 @@ type Server struct {
 	// pipelineBytes and outputPause are Options.PipelineBytes and
 	// OutputBytes (memory.go).
 	pipelineBytes, outputPause int64
+	// lastEvict is when evictSoon last ran evictClients (unix ns).
+	lastEvict atomic.Int64
 	stopOps                    chan struct{}
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
@@ -290,7 +292,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
 		}
 		cl.markClosed()
-		if cl.bigOut || cl.outBuf.Load() >= bigTransient || cl.inBuf.Load() >= bigTransient {
+		if cl.bigOut || cl.memory() >= closeRelease {
 			// Replies it never read (or a request it never finished)
 			// become garbage now: give the memory back, as after a
 			// huge reply that went out.
@@ -407,6 +409,9 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	if s.overQueryLimit(cl, c.InboundBuffered()) {
 		cl.markClosed()
 		return gnet.Close
+	}
+	if limit := s.clientsLimit(); limit > 0 && cl.memory() >= limit/8 {
+		s.evictSoon() // a big client growing: do not wait for the next tick
 	}
 	return gnet.None
 }

@@ -68,11 +68,12 @@ func (a *Assembler) Feed(buf []byte) (n int, args [][]byte, err error) {
 		if a.inArg {
 			take := min(a.want-len(a.cur), len(buf)-pos)
 			if len(a.cur)+take > cap(a.cur) {
-				// Double, but once a sixteenth has arrived take the exact
-				// size: about 1.06 times the argument allocated in all,
-				// and never much more than what the client really sent.
+				// Double, but once half has arrived take the exact size:
+				// never more than twice what the client really sent is
+				// allocated (a client sending a big value slowly holds
+				// only what it sent; maxmemory-clients counts it).
 				c := max(2*cap(a.cur), len(a.cur)+take)
-				if c*16 >= a.want {
+				if c*2 >= a.want {
 					c = a.want
 				}
 				grown := make([]byte, len(a.cur), min(a.want, c))
