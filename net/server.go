@@ -123,7 +123,7 @@ type Server struct {
 	pipelineBytes, outputPause int64
 	// lastEvict is when evictSoon last ran evictClients (unix ns).
 	lastEvict atomic.Int64
-	stopOps                    chan struct{}
+	stopOps   chan struct{}
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
 	storageErr atomic.Pointer[string]
