@@ -24,7 +24,11 @@ import (
 // A store over the network (a drivers.Reconnector: TiKV) is also probed
 // every second, since a command waits out the client's back-off (up to
 // tens of seconds) before it fails; a probe that gets no answer within
-// probeTimeout fails. When the store has been failing for reconnectAfter,
+// the store's request timeout (storage.tikv.request_timeout, at least
+// minProbeTimeout) fails: as long as a command may wait before it gives
+// up. A shorter limit failed probes queued behind a big command's long
+// commit (the in-process mock under the race detector: 10-15 s), marking
+// a working store failed and reconnecting under that commit. When the store has been failing for reconnectAfter,
 // the node drops its client and connects afresh (then again every
 // reconnectAfter while it fails): the client may be what still fails
 // after the store came back (drivers.Reconnector), and the commands still
@@ -33,11 +37,11 @@ import (
 // probeKey is the system key the probe writes.
 var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 
-// probeTimeout bounds a probe; reconnectAfter is how long a network store
-// fails before the node reconnects.
+// minProbeTimeout is the least a probe waits; reconnectAfter is how long
+// a network store fails before the node reconnects.
 const (
-	probeTimeout   = 5 * time.Second
-	reconnectAfter = 5 * time.Second
+	minProbeTimeout = 5 * time.Second
+	reconnectAfter  = 5 * time.Second
 )
 
 // watchStorage runs until stop: the health loop above.
@@ -115,7 +119,7 @@ func (n *Node) checkStorage(probe bool) (err error) {
 		return nil
 	}
 	if _, network := n.drv.(drivers.Reconnector); network {
-		return n.probeWithin(probeTimeout)
+		return n.probeWithin(max(minProbeTimeout, n.cfg.Storage.TiKV.RequestTimeout))
 	}
 	return n.probe(syncer)
 }
