@@ -74,13 +74,17 @@ type Sizing struct {
 func SizingFor(budget int64) Sizing {
 	mib := budget >> 20
 	clamp := func(v, lo, hi int64) int64 { return min(max(v, lo), hi) }
+	baseTable := int64(0) // Badger's default
+	if mib < 512 {
+		baseTable = 1
+	}
 	return Sizing{
 		Budget:          budget,
 		HeapLimitMiB:    mib * 3 / 4,
 		BlockCacheMiB:   max(mib/4, 1),
 		IndexCacheMiB:   max(mib/16, 1),
 		MemTableMiB:     clamp(mib/64, 4, 16),
-		BaseTableMiB:    map[bool]int64{true: 1}[mib < 512],
+		BaseTableMiB:    baseTable,
 		MetaCacheSize:   int(budget / 16 / 170),
 		MemberCacheSize: int(budget / 16 / 110),
 		ListCacheMiB:    int(max(mib/32, 1)),

@@ -87,9 +87,11 @@ func TestMemoryBudget(t *testing.T) {
 	// 1. Load.
 	const keys = 300_000
 	value := strings.Repeat("v", 1000)
-	pipeline(t, addr, keys, func(w *bufio.Writer, i int) {
+	if err := pipeline(addr, keys, func(w *bufio.Writer, i int) {
 		fmt.Fprintf(w, "*3\r\n$3\r\nSET\r\n$10\r\nk:%08d\r\n$%d\r\n%s\r\n", i, len(value), value)
-	}, "+OK\r\n")
+	}, "+OK\r\n"); err != nil {
+		t.Fatal(err)
+	}
 	phase("loading 300,000 x 1 KB")
 
 	// 2. Random reads over everything.
@@ -113,17 +115,19 @@ func TestMemoryBudget(t *testing.T) {
 
 	// 3. A million-command pipeline; PINGs meanwhile.
 	admin := dialRaw(t, addr)
-	done := make(chan struct{})
+	done := make(chan error, 1)
 	var waits []time.Duration
 	go func() {
-		defer close(done)
-		pipeline(t, addr, 1_000_000, func(w *bufio.Writer, i int) {
+		done <- pipeline(addr, 1_000_000, func(w *bufio.Writer, i int) {
 			fmt.Fprintf(w, "*3\r\n$3\r\nSET\r\n$10\r\np:%08d\r\n$3\r\nabc\r\n", i%50_000)
 		}, "+OK\r\n")
 	}()
 	for running := true; running; {
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
 			running = false
 		case <-time.After(10 * time.Millisecond):
 			t0 := time.Now()
@@ -250,12 +254,13 @@ func TestMemoryBudget(t *testing.T) {
 }
 
 // pipeline sends n commands (write renders the i-th) on one connection
-// as fast as it takes them, while reading the replies, each want.
-func pipeline(t *testing.T, addr string, n int, write func(w *bufio.Writer, i int), want string) {
-	t.Helper()
+// as fast as it takes them, while reading the replies, each want. It
+// returns an error rather than failing the test: callers run it beside
+// other clients, off the test's goroutine.
+func pipeline(addr string, n int, write func(w *bufio.Writer, i int), want string) error {
 	c, err := stdnet.Dial("tcp", addr)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(5 * time.Minute))
@@ -271,10 +276,8 @@ func pipeline(t *testing.T, addr string, n int, write func(w *bufio.Writer, i in
 	for i := 0; i < n; i++ {
 		line, err := r.ReadString('\n')
 		if err != nil || line != want {
-			t.Fatalf("reply %d of %d: %q %v", i, n, line, err)
+			return fmt.Errorf("reply %d of %d: %q %v", i, n, line, err)
 		}
 	}
-	if err := <-errc; err != nil {
-		t.Fatal(err)
-	}
+	return <-errc
 }

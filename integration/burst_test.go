@@ -78,33 +78,11 @@ func TestMemoryBackAfterBursts(t *testing.T) {
 
 	// A long pipeline from one client, PINGs from another meanwhile.
 	const n = 300_000
-	pc, err := stdnet.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
 	done := make(chan error, 1)
 	go func() {
-		r := bufio.NewReader(pc)
-		for i := 0; i < n; i++ {
-			if _, err := r.ReadString('\n'); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- nil
-	}()
-	go func() {
-		var b strings.Builder
-		for i := 0; i < n; i++ {
-			b.WriteString(encode("SET", fmt.Sprint("p:", i), "vvvvvvvvvv"))
-			if b.Len() > 1<<20 || i == n-1 {
-				if _, err := pc.Write([]byte(b.String())); err != nil {
-					return
-				}
-				b.Reset()
-			}
-		}
+		done <- pipeline(addr, n, func(w *bufio.Writer, i int) {
+			_, _ = w.WriteString(encode("SET", fmt.Sprint("p:", i), "vvvvvvvvvv"))
+		}, "+OK\r\n")
 	}()
 	var slowest time.Duration
 	pings := 0

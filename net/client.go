@@ -347,7 +347,7 @@ func (cl *client) pauseIfBusy() bool {
 		cl.outPaused = true
 		return true
 	}
-	if cl.assigned.Load()-cl.written < maxInFlight && cl.inflight.Load() < cl.srv.pipelineBytes {
+	if inFlight < maxInFlight && cl.inflight.Load() < cl.srv.pipelineBytes {
 		return false
 	}
 	cl.paused = true

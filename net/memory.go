@@ -1,6 +1,7 @@
 package net
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func (s *Server) evictClients() {
 	if total <= limit {
 		return
 	}
-	slices.SortFunc(all, func(a, b held) int { return int(min(max(b.n-a.n, -1), 1)) })
+	slices.SortFunc(all, func(a, b held) int { return cmp.Compare(b.n, a.n) }) // biggest first
 	for _, h := range all {
 		if total <= limit {
 			break

@@ -403,10 +403,11 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		_, _ = c.Discard(consumed)
 		s.stats.netIn.Add(int64(consumed))
 	}
-	cl.inBuf.Store(int64(c.InboundBuffered()))
+	buffered := c.InboundBuffered()
+	cl.inBuf.Store(int64(buffered))
 	s.stats.reads.Add(1)
 	pauseReading(c, stalled)
-	if s.overQueryLimit(cl, c.InboundBuffered()) {
+	if s.overQueryLimit(cl, buffered) {
 		cl.markClosed()
 		return gnet.Close
 	}

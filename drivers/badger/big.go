@@ -291,18 +291,20 @@ func (d *DB) journalEntries(id uint64, values bool, fn func(k, v []byte) error) 
 func (d *DB) applyOverlay(big *overlay) error {
 	wb := d.db.NewWriteBatch()
 	for k, e := range big.m {
-		var err error
-		if e.del {
-			err = wb.Delete([]byte(k))
-		} else {
-			err = wb.Set([]byte(k), e.val)
-		}
-		if err != nil {
+		if err := batchWrite(wb, []byte(k), e.val, e.del); err != nil {
 			wb.Cancel()
 			return err
 		}
 	}
 	return wb.Flush()
+}
+
+// batchWrite adds a write (a delete when del) to wb.
+func batchWrite(wb *bdg.WriteBatch, key, val []byte, del bool) error {
+	if del {
+		return wb.Delete(key)
+	}
+	return wb.Set(key, val)
 }
 
 // applyJournal writes journal id's entries to their keys, then deletes
@@ -318,10 +320,7 @@ func (d *DB) applyJournal(id uint64) error {
 		if err != nil {
 			return err
 		}
-		if del {
-			return wb.Delete(key)
-		}
-		return wb.Set(key, val)
+		return batchWrite(wb, key, val, del)
 	})
 	if err != nil {
 		wb.Cancel()
