@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/tikv/client-go/v2/txnkv"
 
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/node"
@@ -38,9 +39,41 @@ func drivers() []string {
 // namespaces numbers the namespaces of servers on the network cluster.
 var namespaces atomic.Int64
 
-// netNamespace returns a namespace no other server of this run uses.
-func netNamespace() string {
-	return fmt.Sprintf("it/%d/%d/", runID, namespaces.Add(1))
+// netNamespace returns a namespace no other server of this run uses on
+// the network cluster at pd, and removes its keys when t ends, after the
+// servers started later in t have closed (cleanups run last-in first-out).
+//
+// Removing them keeps the store's regions small: the TiKV-protocol store
+// of ../shared/tikv splits a region past 96 MiB at a sampled key, and when
+// the region's last third of bytes sits in a few big keys after many small
+// ones (a test's chunked big strings after earlier tests' data) it finds
+// no key, "splits" at the empty key, reports a region with no keys to PD
+// and bumps the region's version every 5 s; clients then cannot locate
+// the region's keys (CI: "loadRegion from PD failed" for minutes).
+func netNamespace(t *testing.T, pd []string) string {
+	ns := fmt.Sprintf("it/%d/%d/", runID, namespaces.Add(1))
+	t.Cleanup(func() {
+		if err := dropNamespace(pd, ns); err != nil {
+			t.Errorf("remove the keys of namespace %s: %v", ns, err)
+		}
+	})
+	return ns
+}
+
+// dropNamespace deletes every key under ns on the cluster at pd (TiKV's
+// DeleteRange: the store removes the keys physically).
+func dropNamespace(pd []string, ns string) error {
+	c, err := txnkv.NewClient(pd)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	end := []byte(ns)
+	end[len(end)-1]++ // ns ends in '/': no key under it reaches end
+	_, err = c.KVStore.DeleteRange(ctx, []byte(ns), end, 1)
+	return err
 }
 
 // runID tells this test process's namespaces from earlier runs' on the
@@ -115,7 +148,7 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 		}
 		cfg.Storage.Driver = "tikv"
 		cfg.Storage.TiKV.PD = strings.Split(pd, ",")
-		cfg.Storage.TiKV.Namespace = netNamespace()
+		cfg.Storage.TiKV.Namespace = netNamespace(t, cfg.Storage.TiKV.PD)
 	}
 	cfg.Actors.Shards = 4
 	if edit != nil {

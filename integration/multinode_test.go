@@ -51,7 +51,10 @@ func startNodes(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv
 // startNodesLog is startNodes with node i logging to logs(i).
 func startNodesLog(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv.DB, error), logs func(int) *slog.Logger) []string {
 	t.Helper()
-	ns := netNamespace()
+	var ns string
+	if pd[0] != tikv.MockPD {
+		ns = netNamespace(t, pd)
+	}
 	var addrs []string
 	for i := 0; i < n; i++ {
 		log := logs(i)
