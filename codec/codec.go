@@ -521,3 +521,17 @@ func DecodeStreamFields(v []byte) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// ClusterMemberKey is the system key of cluster node id's member record
+// (cluster mode): its announced address and the lease it renews.
+func ClusterMemberKey(id string) []byte {
+	return append([]byte{PrefixSystem, 'c', 'l', 'm', 0}, id...)
+}
+
+// ClusterMembers returns the range [start, end) of every member record.
+func ClusterMembers() (start, end []byte) {
+	return []byte{PrefixSystem, 'c', 'l', 'm', 0}, []byte{PrefixSystem, 'c', 'l', 'm', 1}
+}
+
+// ClusterMapKey is the system key of the cluster's slot map.
+func ClusterMapKey() []byte { return []byte{PrefixSystem, 'c', 'l', 'm', 'a', 'p'} }

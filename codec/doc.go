@@ -38,7 +38,11 @@
 //	                                               a function library;
 //	                                               's' "fnv" -> version (8),
 //	                                               changed with every library
-//	                                               change)
+//	                                               change;
+//	                                               's' "clm" 0 id -> a cluster
+//	                                               node's member record;
+//	                                               's' "clmap" -> the slot
+//	                                               map, package cluster)
 //
 // Invariants:
 //   - Type IDs are stable forever: string 1, hash 2, list 3, set 4, zset 5,

@@ -31,6 +31,25 @@ type Config struct {
 	Metrics Metrics `koanf:"metrics"`
 	Runtime Runtime `koanf:"runtime"`
 	Memory  Memory  `koanf:"memory"`
+	Cluster Cluster `koanf:"cluster"`
+}
+
+// Cluster is Redis Cluster mode (package cluster): the nodes on one store
+// share the 16,384 hash slots and answer MOVED for the keys of the slots
+// other nodes own.
+type Cluster struct {
+	// Enabled turns cluster mode on (the --cluster flag; Redis's
+	// cluster-enabled).
+	Enabled bool `koanf:"enabled"`
+	// AnnounceIP and AnnouncePort are the address the other nodes give
+	// clients for this one (Redis's cluster-announce-ip and -port):
+	// default server.bind (when it names one address) and server.port.
+	AnnounceIP   string `koanf:"announce_ip"`
+	AnnouncePort int    `koanf:"announce_port"`
+	// NodeTimeout is the node's lease: a node that has not renewed its
+	// membership for this long loses its slots to the others (Redis's
+	// cluster-node-timeout). Renewed every fifth of it.
+	NodeTimeout time.Duration `koanf:"node_timeout"`
 }
 
 // Runtime tunes the Go runtime of the whole process (main applies it;
@@ -289,6 +308,7 @@ func Default() Config {
 			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
 		Log:     Log{Level: "info", Format: "text"},
 		Runtime: Runtime{IdleReleaseMiB: 64},
+		Cluster: Cluster{NodeTimeout: 5 * time.Second},
 	}
 }
 
@@ -461,10 +481,33 @@ func (c Config) Validate() error {
 	if a := c.Debug.PprofAddr; a != "" && !strings.HasPrefix(a, "127.0.0.1:") && !strings.HasPrefix(a, "localhost:") {
 		bad("debug.pprof_addr", "must be a loopback address (127.0.0.1:port), got %q", a)
 	}
+	if c.Cluster.NodeTimeout < 100*time.Millisecond {
+		bad("cluster.node_timeout", "must be at least 100ms, got %v", c.Cluster.NodeTimeout)
+	}
+	if c.Cluster.AnnouncePort < 0 || c.Cluster.AnnouncePort > 65535 {
+		bad("cluster.announce_port", "must be 0..65535 (0: server.port), got %d", c.Cluster.AnnouncePort)
+	}
+	if c.Cluster.Enabled && c.Cluster.AnnounceIP == "" && (strings.ContainsAny(strings.TrimSpace(c.Server.Bind), " ,") || unspecified(c.Server.Bind)) {
+		bad("cluster.announce_ip", "needed when server.bind (%q) does not name one address clients can reach", c.Server.Bind)
+	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "must be text or json, got %q", c.Log.Format)
 	}
 	return errors.Join(errs...)
+}
+
+// unspecified reports whether bind is a wildcard address (0.0.0.0, ::, *).
+func unspecified(bind string) bool {
+	switch strings.TrimPrefix(strings.TrimSpace(bind), "-") {
+	case "0.0.0.0", "::", "*", "[::]":
+		return true
+	}
+	return false
+}
+
+// boolFlagKeys maps command-line switches (no value) to config keys.
+func boolFlagKeys() map[string]string {
+	return map[string]string{"cluster": "cluster.enabled"}
 }
 
 // flagKeys maps command-line flags to config keys.
@@ -498,6 +541,10 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	for name, key := range flagKeys {
 		fs.String(name, "", "overrides "+key)
 	}
+	boolFlagKeys := boolFlagKeys()
+	for name, key := range boolFlagKeys {
+		fs.Bool(name, false, "sets "+key)
+	}
 	if err := fs.Parse(args); err != nil {
 		return Config{}, "", err
 	}
@@ -524,6 +571,9 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	fs.Visit(func(f *flag.Flag) {
 		if key, ok := flagKeys[f.Name]; ok {
 			set[key] = listValue(key, f.Value.String())
+		}
+		if key, ok := boolFlagKeys[f.Name]; ok {
+			set[key] = f.Value.String() == "true"
 		}
 	})
 	if err := k.Load(confmap.Provider(set, "."), nil); err != nil {

@@ -134,3 +134,36 @@ func TestDefaultShards(t *testing.T) {
 		t.Errorf("default shards %d, want 0 (from the CPUs)", got)
 	}
 }
+
+func TestClusterSettings(t *testing.T) {
+	cfg, _, err := Load([]string{"--cluster", "--port", "7000"}, []string{"REKV_CLUSTER__NODE_TIMEOUT=2s", "REKV_CLUSTER__ANNOUNCE_PORT=7100"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Cluster.Enabled || cfg.Cluster.NodeTimeout != 2*time.Second || cfg.Cluster.AnnouncePort != 7100 {
+		t.Fatalf("cluster settings: %+v", cfg.Cluster)
+	}
+	if cfg, _, err := Load(nil, nil, io.Discard); err != nil || cfg.Cluster.Enabled {
+		t.Fatalf("cluster mode on by default (%v)", err)
+	}
+	for _, tc := range []struct {
+		edit func(*Config)
+		key  string
+	}{
+		{func(c *Config) { c.Cluster.NodeTimeout = time.Millisecond }, "cluster.node_timeout"},
+		{func(c *Config) { c.Cluster.AnnouncePort = 70000 }, "cluster.announce_port"},
+		{func(c *Config) { c.Cluster.Enabled, c.Server.Bind = true, "0.0.0.0" }, "cluster.announce_ip"},
+		{func(c *Config) { c.Cluster.Enabled, c.Server.Bind = true, "127.0.0.1 ::1" }, "cluster.announce_ip"},
+	} {
+		c := Default()
+		tc.edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s: %v", tc.key, err)
+		}
+	}
+	c := Default()
+	c.Cluster.Enabled, c.Server.Bind, c.Cluster.AnnounceIP = true, "0.0.0.0", "10.0.0.7"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("announce_ip with a wildcard bind: %v", err)
+	}
+}

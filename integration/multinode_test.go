@@ -51,11 +51,23 @@ func startNodes(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv
 // startNodesLog is startNodes with node i logging to logs(i).
 func startNodesLog(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv.DB, error), logs func(int) *slog.Logger) []string {
 	t.Helper()
+	var addrs []string
+	for _, nd := range startNodesWith(t, n, pd, open, logs, nil) {
+		addrs = append(addrs, nd.Addr())
+	}
+	return addrs
+}
+
+// startNodesWith is startNodesLog returning the nodes, each node's config
+// adjusted by edit (when not nil).
+func startNodesWith(t *testing.T, n int, pd []string, open func(tikv.Options) (*tikv.DB, error), logs func(int) *slog.Logger,
+	edit func(*conf.Config)) []*node.Node {
+	t.Helper()
 	var ns string
 	if pd[0] != tikv.MockPD {
 		ns = netNamespace(t, pd)
 	}
-	var addrs []string
+	var nodes []*node.Node
 	for i := 0; i < n; i++ {
 		log := logs(i)
 		cfg := conf.Default()
@@ -66,6 +78,9 @@ func startNodesLog(t *testing.T, n int, pd []string, open func(tikv.Options) (*t
 			cfg.Storage.TiKV.Namespace = ns // the nodes of one cluster share it
 		}
 		cfg.Actors.Shards = 4
+		if edit != nil {
+			edit(&cfg)
+		}
 		var nd *node.Node
 		var err error
 		for try := 0; try < 5; try++ {
@@ -88,9 +103,9 @@ func startNodesLog(t *testing.T, n int, pd []string, open func(tikv.Options) (*t
 				t.Errorf("close node: %v", err)
 			}
 		})
-		addrs = append(addrs, nd.Addr())
+		nodes = append(nodes, nd)
 	}
-	return addrs
+	return nodes
 }
 
 // notApplied reports a reply that says the command did not run: TRYAGAIN

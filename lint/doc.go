@@ -5,7 +5,8 @@
 // are kept by the type packages, never by a command (bookkeeping_test.go).
 //
 // The layers, bottom up: codec, rerr, resp, glob, the command facts
-// (actors/command/facts) and drivers know nothing of rekv; acl knows
+// (actors/command/facts), cluster (slots and the slot map) and drivers
+// know nothing of rekv; cluster/membership keeps records in the store; acl knows
 // users and permissions and sees a command only through acl.Command; the
 // drivers implement the driver interface and never learn the codec's
 // layout; actors/store is the key model on a driver transaction;

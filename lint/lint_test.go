@@ -49,6 +49,9 @@ func rules() []rule {
 		{pkg: "state", deny: []string{"net/...", "node", "gc", "conf", "drivers/...", "codec", "actors", "actors/store", "actors/types/...", "actors/command/*"},
 			allow: []string{"actors/command/facts"}, why: "server state is tables, with no connection, engine or storage"},
 		{pkg: "gc", deny: []string{"net/...", "node", "conf"}, why: "the GC talks to shards through Engine.Exec, not RESP"},
+		{pkg: "cluster", deny: everything, why: "slots and the slot map are pure data every layer may read"},
+		{pkg: "cluster/membership", deny: []string{"actors/...", "net/...", "node", "gc", "conf"},
+			why: "membership is records in the store, below the engine and the network front"},
 		{pkg: "net/...", deny: []string{"drivers/...", "codec", "node", "gc", "conf", "actors/command/*"}, allow: []string{"actors/command/facts"},
 			why: "the network front hands commands to the engine and never touches storage or a command family"},
 	}

@@ -21,7 +21,7 @@ type admission struct {
 }
 
 // admit runs the admission guards in Redis's order (processCommand's):
-// authentication, ACL, a busy script, a failing store, maxmemory, then a
+// authentication, ACL, cluster redirection, a busy script, a failing store, maxmemory, then a
 // RESP2 client's Pub/Sub context. Arity and unknown commands are the
 // registry's (Resolve), before these. Each guard returns nil to let the
 // command go on, or the error that refuses it (its reply; counted as
@@ -32,6 +32,9 @@ func (s *Server) admit(a *admission) error {
 		return err
 	}
 	if err := permitted(s, a); err != nil {
+		return err
+	}
+	if err := clusterRouted(s, a); err != nil {
 		return err
 	}
 	if err := notBusy(s, a); err != nil {

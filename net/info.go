@@ -434,7 +434,11 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 			}
 		}
 	case "cluster":
-		add("cluster_enabled", 0)
+		enabled := 0
+		if s.opts.Cluster != nil {
+			enabled = 1
+		}
+		add("cluster_enabled", enabled)
 	default:
 		return nil, false
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	Backup                     func(w io.Writer) error
 	BackupFile                 string
 	NoBackup                   string
+	// Cluster is cluster mode's membership (nil: cluster mode is off):
+	// commands on keys of slots another node owns get MOVED.
+	Cluster ClusterView
 	// LogLevel, when set, is the logger's level: CONFIG SET loglevel
 	// changes it.
 	LogLevel *slog.LevelVar

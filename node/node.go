@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,8 @@ import (
 	"github.com/rekv/rekv/actors/command/all"
 	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
+	"github.com/rekv/rekv/cluster"
+	"github.com/rekv/rekv/cluster/membership"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
@@ -35,12 +38,13 @@ const Version = "7.2.0"
 
 // Node is a running server.
 type Node struct {
-	cfg    conf.Config
-	drv    drivers.Driver
-	engine *actors.Engine
-	net    *rnet.Server
-	log    *slog.Logger
-	gc     *gc.Collector
+	cfg     conf.Config
+	drv     drivers.Driver
+	engine  *actors.Engine
+	net     *rnet.Server
+	log     *slog.Logger
+	gc      *gc.Collector
+	members *membership.Membership // cluster mode's; nil when off
 	// GCStats are the collector's counters.
 	GCStats *gc.Stats
 	metrics *metrics.Server // nil unless metrics.addr is set
@@ -102,7 +106,14 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	limits := resp.Limits{MaxBulkLen: cfg.Server.ProtoMaxBulkLen, MaxArgs: cfg.Server.MaxMultibulkLen,
 		MaxInline: cfg.Server.MaxInlineLen}
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
-	n.net = rnet.New(rnet.Options{Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+	var clusterView rnet.ClusterView
+	if cfg.Cluster.Enabled {
+		if n.members, err = joinCluster(cfg, drv, log); err != nil {
+			return nil, errors.Join(err, drv.Close())
+		}
+		clusterView = n.members
+	}
+	n.net = rnet.New(rnet.Options{Cluster: clusterView, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
@@ -138,10 +149,10 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		BackupFile: cfg.Storage.Badger.BackupPath(),
 		NoBackup:   "SAVE needs the badger driver: back up a TiKV cluster with its own tools (BR)"}, info, reg, log)
 	if err := n.net.StartConfig(cfg.Server.Redis); err != nil {
-		return nil, errors.Join(fmt.Errorf("server.redis: %w", err), drv.Close())
+		return nil, errors.Join(fmt.Errorf("server.redis: %w", err), n.leave(), drv.Close())
 	}
 	if err := n.startACL(drv, shared); err != nil {
-		return nil, errors.Join(err, drv.Close())
+		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
 
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
@@ -149,17 +160,17 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
 		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate, StorageError: n.suspectStorage}, drv, reg, n.net, log)
 	if err != nil {
-		return nil, errors.Join(err, drv.Close())
+		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
 	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
 		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys, Lease: lease(shared, cfg.Storage.TiKV)},
 		drv, n.engine, n.GCStats, log.With("component", "gc"))
 	if err := n.gc.Start(); err != nil {
-		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
+		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
 	}
 	if err := n.net.Start(n.engine); err != nil {
-		return nil, errors.Join(err, n.engine.Stop(context.Background()), drv.Close())
+		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
 	}
 	go n.watchStorage(n.stopWatch)
 	if cfg.Metrics.Addr != "" {
@@ -207,10 +218,11 @@ func (n *Node) Close(ctx context.Context) error {
 		if n.metrics != nil {
 			errMetrics = n.metrics.Close(ctx)
 		}
+		errCluster := n.leave() // its slots move before its clients go
 		errNet := n.net.Stop(ctx)
 		errActors := n.engine.Stop(ctx)
 		errDrv := n.drv.Close()
-		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)
+		n.closeErr = errors.Join(errMetrics, errCluster, errNet, errActors, errDrv)
 	})
 	return n.closeErr
 }
@@ -235,6 +247,29 @@ func (n *Node) Durability() string {
 		return kv[1]
 	}
 	return ""
+}
+
+// joinCluster makes the node a member of the cluster on drv (cluster
+// mode), announced at cluster.announce_ip/port, by default the bind
+// address and port.
+func joinCluster(cfg conf.Config, drv drivers.Driver, log *slog.Logger) (*membership.Membership, error) {
+	ip, port := cfg.Cluster.AnnounceIP, cfg.Cluster.AnnouncePort
+	if ip == "" {
+		ip = strings.TrimPrefix(strings.TrimSpace(cfg.Server.Bind), "-")
+	}
+	if port == 0 {
+		port = cfg.Server.Port
+	}
+	return membership.Join(drv, membership.Options{Self: cluster.Member{ID: membership.NewID(), IP: ip, Port: port},
+		Term: cfg.Cluster.NodeTimeout, Log: log.With("component", "cluster")})
+}
+
+// leave takes the node out of the cluster (cluster mode).
+func (n *Node) leave() error {
+	if n.members == nil {
+		return nil
+	}
+	return n.members.Leave()
 }
 
 // Shared reports whether other nodes may write the node's store: a TiKV

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/acl"
+	"github.com/rekv/rekv/cluster"
 
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/resp"
@@ -207,6 +208,10 @@ type Admin interface {
 type Observer interface {
 	// Stats returns counters for INFO.
 	Stats() Stats
+	// Cluster returns what this node knows of the cluster (package
+	// cluster) and whether its membership is current (renewed within
+	// its node timeout); nil when cluster mode is off.
+	Cluster() (st *cluster.State, current bool)
 	// InfoSection returns the lines of an INFO section the server keeps
 	// (server, clients, memory, persistence, stats, replication, cpu,
 	// modules, errorstats, commandstats, cluster); false for others.
@@ -340,4 +345,14 @@ type LatencyHistogram struct {
 	Name    string
 	Calls   int64
 	Buckets [][2]int64
+}
+
+// ClusterMode reports whether the server runs in cluster mode (false
+// without a server: a command run by a test harness).
+func (c *Ctx) ClusterMode() bool {
+	if c.Server == nil {
+		return false
+	}
+	st, _ := c.Server.Cluster()
+	return st != nil
 }

@@ -56,6 +56,11 @@ var (
 	ErrNoAuth          = &Error{"NOAUTH Authentication required."}
 	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}
 	ErrNoPassword      = &Error{"ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"}
+	// Cluster mode's refusals (Redis Cluster's texts).
+	ErrCrossSlot       = &Error{"CROSSSLOT Keys in request don't hash to the same slot"}
+	ErrClusterDown     = &Error{"CLUSTERDOWN Hash slot not served"}
+	ErrClusterDisabled = &Error{"ERR This instance has cluster support disabled"}
+	ErrSelectInCluster = &Error{"ERR SELECT is not allowed in cluster mode"}
 	ErrHelloNoAuth     = &Error{"NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"}
 )
 
@@ -64,6 +69,12 @@ var (
 func Misconf(cause string) *Error {
 	return &Error{Msg: fmt.Sprintf("MISCONF rekv cannot persist writes to its storage (%s): write commands are refused until it "+
 		"recovers, reads go on. Please check the server log for details.", cause)}
+}
+
+// Moved returns Redis Cluster's redirection of a key of slot to the node
+// at addr (ip:port) that owns it.
+func Moved(slot int, addr string) *Error {
+	return &Error{Msg: fmt.Sprintf("MOVED %d %s", slot, addr)}
 }
 
 // ErrArity returns the wrong-arity error for a command's full name

@@ -4,7 +4,7 @@ import "github.com/rekv/rekv/actors/command"
 
 // Commands returns the server commands' registration table.
 func Commands() []*command.Spec {
-	return []*command.Spec{
+	return append(clusterCommands(), []*command.Spec{
 		{Name: "ping", Arity: -1, Flags: command.Conn | command.Fast | command.PubSubContext, Parse: parsePing},
 		{Name: "echo", Arity: 2, Flags: command.Conn | command.Fast, Parse: parseEcho},
 		{Name: "hello", Arity: -1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.AllowBusy, Parse: parseHello},
@@ -70,5 +70,5 @@ func Commands() []*command.Spec {
 			{Name: "reset", Arity: 2, Flags: command.Conn, Parse: parseSlowlogReset},
 			{Name: "help", Arity: 2, Flags: command.Conn, Parse: parseSlowlogHelp},
 		}},
-	}
+	}...)
 }

@@ -18,13 +18,16 @@ func parseSelect(args [][]byte) (command.Runner, error) {
 	if !ok || n < -1<<31 || n > 1<<31-1 {
 		return nil, rerr.ErrNotInteger
 	}
-	if n < 0 || n >= Databases {
-		return nil, rerr.ErrDBIndex
-	}
 	return selectDB{int(n)}, nil
 }
 
 func (s selectDB) Run(c *command.Ctx) error {
+	if c.ClusterMode() && s.db != 0 {
+		return rerr.ErrSelectInCluster
+	}
+	if s.db < 0 || s.db >= Databases {
+		return rerr.ErrDBIndex
+	}
 	c.Client.SetDB(s.db)
 	c.W.OK()
 	return nil

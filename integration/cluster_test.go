@@ -1,0 +1,307 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	stdnet "net"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/cluster"
+	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/drivers/tikv"
+	"github.com/rekv/rekv/node"
+)
+
+// clusterModeNodes starts n nodes in cluster mode on one shared store:
+// the in-process mock, or the network cluster when REKVTEST_TIKV_PD
+// names one and net is set. Their node timeout is short (1 s, renewed
+// every 200 ms), so the tests see handovers quickly.
+func clusterModeNodes(t *testing.T, n int, net bool) []*node.Node {
+	t.Helper()
+	edit := func(c *conf.Config) {
+		c.Cluster.Enabled = true
+		c.Cluster.NodeTimeout = time.Second
+	}
+	logs := func(int) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+	if pd := os.Getenv("REKVTEST_TIKV_PD"); net && pd != "" {
+		return startNodesWith(t, n, strings.Split(pd, ","), tikv.Open, logs, edit)
+	}
+	m, err := tikv.NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			t.Errorf("close mock: %v", err)
+		}
+	})
+	return startNodesWith(t, n, []string{tikv.MockPD}, m.Open, logs, edit)
+}
+
+// clusterInfo returns a node's CLUSTER INFO fields.
+func clusterInfo(t *testing.T, c *redis.Client) map[string]string {
+	t.Helper()
+	s, err := c.ClusterInfo(context.Background()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(s, "\r\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// awaitAgreement waits until every node's CLUSTER SLOTS is the same,
+// covers every slot and lists want nodes, and returns it.
+func awaitAgreement(t *testing.T, clients []*redis.Client, want int) []redis.ClusterSlot {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var first []redis.ClusterSlot
+		agree := true
+		for i, c := range clients {
+			slots, err := c.ClusterSlots(ctx).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = slots
+			} else if fmt.Sprint(slots) != fmt.Sprint(first) {
+				agree = false
+			}
+		}
+		owners, covered := map[string]bool{}, 0
+		for _, s := range first {
+			owners[s.Nodes[0].Addr] = true
+			covered += s.End - s.Start + 1
+		}
+		if agree && covered == cluster.Slots && len(owners) == want {
+			return first
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the nodes do not agree on %d owners of every slot: %v", want, first)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestClusterMode: three nodes in cluster mode share the slots; a direct
+// client gets MOVED and CROSSSLOT as from Redis Cluster, go-redis's
+// ClusterClient uses them as one Redis Cluster, and when a node leaves
+// its slots move to the others while the cluster client goes on.
+func TestClusterMode(t *testing.T) {
+	for _, net := range []bool{false, true} {
+		name := "mock"
+		if net {
+			name = "tikv-net"
+			if os.Getenv("REKVTEST_TIKV_PD") == "" || !slices.Contains(drivers(), "tikv-net") {
+				continue
+			}
+		} else if !slices.Contains(drivers(), "tikv") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) { clusterMode(t, net) })
+	}
+}
+
+func clusterMode(t *testing.T, net bool) {
+	ctx := context.Background()
+	nodes := clusterModeNodes(t, 3, net)
+	var clients []*redis.Client
+	for _, n := range nodes {
+		clients = append(clients, newClient(t, n.Addr(), 2))
+	}
+	slots := awaitAgreement(t, clients, 3)
+	ids := map[string]string{} // address -> node id
+	for _, s := range slots {
+		ids[s.Nodes[0].Addr] = s.Nodes[0].ID
+	}
+	for _, c := range clients {
+		info := clusterInfo(t, c)
+		if info["cluster_state"] != "ok" || info["cluster_known_nodes"] != "3" || info["cluster_size"] != "3" {
+			t.Fatalf("CLUSTER INFO: %v", info)
+		}
+		id, err := c.Do(ctx, "cluster", "myid").Text()
+		if err != nil || ids[c.Options().Addr] != id {
+			t.Fatalf("CLUSTER MYID %q (%v), CLUSTER SLOTS names %q", id, err, ids[c.Options().Addr])
+		}
+		nodesText, err := c.ClusterNodes(ctx).Result()
+		if err != nil || strings.Count(nodesText, "\n") != 3 || strings.Count(nodesText, "myself,master") != 1 {
+			t.Fatalf("CLUSTER NODES: %q %v", nodesText, err)
+		}
+		if s, err := c.Info(ctx, "cluster").Result(); err != nil || !strings.Contains(s, "cluster_enabled:1") {
+			t.Fatalf("INFO cluster: %q %v", s, err)
+		}
+		if err := c.Do(ctx, "select", "1").Err(); err == nil || err.Error() != "ERR SELECT is not allowed in cluster mode" {
+			t.Fatalf("SELECT 1: %v", err)
+		}
+	}
+
+	// A direct client: MOVED to the owner, CROSSSLOT across slots.
+	owner := func(key string) string {
+		slot := cluster.KeySlot([]byte(key))
+		for _, s := range slots {
+			if slot >= s.Start && slot <= s.End {
+				return s.Nodes[0].Addr
+			}
+		}
+		t.Fatalf("no owner for %s", key)
+		return ""
+	}
+	c0 := clients[0]
+	var mine, theirs string
+	for i := 0; mine == "" || theirs == ""; i++ {
+		k := fmt.Sprintf("k%d", i)
+		if owner(k) == nodes[0].Addr() {
+			mine = k
+		} else {
+			theirs = k
+		}
+	}
+	must(t, c0.Set(ctx, mine, "v", 0).Err())
+	want := fmt.Sprintf("MOVED %d %s", cluster.KeySlot([]byte(theirs)), owner(theirs))
+	if err := c0.Set(ctx, theirs, "v", 0).Err(); err == nil || err.Error() != want {
+		t.Fatalf("SET on another node's slot: %v, want %s", err, want)
+	}
+	tagged := "{" + mine + "}"
+	if err := c0.MSet(ctx, tagged+"a", 1, tagged+"b", 2).Err(); err != nil {
+		t.Fatalf("MSET with one hash tag: %v", err)
+	}
+	if err := c0.MSet(ctx, mine, 1, theirs, 2).Err(); err == nil || err.Error() != "CROSSSLOT Keys in request don't hash to the same slot" {
+		t.Fatalf("MSET across slots: %v", err)
+	}
+	// In MULTI: a MOVED command aborts the EXEC; an EXEC whose commands
+	// span slots is refused and ends the transaction.
+	_, err := c0.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, mine, "x", 0)
+		p.Set(ctx, theirs, "x", 0)
+		return nil
+	})
+	if err == nil || !strings.HasPrefix(err.Error(), "MOVED") && !strings.HasPrefix(err.Error(), "EXECABORT") {
+		t.Fatalf("MULTI with a MOVED command: %v", err)
+	}
+	raw := dialRaw(t, nodes[0].Addr())
+	other := ""
+	for i := 0; other == ""; i++ {
+		if k := fmt.Sprintf("o%d", i); owner(k) == nodes[0].Addr() && cluster.KeySlot([]byte(k)) != cluster.KeySlot([]byte(mine)) {
+			other = k
+		}
+	}
+	for _, step := range [][2]string{
+		{"multi", "+OK\r\n"},
+		{"set " + mine + " y", "+QUEUED\r\n"},
+		{"set " + other + " y", "+QUEUED\r\n"},
+		{"exec", "-CROSSSLOT Keys in request don't hash to the same slot\r\n"},
+		{"exec", "-ERR EXEC without MULTI\r\n"},
+		{"get " + mine, "$1\r\nv\r\n"},
+	} {
+		if got := raw.do(strings.Fields(step[0])...); got != step[1] {
+			t.Fatalf("%s: %q, want %q", step[0], got, step[1])
+		}
+	}
+	if n, err := c0.ClusterCountKeysInSlot(ctx, cluster.KeySlot([]byte(tagged))).Result(); err != nil || n != 3 { // mine and the two tagged with it
+		t.Fatalf("COUNTKEYSINSLOT: %d %v", n, err)
+	}
+	if keys, err := c0.ClusterGetKeysInSlot(ctx, cluster.KeySlot([]byte(tagged)), 10).Result(); err != nil || len(keys) != 3 {
+		t.Fatalf("GETKEYSINSLOT: %v %v", keys, err)
+	}
+
+	// go-redis's ClusterClient, seeded with one node, finds the others.
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{nodes[0].Addr()}, MaxRedirects: 16,
+		ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second})
+	t.Cleanup(func() { cc.Close() })
+	const keys = 600
+	for i := range keys {
+		must(t, cc.Set(ctx, fmt.Sprintf("key:%d", i), i, 0).Err())
+	}
+	perNode := map[string]int{}
+	for i := range keys {
+		k := fmt.Sprintf("key:%d", i)
+		if v, err := cc.Get(ctx, k).Int(); err != nil || v != i {
+			t.Fatalf("GET %s through the cluster client: %d %v", k, v, err)
+		}
+		perNode[owner(k)]++
+	}
+	if len(perNode) != 3 {
+		t.Fatalf("keys per node: %v", perNode)
+	}
+	if err := cc.MSet(ctx, "{user}:a", 1, "{user}:b", 2).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := cc.MGet(ctx, "{user}:a", "{user}:b").Result(); err != nil || fmt.Sprint(v) != "[1 2]" {
+		t.Fatalf("MGET with a hash tag: %v %v", v, err)
+	}
+
+	// The third node leaves while the cluster client writes: its slots go
+	// to the other two, and every write acknowledged is there after.
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	acked := map[string]int{} // the writer's, read after done
+	go func() {
+		var err error
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- err
+				return
+			default:
+			}
+			k := fmt.Sprintf("key:%d", i%keys)
+			if e := cc.Set(ctx, k, keys+i, 0).Err(); e != nil && !isNodeGone(e) {
+				err = errors.Join(err, fmt.Errorf("SET %s: %w", k, e))
+			} else if e == nil {
+				acked[k] = keys + i
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	leaving := nodes[2].Addr()
+	closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	must(t, nodes[2].Close(closeCtx))
+	slots = awaitAgreement(t, clients[:2], 2)
+	for _, s := range slots {
+		if s.Nodes[0].Addr == leaving {
+			t.Fatalf("slots %d-%d still on the node that left", s.Start, s.End)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(acked) < 100 {
+		t.Fatalf("only %d writes acknowledged around the handover", len(acked))
+	}
+	for k, v := range acked {
+		if got, err := cc.Get(ctx, k).Int(); err != nil || got != v {
+			t.Fatalf("after the handover GET %s: %d %v, acknowledged %d", k, got, err, v)
+		}
+	}
+}
+
+// isNodeGone reports an error a client may get from a node that is
+// closing (its connection ends) or from a store retry: the command was not
+// acknowledged, so the test does not count it.
+func isNodeGone(err error) bool {
+	var ne stdnet.Error
+	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
+		return true
+	}
+	return strings.HasPrefix(err.Error(), "TRYAGAIN")
+}
