@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	stdnet "net"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
@@ -304,4 +305,65 @@ func isNodeGone(err error) bool {
 		return true
 	}
 	return strings.HasPrefix(err.Error(), "TRYAGAIN")
+}
+
+// TestClusterClients drives real cluster clients against three nodes in
+// cluster mode: ioredis's Cluster and node-redis's createCluster
+// (node/cluster.mjs), and redis-cli's -c and --cluster check.
+func TestClusterClients(t *testing.T) {
+	if !slices.Contains(drivers(), "tikv") {
+		t.Skip("cluster mode runs on the TiKV driver's mock here (REKVTEST_DRIVERS)")
+	}
+	nodes := clusterModeNodes(t, 3, false)
+	var addrs []string
+	var clients []*redis.Client
+	for _, n := range nodes {
+		addrs = append(addrs, n.Addr())
+		clients = append(clients, newClient(t, n.Addr(), 2))
+	}
+	slots := awaitAgreement(t, clients, 3)
+	t.Run("node", func(t *testing.T) {
+		dir := nodeDir(t)
+		t.Log(runNodeEnv(t, dir, "cluster.mjs", "REDIS_NODES="+strings.Join(addrs, ",")))
+	})
+	t.Run("redis-cli", func(t *testing.T) {
+		if _, err := exec.LookPath("redis-cli"); err != nil {
+			t.Skip("redis-cli not installed (.ci/run installs redis-tools)")
+		}
+		host, port, _ := strings.Cut(addrs[0], ":")
+		run := func(args ...string) string {
+			t.Helper()
+			out, err := exec.Command("redis-cli", append([]string{"-h", host, "-p", port}, args...)...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("redis-cli %v: %v\n%s", args, err, out)
+			}
+			return string(out)
+		}
+		// A key another node owns: -c follows the MOVED.
+		key := ""
+		for i := 0; key == ""; i++ {
+			k := fmt.Sprintf("cli:%d", i)
+			slot := cluster.KeySlot([]byte(k))
+			for _, s := range slots {
+				if slot >= s.Start && slot <= s.End && s.Nodes[0].Addr != addrs[0] {
+					key = k
+				}
+			}
+		}
+		if out := run("-c", "set", key, "v"); strings.TrimSpace(out) != "OK" {
+			t.Fatalf("redis-cli -c set: %q", out)
+		}
+		if out := run("-c", "get", key); strings.TrimSpace(out) != "v" {
+			t.Fatalf("redis-cli -c get: %q", out)
+		}
+		if out := run("get", key); !strings.HasPrefix(out, "MOVED ") && !strings.Contains(out, "MOVED") {
+			t.Fatalf("redis-cli without -c: %q", out)
+		}
+		out := run("--cluster", "check", addrs[0])
+		for _, want := range []string{"[OK] All nodes agree about slots configuration.", "[OK] All 16384 slots covered."} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("redis-cli --cluster check: no %q in\n%s", want, out)
+			}
+		}
+	})
 }

@@ -38,14 +38,21 @@ func nodeDir(t *testing.T) string {
 // runNode runs a script of integration/node against the server at addr.
 func runNode(t *testing.T, dir, script, addr string) string {
 	t.Helper()
+	return runNodeEnv(t, dir, script, "REDIS_PORT="+addr[strings.LastIndexByte(addr, ':')+1:])
+}
+
+// runNodeEnv runs a script of integration/node with env added to the
+// environment.
+func runNodeEnv(t *testing.T, dir, script string, env ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "REDIS_PORT="+addr[strings.LastIndexByte(addr, ':')+1:])
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("node %s against %s: %v\n%s", script, addr, err, out)
+		t.Fatalf("node %s (%v): %v\n%s", script, env, err, out)
 	}
 	return string(out)
 }
