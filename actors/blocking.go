@@ -280,9 +280,20 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 				}
 				continue
 			}
+			sr := &serveRunner{w: w, key: key}
 			req := &Request{Seq: w.req.Seq, Client: w.req.Client, Spec: w.req.Spec, DB: db, Proto: w.req.Proto,
-				Runner: &serveRunner{w: w, key: key}}
+				Runner: sr}
 			out, fx, err := e.run(req, caches, nil)
+			if errors.Is(err, command.ErrWouldBlock) && sr.claimed {
+				// An attempt claimed the waiter, lost its commit to another
+				// node's pop (a shared store), and the retry found the key
+				// empty: the waiter is still owed an answer. Its command
+				// runs again, and parks again in its place (or times out,
+				// if its time passed meanwhile).
+				e.blocked.remove(w)
+				e.redispatch(w)
+				continue
+			}
 			if errors.Is(err, command.ErrWouldBlock) {
 				if w.b.Consumes() {
 					break // the key is empty again: later waiters would find nothing

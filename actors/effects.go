@@ -79,6 +79,9 @@ type effects struct {
 // may commit more).
 func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
 	e.watches.touch(fx.touched, fx.flushed)
+	if e.ready != nil && len(fx.ready) > 0 {
+		e.ready(fx.ready)
+	}
 	ready := fx.ready
 	if len(fx.swapped) > 0 {
 		ready = append(ready, e.afterSwap(fx.swapped, caches)...)

@@ -51,6 +51,11 @@ type Options struct {
 	// it: client-side caching (CLIENT TRACKING).
 	Track      func(client Replier, keys [][]byte)
 	Invalidate func(by Replier, keys []store.KeyRef, flushed bool)
+	// Ready, when set, receives the keys each committed command pushed
+	// to (lists, sorted sets, streams: what blocked clients wait for), so
+	// other nodes on the store can serve their blocked clients at once
+	// (Engine.Poke on theirs) instead of at their next poll.
+	Ready func(keys []store.KeyRef)
 	// StorageError, when set, hears of every command that failed on
 	// something other than a Redis error or a conflict: a storage fault,
 	// or a panic (the node then checks the store).
@@ -125,6 +130,7 @@ type Engine struct {
 	hits, misses atomic.Int64
 	inval        func(Replier, []store.KeyRef, bool)
 	storeErr     func(error)
+	ready        func([]store.KeyRef) // Options.Ready
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -165,7 +171,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
 	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
-		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError,
+		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError, ready: o.Ready,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rekv/rekv/actors/store"
@@ -52,6 +53,27 @@ func (e *Engine) poll(stop <-chan struct{}) {
 				e.sys.Root.Send(e.pids[s], &poke{keys: keys})
 			}
 		}
+	}
+}
+
+// Poke serves at once this node's clients blocked on keys another node
+// pushed to (its Options.Ready, carried by the bus), as the next poll
+// would: keys nobody here waits on are skipped.
+func (e *Engine) Poke(keys []store.KeyRef) {
+	if e.blocked.n.Load() == 0 {
+		return
+	}
+	byShard := map[int][]store.KeyRef{}
+	e.blocked.mu.Lock()
+	for _, k := range keys {
+		if _, ok := e.blocked.byKey[waitKey{db: k.DB, key: string(k.Key)}]; ok {
+			s := e.ShardOf(k.Key)
+			byShard[s] = append(byShard[s], store.KeyRef{DB: k.DB, Key: slices.Clone(k.Key)})
+		}
+	}
+	e.blocked.mu.Unlock()
+	for s, ks := range byShard {
+		e.sys.Root.Send(e.pids[s], &poke{keys: ks})
 	}
 }
 

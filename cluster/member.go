@@ -9,32 +9,35 @@ import (
 // Member is a node of the cluster as its record in the store says: its
 // id, the address clients reach it at, and the end of its lease.
 type Member struct {
-	ID    string
-	IP    string
-	Port  int
-	Until int64 // unix ms: the node is gone unless it renews by then
+	ID      string
+	IP      string
+	Port    int
+	BusPort int   // where the node's bus (package bus) listens, on IP
+	Until   int64 // unix ms: the node is gone unless it renews by then
 }
 
 // Addr returns ip:port.
 func (m Member) Addr() string { return m.IP + ":" + strconv.Itoa(m.Port) }
 
-// BusPort is the cluster bus port Redis derives from the port (+10000),
-// which CLUSTER NODES shows.
-func (m Member) BusPort() int { return m.Port + 10000 }
+// BusAddr returns ip:busport.
+func (m Member) BusAddr() string { return m.IP + ":" + strconv.Itoa(m.BusPort) }
 
-// Encode returns the record's stored form: until (8), port (2), ip.
+// Encode returns the record's stored form: until (8), port (2), bus port
+// (2), ip.
 func (m Member) Encode() []byte {
 	b := binary.BigEndian.AppendUint64(nil, uint64(m.Until))
 	b = binary.BigEndian.AppendUint16(b, uint16(m.Port))
+	b = binary.BigEndian.AppendUint16(b, uint16(m.BusPort))
 	return append(b, m.IP...)
 }
 
 // DecodeMember decodes Encode's bytes for node id.
 func DecodeMember(id string, b []byte) (Member, error) {
-	if len(b) < 10 {
+	if len(b) < 12 {
 		return Member{}, fmt.Errorf("cluster: member record of %s: %d bytes", id, len(b))
 	}
-	return Member{ID: id, Until: int64(binary.BigEndian.Uint64(b)), Port: int(binary.BigEndian.Uint16(b[8:])), IP: string(b[10:])}, nil
+	return Member{ID: id, Until: int64(binary.BigEndian.Uint64(b)), Port: int(binary.BigEndian.Uint16(b[8:])),
+		BusPort: int(binary.BigEndian.Uint16(b[10:])), IP: string(b[12:])}, nil
 }
 
 // State is what a node knows of the cluster: itself, the live members by

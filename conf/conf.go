@@ -46,6 +46,11 @@ type Cluster struct {
 	// default server.bind (when it names one address) and server.port.
 	AnnounceIP   string `koanf:"announce_ip"`
 	AnnouncePort int    `koanf:"announce_port"`
+	// BusPort is where the node listens for the other nodes' messages
+	// (Pub/Sub, wake-ups of blocked clients, tracking invalidations:
+	// package bus), on server.bind, whenever the store is shared; 0 picks
+	// a free port, which the node announces in its member record.
+	BusPort int `koanf:"bus_port"`
 	// NodeTimeout is the node's lease: a node that has not renewed its
 	// membership for this long loses its slots to the others (Redis's
 	// cluster-node-timeout). Renewed every fifth of it.
@@ -483,6 +488,9 @@ func (c Config) Validate() error {
 	}
 	if c.Cluster.NodeTimeout < 100*time.Millisecond {
 		bad("cluster.node_timeout", "must be at least 100ms, got %v", c.Cluster.NodeTimeout)
+	}
+	if c.Cluster.BusPort < 0 || c.Cluster.BusPort > 65535 {
+		bad("cluster.bus_port", "must be 0..65535 (0: any free port), got %d", c.Cluster.BusPort)
 	}
 	if c.Cluster.AnnouncePort < 0 || c.Cluster.AnnouncePort > 65535 {
 		bad("cluster.announce_port", "must be 0..65535 (0: server.port), got %d", c.Cluster.AnnouncePort)

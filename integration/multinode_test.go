@@ -395,7 +395,7 @@ func linearizable(t *testing.T, addrs []string) {
 
 // kvStep runs one random command of the linearizability histories on
 // rc: GET (40%), SET of a random value (30%) or INCR (30%) of one of keys.
-func kvStep(ctx context.Context, rc *redis.Client, rng *rand.Rand, keys []string) (kvInput, kvOutput, error) {
+func kvStep(ctx context.Context, rc redis.Cmdable, rng *rand.Rand, keys []string) (kvInput, kvOutput, error) {
 	in := kvInput{key: keys[rng.IntN(len(keys))]}
 	var out kvOutput
 	var err error

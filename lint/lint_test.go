@@ -50,6 +50,7 @@ func rules() []rule {
 			allow: []string{"actors/command/facts"}, why: "server state is tables, with no connection, engine or storage"},
 		{pkg: "gc", deny: []string{"net/...", "node", "conf"}, why: "the GC talks to shards through Engine.Exec, not RESP"},
 		{pkg: "cluster", deny: everything, why: "slots and the slot map are pure data every layer may read"},
+		{pkg: "bus", deny: everything, why: "the bus carries bytes between nodes; the node wires it to the engine and clients"},
 		{pkg: "cluster/membership", deny: []string{"actors/...", "net/...", "node", "gc", "conf"},
 			why: "membership is records in the store, below the engine and the network front"},
 		{pkg: "net/...", deny: []string{"drivers/...", "codec", "node", "gc", "conf", "actors/command/*"}, allow: []string{"actors/command/facts"},

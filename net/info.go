@@ -439,6 +439,14 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 			enabled = 1
 		}
 		add("cluster_enabled", enabled)
+		if s.opts.Bus != nil { // rekv's own: the bus between nodes sharing the store
+			st := s.opts.Bus.Stats()
+			add("cluster_bus_peers", st.Peers)
+			add("cluster_bus_unreachable", strings.Join(st.Unreachable, ","))
+			add("cluster_bus_messages_sent", st.Sent)
+			add("cluster_bus_messages_received", st.Received)
+			add("cluster_bus_messages_dropped", st.Dropped)
+		}
 	default:
 		return nil, false
 	}

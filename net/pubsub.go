@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/rekv/rekv/bus"
 	"github.com/rekv/rekv/state"
 )
 
@@ -13,6 +14,34 @@ import (
 // it closes. A subscriber that does not read has its unsent output capped
 // by the pub/sub output buffer limit and is then disconnected, as Redis
 // does.
+
+// Publisher carries Pub/Sub messages to other nodes (package bus).
+type Publisher interface {
+	Publish(channel, msg []byte)
+	PublishShard(channel, msg []byte)
+	// Stats returns the bus's counters (INFO cluster).
+	Stats() bus.Stats
+}
+
+// Publish implements command.Server: the message reaches this node's
+// subscribers, and through the bus the other nodes'. The count is this
+// node's receivers, as Redis Cluster's PUBLISH counts its own.
+func (s *Server) Publish(channel, msg []byte) int {
+	n := s.Broker.Publish(channel, msg)
+	if s.opts.Bus != nil {
+		s.opts.Bus.Publish(channel, msg)
+	}
+	return n
+}
+
+// PublishShard implements command.Server, as Publish for SPUBLISH.
+func (s *Server) PublishShard(channel, msg []byte) int {
+	n := s.Broker.PublishShard(channel, msg)
+	if s.opts.Bus != nil {
+		s.opts.Bus.PublishShard(channel, msg)
+	}
+	return n
+}
 
 // Deliver implements state.Subscriber: the message goes out right after
 // the replies of the commands the client sent before it.

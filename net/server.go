@@ -60,6 +60,9 @@ type Options struct {
 	// Cluster is cluster mode's membership (nil: cluster mode is off):
 	// commands on keys of slots another node owns get MOVED.
 	Cluster ClusterView
+	// Bus, when set, carries what clients publish to the other nodes on
+	// the store (package bus), whose subscribers get it too.
+	Bus Publisher
 	// LogLevel, when set, is the logger's level: CONFIG SET loglevel
 	// changes it.
 	LogLevel *slog.LevelVar

@@ -9,18 +9,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command/all"
 	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/bus"
 	"github.com/rekv/rekv/cluster"
 	"github.com/rekv/rekv/cluster/membership"
 	"github.com/rekv/rekv/conf"
@@ -38,13 +42,19 @@ const Version = "7.2.0"
 
 // Node is a running server.
 type Node struct {
-	cfg     conf.Config
-	drv     drivers.Driver
-	engine  *actors.Engine
-	net     *rnet.Server
-	log     *slog.Logger
-	gc      *gc.Collector
-	members *membership.Membership // cluster mode's; nil when off
+	cfg    conf.Config
+	drv    drivers.Driver
+	engine *actors.Engine
+	net    *rnet.Server
+	log    *slog.Logger
+	gc     *gc.Collector
+	// members is the node's membership (cluster mode or a shared store;
+	// nil otherwise), bus its messages to the other nodes (a shared
+	// store); serving is set once the engine and clients may take what
+	// the bus brings.
+	members atomic.Pointer[membership.Membership]
+	bus     *bus.Bus
+	serving atomic.Bool
 	// GCStats are the collector's counters.
 	GCStats *gc.Stats
 	metrics *metrics.Server // nil unless metrics.addr is set
@@ -107,13 +117,19 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		MaxInline: cfg.Server.MaxInlineLen}
 	addr := cfg.Server.Bind + ":" + strconv.Itoa(cfg.Server.Port)
 	var clusterView rnet.ClusterView
-	if cfg.Cluster.Enabled {
-		if n.members, err = joinCluster(cfg, drv, log); err != nil {
+	var publisher rnet.Publisher
+	if cfg.Cluster.Enabled || shared {
+		if err := n.joinPeers(cfg, shared, log); err != nil {
 			return nil, errors.Join(err, drv.Close())
 		}
-		clusterView = n.members
+		if cfg.Cluster.Enabled {
+			clusterView = n.members.Load()
+		}
+		if n.bus != nil {
+			publisher = busPublisher{n.bus, !cfg.Cluster.Enabled}
+		}
 	}
-	n.net = rnet.New(rnet.Options{Cluster: clusterView, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
@@ -158,7 +174,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.net.Invalidate, StorageError: n.suspectStorage}, drv, reg, n.net, log)
+		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
@@ -172,6 +188,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.net.Start(n.engine); err != nil {
 		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
 	}
+	n.serving.Store(true) // the bus may hand messages to the engine and clients now
 	go n.watchStorage(n.stopWatch)
 	if cfg.Metrics.Addr != "" {
 		src := metrics.Sources{Net: n.net.Metrics, GC: n.GCStats.Fields}
@@ -249,27 +266,138 @@ func (n *Node) Durability() string {
 	return ""
 }
 
-// joinCluster makes the node a member of the cluster on drv (cluster
-// mode), announced at cluster.announce_ip/port, by default the bind
-// address and port.
-func joinCluster(cfg conf.Config, drv drivers.Driver, log *slog.Logger) (*membership.Membership, error) {
+// joinPeers makes the node a member of the nodes on its store: in cluster
+// mode to share the slots, on a shared store to exchange messages on the
+// bus (started here too), announced at cluster.announce_ip/port (default
+// the bind address and port).
+func (n *Node) joinPeers(cfg conf.Config, shared bool, log *slog.Logger) error {
+	bind := strings.TrimPrefix(strings.Fields(cfg.Server.Bind + " ")[0], "-")
 	ip, port := cfg.Cluster.AnnounceIP, cfg.Cluster.AnnouncePort
 	if ip == "" {
-		ip = strings.TrimPrefix(strings.TrimSpace(cfg.Server.Bind), "-")
+		ip = bind
 	}
 	if port == 0 {
 		port = cfg.Server.Port
 	}
-	return membership.Join(drv, membership.Options{Self: cluster.Member{ID: membership.NewID(), IP: ip, Port: port},
-		Term: cfg.Cluster.NodeTimeout, Log: log.With("component", "cluster")})
+	self := cluster.Member{ID: membership.NewID(), IP: ip, Port: port}
+	if shared {
+		var err error
+		n.bus, err = bus.Start(bus.Options{Addr: net.JoinHostPort(bind, strconv.Itoa(cfg.Cluster.BusPort)),
+			Peers: n.peers, Handler: n.busHandler(), Log: log.With("component", "bus")})
+		if err != nil {
+			return err
+		}
+		_, p, _ := net.SplitHostPort(n.bus.Addr())
+		self.BusPort, _ = strconv.Atoi(p)
+	}
+	m, err := membership.Join(n.drv, membership.Options{Self: self, Term: cfg.Cluster.NodeTimeout, NoSlots: !cfg.Cluster.Enabled,
+		Log: log.With("component", "cluster")})
+	if err != nil {
+		if n.bus != nil {
+			err = errors.Join(err, n.bus.Close())
+		}
+		return err
+	}
+	n.members.Store(m)
+	return nil
 }
 
-// leave takes the node out of the cluster (cluster mode).
-func (n *Node) leave() error {
-	if n.members == nil {
-		return nil
+// peers returns the bus addresses of the other nodes (none before the
+// node joined).
+func (n *Node) peers() map[string]string {
+	if m := n.members.Load(); m != nil {
+		return m.Peers()
 	}
-	return n.members.Leave()
+	return nil
+}
+
+// busHandler hands what other nodes send to this node's clients and
+// engine, once it serves.
+func (n *Node) busHandler() bus.Handler {
+	keyRefs := func(keys []bus.Key) []store.KeyRef {
+		out := make([]store.KeyRef, len(keys))
+		for i, k := range keys {
+			out[i] = store.KeyRef{DB: k.DB, Key: k.Key}
+		}
+		return out
+	}
+	return bus.Handler{
+		Publish: func(ch, msg []byte) {
+			if n.serving.Load() {
+				n.net.Broker.Publish(ch, msg)
+			}
+		},
+		PublishShard: func(ch, msg []byte) {
+			if n.serving.Load() {
+				n.net.Broker.PublishShard(ch, msg)
+			}
+		},
+		Ready: func(keys []bus.Key) {
+			if n.serving.Load() {
+				n.engine.Poke(keyRefs(keys))
+			}
+		},
+		Invalidate: func(keys []bus.Key, flushed bool) {
+			if n.serving.Load() {
+				n.net.Invalidate(nil, keyRefs(keys), flushed)
+			}
+		},
+	}
+}
+
+// invalidate is the engine's Invalidate: this node's tracking clients,
+// then the other nodes' (the bus).
+func (n *Node) invalidate(by actors.Replier, keys []store.KeyRef, flushed bool) {
+	n.net.Invalidate(by, keys, flushed)
+	if n.bus != nil {
+		n.bus.Invalidate(busKeys(keys), flushed)
+	}
+}
+
+// ready is the engine's Ready: other nodes serve their blocked clients.
+func (n *Node) ready(keys []store.KeyRef) {
+	if n.bus != nil {
+		n.bus.Ready(busKeys(keys))
+	}
+}
+
+func busKeys(keys []store.KeyRef) []bus.Key {
+	out := make([]bus.Key, len(keys))
+	for i, k := range keys {
+		out[i] = bus.Key{DB: k.DB, Key: k.Key}
+	}
+	return out
+}
+
+// busPublisher carries PUBLISH to the other nodes, and SPUBLISH too
+// unless in cluster mode, where a shard channel's subscribers are on the
+// node that owns its slot (clients follow MOVED to it).
+type busPublisher struct {
+	b      *bus.Bus
+	shards bool
+}
+
+func (p busPublisher) Publish(channel, msg []byte) { p.b.Publish(channel, msg) }
+
+func (p busPublisher) Stats() bus.Stats { return p.b.Stats() }
+
+func (p busPublisher) PublishShard(channel, msg []byte) {
+	if p.shards {
+		p.b.PublishShard(channel, msg)
+	}
+}
+
+// leave takes the node out of the other nodes' view: its member record
+// goes (in cluster mode its slots move at once) and its bus stops.
+func (n *Node) leave() error {
+	var err error
+	if m := n.members.Load(); m != nil {
+		err = m.Leave()
+	}
+	if n.bus != nil {
+		err = errors.Join(err, n.bus.Close())
+	}
+	return err
 }
 
 // Shared reports whether other nodes may write the node's store: a TiKV

@@ -29,8 +29,12 @@ type Options struct {
 	// Interval is how often the node renews its lease and reads the map
 	// (default Term/5).
 	Interval time.Duration
-	Now      func() time.Time
-	Log      *slog.Logger
+	// NoSlots keeps the members only (shared mode without cluster mode:
+	// the nodes need each other's addresses for the bus, not slots): the
+	// node neither reads nor writes the slot map.
+	NoSlots bool
+	Now     func() time.Time
+	Log     *slog.Logger
 }
 
 // NewID returns a random node id: 40 hex digits, as Redis's.
@@ -75,7 +79,7 @@ func Join(drv drivers.Driver, o Options) (*Membership, error) {
 	if err := m.syncRetry(true); err != nil {
 		return nil, fmt.Errorf("cluster: join: %w", err)
 	}
-	o.Log.Info("cluster: joined", "id", o.Self.ID, "addr", o.Self.Addr(), "slots", m.State().Map.Count(o.Self.ID),
+	o.Log.Info("cluster: joined", "id", o.Self.ID, "addr", o.Self.Addr(), "bus", o.Self.BusAddr(), "slots", m.State().Map.Count(o.Self.ID),
 		"members", len(m.State().Members), "epoch", m.State().Map.Epoch)
 	go m.loop()
 	return m, nil
@@ -83,6 +87,18 @@ func Join(drv drivers.Driver, o Options) (*Membership, error) {
 
 // State returns the newest state this node read.
 func (m *Membership) State() *cluster.State { return m.state.Load() }
+
+// Peers returns the bus addresses of the other live nodes, by id.
+func (m *Membership) Peers() map[string]string {
+	st := m.State()
+	out := make(map[string]string, len(st.Members))
+	for id, mem := range st.Members {
+		if id != st.Self.ID && mem.BusPort > 0 {
+			out[id] = mem.BusAddr()
+		}
+	}
+	return out
+}
 
 // Healthy reports whether the node's last sync is within its lease term:
 // past that, the other nodes may have taken its slots.
@@ -180,6 +196,14 @@ func (m *Membership) sync(present bool) error {
 	}
 	if err != nil {
 		return err
+	}
+	if m.o.NoSlots {
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		m.lastSync.Store(now)
+		m.state.Store(&cluster.State{Self: self, Members: members, Map: &cluster.Map{}})
+		return nil
 	}
 	old := &cluster.Map{}
 	switch b, err := tx.Get(codec.ClusterMapKey()); {

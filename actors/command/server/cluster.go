@@ -46,7 +46,7 @@ func clusterCommands() []*command.Spec {
 			conn("shards", 2, clusterShards),
 			conn("nodes", 2, clusterNodes),
 			conn("links", 2, func(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
-				c.W.Array(0) // no cluster bus: the nodes meet in the store
+				c.W.Array(0) // no Redis cluster bus: the nodes meet in the store
 				return nil
 			}),
 			conn("help", 2, func(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
@@ -137,6 +137,17 @@ func clusterState(st *cluster.State, current bool) (string, int) {
 func clusterInfo(c *command.Ctx, st *cluster.State, current bool, _ [][]byte) error {
 	state, served := clusterState(st, current)
 	ids := nodeIDs(st)
+	sent, received := "0", "0" // the bus's messages (INFO cluster)
+	if fields, ok := c.Server.InfoSection("cluster"); ok {
+		for _, kv := range fields {
+			switch kv[0] {
+			case "cluster_bus_messages_sent":
+				sent = kv[1]
+			case "cluster_bus_messages_received":
+				received = kv[1]
+			}
+		}
+	}
 	var b strings.Builder
 	for _, kv := range [][2]string{
 		{"cluster_state", state},
@@ -148,8 +159,8 @@ func clusterInfo(c *command.Ctx, st *cluster.State, current bool, _ [][]byte) er
 		{"cluster_size", strconv.Itoa(owners(st))},
 		{"cluster_current_epoch", strconv.FormatUint(st.Map.Epoch, 10)},
 		{"cluster_my_epoch", strconv.Itoa(slices.Index(ids, st.Self.ID) + 1)},
-		{"cluster_stats_messages_sent", "0"},
-		{"cluster_stats_messages_received", "0"},
+		{"cluster_stats_messages_sent", sent},
+		{"cluster_stats_messages_received", received},
 		{"total_cluster_links_buffer_limit_exceeded", "0"},
 	} {
 		b.WriteString(kv[0] + ":" + kv[1] + "\r\n")
@@ -250,7 +261,7 @@ func clusterNodes(c *command.Ctx, st *cluster.State, _ bool, _ [][]byte) error {
 		if id == st.Self.ID {
 			flags, pong = "myself,master", "0"
 		}
-		b.WriteString(id + " " + m.Addr() + "@" + strconv.Itoa(m.BusPort()) + " " + flags + " - 0 " + pong + " " +
+		b.WriteString(id + " " + m.Addr() + "@" + strconv.Itoa(m.BusPort) + " " + flags + " - 0 " + pong + " " +
 			strconv.Itoa(i+1) + " connected")
 		for _, r := range ranges[id] {
 			b.WriteString(" " + r)
