@@ -3,12 +3,15 @@ package integration
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/drivers/tikv"
 )
 
 // TestMessagesAcrossNodes: on nodes sharing one store (shared mode and
@@ -16,17 +19,29 @@ import (
 // every node — each message once, in order per publisher — and keyspace
 // notifications and tracking invalidations cross nodes too.
 func TestMessagesAcrossNodes(t *testing.T) {
-	if !hasDriver("tikv") {
-		t.Skip("the nodes share the TiKV driver's mock (REKVTEST_DRIVERS)")
-	}
-	t.Run("shared", func(t *testing.T) { messagesAcrossNodes(t, startCluster(t, 3), false) })
-	t.Run("cluster", func(t *testing.T) {
-		var addrs []string
-		for _, n := range clusterModeNodes(t, 3, false) {
-			addrs = append(addrs, n.Addr())
+	pd := os.Getenv("REKVTEST_TIKV_PD")
+	for _, net := range []bool{false, true} {
+		if net && (pd == "" || !hasDriver("tikv-net")) || !net && !hasDriver("tikv") {
+			continue
 		}
-		messagesAcrossNodes(t, addrs, true)
-	})
+		store := map[bool]string{false: "mock", true: "tikv-net"}[net]
+		t.Run("shared/"+store, func(t *testing.T) {
+			addrs := []string(nil)
+			if net {
+				addrs = startNodes(t, 3, strings.Split(pd, ","), tikv.Open)
+			} else {
+				addrs = startCluster(t, 3)
+			}
+			messagesAcrossNodes(t, addrs, false)
+		})
+		t.Run("cluster/"+store, func(t *testing.T) {
+			var addrs []string
+			for _, n := range clusterModeNodes(t, 3, net) {
+				addrs = append(addrs, n.Addr())
+			}
+			messagesAcrossNodes(t, addrs, true)
+		})
+	}
 }
 
 func hasDriver(d string) bool {
