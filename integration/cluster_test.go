@@ -184,6 +184,19 @@ func clusterMode(t *testing.T, net bool) {
 	if err := c0.Set(ctx, theirs, "v", 0).Err(); err == nil || err.Error() != want {
 		t.Fatalf("SET on another node's slot: %v, want %s", err, want)
 	}
+	// Scripts reach only keys of the node's slots (Redis 7.0's texts).
+	if v, err := c0.Eval(ctx, "return redis.call('get', ARGV[1])", nil, mine).Text(); err != nil || v != "v" {
+		t.Fatalf("a script reading a local key: %q %v", v, err)
+	}
+	err := c0.Eval(ctx, "return redis.call('get', ARGV[1])", nil, theirs).Err()
+	if err == nil || !strings.HasPrefix(err.Error(), "ERR Script attempted to access a non local key in a cluster node script: ") ||
+		!strings.HasSuffix(err.Error(), ", on @user_script:1.") {
+		t.Fatalf("a script reading another node's key: %v", err)
+	}
+	if err := c0.Eval(ctx, "return redis.pcall('get', ARGV[1])", nil, theirs).Err(); err == nil ||
+		err.Error() != "ERR Script attempted to access a non local key in a cluster node" {
+		t.Fatalf("pcall of another node's key: %v", err)
+	}
 	tagged := "{" + mine + "}"
 	if err := c0.MSet(ctx, tagged+"a", 1, tagged+"b", 2).Err(); err != nil {
 		t.Fatalf("MSET with one hash tag: %v", err)
@@ -193,7 +206,7 @@ func clusterMode(t *testing.T, net bool) {
 	}
 	// In MULTI: a MOVED command aborts the EXEC; an EXEC whose commands
 	// span slots is refused and ends the transaction.
-	_, err := c0.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	_, err = c0.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, mine, "x", 0)
 		p.Set(ctx, theirs, "x", 0)
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/cluster"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -235,6 +236,17 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		}
 	}
 	if c.Server != nil {
+		// Cluster mode, as Redis 7.0: a script touches only keys of slots
+		// this node owns (declared keys were routed by their slot; this
+		// catches the undeclared ones).
+		if st, _ := c.Server.Cluster(); st != nil {
+			var idx [8]int
+			for _, i := range spec.KeyIndexes(args, idx[:0]) {
+				if !st.Mine(cluster.KeySlot(args[i])) {
+					return errTable(L, "-ERR Script attempted to access a non local key in a cluster node"), nil
+				}
+			}
+		}
 		c.Server.Monitor(c.DB, "lua", args)
 	}
 	runner, err := spec.Parse(args)
