@@ -38,5 +38,10 @@
 //   - On a store shared by several nodes (TiKV), a node collects only while
 //     it holds the GC lease (Lease: a record taken and renewed in
 //     transactions, so two nodes racing for it conflict and one wins), and
-//     re-reads the flush markers before each pass.
+//     re-reads the flush markers before each pass. In cluster mode
+//     (Options.Owns) there is no lease: every node collects at once, each
+//     the keys of the slots it owns, walking past the others' entries;
+//     while a slot moves, its old and new owners may both try a key, and
+//     their shards' transactions conflict so one wins. The orphan sweep,
+//     whose cursor is in the store, runs on one node (Options.Sweeps).
 package gc

@@ -38,7 +38,17 @@ type Options struct {
 	// collect only while it holds the lease, and re-read the flush
 	// markers other nodes may have written before each pass.
 	Lease *Lease
+	// Owns, when set (cluster mode, instead of Lease), makes this node
+	// collect only the keys it owns (their hash slot's owner), so every
+	// node collects at once, each its own slots; the flush markers are
+	// re-read before each pass. Sweeps then tells whether this node runs
+	// the orphan sweep (one node: the owner of slot 0).
+	Owns   func(key []byte) bool
+	Sweeps func() bool
 }
+
+// mine reports whether this node collects key.
+func (c *Collector) mine(key []byte) bool { return c.o.Owns == nil || c.o.Owns(key) }
 
 // Stats are the collector's counters; they outlive restarts.
 type Stats struct {
@@ -155,7 +165,7 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		a.schedule(ctx)
 		a.scheduleOrphans(ctx)
 	case orphanTick:
-		if !a.c.holding() {
+		if !a.c.holding() || a.c.o.Sweeps != nil && !a.c.o.Sweeps() {
 			a.scheduleOrphans(ctx)
 			return
 		}
@@ -282,7 +292,7 @@ func (c *Collector) budget() int { return c.o.BatchSize }
 // deleted.
 func (c *Collector) Pass(ctx context.Context) (int, error) {
 	c.stats.Passes.Add(1)
-	if c.o.Lease != nil { // shared store: another node may have flushed
+	if c.eng.FlushMarkers().Shared() { // another node may have flushed
 		if err := c.eng.FlushMarkers().Reload(c.drv); err != nil {
 			return 0, fmt.Errorf("gc: reload flush markers: %w", err)
 		}
@@ -354,9 +364,10 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 					return false, err
 				}
 				if m.Version < marker {
-					_, key, _ := codec.DecodeMetaKey(k)
-					sh := c.eng.ShardOf(key)
-					groups[sh] = append(groups[sh], command.Copy(key))
+					if _, key, _ := codec.DecodeMetaKey(k); c.mine(key) {
+						sh := c.eng.ShardOf(key)
+						groups[sh] = append(groups[sh], command.Copy(key))
+					}
 					n++
 				}
 				return true, nil
@@ -433,7 +444,7 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 		start = c.ttlCursor
 	}
 	groups := map[[2]int][]ttlItem{}
-	due := 0
+	due := 0 // entries visited, this node's or not
 	var last []byte
 	err := c.read(func(tx drivers.Txn) error {
 		return tx.Iterate(start, end, drivers.IterOptions{Limit: budget, KeysOnly: true}, func(k, _ []byte) (bool, error) {
@@ -441,8 +452,10 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 			if err != nil {
 				return false, err
 			}
-			g := [2]int{c.eng.ShardOf(key), int(db)}
-			groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
+			if c.mine(key) {
+				g := [2]int{c.eng.ShardOf(key), int(db)}
+				groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
+			}
 			if due++; due == budget {
 				last = command.Copy(k)
 			}

@@ -20,9 +20,19 @@ func (c *Collector) reclaim(budget int) (int, error) {
 		start = c.garbageCursor
 	}
 	var dead [][]byte
+	visited := 0 // entries read, this node's or not (Owns)
+	var last []byte
 	err := c.read(func(tx drivers.Txn) error {
 		return tx.Iterate(start, end, drivers.IterOptions{Limit: c.o.BatchSize, KeysOnly: true},
 			func(k, _ []byte) (bool, error) {
+				if visited++; visited == c.o.BatchSize {
+					last = command.Copy(k)
+				}
+				if c.o.Owns != nil {
+					if _, key, _, err := codec.DecodeGarbageKey(k); err == nil && !c.o.Owns(key) {
+						return true, nil
+					}
+				}
 				dead = append(dead, command.Copy(k))
 				return true, nil
 			})
@@ -30,14 +40,10 @@ func (c *Collector) reclaim(budget int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := c.countBacklog(&c.stats.BacklogVersions, len(dead), &c.countedVersions, start, end); err != nil {
+	if err := c.countBacklog(&c.stats.BacklogVersions, visited, &c.countedVersions, start, end); err != nil {
 		return 0, err
 	}
-	full := len(dead) == c.o.BatchSize
-	var last []byte
-	if full {
-		last = dead[len(dead)-1]
-	}
+	full := visited == c.o.BatchSize
 	deleted := 0
 	for len(dead) > 0 && deleted < budget {
 		n, err := c.deleteChunk(&dead, min(chunk, budget-deleted))

@@ -25,6 +25,7 @@ import (
 
 	"github.com/rekv/rekv/cluster"
 	"github.com/rekv/rekv/conf"
+	rdrivers "github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/tikv"
 	"github.com/rekv/rekv/node"
 )
@@ -496,4 +497,67 @@ func TestClusterNodeKilled(t *testing.T) {
 	if afterHandover < 50 {
 		t.Fatalf("only %d operations succeeded after the handover", afterHandover)
 	}
+}
+
+// TestClusterExpiryBySlotOwner: in cluster mode every node expires the
+// keys of its own slots (no GC lease): keys with a short TTL spread over
+// three nodes all leave the store, and each node's GC expired some.
+func TestClusterExpiryBySlotOwner(t *testing.T) {
+	if !hasDriver("tikv") {
+		t.Skip("cluster mode runs on the TiKV driver's mock here (REKVTEST_DRIVERS)")
+	}
+	nodes := clusterModeNodes(t, 3, false)
+	var clients []*redis.Client
+	for _, n := range nodes {
+		clients = append(clients, newClient(t, n.Addr(), 2))
+	}
+	awaitAgreement(t, clients, 3)
+	ctx := context.Background()
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{nodes[0].Addr()}})
+	t.Cleanup(func() { cc.Close() })
+	const keys = 300
+	for i := range keys {
+		must(t, cc.Set(ctx, fmt.Sprintf("ttl:%d", i), "v", 200*time.Millisecond).Err())
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for count(t, nodes[0], 't') > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d TTL entries left after 20 s", count(t, nodes[0], 't'))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	total := 0
+	for i, c := range clients {
+		s, err := c.Info(ctx, "gc").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := strconv.Atoi(infoField(s, "gc_keys_expired"))
+		if n == 0 || !strings.Contains(s, "gc_lease_held:0\r\n") {
+			t.Fatalf("node %d expired %d keys (each node expires its own slots' keys, with no lease):\n%s", i, n, s)
+		}
+		total += n
+	}
+	if total != keys {
+		t.Fatalf("the nodes expired %d keys in all, want %d", total, keys)
+	}
+}
+
+// count returns how many stored keys of n's store start with prefix.
+func count(t *testing.T, n *node.Node, prefix byte) int {
+	t.Helper()
+	tx, err := n.Driver().Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	c := 0
+	err = tx.Iterate([]byte{prefix}, []byte{prefix + 1}, rdrivers.IterOptions{KeysOnly: true}, func(_, _ []byte) (bool, error) {
+		c++
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -178,9 +178,17 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
-	n.gc = gc.New(gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
+	gco := gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
-		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys, Lease: lease(shared, cfg.Storage.TiKV)},
+		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys}
+	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
+		// Each node collects the keys of its own slots, all at once.
+		gco.Owns = func(key []byte) bool { return m.State().Mine(cluster.KeySlot(key)) }
+		gco.Sweeps = func() bool { return m.State().Mine(0) }
+	} else {
+		gco.Lease = lease(shared, cfg.Storage.TiKV)
+	}
+	n.gc = gc.New(gco,
 		drv, n.engine, n.GCStats, log.With("component", "gc"))
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
