@@ -154,8 +154,25 @@ func clusterMode(t *testing.T, net bool) {
 		if s, err := c.Info(ctx, "cluster").Result(); err != nil || !strings.Contains(s, "cluster_enabled:1") {
 			t.Fatalf("INFO cluster: %q %v", s, err)
 		}
-		if err := c.Do(ctx, "select", "1").Err(); err == nil || err.Error() != "ERR SELECT is not allowed in cluster mode" {
-			t.Fatalf("SELECT 1: %v", err)
+		for _, tc := range [][2]string{
+			{"select 1", "ERR SELECT is not allowed in cluster mode"},
+			{"swapdb 0 1", "ERR SWAPDB is not allowed in cluster mode"},
+			{"swapdb x 1", "ERR SWAPDB is not allowed in cluster mode"},
+			{"move {m}k 1", "ERR MOVE is not allowed in cluster mode"},
+			{"move {m}k x", "ERR MOVE is not allowed in cluster mode"},
+			{"copy {m}k {m}j db 99", "ERR DB index is out of range"},
+		} {
+			args := []any{}
+			for _, a := range strings.Fields(tc[0]) {
+				args = append(args, a)
+			}
+			err := c.Do(ctx, args...).Err()
+			if strings.HasPrefix(fmt.Sprint(err), "MOVED ") {
+				continue // {m} is another node's: routed away before the command's own check
+			}
+			if err == nil || err.Error() != tc[1] {
+				t.Fatalf("%s: %v, want %s", tc[0], err, tc[1])
+			}
 		}
 	}
 
@@ -197,6 +214,9 @@ func clusterMode(t *testing.T, net bool) {
 	if err := c0.Eval(ctx, "return redis.pcall('get', ARGV[1])", nil, theirs).Err(); err == nil ||
 		err.Error() != "ERR Script attempted to access a non local key in a cluster node" {
 		t.Fatalf("pcall of another node's key: %v", err)
+	}
+	if err := c0.Do(ctx, "copy", mine, "{"+mine+"}c", "db", "1").Err(); err == nil || err.Error() != "ERR Copying to another database is not allowed in cluster mode" {
+		t.Fatalf("COPY ... DB 1: %v", err)
 	}
 	tagged := "{" + mine + "}"
 	if err := c0.MSet(ctx, tagged+"a", 1, tagged+"b", 2).Err(); err != nil {

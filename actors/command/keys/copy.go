@@ -52,6 +52,9 @@ func (x copyCmd) Run(c *command.Ctx) error {
 	if db < 0 {
 		db = c.DB
 	}
+	if c.ClusterMode() && (db != 0 || c.DB != 0) {
+		return rerr.Errorf("ERR Copying to another database is not allowed in cluster mode")
+	}
 	if db == c.DB && string(x.src) == string(x.dst) {
 		return errSameObject
 	}

@@ -1,22 +1,29 @@
 package keys
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
 
 // MOVE key db
 type moveCmd struct {
 	key []byte
 	db  int
+	err error // a bad index, answered after cluster mode's refusal
 }
 
 func parseMove(args [][]byte) (command.Runner, error) {
 	db, err := dbIndex(args[2])
-	if err != nil {
-		return nil, err
-	}
-	return moveCmd{key: args[1], db: db}, nil
+	return moveCmd{key: args[1], db: db, err: err}, nil
 }
 
 func (x moveCmd) Run(c *command.Ctx) error {
+	if c.ClusterMode() {
+		return rerr.Errorf("ERR MOVE is not allowed in cluster mode")
+	}
+	if x.err != nil {
+		return x.err
+	}
 	if x.db == c.DB {
 		return errSameObject
 	}

@@ -12,7 +12,10 @@ import (
 // on a key of either database are served if the key now has what they
 // wait for, and WATCHes of keys existing in either database break, as in
 // Redis.
-type swapDB struct{ a, b int }
+type swapDB struct {
+	a, b int
+	err  error // bad indexes, answered after cluster mode's refusal
+}
 
 var (
 	errFirstDB  = &rerr.Error{Msg: "ERR invalid first DB index"}
@@ -22,14 +25,14 @@ var (
 func parseSwapDB(args [][]byte) (command.Runner, error) {
 	a, ok := swapIndex(args[1])
 	if !ok {
-		return nil, errFirstDB
+		return swapDB{err: errFirstDB}, nil
 	}
 	b, ok := swapIndex(args[2])
 	if !ok {
-		return nil, errSecondDB
+		return swapDB{err: errSecondDB}, nil
 	}
 	if a < 0 || a >= store.Databases || b < 0 || b >= store.Databases {
-		return nil, rerr.ErrDBIndex
+		return swapDB{err: rerr.ErrDBIndex}, nil
 	}
 	return swapDB{a: int(a), b: int(b)}, nil
 }
@@ -42,6 +45,12 @@ func swapIndex(arg []byte) (int64, bool) {
 }
 
 func (x swapDB) Run(c *command.Ctx) error {
+	if c.ClusterMode() {
+		return rerr.Errorf("ERR SWAPDB is not allowed in cluster mode")
+	}
+	if x.err != nil {
+		return x.err
+	}
 	if x.a != x.b {
 		if err := c.Tx.Swap(x.a, x.b); err != nil {
 			return err
