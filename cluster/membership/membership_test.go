@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/cluster"
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers/badger"
 )
 
@@ -100,6 +101,54 @@ func TestMembership(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := d.Leave(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMembersWithoutSlots: in shared mode (NoSlots) nodes keep member
+// records, and so each other's bus addresses, but no slot map.
+func TestMembersWithoutSlots(t *testing.T) {
+	drv, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	join := func(id string, port, bus int) *Membership {
+		self := cluster.Member{ID: id, IP: "127.0.0.1", Port: port, BusPort: bus}
+		m, err := Join(drv, Options{Self: self, NoSlots: true, Interval: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := join("a", 7001, 17001), join("b", 7002, 0)
+	if err := a.syncRetry(true); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Peers(); len(got) != 0 {
+		t.Fatalf("a's peers: %v (b has no bus)", got)
+	}
+	if got := b.Peers(); len(got) != 1 || got["a"] != "127.0.0.1:17001" {
+		t.Fatalf("b's peers: %v", got)
+	}
+	if len(a.State().Members) != 2 || len(a.State().Map.Ranges()) != 0 {
+		t.Fatalf("a's state: %+v", a.State())
+	}
+	tx, err := drv.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Get(codec.ClusterMapKey()); err == nil {
+		t.Fatal("a slot map was written without slots")
+	}
+	if err := b.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.syncRetry(true); err != nil || len(a.State().Members) != 1 {
+		t.Fatalf("after b left: %v, %d members", err, len(a.State().Members))
+	}
+	if err := a.Leave(); err != nil {
 		t.Fatal(err)
 	}
 }
