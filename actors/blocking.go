@@ -300,7 +300,10 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 				}
 				continue // this waiter wants something else (another group's entries)
 			}
-			if errors.Is(err, errLost) {
+			if errors.Is(err, errLost) || err != nil && !sr.claimed && !w.claim() {
+				// Lost: it timed out or was cancelled meanwhile. An error
+				// (the destination's type, for BLMOVE) is the waiter's
+				// answer, once claimed.
 				e.blocked.remove(w)
 				continue
 			}

@@ -479,6 +479,13 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		return err
 	}
 	t.touch(key)
+	if (!t.live(old) || old.meta.Version != m.Version) &&
+		(m.Type == codec.TypeList || m.Type == codec.TypeZSet || m.Type == codec.TypeStream) {
+		// A list, sorted set or stream that appeared whole (RENAME, COPY,
+		// MOVE, RESTORE, SORT ... STORE): clients blocked on the key are
+		// served from it, as Redis's dbAdd signals it ready.
+		t.signal(key)
+	}
 	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint})
 	t.dirty = append(t.dirty, mk)
 	return nil

@@ -2,8 +2,10 @@ package list
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rlist"
 )
 
@@ -44,6 +46,11 @@ func (x lmove) Run(c *command.Ctx) error {
 	return nil
 }
 
+// errDstWrongType is WRONGTYPE for LMOVE's destination: the same reply,
+// but not rerr.ErrWrongType, which a blocked waiter's serve takes as
+// "keep waiting" (the source changed type).
+var errDstWrongType = &rerr.Error{Msg: rerr.ErrWrongType.Msg}
+
 // move moves one element and returns it; nil if the source is missing.
 func (x lmove) move(c *command.Ctx) ([]byte, error) {
 	src, err := rlist.Open(c.Tx, x.src, false)
@@ -53,6 +60,12 @@ func (x lmove) move(c *command.Ctx) ([]byte, error) {
 	dst := src
 	if !bytes.Equal(x.src, x.dst) {
 		if dst, err = rlist.Open(c.Tx, x.dst, true); err != nil {
+			if errors.Is(err, rerr.ErrWrongType) {
+				// The destination's type is an answer even to a blocked
+				// BLMOVE (Redis replies it to the waiter), unlike the
+				// source's, which keeps a waiter waiting for a list.
+				return nil, errDstWrongType
+			}
 			return nil, err
 		}
 	}
