@@ -444,6 +444,9 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 		// tracking client, a notification or a stamp should hear of.
 		t.touch(key)
 		t.deleted.add(t.db, key)
+		if old.meta.Type == codec.TypeStream {
+			t.signal(key) // its blocked XREADGROUP clients are told (UNBLOCKED)
+		}
 	}
 	t.seen.put(mk, record{mk: mk, loaded: true, hint: old.hint})
 	t.dirty = append(t.dirty, mk)
@@ -480,10 +483,13 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	}
 	t.touch(key)
 	if (!t.live(old) || old.meta.Version != m.Version) &&
-		(m.Type == codec.TypeList || m.Type == codec.TypeZSet || m.Type == codec.TypeStream) {
+		(m.Type == codec.TypeList || m.Type == codec.TypeZSet || m.Type == codec.TypeStream ||
+			t.live(old) && old.meta.Type == codec.TypeStream) {
 		// A list, sorted set or stream that appeared whole (RENAME, COPY,
 		// MOVE, RESTORE, SORT ... STORE): clients blocked on the key are
-		// served from it, as Redis's dbAdd signals it ready.
+		// served from it, as Redis's dbAdd signals it ready. A stream
+		// replaced by another value: its blocked XREADGROUP clients are
+		// told (UNBLOCKED), as Redis's signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
 	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint})

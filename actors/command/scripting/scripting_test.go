@@ -137,7 +137,10 @@ func TestShebangAndVersion(t *testing.T) {
 // only keeps a broken watchdog from taking the machine.
 func TestMemoryBound(t *testing.T) {
 	h := harness(t)
-	got := h.Do("eval \"local t = {} for i = 1, 1024 do t[i] = string.rep('x', 1048576) .. i end return 'finished'\" 0")
+	// Each step also spins a while, so the script grows over a second or
+	// two instead of racing the watchdog's first look (50 ms) on a busy
+	// machine; the bound is met after about 32 steps.
+	got := h.Do("eval \"local t = {} for i = 1, 1024 do t[i] = string.rep('x', 1048576) .. i for j = 1, 20000 do end end return 'finished'\" 0")
 	if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
 		t.Fatalf("reply %q", got)
 	}

@@ -1,6 +1,8 @@
 package stream
 
 import (
+	"errors"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rstream"
@@ -252,18 +254,33 @@ func (x *xreadgroup) history(c *command.Ctx, s *rstream.Stream, key []byte, afte
 	return r, nil
 }
 
+// Redis's answers to a client blocked in XREADGROUP whose stream or group
+// went away.
+var (
+	errStreamGone = &rerr.Error{Msg: "UNBLOCKED the stream key no longer exists"}
+	errGroupGone  = &rerr.Error{Msg: "NOGROUP the consumer group this client was blocked on no longer exists"}
+)
+
 // Serve delivers new entries of key to the waiting consumer.
 func (x *xreadgroup) Serve(c *command.Ctx, key []byte) error {
 	for i, k := range x.Keys {
 		if string(k) != string(key) || !x.fresh[i] {
 			continue
 		}
+		// The key or the group went since the client blocked: Redis
+		// tells it (the group existed when it blocked).
 		s, err := rstream.Open(c.Tx, key, false)
-		if err != nil || s == nil {
-			return command.ErrWouldBlock
+		if errors.Is(err, rerr.ErrWrongType) || err == nil && s == nil {
+			return errStreamGone
+		}
+		if err != nil {
+			return err
 		}
 		if _, ok, err := s.Group(x.group); err != nil || !ok {
-			return command.ErrWouldBlock
+			if err != nil {
+				return err
+			}
+			return errGroupGone
 		}
 		es, err := x.deliver(c, s, key)
 		if err != nil {

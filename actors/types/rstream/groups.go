@@ -106,10 +106,12 @@ func (s *Stream) Groups() ([]Group, error) {
 }
 
 // DestroyGroup deletes a group with its consumers and pending entries.
+// Clients blocked in XREADGROUP on it are told after the commit (NOGROUP).
 func (s *Stream) DestroyGroup(name []byte) error {
 	if err := s.c.Remove(groupField(name)); err != nil {
 		return err
 	}
+	s.c.Signal()
 	for _, tag := range []byte{codec.StreamTagConsumer, codec.StreamTagPending, codec.StreamTagOwner} {
 		p := scoped(tag, name)
 		if err := s.deleteFields(p, codec.PrefixEnd(p)); err != nil {
