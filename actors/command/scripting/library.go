@@ -43,7 +43,7 @@ func parseLibrary(code string) (*library, error) {
 		return nil, rerr.Errorf("ERR Missing library metadata")
 	}
 	fields := strings.Fields(first)
-	if fields[0] != "#!lua" {
+	if !strings.EqualFold(fields[0], "#!lua") { // engine names are case-insensitive, as Redis's
 		return nil, rerr.Errorf("ERR Engine '%s' not found", strings.TrimPrefix(fields[0], "#!"))
 	}
 	lib := &library{code: code}
