@@ -35,6 +35,10 @@ type WatchState struct {
 	ended  bool
 	keys   []waitKey
 	expire map[waitKey]int64 // expiry (unix ms) of keys live when watched
+	// live are the keys that existed when watched: a FLUSHDB or FLUSHALL
+	// breaks only those, as in Redis (touchAllWatchedKeysInDb), since a
+	// key created later broke the watch when it was created.
+	live map[waitKey]bool
 	// On a shared store: each key's write stamp (nil: none) and each
 	// db's record (slot and flush marker) at WATCH time. Kept after drop, for EXEC retries.
 	stamps map[waitKey][]byte
@@ -62,11 +66,22 @@ func (ws *WatchState) changed(tx *store.Tx) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if now.Slot == was.Slot && now.Marker != was.Marker {
+		if now.Slot == was.Slot && now.Marker != was.Marker && ws.liveIn(db) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// liveIn reports whether a key watched in db existed when watched. The
+// caller holds ws.mu or the watches' lock.
+func (ws *WatchState) liveIn(db int) bool {
+	for k := range ws.live {
+		if k.db == db {
+			return true
+		}
+	}
+	return false
 }
 
 // Keys returns how many keys are registered.
@@ -102,7 +117,9 @@ func (w *watches) touch(keys []store.KeyRef, flushed []int) {
 		for k, set := range w.byKey {
 			if k.db == db {
 				for ws := range set {
-					ws.broken.Store(true)
+					if ws.live[k] {
+						ws.broken.Store(true)
+					}
 				}
 			}
 		}
@@ -167,6 +184,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 		k        waitKey
 		expireAt int64
 		stamp    []byte
+		live     bool
 	}
 	st := make([]state, 0, len(r.keys))
 	shared := c.Tx.Shared()
@@ -176,7 +194,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 		if err != nil {
 			return err
 		}
-		s := state{k: waitKey{c.DB, string(key)}}
+		s := state{k: waitKey{c.DB, string(key)}, live: ok}
 		if ok {
 			s.expireAt = m.ExpireAt
 		}
@@ -209,6 +227,12 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 			}
 			set[r.ws] = struct{}{}
 			r.ws.keys = append(r.ws.keys, s.k)
+			if s.live {
+				if r.ws.live == nil {
+					r.ws.live = map[waitKey]bool{}
+				}
+				r.ws.live[s.k] = true
+			}
 			r.w.n.Add(1)
 			if shared {
 				if r.ws.stamps == nil {
