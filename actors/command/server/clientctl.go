@@ -47,10 +47,7 @@ func parseClientKill(args [][]byte) (command.Runner, error) {
 		case "laddr":
 			k.f.LAddr = v
 		case "user":
-			if v != "default" {
-				return nil, rerr.Errorf("ERR No such user '%s'", v)
-			}
-			k.f.User = v
+			k.f.User = v // checked against the ACL users when run
 		case "skipme":
 			switch strings.ToLower(v) {
 			case "yes":
@@ -68,6 +65,9 @@ func parseClientKill(args [][]byte) (command.Runner, error) {
 }
 
 func (k clientKill) Run(c *command.Ctx) error {
+	if k.f.User != "" && c.Server.ACL().User(k.f.User) == nil {
+		return rerr.Errorf("ERR No such user '%s'", k.f.User)
+	}
 	n := c.Server.KillClients(k.f, c.Client)
 	if !k.old {
 		c.W.Int(int64(n))
