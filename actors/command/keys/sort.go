@@ -79,14 +79,24 @@ func parseSortArgs(args [][]byte, readOnly bool) (command.Runner, error) {
 
 // sortKeys returns SORT's keys: the sorted key and the STORE destination.
 func sortKeys(args [][]byte) []int {
-	dst := []int{1}
+	// As Redis's sortGetKeys: the options' own arguments are skipped, and
+	// of several STOREs only the last counts (the one SORT writes).
+	store := 0
 	for i := 2; i < len(args); i++ {
-		if command.Is(args[i], "store") && i+1 < len(args) {
-			dst = append(dst, i+1)
+		switch {
+		case command.Is(args[i], "limit"):
+			i += 2
+		case command.Is(args[i], "get"), command.Is(args[i], "by"):
+			i++
+		case command.Is(args[i], "store") && i+1 < len(args):
+			store = i + 1
 			i++
 		}
 	}
-	return dst
+	if store == 0 {
+		return []int{1}
+	}
+	return []int{1, store}
 }
 
 type sortItem struct {
