@@ -63,18 +63,20 @@ func advanceRead(s *rstream.Stream, g *rstream.Group, id codec.StreamID) error {
 	return nil
 }
 
-// lag returns a group's lag, or -1 when unknown.
-func lag(s *rstream.Stream, g rstream.Group) (int64, error) {
+// lag returns a group's lag; ok is false when it is unknown. It may be
+// negative: a group created or set with an ENTRIESREAD past the entries
+// added, as Redis reports it.
+func lag(s *rstream.Stream, g rstream.Group) (n int64, ok bool, err error) {
 	added := int64(s.Meta().EntriesAdded)
 	switch {
 	case added == 0:
-		return 0, nil
+		return 0, true, nil
 	case g.EntriesRead >= 0 && !hasTombstones(s, g.LastDelivered):
-		return added - g.EntriesRead, nil
+		return added - g.EntriesRead, true, nil
 	}
-	n, err := distanceFromFirst(s, g.LastDelivered)
-	if err != nil || n < 0 {
-		return -1, err
+	read, err := distanceFromFirst(s, g.LastDelivered)
+	if err != nil || read < 0 {
+		return 0, false, err
 	}
-	return added - n, nil
+	return added - read, true, nil
 }

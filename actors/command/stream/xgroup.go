@@ -24,7 +24,7 @@ func groupSetParser(create bool) func([][]byte) (command.Runner, error) {
 		if string(args[4]) == "$" {
 			x.last = true
 		} else {
-			id, err := parseID(args[4], 0, false)
+			id, err := parseID(args[4], 0, !create) // SETID takes "-" and "+", CREATE neither (Redis 7.0)
 			if err != nil {
 				return nil, err
 			}

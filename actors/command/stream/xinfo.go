@@ -198,11 +198,11 @@ func writeReadAndLag(c *command.Ctx, s *rstream.Stream, g rstream.Group) error {
 		c.W.Null()
 	}
 	c.W.BulkString("lag")
-	l, err := lag(s, g)
+	l, ok, err := lag(s, g)
 	if err != nil {
 		return err
 	}
-	if l >= 0 {
+	if ok {
 		c.W.Int(l)
 	} else {
 		c.W.Null()
