@@ -63,6 +63,23 @@ func TestClientControls(t *testing.T) {
 			t.Fatalf("a write went through a WRITE pause after %v", d)
 		}
 
+		// ALL holds every command, the pausing client's own PING and
+		// another's CLIENT UNPAUSE included.
+		if got := admin.do("CLIENT", "PAUSE", "300", "ALL"); got != "+OK\r\n" {
+			t.Fatalf("CLIENT PAUSE ALL = %q", got)
+		}
+		start = time.Now()
+		if got := admin.do("PING"); got != "+PONG\r\n" || time.Since(start) < 250*time.Millisecond {
+			t.Fatalf("PING of the pausing client: %q after %v", got, time.Since(start))
+		}
+		if got := admin.do("CLIENT", "PAUSE", "300", "ALL"); got != "+OK\r\n" {
+			t.Fatalf("CLIENT PAUSE ALL = %q", got)
+		}
+		start = time.Now()
+		if got := w.do("CLIENT", "UNPAUSE"); got != "+OK\r\n" || time.Since(start) < 250*time.Millisecond {
+			t.Fatalf("CLIENT UNPAUSE during an ALL pause: %q after %v", got, time.Since(start))
+		}
+
 		r := dialRaw(t, addr)
 		r.write(encode("CLIENT", "REPLY", "OFF") + encode("SET", "a", "1") + encode("CLIENT", "REPLY", "ON") +
 			encode("CLIENT", "REPLY", "SKIP") + encode("GET", "a") + encode("GET", "a"))

@@ -29,11 +29,9 @@ func (s *Server) held(spec *command.Spec) (time.Time, bool) {
 	if !time.Now().Before(until) {
 		return time.Time{}, false
 	}
+	// ALL holds every command, CLIENT UNPAUSE and PING included, as Redis
+	// 7.0 does; WRITE only those that may write.
 	if s.paused.writes.Load() && !mayWrite(spec) {
-		return time.Time{}, false
-	}
-	switch spec.Name { // always served, as in Redis
-	case "client", "ping", "quit", "reset", "info", "config", "slowlog", "monitor", "hello", "auth":
 		return time.Time{}, false
 	}
 	return until, true
