@@ -246,8 +246,8 @@ type fnRestore struct {
 
 func (s *Scripts) parseFnRestore(args [][]byte) (command.Runner, error) {
 	x := &fnRestore{s: s, payload: args[2], policy: "append"}
-	if len(args) > 4 {
-		return nil, rerr.ErrSyntax
+	if len(args) > 4 { // Redis's addReplySubcommandSyntaxError
+		return nil, rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try FUNCTION HELP.", args[1])
 	}
 	if len(args) == 4 {
 		switch {
