@@ -401,7 +401,7 @@ func (e *Engine) execute(req *Request, own int) {
 	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
 	if !errors.Is(err, command.ErrWouldBlock) { // a blocked command is timed when served
-		e.timed(req, t0, err)
+		e.timed(req, t0, err != nil || errorReply(out))
 	}
 	if errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all) {
 		// A script reached a key it did not declare: its attempt was
@@ -433,11 +433,31 @@ func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
 }
 
 // timed reports a client command's execution time to the slow log hook.
-func (e *Engine) timed(req *Request, t0 time.Time, err error) {
-	if e.slow != nil && req.Args != nil {
-		e.slow(req.Client, req.Spec, req.Args, time.Since(t0), err != nil)
+// failed is whether it answered an error (an error reply a script
+// returned included, as Redis counts failed_calls).
+func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
+	switch {
+	case e.slow != nil && req.Args != nil:
+		e.slow(req.Client, req.Spec, req.Args, time.Since(t0), failed)
+	case req.Spec != nil && req.Spec.Name == "exec" && e.rt.Server != nil:
+		// EXEC has no Args (it is not slow-logged, as in Redis) but is
+		// counted in INFO commandstats.
+		e.rt.Server.CommandDone(req.Spec, time.Since(t0), failed)
 	}
 }
+
+// countNested counts the commands run inside others (command.CmdStat).
+func (e *Engine) countNested(stats []command.CmdStat) {
+	if e.rt.Server == nil {
+		return
+	}
+	for _, st := range stats {
+		e.rt.Server.CommandDone(st.Spec, st.Took, st.Failed)
+	}
+}
+
+// errorReply reports whether a reply is an error (RESP2 or RESP3).
+func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!') }
 
 // run executes the command in a transaction, retrying conflicts, and
 // returns the reply, what the command changed, and the command's error
@@ -452,7 +472,13 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	}
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
 		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
+	// The commands run inside this one (a script's calls, EXEC's), counted
+	// once the last attempt is done.
+	var nested []command.CmdStat
+	call.Stats = &nested
+	defer func() { e.countNested(nested) }()
 	for attempt := 0; ; attempt++ {
+		nested = nested[:0]
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at, Records: req.records}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)

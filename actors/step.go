@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
@@ -45,6 +46,8 @@ type Call struct {
 	// User and ClientInfo: see command.Ctx.
 	User       *acl.User
 	ClientInfo func() string
+	// Stats collects the commands run inside this one (command.Ctx.Stats).
+	Stats *[]command.CmdStat
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -67,7 +70,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
-		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch}
+		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
@@ -86,8 +89,18 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 // its caller's shards, cache purge, ACL user and NO-TOUCH, and never
 // blocks.
 func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
-	return rt.Step(c.Tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
-		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo})
+	t0 := time.Now()
+	err := rt.Step(c.Tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
+		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats})
+	addStat(c.Stats, spec, t0, err)
+	return err
+}
+
+// addStat records a command run inside another in stats (when set).
+func addStat(stats *[]command.CmdStat, spec *command.Spec, t0 time.Time, err error) {
+	if stats != nil {
+		*stats = append(*stats, command.CmdStat{Spec: spec, Took: time.Since(t0), Failed: err != nil})
+	}
 }
 
 // notifying reports whether transactions should collect keyspace events.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -315,10 +316,11 @@ func (x *execRunner) Run(c *command.Ctx) error {
 				x.e.trackKeys(r, q.Spec, q.Args)
 			}
 		}
+		t0 := time.Now()
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
-				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch})
+				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}
@@ -331,6 +333,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			sub.Reset(proto)
 			command.Reply(sub, err, q.Spec.FullName(), x.e.log)
 		}
+		addStat(c.Stats, q.Spec, t0, err)
 		c.W.Raw(sub.Bytes())
 	}
 	return nil

@@ -212,6 +212,10 @@ type Observer interface {
 	// cluster) and whether its membership is current (renewed within
 	// its node timeout); nil when cluster mode is off.
 	Cluster() (st *cluster.State, current bool)
+	// CommandDone counts a command run inside another (INFO commandstats,
+	// the latency monitor): a script's call, EXEC's queued commands, and
+	// EXEC itself.
+	CommandDone(spec *Spec, took time.Duration, failed bool)
 	// InfoSection returns the lines of an INFO section the server keeps
 	// (server, clients, memory, persistence, stats, replication, cpu,
 	// modules, errorstats, commandstats, cluster); false for others.
@@ -321,6 +325,18 @@ type Ctx struct {
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()
+	// Stats, when set, collects the commands run inside this one (a
+	// script's calls, EXEC's queued commands) for INFO commandstats,
+	// reported once the command is done (not per retried attempt).
+	Stats *[]CmdStat
+}
+
+// CmdStat is one command run inside another: its spec, how long it took,
+// and whether it answered an error.
+type CmdStat struct {
+	Spec   *Spec
+	Took   time.Duration
+	Failed bool
 }
 
 // SlowEntry is one SLOWLOG entry.
