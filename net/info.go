@@ -476,7 +476,9 @@ func (s *Server) gcCounter(name string) string {
 
 // commandDone counts a command's run for commandstats.
 // CommandDone implements command.Server.
-func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) { s.commandDone(spec, d, failed) }
+func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) {
+	s.commandDone(spec, d, failed)
+}
 
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.LatencyMonitor.Observe(s.rt.latencyThreshold.Load(), spec.Flags&command.Fast != 0, d)
