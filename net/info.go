@@ -474,12 +474,12 @@ func (s *Server) gcCounter(name string) string {
 	return "0"
 }
 
-// commandDone counts a command's run for commandstats.
 // CommandDone implements command.Server.
 func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.commandDone(spec, d, failed)
 }
 
+// commandDone counts a command's run for commandstats.
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.LatencyMonitor.Observe(s.rt.latencyThreshold.Load(), spec.Flags&command.Fast != 0, d)
 	s.stats.cmds.Done(spec.FullName(), d, failed)
