@@ -209,8 +209,18 @@ func (e *Engine) Unblock(c Replier, asError bool) bool {
 	} else {
 		w.b.TimedOut(out)
 	}
+	e.countUnblocked(w.req, asError)
 	w.req.Client.Reply(w.req.Seq, out.Bytes())
 	return true
+}
+
+// countUnblocked counts a blocking command that timed out or was
+// unblocked (CLIENT UNBLOCK) in INFO commandstats, as Redis does; Redis
+// does not slow-log it.
+func (e *Engine) countUnblocked(req *Request, failed bool) {
+	if e.rt.Server != nil {
+		e.rt.Server.CommandDone(req.Spec, 0, failed)
+	}
 }
 
 // park registers req's waiter, arming its timer. It runs while req still
@@ -230,6 +240,7 @@ func (e *Engine) park(req *Request, b command.Blocker) {
 			e.blocked.remove(w)
 			out := resp.NewWriter(w.req.Proto)
 			w.b.TimedOut(out)
+			e.countUnblocked(w.req, false)
 			w.req.Client.Reply(w.req.Seq, out.Bytes())
 		}
 	})
@@ -283,6 +294,7 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 			sr := &serveRunner{w: w, key: key}
 			req := &Request{Seq: w.req.Seq, Client: w.req.Client, Spec: w.req.Spec, DB: db, Proto: w.req.Proto,
 				Runner: sr}
+			t0 := time.Now()
 			out, fx, err := e.run(req, caches, nil)
 			if errors.Is(err, command.ErrWouldBlock) && sr.claimed {
 				// An attempt claimed the waiter, lost its commit to another
@@ -308,6 +320,7 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 				continue
 			}
 			e.blocked.remove(w)
+			e.timed(w.req, t0, err != nil || errorReply(out)) // counted and slow-logged once served, as Redis
 			w.req.Client.Reply(w.req.Seq, out)
 			e.watches.touch(fx.touched, fx.flushed)
 			queue = append(queue, fx.ready...)

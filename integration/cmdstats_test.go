@@ -1,10 +1,12 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCommandStatsLikeRedis: INFO commandstats counts what Redis counts —
@@ -40,6 +42,52 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		if got := run(t, addr); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("commandstats\n rekv: %v\nredis: %v", got, want)
+		}
+	})
+}
+
+// TestBlockedCommandStatsLikeRedis: a blocking command is counted in INFO
+// commandstats when it answers — served or timed out — and slow-logged
+// when served (not when it times out), as redis-server does.
+func TestBlockedCommandStatsLikeRedis(t *testing.T) {
+	ctx := context.Background()
+	run := func(t *testing.T, addr string) string {
+		c := newClient(t, addr, 2)
+		must(t, c.ConfigSet(ctx, "slowlog-log-slower-than", "0").Err())
+		t.Cleanup(func() { c.ConfigSet(ctx, "slowlog-log-slower-than", "10000") })
+		must(t, c.ConfigResetStat(ctx).Err())
+		waiter := dialRaw(t, addr)
+		waiter.write(encode("BLPOP", "q", "5"))
+		time.Sleep(100 * time.Millisecond) // it blocks
+		must(t, c.Do(ctx, "slowlog", "reset").Err())
+		must(t, c.RPush(ctx, "q", "x").Err())
+		if got := waiter.reply(); got != "*2\r\n$1\r\nq\r\n$1\r\nx\r\n" {
+			t.Fatalf("served BLPOP: %q", got)
+		}
+		if got := waiter.do("BLPOP", "q2", "0.1"); got != "*-1\r\n" {
+			t.Fatalf("timed-out BLPOP: %q", got)
+		}
+		entries, err := c.SlowLogGet(ctx, 10).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged []string
+		for _, e := range entries {
+			if name := strings.ToLower(e.Args[0]); name == "blpop" || name == "rpush" {
+				logged = append(logged, strings.Join(e.Args, " "))
+			}
+		}
+		info, err := c.Info(ctx, "commandstats").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`cmdstat_blpop:calls=(\d+),.*failed_calls=(\d+)`).FindStringSubmatch(info)
+		return fmt.Sprintf("slowlog %q; blpop %v", logged, m[1:])
+	}
+	want := run(t, redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		if got := run(t, addr); got != want {
+			t.Fatalf("\n rekv: %s\nredis: %s", got, want)
 		}
 	})
 }
