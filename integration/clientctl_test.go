@@ -214,3 +214,26 @@ func TestLatencyMonitor(t *testing.T) {
 	t.Run("redis-server", func(t *testing.T) { check(t, redisServer(t)) })
 	forEachDriver(t, check)
 }
+
+// TestReplyOffKeepsPushes: CLIENT REPLY OFF drops replies but not RESP3
+// pushes: a SUBSCRIBE's and UNSUBSCRIBE's confirmations still arrive, a
+// PING's reply does not, as redis-server does.
+func TestReplyOffKeepsPushes(t *testing.T) {
+	run := func(t *testing.T, addr string) string {
+		c := dialRaw(t, addr)
+		c.do("HELLO", "3")
+		c.write(encode("CLIENT", "REPLY", "OFF") + encode("SUBSCRIBE", "ch", "ch2") + encode("PING") +
+			encode("UNSUBSCRIBE", "ch") + encode("CLIENT", "REPLY", "ON"))
+		var got string
+		for range 4 { // three pushes, then CLIENT REPLY ON's +OK
+			got += c.reply()
+		}
+		return got
+	}
+	want := run(t, redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		if got := run(t, addr); got != want {
+			t.Fatalf("\n rekv: %q\nredis: %q", got, want)
+		}
+	})
+}

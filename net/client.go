@@ -167,7 +167,11 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		cl.srv.stats.cmds.CountError(b)
 	}
 	if b == nil || cl.silent[seq] {
-		b = []byte{}
+		// CLIENT REPLY OFF / SKIP drop replies, not RESP3 pushes: a
+		// SUBSCRIBE's confirmations still arrive, as in Redis.
+		if len(b) == 0 || b[0] != '>' {
+			b = []byte{}
+		}
 		delete(cl.silent, seq)
 	}
 	cl.pending[i] = b
