@@ -187,14 +187,15 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	w.Reset(req.Proto)
 	tx := g.tx
 	tx.Use(req.DB)
+	var trackRead func()
 	if req.Track {
-		e.trackKeys(req.Client, req.Spec, req.Args)
+		trackRead = e.startTracking(req.Client, req.Spec, req.Args)
 	}
 	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
 	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
 		User: req.User, ClientInfo: req.ClientInfo,
-		Holds: e.holder(req.Shards), Stats: &g.nested})
+		Holds: e.holder(req.Shards), Stats: &g.nested, TrackRead: trackRead})
 	e.timed(req, t0, err != nil || errorReply(w.Bytes()))
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)

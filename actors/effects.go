@@ -24,6 +24,21 @@ func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
 	e.track(client, keys)
 }
 
+// startTracking tracks, for a client with CLIENT TRACKING on, the keys a
+// command reads: a read-only command's keys now; a script's declared keys
+// once it calls a read-only command (the returned command.Ctx.TrackRead),
+// as Redis 7.0 does.
+func (e *Engine) startTracking(client Replier, spec *command.Spec, args [][]byte) func() {
+	if e.track == nil || client == nil {
+		return nil
+	}
+	if spec.Script() {
+		return func() { e.trackKeys(client, spec, args) }
+	}
+	e.trackKeys(client, spec, args)
+	return nil
+}
+
 // countLookups adds a read-only command's keys to keyspace_hits or
 // keyspace_misses: found or not in tx, where the command just looked
 // them up (so the look-up is served from the transaction's own memory).

@@ -467,11 +467,11 @@ func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
-	if req.Track {
-		e.trackKeys(req.Client, req.Spec, req.Args)
-	}
 	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
 		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
+	if req.Track {
+		call.TrackRead = e.startTracking(req.Client, req.Spec, req.Args)
+	}
 	// The commands run inside this one (a script's calls, EXEC's), counted
 	// once the last attempt is done.
 	var nested []command.CmdStat

@@ -48,6 +48,8 @@ type Call struct {
 	ClientInfo func() string
 	// Stats collects the commands run inside this one (command.Ctx.Stats).
 	Stats *[]command.CmdStat
+	// TrackRead: see command.Ctx.
+	TrackRead func()
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -70,7 +72,8 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
-		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats}
+		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats,
+		TrackRead: call.TrackRead}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
@@ -91,7 +94,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
 	t0 := time.Now()
 	err := rt.Step(c.Tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
-		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats})
+		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats, TrackRead: c.TrackRead})
 	addStat(c.Stats, spec, t0, err)
 	return err
 }

@@ -311,16 +311,17 @@ func (x *execRunner) Run(c *command.Ctx) error {
 	for _, q := range x.cmds {
 		sub.Reset(proto)
 		err := q.Err
+		var trackRead func()
 		if q.Track && err == nil {
 			if r, ok := x.client.(Replier); ok {
-				x.e.trackKeys(r, q.Spec, q.Args)
+				trackRead = x.e.startTracking(r, q.Spec, q.Args)
 			}
 		}
 		t0 := time.Now()
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
-				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats})
+				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats, TrackRead: trackRead})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}

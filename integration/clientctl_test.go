@@ -237,3 +237,35 @@ func TestReplyOffKeepsPushes(t *testing.T) {
 		}
 	})
 }
+
+// TestScriptTrackingLikeRedis: a tracking client's script tracks its
+// declared keys once it calls a read-only command — not when it only
+// writes, and never its undeclared keys — as redis-server 7.0 does.
+func TestScriptTrackingLikeRedis(t *testing.T) {
+	run := func(t *testing.T, addr string) string {
+		a, b := dialRaw(t, addr), dialRaw(t, addr)
+		b.do("FLUSHALL")
+		a.do("HELLO", "3")
+		out := a.do("CLIENT", "TRACKING", "on")
+		out += a.do("EVAL", "redis.call('set', KEYS[1], 'v') return 1", "1", "{t}w")
+		out += a.do("EVAL", "return redis.call('get', KEYS[1])", "1", "{t}r")
+		out += a.do("EVAL", "return redis.call('get', '{t}u')", "0")
+		for _, k := range []string{"{t}w", "{t}r", "{t}u"} {
+			b.do("SET", k, "x")
+		}
+		a.write(encode("PING"))
+		for {
+			r := a.reply()
+			out += r
+			if r == "+PONG\r\n" {
+				return out
+			}
+		}
+	}
+	want := run(t, redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		if got := run(t, addr); got != want {
+			t.Fatalf("\n rekv: %q\nredis: %q", got, want)
+		}
+	})
+}

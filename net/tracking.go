@@ -235,9 +235,7 @@ func (cl *client) TrackingInfo() command.TrackingInfo {
 // read (Redis tracks those): a script that reads keys it did not declare
 // leaves them untracked.
 func (cl *client) tracksRead(spec *command.Spec) bool {
-	script := spec.Flags&(command.NoScript|command.Serial) == command.NoScript|command.Serial &&
-		spec.Flags&command.Transaction == 0
-	if !cl.tracking.Load() || spec.Flags&command.ReadOnly == 0 && !script {
+	if !cl.tracking.Load() || spec.Flags&command.ReadOnly == 0 && !spec.Script() {
 		return false
 	}
 	cl.mu.Lock()

@@ -325,6 +325,12 @@ type Ctx struct {
 	// PurgeCaches empties the meta caches of the shards the command holds
 	// (FLUSHDB, which holds every shard).
 	PurgeCaches func()
+	// TrackRead, when set (a script run by a client with CLIENT TRACKING
+	// on), is called when the script calls a read-only command: the
+	// script's declared keys are tracked then, as Redis 7.0 does (a
+	// script that only writes tracks nothing; undeclared keys are never
+	// tracked).
+	TrackRead func()
 	// Stats, when set, collects the commands run inside this one (a
 	// script's calls, EXEC's queued commands) for INFO commandstats,
 	// reported once the command is done (not per retried attempt).

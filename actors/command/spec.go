@@ -164,6 +164,12 @@ func (s *Spec) CheckArity(args [][]byte) error {
 // Writes reports whether the command may modify the keyspace.
 func (s *Spec) Writes() bool { return s.Flags&Write != 0 }
 
+// Script reports whether the command runs a script or a function (EVAL,
+// FCALL and their variants): what it reads is known only as it runs.
+func (s *Spec) Script() bool {
+	return s.Flags&(NoScript|Serial) == NoScript|Serial && s.Flags&Transaction == 0
+}
+
 // KeyFlags returns the key-spec flags of each key argument of args (keys:
 // their indexes), as Redis's key specifications give them; nil when
 // Redis has no facts for the command.

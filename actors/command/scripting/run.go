@@ -235,6 +235,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 			return errTable(L, msg), nil
 		}
 	}
+	if c.TrackRead != nil && spec.Flags&command.ReadOnly != 0 {
+		c.TrackRead() // the caller tracks the script's declared keys
+	}
 	if c.Server != nil {
 		// Cluster mode, as Redis 7.0: a script touches only keys of slots
 		// this node owns (declared keys were routed by their slot; this
