@@ -45,8 +45,9 @@ import (
 // invalidates. The table holds at most tracking-table-max-keys keys:
 // past that, keys are dropped with an invalidation, as in Redis.
 //
-// Scope: the keys one node's clients read and write. Writes through
-// another node sharing the store (TiKV) are not seen.
+// Scope: the keys one node's clients read. Writes through another node
+// sharing the store (TiKV) arrive through the bus between the nodes
+// (package bus; the node calls Invalidate for them, with no client).
 
 // trackState is one client's tracking mode, under client.mu.
 type trackState struct {
