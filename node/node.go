@@ -243,11 +243,16 @@ func (n *Node) Close(ctx context.Context) error {
 		if n.metrics != nil {
 			errMetrics = n.metrics.Close(ctx)
 		}
-		errCluster := n.leave() // its slots move before its clients go
+		// Its slots move before its clients go. Leaving is a courtesy: if
+		// the store cannot be reached, the other nodes drop this one when
+		// its lease ends.
+		if err := n.leave(); err != nil {
+			n.log.Warn("cluster: could not leave at once; the other nodes will drop this node when its lease ends", "err", err)
+		}
 		errNet := n.net.Stop(ctx)
 		errActors := n.engine.Stop(ctx)
 		errDrv := n.drv.Close()
-		n.closeErr = errors.Join(errMetrics, errCluster, errNet, errActors, errDrv)
+		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)
 	})
 	return n.closeErr
 }
