@@ -55,6 +55,9 @@ func clusterRouted(s *Server, a *admission) error {
 	}
 	if err == nil && slot >= 0 {
 		st := s.opts.Cluster.State()
+		if st.Mine(slot) { // the common case: no map look-up
+			return nil
+		}
 		owner, ok := st.Owner(slot)
 		switch {
 		case !ok:
