@@ -29,6 +29,7 @@ func (t *Tx) Copy(src []byte, dstDB int, dst []byte, replace bool) (bool, error)
 	if t.live(d) {
 		t.AddNote(NoteNewClass, "new", dst)
 	}
+	t.signalWhole(dst, m)
 	return true, t.write(dst, dmk, d, m, s.payload)
 }
 
@@ -57,6 +58,7 @@ func (t *Tx) Move(key []byte, dstDB int) (bool, error) {
 		return false, err
 	}
 	t.Use(dstDB)
+	t.signalWhole(key, m)
 	return true, t.write(key, dmk, d, m, s.payload)
 }
 

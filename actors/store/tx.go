@@ -411,7 +411,17 @@ func (t *Tx) Rename(src, dst []byte) error {
 	if _, err := t.del(src, smk, s); err != nil {
 		return err
 	}
+	t.signalWhole(dst, m)
 	return t.write(dst, dmk, d, m, s.payload)
+}
+
+// signalWhole serves the clients blocked on key when a list, sorted set
+// or stream appears there whole (RENAME, COPY, MOVE), as Redis's dbAdd
+// signals the key ready.
+func (t *Tx) signalWhole(key []byte, m codec.Meta) {
+	if m.Type == codec.TypeList || m.Type == codec.TypeZSet || m.Type == codec.TypeStream {
+		t.signal(key)
+	}
 }
 
 func (t *Tx) del(key []byte, mk string, old record) (bool, error) {
@@ -482,14 +492,10 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		return err
 	}
 	t.touch(key)
-	if (!t.live(old) || old.meta.Version != m.Version) &&
-		(m.Type == codec.TypeList || m.Type == codec.TypeZSet || m.Type == codec.TypeStream ||
-			t.live(old) && old.meta.Type == codec.TypeStream) {
-		// A list, sorted set or stream that appeared whole (RENAME, COPY,
-		// MOVE, RESTORE, SORT ... STORE): clients blocked on the key are
-		// served from it, as Redis's dbAdd signals it ready. A stream
-		// replaced by another value: its blocked XREADGROUP clients are
-		// told (UNBLOCKED), as Redis's signalDeletedKeyAsReady does.
+	if t.live(old) && old.meta.Type == codec.TypeStream && old.meta.Version != m.Version {
+		// A stream replaced by another value: its blocked XREADGROUP
+		// clients are told (UNBLOCKED), as Redis's
+		// signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
 	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint})
