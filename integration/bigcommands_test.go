@@ -28,7 +28,15 @@ func bigN(t *testing.T) int {
 		}
 		return n
 	}
-	if raceEnabled || strings.HasSuffix(t.Name(), "/tikv-net") {
+	switch {
+	case raceEnabled && strings.HasSuffix(t.Name(), "/tikv"):
+		// The in-process TiKV mock under the race detector commits a
+		// 30,000-member GEOADD in 10 to 30 s, holding the mock while the
+		// node's health probe gives up at 15 s; TiKV's own limit (1 GiB)
+		// is not what this size tests. The network cluster and Badger
+		// keep 30,000.
+		return 10_000
+	case raceEnabled || strings.HasSuffix(t.Name(), "/tikv-net"):
 		return 30_000
 	}
 	return 100_000
