@@ -44,16 +44,7 @@ func clusterModeNodes(t *testing.T, n int, net bool) []*node.Node {
 	if pd := os.Getenv("REKVTEST_TIKV_PD"); net && pd != "" {
 		return startNodesWith(t, n, strings.Split(pd, ","), tikv.Open, logs, edit)
 	}
-	m, err := tikv.NewMock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Errorf("close mock: %v", err)
-		}
-	})
-	return startNodesWith(t, n, []string{tikv.MockPD}, m.Open, logs, edit)
+	return startNodesWith(t, n, []string{tikv.MockPD}, sharedMock(t).Open, logs, edit)
 }
 
 // clusterInfo returns a node's CLUSTER INFO fields.

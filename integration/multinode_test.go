@@ -29,6 +29,14 @@ import (
 // addresses.
 func startCluster(t *testing.T, n int) []string {
 	t.Helper()
+	return startNodes(t, n, []string{tikv.MockPD}, sharedMock(t).Open)
+}
+
+// sharedMock returns an in-process mock TiKV cluster that several nodes
+// may share, closed when t ends (after its nodes: cleanups run last-in
+// first-out).
+func sharedMock(t *testing.T) *tikv.Mock {
+	t.Helper()
 	m, err := tikv.NewMock()
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +46,7 @@ func startCluster(t *testing.T, n int) []string {
 			t.Errorf("close mock: %v", err)
 		}
 	})
-	return startNodes(t, n, []string{tikv.MockPD}, m.Open)
+	return m
 }
 
 // startNodes starts n nodes on a shared TiKV cluster (pd), each on a
