@@ -22,7 +22,8 @@ type running struct {
 	function bool
 	wrote    atomic.Bool
 	killed   atomic.Bool
-	oom      atomic.Bool // stopped by the memory watchdog
+	oom      atomic.Bool // stopped by the memory bound (memory.go)
+	mem      *meter      // its memory account (memory.go)
 	cancel   context.CancelFunc
 }
 
@@ -33,7 +34,7 @@ type registry struct {
 
 func (g *registry) add(function bool) (*running, context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{start: time.Now(), function: function, cancel: cancel}
+	r := &running{start: time.Now(), function: function, cancel: cancel, mem: newMeter()}
 	g.mu.Lock()
 	if g.all == nil {
 		g.all = map[*running]struct{}{}

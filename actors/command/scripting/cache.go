@@ -50,7 +50,7 @@ func New(o Options) *Scripts {
 		o.MaxReply = maxScriptReply
 	}
 	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, maxReply: o.MaxReply, byHash: map[string]*script{}}
-	s.states.New = func() any { return newState(s.version) }
+	s.states.New = func() any { return newState(s.version, s.maxMemory) }
 	return s
 }
 

@@ -14,12 +14,13 @@ import (
 // whose keys are all positive integers (holes as null; excessively sparse
 // ones refused).
 
-func openCJSON(L *lua.LState, null lua.LValue) *lua.LTable {
+func openCJSON(L *lua.LState, v *vm, null lua.LValue) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("null", null)
 	t.RawSetString("encode", L.NewFunction(func(L *lua.LState) int {
-		var b []byte
-		b = jsonEncode(L, b, L.CheckAny(1), null, 0)
+		e := &jsonEncoder{L: L, null: null, out: outBound{L: L, v: v}}
+		b := e.encode(nil, L.CheckAny(1), 0)
+		v.reserve(L, len(b)) // the Lua string is a copy
 		L.Push(lua.LString(b))
 		return 1
 	}))
@@ -41,7 +42,16 @@ func openCJSON(L *lua.LState, null lua.LValue) *lua.LTable {
 	return t
 }
 
-func jsonEncode(L *lua.LState, b []byte, v lua.LValue, null lua.LValue, depth int) []byte {
+// jsonEncoder is one cjson.encode: its output is bounded by the script's
+// memory bound (reserve), checked each time it may grow by reserveFree.
+type jsonEncoder struct {
+	L    *lua.LState
+	null lua.LValue
+	out  outBound
+}
+
+func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
+	L := e.L
 	if depth > 1000 {
 		L.RaiseError("Cannot serialise, excessive nesting (1001)")
 	}
@@ -58,18 +68,20 @@ func jsonEncode(L *lua.LState, b []byte, v lua.LValue, null lua.LValue, depth in
 		}
 		return strconv.AppendFloat(b, f, 'g', 14, 64)
 	case lua.LString:
+		e.out.grow(len(b) + 6*len(x)) // "\u00XX" for a control byte
 		return jsonString(b, string(x))
 	case *lua.LTable:
-		return jsonTable(L, b, x, null, depth)
+		return e.table(b, x, depth)
 	}
-	if v == null || v == lua.LNil {
+	if v == e.null || v == lua.LNil {
 		return append(b, "null"...)
 	}
 	L.RaiseError("Cannot serialise %s: type not supported", v.Type().String())
 	return b
 }
 
-func jsonTable(L *lua.LState, b []byte, t *lua.LTable, null lua.LValue, depth int) []byte {
+func (e *jsonEncoder) table(b []byte, t *lua.LTable, depth int) []byte {
+	L := e.L
 	maxIdx, count, isArray := 0, 0, true
 	t.ForEach(func(k, _ lua.LValue) {
 		count++
@@ -89,7 +101,7 @@ func jsonTable(L *lua.LState, b []byte, t *lua.LTable, null lua.LValue, depth in
 			if i > 1 {
 				b = append(b, ',')
 			}
-			b = jsonEncode(L, b, t.RawGetInt(i), null, depth+1)
+			b = e.encode(b, t.RawGetInt(i), depth+1)
 		}
 		return append(b, ']')
 	}
@@ -112,9 +124,10 @@ func jsonTable(L *lua.LState, b []byte, t *lua.LTable, null lua.LValue, depth in
 		if i > 0 {
 			b = append(b, ',')
 		}
+		e.out.grow(len(b) + 6*len(p.k))
 		b = jsonString(b, p.k)
 		b = append(b, ':')
-		b = jsonEncode(L, b, p.v, null, depth+1)
+		b = e.encode(b, p.v, depth+1)
 	}
 	return append(b, '}')
 }

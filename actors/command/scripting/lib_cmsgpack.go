@@ -13,16 +13,18 @@ import (
 // others as float32 when exact, else float64; tables whose keys are 1..n
 // as arrays, others as maps.
 
-func openCMsgpack(L *lua.LState) *lua.LTable {
+func openCMsgpack(L *lua.LState, v *vm) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("pack", L.NewFunction(func(L *lua.LState) int {
 		if L.GetTop() == 0 {
 			L.ArgError(0, "MessagePack pack needs input.")
 		}
 		var b []byte
+		out := &outBound{L: L, v: v}
 		for i := 1; i <= L.GetTop(); i++ {
-			b = mpEncode(L, b, L.Get(i), 0)
+			b = mpEncode(out, b, L.Get(i), 0)
 		}
+		v.reserve(L, len(b)) // the Lua string is a copy
 		L.Push(lua.LString(b))
 		return 1
 	}))
@@ -42,7 +44,7 @@ func openCMsgpack(L *lua.LState) *lua.LTable {
 	return t
 }
 
-func mpEncode(L *lua.LState, b []byte, v lua.LValue, depth int) []byte {
+func mpEncode(out *outBound, b []byte, v lua.LValue, depth int) []byte {
 	if depth > 16 {
 		return append(b, 0xc0) // lua-cmsgpack encodes over-deep tables as nil
 	}
@@ -63,6 +65,7 @@ func mpEncode(L *lua.LState, b []byte, v lua.LValue, depth int) []byte {
 		return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(f))
 	case lua.LString:
 		n := len(x)
+		out.grow(len(b) + 5 + n)
 		switch {
 		case n < 32:
 			b = append(b, 0xa0|byte(n))
@@ -81,14 +84,14 @@ func mpEncode(L *lua.LState, b []byte, v lua.LValue, depth int) []byte {
 		if n > 0 && n == count {
 			b = mpHeader(b, n, 0x90, 0xdc, 0xdd)
 			for i := 1; i <= n; i++ {
-				b = mpEncode(L, b, x.RawGetInt(i), depth+1)
+				b = mpEncode(out, b, x.RawGetInt(i), depth+1)
 			}
 			return b
 		}
 		b = mpHeader(b, count, 0x80, 0xde, 0xdf)
 		x.ForEach(func(k, v lua.LValue) {
-			b = mpEncode(L, b, k, depth+1)
-			b = mpEncode(L, b, v, depth+1)
+			b = mpEncode(out, b, k, depth+1)
+			b = mpEncode(out, b, v, depth+1)
 		})
 		return b
 	}

@@ -122,9 +122,9 @@ func getInt(b []byte, little, signed bool) float64 {
 	return float64(v)
 }
 
-func openStruct(L *lua.LState) *lua.LTable {
+func openStruct(L *lua.LState, v *vm) *lua.LTable {
 	t := L.NewTable()
-	t.RawSetString("pack", L.NewFunction(structPack))
+	t.RawSetString("pack", L.NewFunction(func(L *lua.LState) int { return structPack(L, &outBound{L: L, v: v}) }))
 	t.RawSetString("unpack", L.NewFunction(structUnpack))
 	t.RawSetString("size", L.NewFunction(func(L *lua.LState) int {
 		f := &structFmt{fmt: L.CheckString(1), maxAlign: 1}
@@ -149,7 +149,7 @@ func openStruct(L *lua.LState) *lua.LTable {
 	return t
 }
 
-func structPack(L *lua.LState) int {
+func structPack(L *lua.LState, bound *outBound) int {
 	f := &structFmt{fmt: L.CheckString(1), maxAlign: 1}
 	var out []byte
 	arg := 2
@@ -188,6 +188,7 @@ func structPack(L *lua.LState) int {
 		case 'c', 's':
 			s := L.CheckString(arg)
 			arg++
+			bound.grow(len(out) + len(s) + 1)
 			if c == 's' {
 				out = append(append(out, s...), 0)
 				continue

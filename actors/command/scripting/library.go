@@ -1,8 +1,11 @@
 package scripting
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -62,7 +65,7 @@ func parseLibrary(code string) (*library, error) {
 	}
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 128})
 	defer L.Close()
-	v := &vm{L: L}
+	v := &vm{L: L, maxMemory: loadMaxMemory}
 	setup(L, v, "", true)
 	v.loading = &loading{lib: lib}
 	if err := v.loadLibrary(code); err != nil {
@@ -82,6 +85,13 @@ type loading struct {
 	fns map[string]*lua.LFunction
 }
 
+// A library's load code runs at most loadTimeout (Redis's 500 ms), and a
+// single allocation of it is bounded by loadMaxMemory.
+const (
+	loadTimeout   = 500 * time.Millisecond
+	loadMaxMemory = 512 << 20
+)
+
 // loadLibrary runs a library's code on v; the shebang line is blanked so
 // line numbers stay the code's.
 func (v *vm) loadLibrary(code string) error {
@@ -90,8 +100,15 @@ func (v *vm) loadLibrary(code string) error {
 	if err != nil {
 		return rerr.Errorf("%s", compileMessage(err))
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+	defer cancel()
+	v.L.SetContext(ctx)
+	defer v.L.RemoveContext()
 	v.L.Push(v.L.NewFunctionFromProto(proto))
 	if err := v.L.PCall(0, 0, v.L.NewFunction(errorHandler)); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return rerr.Errorf("ERR FUNCTION LOAD timeout")
+		}
 		r := &run{name: "", source: "user_function"}
 		return rerr.Errorf("%s", r.plainError(err))
 	}

@@ -97,3 +97,35 @@ func TestJSONDecodeDepth(t *testing.T) {
 				SHA1([]byte("return cjson.decode(string.rep('[', 100000))")) + ", on @user_script:1.\r\n"},
 	})
 }
+
+// TestBigAllocationsBounded: library calls whose result is a multiple of
+// their input (string.rep, table.concat, cjson.encode, cmsgpack.pack,
+// struct.pack) are refused once they would take the heap past the script
+// memory bound, with the bound's error, instead of one allocation that
+// ends the process (string.rep('x', 2^30 * 8) did); the next script runs.
+func TestBigAllocationsBounded(t *testing.T) {
+	h := harness(t) // a 64 MiB bound
+	for _, src := range []string{
+		`return #string.rep('xx', 2^30)`,
+		`return #string.rep(string.rep('x', 2^20), 2^20)`,
+		`local s = string.rep('x', 2^20) local t = {} for i = 1, 2000 do t[i] = s end return #table.concat(t)`,
+		`local t = {} for i = 1, 40 do t[#t + 1] = cjson.encode(t) end return #t`,
+		`local s = string.rep(string.char(1), 2^20) local t = {} for i = 1, 200 do t[i] = s end return #cjson.encode(t)`,
+		`local t = {} for i = 1, 40 do t[#t + 1] = cmsgpack.pack(t, t) end return #t`,
+		`local s = string.rep('x', 2^20) local t = {} for i = 1, 2000 do t[i] = s end return #struct.pack(string.rep('s', 2000), unpack(t))`,
+	} {
+		want := "-ERR Script used more memory than allowed (lua_max_memory_mib) script: " + SHA1([]byte(src)) + ", on @user_script:1.\r\n"
+		if got := h.Do(fmt.Sprintf("eval %q 0", src)); got != want {
+			t.Errorf("%s\n got %.200q\nwant %q", src, got, want)
+		}
+		if got := h.Do(`eval "return 1" 0`); got != ":1\r\n" {
+			t.Fatalf("after %s: %q", src, got)
+		}
+	}
+	// Under the bound the same calls work.
+	h.Run([]c{
+		{`eval "return #string.rep('xy', 2^20)" 0`, ":2097152\r\n"},
+		{`eval "local s = string.rep('x', 2^10) local t = {} for i = 1, 1000 do t[i] = s end return #table.concat(t, ',')" 0`, ":1024999\r\n"},
+		{`eval "local s = string.rep(string.char(1), 2^10) local t = {} for i = 1, 1000 do t[i] = s end return #cjson.encode(t)" 0`, ":6147001\r\n"},
+	})
+}

@@ -1,28 +1,43 @@
 package scripting
 
 import (
+	"math"
+	"runtime"
 	"runtime/metrics"
+	"strings"
+	"sync"
 	"time"
+
+	lua "github.com/yuin/gopher-lua"
 )
 
 // Memory bound.
 //
 // gopher-lua allocates from Go's heap and has no allocator hook, so a
-// script's memory is bounded from outside: once a script has run for
-// watchAfter, a watchdog samples the live heap every watchEvery and stops
-// the script (cancelling its Lua context) when the heap has grown by more
-// than Options.MaxMemory since the script started. The figure is the whole
-// process's, so the bound is generous by design: it stops runaway scripts
-// (tables grown without end) before they take the server down, and a
-// short script never pays for the watchdog.
+// script's memory is bounded from outside, by the process's heap: once a
+// script has run for watchAfter, a watchdog samples the heap every
+// watchEvery, and the library functions that make big strings at once
+// (string.rep of 2^30, cjson.encode of a table of big strings,
+// table.concat of many references to one big string) ask reserve first:
+// one such call would otherwise end the process before the next tick.
+//
+// The heap sample counts garbage too (other clients', or an earlier
+// script's not yet collected), so a sample past the bound is only a
+// suspicion: meter.over then runs a full collection and compares the live
+// heap with the live heap when the script started; only a script whose
+// own growth passes Options.MaxMemory is stopped, with Redis's wording
+// for a script over lua_max_memory. Otherwise the meter looks again from
+// the collected heap. The figure is the whole process's, so the bound is
+// generous by design: it stops runaway scripts before they take the
+// server down, and a short script never pays for the watchdog.
 
 const (
 	watchAfter = 50 * time.Millisecond
 	watchEvery = 10 * time.Millisecond
 )
 
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+func readUint64(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -30,12 +45,51 @@ func heapBytes() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// heapBytes is the heap's objects, garbage included.
+func heapBytes() uint64 { return readUint64("/memory/classes/heap/objects:bytes") }
+
+// liveBytes is the heap marked live by the last collection.
+func liveBytes() uint64 { return readUint64("/gc/heap/live:bytes") }
+
+// meter is a running script's memory account.
+type meter struct {
+	mu   sync.Mutex
+	live uint64 // the live heap at the script's start (as of the last collection)
+	ref  uint64 // heap samples are compared with ref plus the bound
+}
+
+func newMeter() *meter {
+	return &meter{live: liveBytes(), ref: heapBytes()}
+}
+
+// over reports whether the script has grown the heap past max with n
+// more bytes, collecting garbage first to be sure.
+func (m *meter) over(max, n uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h := heapBytes(); h <= m.ref || h-m.ref+n <= max {
+		return false
+	}
+	runtime.GC()
+	live := liveBytes()
+	var grown uint64
+	if live > m.live {
+		grown = live - m.live
+	}
+	if grown+n > max {
+		return true
+	}
+	// Garbage, not the script: its growth so far is grown.
+	h := heapBytes()
+	m.ref = h - min(grown, h)
+	return false
+}
+
 // watch starts the memory watchdog of a running script; stop ends it.
 func (s *Scripts) watch(r *running) (stop func()) {
 	if s.maxMemory == 0 {
 		return func() {}
 	}
-	base := heapBytes()
 	done := make(chan struct{})
 	timer := time.AfterFunc(watchAfter, func() {
 		tick := time.NewTicker(watchEvery)
@@ -45,7 +99,7 @@ func (s *Scripts) watch(r *running) (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
-				if h := heapBytes(); h > base && h-base > s.maxMemory {
+				if r.mem.over(s.maxMemory, 0) {
 					r.oom.Store(true)
 					r.cancel()
 					return
@@ -58,3 +112,184 @@ func (s *Scripts) watch(r *running) (stop func()) {
 		close(done)
 	}
 }
+
+// reserve raises Lua's "not enough memory" in L unless n more bytes fit
+// the running script's memory bound; the script then ends with the same
+// error as one the watchdog stops. Without a bound (MaxMemory 0) every
+// allocation is let through, as before. Outside a run (a library's load)
+// only n itself is bounded.
+func (v *vm) reserve(L *lua.LState, n int) {
+	if v.maxMemory == 0 || n < reserveFree {
+		return
+	}
+	r := v.run
+	var state *running
+	if r != nil {
+		state = r.state
+	}
+	switch {
+	case n < 0 || uint64(n) > v.maxMemory:
+	case state == nil || !state.mem.over(v.maxMemory, uint64(n)):
+		return
+	}
+	if state != nil {
+		state.oom.Store(true)
+		state.cancel()
+	}
+	L.RaiseError("not enough memory")
+}
+
+// reserveFree: allocations below it are not checked (a heap sample costs
+// about a microsecond; small strings cannot outrun the watchdog).
+const reserveFree = 64 << 10
+
+// outBound bounds one library call's growing output buffer by reserve,
+// checked each time the output may have grown by reserveFree.
+type outBound struct {
+	L       *lua.LState
+	v       *vm
+	checked int // the output length reserve last allowed
+}
+
+// grow reserves room for the output to reach n bytes (the buffer's next
+// allocation may be twice that).
+func (o *outBound) grow(n int) {
+	if n > o.checked {
+		o.v.reserve(o.L, 2*n)
+		o.checked = n + reserveFree
+	}
+}
+
+// boundAllocations replaces the two standard library functions whose
+// output is a multiple of their input, string.rep and table.concat, by
+// versions that reserve their result first. Both follow Lua 5.1 as Redis
+// ships it: string.rep's count is a C int (2^40 is 0, 2^31 negative: "");
+// table.concat refuses a non-string at any index from i to j (gopher-lua
+// clamps j to the table's length).
+func boundAllocations(L *lua.LState, v *vm, g *lua.LTable) {
+	str := g.RawGetString("string").(*lua.LTable)
+	str.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
+		if L.GetTop() == 0 {
+			L.ArgError(1, "string expected, got no value")
+		}
+		s := L.CheckString(1)
+		n := int(int32(int64(L.CheckNumber(2))))
+		if n <= 0 || len(s) == 0 {
+			L.Push(lua.LString(""))
+			return 1
+		}
+		if len(s) > math.MaxInt/n {
+			L.RaiseError("not enough memory")
+		}
+		v.reserve(L, len(s)*n)
+		L.Push(lua.LString(strings.Repeat(s, n)))
+		return 1
+	}))
+	tbl := g.RawGetString("table").(*lua.LTable)
+	tbl.RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		sep := L.OptString(2, "")
+		i := int(int32(int64(L.OptNumber(3, 1))))
+		j := int(int32(int64(L.OptNumber(4, lua.LNumber(t.Len())))))
+		size := 0
+		for k := i; k <= j; k++ {
+			x := t.RawGetInt(k)
+			if !lua.LVCanConvToString(x) {
+				L.RaiseError("invalid value (%s) at index %d in table for 'concat'", x.Type().String(), k)
+			}
+			size += len(lua.LVAsString(x))
+			if k < j {
+				size += len(sep)
+			}
+			if size > math.MaxInt32 {
+				L.RaiseError("not enough memory")
+			}
+		}
+		v.reserve(L, size)
+		var b strings.Builder
+		b.Grow(size)
+		for k := i; k <= j; k++ {
+			b.WriteString(lua.LVAsString(t.RawGetInt(k)))
+			if k < j {
+				b.WriteString(sep)
+			}
+		}
+		L.Push(lua.LString(b.String()))
+		return 1
+	}))
+}
+
+// boundStack replaces unpack and string.format by versions with Lua 5.1's
+// limits: unpack refuses more results than Lua's C stack holds (8,000
+// slots, the call's arguments included), and a format's flags, width and
+// precision are checked as Lua's scanformat checks them (at most 5 flags,
+// 2 digits each) before gopher-lua formats it: an unchecked width of
+// 99999999 would be one allocation of that size.
+func boundStack(L *lua.LState, g *lua.LTable) {
+	g.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		i := int64(int32(int64(L.OptNumber(2, 1))))
+		e := int64(int32(int64(L.OptNumber(3, lua.LNumber(t.Len())))))
+		if i > e {
+			return 0
+		}
+		n := e - i + 1
+		if n > math.MaxInt32 || int(n)+L.GetTop() > luaMaxCStack {
+			L.RaiseError("too many results to unpack")
+		}
+		for k := i; k <= e; k++ {
+			L.Push(t.RawGetInt(int(k)))
+		}
+		return int(n)
+	}))
+	str := g.RawGetString("string").(*lua.LTable)
+	format := str.RawGetString("format").(*lua.LFunction).GFunction
+	str.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
+		f := L.CheckString(1)
+		arg := 1
+		for p := 0; p < len(f); p++ {
+			if f[p] != '%' {
+				continue
+			}
+			if p++; p < len(f) && f[p] == '%' {
+				continue
+			}
+			arg++
+			start := p
+			for p < len(f) && strings.IndexByte("-+ #0", f[p]) >= 0 {
+				p++
+			}
+			if p-start >= 6 {
+				L.RaiseError("invalid format (repeated flags)")
+			}
+			p = skipDigits(f, p)
+			if p < len(f) && f[p] == '.' {
+				p = skipDigits(f, p+1)
+			}
+			if p < len(f) && isDigit(f[p]) {
+				L.RaiseError("invalid format (width or precision too long)")
+			}
+			if p >= len(f) || strings.IndexByte("cdiouxXeEfgGqs", f[p]) < 0 {
+				c := ""
+				if p < len(f) {
+					c = f[p : p+1]
+				}
+				L.RaiseError("invalid option '%%%s' to 'format'", c)
+			}
+			if arg > L.GetTop() {
+				L.ArgError(arg, "no value")
+			}
+		}
+		return format(L)
+	}))
+}
+
+// skipDigits skips at most two digits of f from p.
+func skipDigits(f string, p int) int {
+	for n := 0; n < 2 && p < len(f) && isDigit(f[p]); n++ {
+		p++
+	}
+	return p
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

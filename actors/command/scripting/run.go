@@ -104,7 +104,7 @@ func errorHandler(L *lua.LState) int {
 	t, ok := e.(*lua.LTable)
 	if !ok {
 		t = L.NewTable()
-		t.RawSetString("err", lua.LString("ERR "+e.String()))
+		t.RawSetString("err", lua.LString("ERR "+luaWording(e.String())))
 	}
 	for level := 0; level < 8; level++ {
 		dbg, ok := L.GetStack(level)
@@ -119,6 +119,26 @@ func errorHandler(L *lua.LState) int {
 	}
 	L.Push(t)
 	return 1
+}
+
+// luaWording quotes the function name of gopher-lua's argument errors as
+// Lua 5.1 does: "bad argument #1 to 'rep' (...)", not "to rep (...)".
+func luaWording(msg string) string {
+	const bad = "bad argument #"
+	i := strings.Index(msg, bad)
+	if i < 0 {
+		return msg
+	}
+	rest := msg[i+len(bad):]
+	num, after, ok := strings.Cut(rest, " to ")
+	if !ok || strings.Trim(num, "0123456789") != "" {
+		return msg
+	}
+	name, tail, ok := strings.Cut(after, " (")
+	if !ok || name == "" || strings.ContainsAny(name, " '") {
+		return msg
+	}
+	return msg[:i] + bad + num + " to '" + name + "' (" + tail
 }
 
 // errorText renders a failed script's error as Redis's reply text.

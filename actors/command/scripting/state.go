@@ -18,15 +18,18 @@ type vm struct {
 	// function name, as of the Functions generation fnGen.
 	fnGen uint64
 	fns   map[string]*lua.LFunction
+	// maxMemory is Options.MaxMemory: what reserve (memory.go) lets a
+	// script's big allocations take.
+	maxMemory uint64
 }
 
 // newState prepares a Lua state as Redis does: the base, table, string and
 // math libraries, Redis's cjson, cmsgpack, bit and struct, the redis
 // library, and read-only globals.
-func newState(version string) *vm {
+func newState(version string, maxMemory uint64) *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
 		RegistryMaxSize: 1024 * 256})
-	v := &vm{L: L}
+	v := &vm{L: L, maxMemory: maxMemory}
 	setup(L, v, version, false)
 	return v
 }
@@ -40,6 +43,8 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 		L.Call(0, 0)
 	}
 	g := L.G.Global
+	boundAllocations(L, v, g)
+	boundStack(L, g)
 	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
 	}
@@ -75,10 +80,10 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 	r.RawSetString("REDIS_VERSION_NUM", lua.LNumber(versionNum(version)))
 	g.RawSetString("redis", r)
 	null := L.NewUserData() // cjson.null
-	g.RawSetString("cjson", openCJSON(L, null))
-	g.RawSetString("cmsgpack", openCMsgpack(L))
+	g.RawSetString("cjson", openCJSON(L, v, null))
+	g.RawSetString("cmsgpack", openCMsgpack(L, v))
 	g.RawSetString("bit", openBit(L))
-	g.RawSetString("struct", openStruct(L))
+	g.RawSetString("struct", openStruct(L, v))
 	for _, lib := range []string{"redis", "string", "table", "math", "cjson", "cmsgpack", "bit", "struct"} {
 		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable), loadOnly && lib == "redis"))
 	}
