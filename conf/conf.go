@@ -302,7 +302,7 @@ func (a Actors) ShardCount(procs int, shared bool) int {
 func Default() Config {
 	return Config{
 		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
-			MaxMultibulkLen: math.MaxInt32, MaxInlineLen: 64 << 10, Multicore: true, ProtectedMode: true,
+			MaxMultibulkLen: math.MaxInt32, MaxInlineLen: 64 << 10, Multicore: false, ProtectedMode: true,
 			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
 			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
 		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,

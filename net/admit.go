@@ -153,7 +153,16 @@ func refuse(protected bool, password string, addr stdnet.Addr) bool {
 // busy returns BUSY for a command arriving while a script has run past
 // busy-reply-threshold, unless the command is allowed then (SCRIPT KILL).
 func (s *Server) busy(spec *command.Spec) error {
-	if s.opts.Busy == nil || spec.Flags&command.AllowBusy != 0 {
+	if spec.Flags&command.AllowBusy != 0 {
+		return nil
+	}
+	return s.scriptBusy()
+}
+
+// scriptBusy returns BUSY while a script has run past
+// busy-reply-threshold, nil otherwise.
+func (s *Server) scriptBusy() error {
+	if s.opts.Busy == nil {
 		return nil
 	}
 	limit := s.busyMs.Load()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	stdnet "net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -480,6 +481,14 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	fail := func(err error, name string) {
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
+		if command.Is(args[0], "exec") {
+			// As Redis's rejectCommand: a refused EXEC discards the
+			// transaction (and its WATCH) and says why.
+			msg := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(string(w.Bytes()), "-"), "\r\n"), "ERR ")
+			w.Reset(proto)
+			w.Error("EXECABORT Transaction discarded because of: " + msg)
+			cl.endMulti()
+		}
 		cl.Reply(seq, w.Bytes())
 		cl.multiErr = cl.multi // a command that cannot be queued aborts EXEC
 	}
@@ -515,6 +524,22 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		s.slowCommand(cl, args, 0)
 		fail(err, spec.FullName())
 		return
+	}
+	if spec.Flags&command.Conn == 0 && spec.Flags&command.AllowBusy != 0 && s.opts.Busy != nil {
+		// An allow-busy storage command (FUNCTION STATS) is answered
+		// here, without a transaction, while a function runs: the
+		// function's shard would hold it until the function ends. A
+		// busy EVAL refuses it, as Redis does.
+		d, function := s.opts.Busy()
+		busy := s.scriptBusy()
+		if d > 0 && !function && busy != nil {
+			fail(busy, spec.FullName())
+			return
+		}
+		if d > 0 && function {
+			s.runConn(cl, spec, args, runner, seq, db, proto)
+			return
+		}
 	}
 	if spec.Flags&command.Conn != 0 {
 		s.runConn(cl, spec, args, runner, seq, db, proto)

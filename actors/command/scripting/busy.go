@@ -20,6 +20,8 @@ import (
 type running struct {
 	start    time.Time
 	function bool
+	name     string   // the function's name (FUNCTION STATS)
+	command  [][]byte // the command that runs it, as sent
 	wrote    atomic.Bool
 	killed   atomic.Bool
 	oom      atomic.Bool // stopped by the memory bound (memory.go)
@@ -32,9 +34,9 @@ type registry struct {
 	all map[*running]struct{}
 }
 
-func (g *registry) add(function bool) (*running, context.Context) {
+func (g *registry) add(function bool, name string, command [][]byte) (*running, context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{start: time.Now(), function: function, cancel: cancel, mem: newMeter()}
+	r := &running{start: time.Now(), function: function, name: name, command: command, cancel: cancel, mem: newMeter()}
 	g.mu.Lock()
 	if g.all == nil {
 		g.all = map[*running]struct{}{}
@@ -51,13 +53,14 @@ func (g *registry) remove(r *running) {
 	r.cancel()
 }
 
-// oldest returns the longest-running script, or nil.
-func (g *registry) oldest() *running {
+// oldest returns the longest-running script, or nil; with functions,
+// the longest-running function.
+func (g *registry) oldest(functions bool) *running {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var o *running
 	for r := range g.all {
-		if o == nil || r.start.Before(o.start) {
+		if (!functions || r.function) && (o == nil || r.start.Before(o.start)) {
 			o = r
 		}
 	}
@@ -68,7 +71,7 @@ func (g *registry) oldest() *running {
 // whether it is a function; the network front compares it with
 // busy-reply-threshold.
 func (s *Scripts) Busy() (time.Duration, bool) {
-	r := s.running.oldest()
+	r := s.running.oldest(false)
 	if r == nil {
 		return 0, false
 	}
@@ -83,15 +86,20 @@ func BusyError(function bool) error {
 	return rerr.Errorf("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.")
 }
 
-// kill stops the longest-running script if it has not written.
-func (s *Scripts) kill() error {
-	r := s.running.oldest()
+// kill stops the longest-running script if it has not written: SCRIPT
+// KILL (function false) only an EVAL, FUNCTION KILL only a function, each
+// refusing the other kind with the BUSY error that names the right one,
+// in Redis 7.0's order.
+func (s *Scripts) kill(function bool) error {
+	r := s.running.oldest(false)
 	switch {
 	case r == nil:
 		return rerr.Errorf("NOTBUSY No scripts in execution right now.")
 	case r.wrote.Load():
 		return rerr.Errorf("UNKILLABLE Sorry the script already executed write commands against the dataset. " +
 			"You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
+	case r.function != function:
+		return BusyError(r.function)
 	}
 	r.killed.Store(true)
 	r.cancel()

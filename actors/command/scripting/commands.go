@@ -21,7 +21,7 @@ func Commands(s *Scripts) []*command.Spec {
 			{Name: "restore", Arity: -3, Flags: command.Write | command.NoScript, Parse: s.parseFnRestore},
 			{Name: "list", Arity: -2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnList},
 			{Name: "dump", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnDump},
-			{Name: "stats", Arity: 2, Flags: command.ReadOnly | command.NoScript, Parse: s.parseFnStats},
+			{Name: "stats", Arity: 2, Flags: command.ReadOnly | command.NoScript | command.AllowBusy, Parse: s.parseFnStats},
 			{Name: "kill", Arity: 2, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: s.parseKill},
 			command.HelpSpec("FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 				"LOAD [REPLACE] <FUNCTION CODE>", "    Creates a library from its code (REPLACE: over one of the same name).",

@@ -14,6 +14,7 @@ type fcall struct {
 	keys     [][]byte
 	argv     [][]byte
 	readOnly bool
+	args     [][]byte // the command line, for FUNCTION STATS
 }
 
 func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, error) {
@@ -22,7 +23,7 @@ func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, err
 		if err != nil {
 			return nil, err
 		}
-		return &fcall{s: s, name: string(args[1]), keys: keys, argv: argv, readOnly: readOnly}, nil
+		return &fcall{s: s, name: string(args[1]), keys: keys, argv: argv, readOnly: readOnly, args: args}, nil
 	}
 }
 
@@ -50,6 +51,6 @@ func (x *fcall) Run(c *command.Ctx) error {
 		return rerr.Errorf("ERR Function not found")
 	}
 	r := &run{scripts: x.s, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.noWrites, resp: 2,
-		client: &scriptClient{db: c.DB}}
+		client: &scriptClient{db: c.DB}, command: x.args}
 	return v.runFunction(r, closure, stringsTable(v.L, x.keys), stringsTable(v.L, x.argv))
 }

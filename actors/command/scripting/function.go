@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"slices"
+	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -184,15 +185,25 @@ func (x *fnList) Run(c *command.Ctx) error {
 	return nil
 }
 
-// FUNCTION STATS: no script is ever left running between commands.
+// FUNCTION STATS: the function running now (the longest-running one:
+// rekv's shards may run several at once), and the library counts. It is
+// flagged allow-busy: while a script runs, the network front runs it
+// without a transaction (c.Tx nil), from the libraries as last read (the
+// running function was found in them), and refuses it BUSY while an EVAL
+// is busy, as Redis does.
 type fnStats struct{ s *Scripts }
 
 func (s *Scripts) parseFnStats([][]byte) (command.Runner, error) { return &fnStats{s}, nil }
 
 func (x *fnStats) Run(c *command.Ctx) error {
-	libs, _, err := x.s.fns.sync(c.Tx)
-	if err != nil {
-		return err
+	var libs map[string]*library
+	if c.Tx == nil {
+		libs = x.s.fns.cached()
+	} else {
+		var err error
+		if libs, _, err = x.s.fns.sync(c.Tx); err != nil {
+			return err
+		}
 	}
 	funcs := 0
 	for _, lib := range libs {
@@ -200,7 +211,20 @@ func (x *fnStats) Run(c *command.Ctx) error {
 	}
 	c.W.Map(2)
 	c.W.BulkString("running_script")
-	c.W.Null()
+	if r := x.s.running.oldest(true); r != nil {
+		c.W.Map(3)
+		c.W.BulkString("name")
+		c.W.BulkString(r.name)
+		c.W.BulkString("command")
+		c.W.Array(len(r.command))
+		for _, a := range r.command {
+			c.W.Bulk(a)
+		}
+		c.W.BulkString("duration_ms")
+		c.W.Int(time.Since(r.start).Milliseconds())
+	} else {
+		c.W.Null()
+	}
 	c.W.BulkString("engines")
 	c.W.Map(1)
 	c.W.BulkString("LUA")

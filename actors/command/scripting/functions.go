@@ -87,3 +87,10 @@ func (v *vm) bind(libs map[string]*library, gen uint64, name string) (*lua.LFunc
 	}
 	return v.fns[name], nil
 }
+
+// cached returns the libraries as last read (nil before any read).
+func (f *Functions) cached() map[string]*library {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.libs
+}

@@ -206,15 +206,14 @@ func boundAllocations(L *lua.LState, v *vm, g *lua.LTable) {
 			}
 		}
 		v.reserve(L, size)
-		var b strings.Builder
-		b.Grow(size)
+		b := make([]byte, 0, size)
 		for k := i; k <= j; k++ {
-			b.WriteString(lua.LVAsString(t.RawGetInt(k)))
+			b = append(b, lua.LVAsString(t.RawGetInt(k))...)
 			if k < j {
-				b.WriteString(sep)
+				b = append(b, sep...)
 			}
 		}
-		L.Push(lua.LString(b.String()))
+		L.Push(lua.LString(b))
 		return 1
 	}))
 }

@@ -19,11 +19,12 @@ type run struct {
 	scripts  *Scripts
 	state    *running
 	c        *command.Ctx
-	name     string // the script's sha, or the function's name
-	source   string // "user_script" or "user_function"
-	readOnly bool   // EVAL_RO or #!lua flags=no-writes
-	resp     int    // redis.setresp: 2 or 3
-	abort    error  // a Go error that ends the script (ErrAllShards, storage)
+	name     string   // the script's sha, or the function's name
+	source   string   // "user_script" or "user_function"
+	readOnly bool     // EVAL_RO or #!lua flags=no-writes
+	resp     int      // redis.setresp: 2 or 3
+	abort    error    // a Go error that ends the script (ErrAllShards, storage)
+	command  [][]byte // the command line that runs it (FUNCTION STATS)
 	client   *scriptClient
 }
 
@@ -50,7 +51,7 @@ func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly
 func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	L := v.L
 	v.run = r
-	state, ctx := r.scripts.running.add(r.source == "user_function")
+	state, ctx := r.scripts.running.add(r.source == "user_function", r.name, r.command)
 	r.state = state
 	L.SetContext(ctx)
 	stopWatch := r.scripts.watch(state)
@@ -70,15 +71,12 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 		return r.abort
 	}
 	if err != nil && state.oom.Load() {
-		r.c.W.Error(fmt.Sprintf("ERR Script used more memory than allowed (lua_max_memory_mib) script: %s, on @%s:%d.", r.name, r.source, r.line(L)))
+		r.c.W.Error(fmt.Sprintf("ERR Script used more memory than allowed (lua_max_memory_mib) script: %s, on @%s:%d.", r.name, r.source, r.line(L, err)))
 		return nil
 	}
 	if err != nil && state.killed.Load() {
-		kind := "SCRIPT"
-		if state.function {
-			kind = "FUNCTION"
-		}
-		r.c.W.Error(fmt.Sprintf("ERR Script killed by user with %s KILL... script: %s, on @%s:%d.", kind, r.name, r.source, r.line(L)))
+		// Redis 7.0 words a killed function's error as a script's too.
+		r.c.W.Error(fmt.Sprintf("ERR Script killed by user with SCRIPT KILL... script: %s, on @%s:%d.", r.name, r.source, r.line(L, err)))
 		return nil
 	}
 	if err != nil {
@@ -309,7 +307,15 @@ func errMessage(err error) string {
 
 // line returns the line the script was at (for a killed script), 1 when
 // unknown.
-func (r *run) line(L *lua.LState) int {
+func (r *run) line(L *lua.LState, err error) int {
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		if t, ok := ae.Object.(*lua.LTable); ok {
+			if line, ok := t.RawGetString("line").(lua.LNumber); ok && line > 0 {
+				return int(line) // where the error was raised (errorHandler)
+			}
+		}
+	}
 	for level := 0; level < 8; level++ {
 		dbg, ok := L.GetStack(level)
 		if !ok {

@@ -63,12 +63,17 @@ func (x flush) Run(c *command.Ctx) error {
 // SCRIPT KILL and FUNCTION KILL: stop the longest-running script if it
 // has not written (it runs on the connection's loop, not behind the
 // script's shards).
-type kill struct{ s *Scripts }
+type kill struct {
+	s        *Scripts
+	function bool // FUNCTION KILL
+}
 
-func (s *Scripts) parseKill([][]byte) (command.Runner, error) { return kill{s}, nil }
+func (s *Scripts) parseKill(args [][]byte) (command.Runner, error) {
+	return kill{s: s, function: command.Is(args[0], "function")}, nil
+}
 
 func (x kill) Run(c *command.Ctx) error {
-	if err := x.s.kill(); err != nil {
+	if err := x.s.kill(x.function); err != nil {
 		return err
 	}
 	c.W.OK()
