@@ -3,6 +3,7 @@ package integration
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,28 @@ func waitReply(t *testing.T, r *raw, args []string, want string) {
 			t.Fatalf("%v: %q, want %q", args, got, want)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestScriptVersionMatchesInfo: redis.REDIS_VERSION and
+// REDIS_VERSION_NUM are the version INFO reports, as in Redis.
+func TestScriptVersionMatchesInfo(t *testing.T) {
+	r := dialRaw(t, startNode(t, "badger", nil).Addr())
+	info := r.do("INFO", "server")
+	_, rest, ok := strings.Cut(info, "redis_version:")
+	version, _, _ := strings.Cut(rest, "\r\n")
+	if !ok || version == "" {
+		t.Fatalf("INFO server has no redis_version: %q", info)
+	}
+	if got := r.do("EVAL", "return redis.REDIS_VERSION", "0"); got != "$"+strconv.Itoa(len(version))+"\r\n"+version+"\r\n" {
+		t.Errorf("redis.REDIS_VERSION = %q, INFO says %q", got, version)
+	}
+	var num int
+	for _, part := range strings.Split(version, ".") {
+		n, _ := strconv.Atoi(part)
+		num = num<<8 | n
+	}
+	if got := r.do("EVAL", "return redis.REDIS_VERSION_NUM", "0"); got != ":"+strconv.Itoa(num)+"\r\n" {
+		t.Errorf("redis.REDIS_VERSION_NUM = %q, want %d", got, num)
 	}
 }

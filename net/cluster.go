@@ -69,5 +69,15 @@ func clusterRouted(s *Server, a *admission) error {
 	if err != nil && exec {
 		a.cl.endMulti()
 	}
-	return err
+	if err != nil {
+		return redirection{err}
+	}
+	return nil
 }
+
+// redirection is a refusal of clusterRouted: Redis answers it as it is,
+// even to EXEC (no EXECABORT: clusterRedirectClient, not rejectCommand).
+type redirection struct{ err error }
+
+func (r redirection) Error() string { return r.err.Error() }
+func (r redirection) Unwrap() error { return r.err }

@@ -481,7 +481,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	fail := func(err error, name string) {
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
-		if command.Is(args[0], "exec") {
+		if command.Is(args[0], "exec") && !errors.As(err, new(redirection)) {
 			// As Redis's rejectCommand: a refused EXEC discards the
 			// transaction (and its WATCH) and says why.
 			msg := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(string(w.Bytes()), "-"), "\r\n"), "ERR ")

@@ -23,6 +23,7 @@ type Scripts struct {
 	states    sync.Pool
 	fns       Functions
 	running   registry
+	cjson     [2]*cjsonOptions // scripts', functions' (lib_cjson_options.go)
 }
 
 // script is one compiled script.
@@ -50,7 +51,8 @@ func New(o Options) *Scripts {
 		o.MaxReply = maxScriptReply
 	}
 	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, maxReply: o.MaxReply, byHash: map[string]*script{}}
-	s.states.New = func() any { return newState(s.version, s.maxMemory) }
+	s.cjson = [2]*cjsonOptions{newCJSONOptions(), newCJSONOptions()}
+	s.states.New = func() any { return newState(s.version, s.maxMemory, s.cjson) }
 	return s
 }
 
@@ -95,6 +97,7 @@ func (s *Scripts) flush() {
 	s.mu.Lock()
 	s.byHash = map[string]*script{}
 	s.mu.Unlock()
+	s.cjson[0].reset() // Redis's SCRIPT FLUSH starts a new Lua state
 }
 
 // compile parses the shebang and compiles the body. The shebang line is

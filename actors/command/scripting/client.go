@@ -1,8 +1,12 @@
 package scripting
 
 import (
+	"strings"
 	"time"
 
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
@@ -61,4 +65,51 @@ func (c *scriptClient) ReplyLater() func([]byte)         { return func([]byte) {
 func (c *scriptClient) Caching(bool) error               { return errNotInScript }
 func (c *scriptClient) TrackingInfo() command.TrackingInfo {
 	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}
+}
+
+// aclCheckCmd is redis.acl_check_cmd(command, args...): whether the
+// script's caller may run that command with those arguments (true for an
+// unrestricted user). Like Redis's, it finds the command (or its
+// subcommand) without checking arity, and raises for an unknown one.
+func (v *vm) aclCheckCmd(L *lua.LState) int {
+	r := v.run
+	if r == nil {
+		raise(L, "redis.acl_check_cmd can only be called inside a script invocation")
+	}
+	n := L.GetTop()
+	if n == 0 {
+		raise(L, "Please specify at least one argument for this redis lib call")
+	}
+	args := make([][]byte, n)
+	for i := 1; i <= n; i++ {
+		switch a := L.Get(i).(type) {
+		case lua.LString:
+			args[i-1] = []byte(a)
+		case lua.LNumber:
+			args[i-1] = []byte(a.String())
+		default:
+			raise(L, "Lua redis lib command arguments must be strings or integers")
+		}
+	}
+	spec := r.c.Registry.Lookup(args[0])
+	if spec != nil && len(spec.Subcommands) > 0 && len(args) > 1 {
+		spec = r.c.Registry.LookupFull([]byte(spec.Name + "|" + string(args[1])))
+	}
+	if spec == nil {
+		raise(L, "Invalid command passed to redis.acl_check_cmd()")
+	}
+	ok := true
+	if u := r.c.User; u != nil {
+		if spec.CheckArity(args) != nil {
+			// No keys to check in a call that cannot run anyway.
+			name := 1
+			if strings.Contains(spec.FullName(), "|") {
+				name = 2
+			}
+			args = args[:min(len(args), name)]
+		}
+		ok = acl.Permit(u, spec, args) == nil
+	}
+	L.Push(lua.LBool(ok))
+	return 1
 }

@@ -1,9 +1,11 @@
 package scripting
 
 import (
+	"errors"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -18,14 +20,16 @@ func openCJSON(L *lua.LState, v *vm, null lua.LValue) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("null", null)
 	t.RawSetString("encode", L.NewFunction(func(L *lua.LState) int {
-		e := &jsonEncoder{L: L, null: null, out: outBound{L: L, v: v}}
+		cjsonOneArg(L)
+		e := &jsonEncoder{L: L, null: null, out: outBound{L: L, v: v}, opt: v.cjsonOptions().snapshot()}
 		b := e.encode(nil, L.CheckAny(1), 0)
 		v.reserve(L, len(b)) // the Lua string is a copy
 		L.Push(lua.LString(b))
 		return 1
 	}))
 	t.RawSetString("decode", L.NewFunction(func(L *lua.LState) int {
-		d := &jsonDecoder{L: L, s: L.CheckString(1), null: null}
+		cjsonOneArg(L)
+		d := &jsonDecoder{L: L, s: L.CheckString(1), null: null, opt: v.cjsonOptions().snapshot()}
 		d.skip()
 		v := d.value()
 		d.skip()
@@ -35,10 +39,7 @@ func openCJSON(L *lua.LState, v *vm, null lua.LValue) *lua.LTable {
 		L.Push(v)
 		return 1
 	}))
-	for _, name := range []string{"encode_max_depth", "decode_max_depth", "encode_number_precision",
-		"encode_sparse_array", "encode_invalid_numbers", "decode_invalid_numbers", "encode_keep_buffer"} {
-		t.RawSetString(name, L.NewFunction(func(*lua.LState) int { return 0 }))
-	}
+	openCJSONOptions(L, v, t)
 	return t
 }
 
@@ -48,12 +49,13 @@ type jsonEncoder struct {
 	L    *lua.LState
 	null lua.LValue
 	out  outBound
+	opt  cjsonOptions
 }
 
 func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
 	L := e.L
-	if depth > 1000 {
-		L.RaiseError("Cannot serialise, excessive nesting (1001)")
+	if depth >= e.opt.encodeMaxDepth && isTable(v) {
+		L.RaiseError("Cannot serialise, excessive nesting (%d)", depth+1)
 	}
 	switch x := v.(type) {
 	case lua.LBool:
@@ -63,10 +65,20 @@ func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
 		return append(b, "false"...)
 	case lua.LNumber:
 		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+		switch {
+		case !math.IsNaN(f) && !math.IsInf(f, 0):
+		case e.opt.encodeInvalid == 0:
 			L.RaiseError("Cannot serialise number: must not be NaN or Inf")
+		case e.opt.encodeInvalid == 2:
+			return append(b, "null"...)
+		case math.IsNaN(f):
+			return append(b, "nan"...)
+		case f > 0:
+			return append(b, "inf"...)
+		default:
+			return append(b, "-inf"...)
 		}
-		return strconv.AppendFloat(b, f, 'g', 14, 64)
+		return strconv.AppendFloat(b, f, 'g', e.opt.precision, 64)
 	case lua.LString:
 		e.out.grow(len(b) + 6*len(x)) // "\u00XX" for a control byte
 		return jsonString(b, string(x))
@@ -93,9 +105,14 @@ func (e *jsonEncoder) table(b []byte, t *lua.LTable, depth int) []byte {
 		maxIdx = max(maxIdx, int(n))
 	})
 	if isArray && count > 0 {
-		if maxIdx > 10 && maxIdx > 2*count {
-			L.RaiseError("Cannot serialise table: excessively sparse array")
+		if e.opt.sparseRatio > 0 && maxIdx > count*e.opt.sparseRatio && maxIdx > e.opt.sparseSafe {
+			if !e.opt.sparseConvert {
+				L.RaiseError("Cannot serialise table: excessively sparse array")
+			}
+			isArray = false // encoded as an object with the indexes as keys
 		}
+	}
+	if isArray && count > 0 {
 		b = append(b, '[')
 		for i := 1; i <= maxIdx; i++ {
 			if i > 1 {
@@ -132,6 +149,11 @@ func (e *jsonEncoder) table(b []byte, t *lua.LTable, depth int) []byte {
 	return append(b, '}')
 }
 
+func isTable(v lua.LValue) bool {
+	_, ok := v.(*lua.LTable)
+	return ok
+}
+
 func jsonString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -165,6 +187,7 @@ type jsonDecoder struct {
 	s    string
 	pos  int
 	null lua.LValue
+	opt  cjsonOptions
 	// depth counts the arrays and objects open, bounded as Redis's
 	// cjson's decode_max_depth (1000) bounds them.
 	depth int
@@ -174,10 +197,10 @@ type jsonDecoder struct {
 const jsonMaxDepth = 1000
 
 // nest enters an array or object, failing as Redis's cjson does past
-// jsonMaxDepth; the caller leaves with d.depth--.
+// decode_max_depth; the caller leaves with d.depth--.
 func (d *jsonDecoder) nest() {
 	d.depth++
-	if d.depth > jsonMaxDepth {
+	if d.depth > d.opt.decodeMaxDepth {
 		d.L.RaiseError("Found too many nested data structures (%d) at character %d", d.depth, d.pos+1)
 	}
 }
@@ -187,6 +210,10 @@ func (d *jsonDecoder) fail(what string) {
 	if d.pos >= len(d.s) {
 		token = "T_END"
 	}
+	d.failToken(what, token)
+}
+
+func (d *jsonDecoder) failToken(what, token string) {
 	d.L.RaiseError("Expected %s but found %s at character %d", what, token, d.pos+1)
 }
 
@@ -196,19 +223,11 @@ func (d *jsonDecoder) skip() {
 	}
 }
 
-func (d *jsonDecoder) lit(word string, v lua.LValue) lua.LValue {
-	if len(d.s)-d.pos >= len(word) && d.s[d.pos:d.pos+len(word)] == word {
-		d.pos += len(word)
-		return v
-	}
-	d.fail("value")
-	return nil
-}
-
 func (d *jsonDecoder) value() lua.LValue {
 	if d.pos >= len(d.s) {
 		d.fail("value")
 	}
+	rest := d.s[d.pos:]
 	switch c := d.s[d.pos]; {
 	case c == '{':
 		return d.object()
@@ -216,28 +235,123 @@ func (d *jsonDecoder) value() lua.LValue {
 		return d.array()
 	case c == '"':
 		return lua.LString(d.str())
-	case c == 't':
-		return d.lit("true", lua.LTrue)
-	case c == 'f':
-		return d.lit("false", lua.LFalse)
-	case c == 'n':
-		return d.lit("null", d.null)
 	case c == '-' || c >= '0' && c <= '9':
-		start := d.pos
-		for d.pos < len(d.s) && (d.s[d.pos] >= '0' && d.s[d.pos] <= '9' || d.s[d.pos] == '-' ||
-			d.s[d.pos] == '+' || d.s[d.pos] == '.' || d.s[d.pos] == 'e' || d.s[d.pos] == 'E') {
-			d.pos++
+		if !d.opt.decodeInvalid && invalidJSONNumber(rest) {
+			d.failToken("value", "invalid number")
 		}
-		f, err := strconv.ParseFloat(d.s[start:d.pos], 64)
-		if err != nil {
-			d.pos = start
-			d.fail("value")
-		}
-		return lua.LNumber(f)
+		return d.number()
+	case strings.HasPrefix(rest, "true"):
+		d.pos += 4
+		return lua.LTrue
+	case strings.HasPrefix(rest, "false"):
+		d.pos += 5
+		return lua.LFalse
+	case strings.HasPrefix(rest, "null"):
+		d.pos += 4
+		return d.null
+	case d.opt.decodeInvalid && invalidJSONNumber(rest):
+		return d.number()
 	}
 	d.fail("value")
 	return nil
 }
+
+// number reads a number as C's strtod does (lua-cjson's reader): the
+// longest prefix that is one, hexadecimal, inf and nan included.
+func (d *jsonDecoder) number() lua.LValue {
+	f, n := strtod(d.s[d.pos:])
+	if n == 0 {
+		d.failToken("value", "invalid number")
+	}
+	d.pos += n
+	return lua.LNumber(f)
+}
+
+// invalidJSONNumber is lua-cjson's json_is_invalid_number: a number JSON
+// does not allow (a leading '+' or zero, hexadecimal, inf, nan) that
+// decode_invalid_numbers lets through.
+func invalidJSONNumber(s string) bool {
+	if strings.HasPrefix(s, "+") {
+		return true
+	}
+	s = strings.TrimPrefix(s, "-")
+	switch {
+	case s == "":
+		return false
+	case s[0] == '0':
+		return len(s) > 1 && (s[1]|0x20 == 'x' || s[1] >= '0' && s[1] <= '9')
+	case s[0] <= '9':
+		return false
+	}
+	low := strings.ToLower(s[:min(3, len(s))])
+	return low == "inf" || low == "nan"
+}
+
+// strtod parses the longest prefix of s that C's strtod reads: an
+// optional sign, then inf, infinity, nan, a hexadecimal integer, or a
+// decimal number with an optional fraction and exponent. It returns the
+// value and the bytes read (0: none).
+func strtod(s string) (float64, int) {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	sign := func(f float64) float64 {
+		if neg {
+			return -f
+		}
+		return f
+	}
+	low := strings.ToLower(s[i:min(len(s), i+8)])
+	switch {
+	case strings.HasPrefix(low, "infinity"):
+		return sign(math.Inf(1)), i + 8
+	case strings.HasPrefix(low, "inf"):
+		return sign(math.Inf(1)), i + 3
+	case strings.HasPrefix(low, "nan"):
+		return math.NaN(), i + 3
+	case strings.HasPrefix(low, "0x") && len(low) > 2 && isHex(low[2]):
+		j, v := i+2, 0.0
+		for ; j < len(s) && isHex(s[j]); j++ {
+			h, _ := strconv.ParseUint(s[j:j+1], 16, 8)
+			v = v*16 + float64(h)
+		}
+		return sign(v), j
+	}
+	j, digits := i, 0
+	for ; j < len(s) && isDigit(s[j]); j++ {
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for ; j < len(s) && isDigit(s[j]); j++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, 0
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			j = k
+		}
+	}
+	f, err := strconv.ParseFloat(s[i:j], 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, 0
+	}
+	return sign(f), j
+}
+
+func isHex(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 func (d *jsonDecoder) object() lua.LValue {
 	d.nest()

@@ -65,7 +65,7 @@ func parseLibrary(code string) (*library, error) {
 	}
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 128})
 	defer L.Close()
-	v := &vm{L: L, maxMemory: loadMaxMemory}
+	v := &vm{L: L, maxMemory: loadMaxMemory, cjson: [2]*cjsonOptions{newCJSONOptions(), newCJSONOptions()}}
 	setup(L, v, "", true)
 	v.loading = &loading{lib: lib}
 	if err := v.loadLibrary(code); err != nil {

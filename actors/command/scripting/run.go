@@ -274,6 +274,11 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if err != nil {
 		return errTable(L, "-"+errMessage(err)), nil
 	}
+	if b, ok := runner.(command.Blocker); ok && b.MayBlock() && (spec.Name == "xread" || spec.Name == "xreadgroup") {
+		// Redis refuses BLOCK from scripts for the stream reads (the
+		// list and zset pops just do not wait).
+		return errTable(L, "-ERR "+string(args[0])+" command is not allowed with BLOCK option from scripts"), nil
+	}
 	w := resp.NewWriter(r.resp)
 	r.client.proto = r.resp
 	if spec.Flags&command.Write != 0 {

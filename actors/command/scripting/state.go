@@ -21,15 +21,18 @@ type vm struct {
 	// maxMemory is Options.MaxMemory: what reserve (memory.go) lets a
 	// script's big allocations take.
 	maxMemory uint64
+	// cjson holds the cjson options of scripts [0] and functions [1]
+	// (lib_cjson_options.go), shared by every state of a Scripts.
+	cjson [2]*cjsonOptions
 }
 
 // newState prepares a Lua state as Redis does: the base, table, string and
 // math libraries, Redis's cjson, cmsgpack, bit and struct, the redis
 // library, and read-only globals.
-func newState(version string, maxMemory uint64) *vm {
+func newState(version string, maxMemory uint64, cjson [2]*cjsonOptions) *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
 		RegistryMaxSize: 1024 * 256})
-	v := &vm{L: L, maxMemory: maxMemory}
+	v := &vm{L: L, maxMemory: maxMemory, cjson: cjson}
 	setup(L, v, version, false)
 	return v
 }
@@ -57,6 +60,7 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 		for name, fn := range map[string]lua.LGFunction{
 			"call":               func(L *lua.LState) int { return v.call(L, true) },
 			"pcall":              func(L *lua.LState) int { return v.call(L, false) },
+			"acl_check_cmd":      func(L *lua.LState) int { return v.aclCheckCmd(L) },
 			"error_reply":        errorReply,
 			"status_reply":       statusReply,
 			"sha1hex":            sha1hex,
@@ -84,10 +88,48 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 	g.RawSetString("cmsgpack", openCMsgpack(L, v))
 	g.RawSetString("bit", openBit(L))
 	g.RawSetString("struct", openStruct(L, v))
+	libs := map[*lua.LTable]bool{}
 	for _, lib := range []string{"redis", "string", "table", "math", "cjson", "cmsgpack", "bit", "struct"} {
-		g.RawSetString(lib, readOnly(L, g.RawGetString(lib).(*lua.LTable), loadOnly && lib == "redis"))
+		proxy := readOnly(L, g.RawGetString(lib).(*lua.LTable), loadOnly && lib == "redis")
+		g.RawSetString(lib, proxy)
+		libs[proxy] = true
 	}
+	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
+		// ("x"):rep(2) reads the string library through its proxy, so
+		// getmetatable('').__index == string, as in Redis; the
+		// metatable itself is read-only.
+		mt.RawSetString("__index", g.RawGetString("string"))
+		mt.RawSetString("__metatable", readOnly(L, mt, false))
+	}
+	guardRaw(L, g, libs)
 	protectGlobals(L, g)
+}
+
+// guardRaw replaces rawset, setmetatable and getmetatable so that the
+// globals table and the libraries stay read-only, as Redis 7.0's Lua
+// keeps them (its tables carry a read-only flag; here they are proxies
+// whose raw fields would shadow the library for every later script).
+func guardRaw(L *lua.LState, g *lua.LTable, libs map[*lua.LTable]bool) {
+	readonly := func(L *lua.LState) {
+		if t, ok := L.Get(1).(*lua.LTable); ok && (t == g || libs[t]) {
+			raise(L, "Attempt to modify a readonly table")
+		}
+	}
+	for _, name := range []string{"rawset", "setmetatable"} {
+		orig := g.RawGetString(name).(*lua.LFunction).GFunction
+		g.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			readonly(L)
+			return orig(L)
+		}))
+	}
+	getmt := g.RawGetString("getmetatable").(*lua.LFunction).GFunction
+	g.RawSetString("getmetatable", L.NewFunction(func(L *lua.LState) int {
+		if t, ok := L.Get(1).(*lua.LTable); ok && libs[t] {
+			L.Push(lua.LNil) // Redis's libraries have no metatable
+			return 1
+		}
+		return getmt(L)
+	}))
 }
 
 // readOnly returns an empty proxy of t whose reads go to t and whose
@@ -133,6 +175,7 @@ func protectGlobals(L *lua.LState, g *lua.LTable) {
 		L.RaiseError("Attempt to modify a readonly table")
 		return 0
 	}))
+	mt.RawSetString("__metatable", readOnly(L, mt, false)) // getmetatable(_G), read-only
 	L.SetMetatable(g, mt)
 }
 
