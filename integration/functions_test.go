@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/conf"
@@ -45,7 +46,7 @@ func TestFunctionsSurviveRestart(t *testing.T) {
 	if n, err := other.FCall(ctx, "bump", []string{"m"}, 1).Int(); err != nil || n != 1 {
 		t.Fatalf("FCALL after RESTORE = %d %v", n, err)
 	}
-	if err := other.FunctionRestore(ctx, dump[:len(dump)-1]+"x").Err(); err == nil || err.Error() != "ERR payload version or checksum are wrong" {
+	if err := other.FunctionRestore(ctx, dump[:len(dump)-1]+"x").Err(); err == nil || err.Error() != "ERR DUMP payload version or checksum are wrong" {
 		t.Fatalf("RESTORE of a corrupt payload: %v", err)
 	}
 }
@@ -78,4 +79,70 @@ func TestFunctionsAcrossNodes(t *testing.T) {
 	if err := a.FCall(ctx, "bump", []string{"x"}, 1).Err(); err == nil || err.Error() != "ERR Function not found" {
 		t.Fatalf("FCALL on node a after DELETE on b: %v", err)
 	}
+}
+
+// TestFunctionDumpRestoreWithRedis: FUNCTION DUMP payloads are Redis
+// 7.0's both ways: redis-server's (its library code LZF-compressed)
+// restores into rekv, rekv's into redis-server, and the functions run on
+// each; a corrupt payload and a key's DUMP payload are refused alike.
+func TestFunctionDumpRestoreWithRedis(t *testing.T) {
+	redisAddr := redisServer(t)
+	lib := "#!lua name=dumped\nredis.register_function('echo_first', function(keys, args) return args[1] .. ' (from a dumped library)' end)"
+	short := "#!lua name=s\nredis.register_function('s', function() return 7 end)"
+	forEachDriver(t, func(t *testing.T, addr string) {
+		rd, rk := dialRaw(t, redisAddr), dialRaw(t, addr)
+		for _, c := range []*raw{rd, rk} {
+			c.do("FUNCTION", "FLUSH")
+		}
+		for _, code := range []string{lib, short} {
+			if got := rd.do("FUNCTION", "LOAD", code); strings.HasPrefix(got, "-") {
+				t.Fatalf("redis FUNCTION LOAD: %q", got)
+			}
+		}
+		fromRedis := bulk(t, rd.do("FUNCTION", "DUMP"))
+		if got := rk.do("FUNCTION", "RESTORE", fromRedis); got != "+OK\r\n" {
+			t.Fatalf("rekv FUNCTION RESTORE of redis's payload: %q", got)
+		}
+		want := "$26\r\nhi (from a dumped library)\r\n"
+		if got := rk.do("FCALL", "echo_first", "0", "hi"); got != want {
+			t.Fatalf("rekv FCALL after the restore: %q, want %q", got, want)
+		}
+		fromRekv := bulk(t, rk.do("FUNCTION", "DUMP"))
+		rd.do("FUNCTION", "FLUSH")
+		if got := rd.do("FUNCTION", "RESTORE", fromRekv); got != "+OK\r\n" {
+			t.Fatalf("redis FUNCTION RESTORE of rekv's payload: %q", got)
+		}
+		if got := rd.do("FCALL", "echo_first", "0", "hi"); got != want {
+			t.Fatalf("redis FCALL after the restore: %q", got)
+		}
+		if got := rd.do("FCALL", "s", "0"); got != ":7\r\n" {
+			t.Fatalf("redis FCALL s: %q", got)
+		}
+		corrupt := []byte(fromRekv)
+		corrupt[3] ^= 1
+		rd.do("SET", "k", "v")
+		rk.do("SET", "k", "v")
+		keyDump := bulk(t, rd.do("DUMP", "k"))
+		for _, c := range []struct{ payload, want string }{
+			{string(corrupt), "-ERR DUMP payload version or checksum are wrong\r\n"},
+			{"garbage", "-ERR DUMP payload version or checksum are wrong\r\n"},
+			{keyDump, "-ERR given type is not a function\r\n"},
+			{fromRekv, "-ERR Library dumped already exists\r\n"},
+		} {
+			r, k := rd.do("FUNCTION", "RESTORE", c.payload), rk.do("FUNCTION", "RESTORE", c.payload)
+			if r != c.want || k != c.want {
+				t.Errorf("FUNCTION RESTORE: redis %q, rekv %q, want %q", r, k, c.want)
+			}
+		}
+	})
+}
+
+// bulk returns a bulk string reply's bytes.
+func bulk(t *testing.T, reply string) string {
+	t.Helper()
+	head, rest, ok := strings.Cut(reply, "\r\n")
+	if !ok || !strings.HasPrefix(head, "$") || !strings.HasSuffix(rest, "\r\n") {
+		t.Fatalf("not a bulk string: %q", reply)
+	}
+	return strings.TrimSuffix(rest, "\r\n")
 }

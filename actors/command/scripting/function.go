@@ -2,12 +2,14 @@ package scripting
 
 import (
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"slices"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/codec/rdb"
 	"github.com/rekv/rekv/glob"
 )
 
@@ -236,28 +238,22 @@ func (x *fnStats) Run(c *command.Ctx) error {
 	return nil
 }
 
-// FUNCTION DUMP: every library in rekv's payload format ("rekvfn1", then
-// each library's code with a 4-byte length, then a CRC32 of the rest).
-// It is read back by FUNCTION RESTORE on rekv; it is not Redis's RDB
-// payload.
+// FUNCTION DUMP: every library in Redis 7.0's payload (codec/rdb), so
+// that it restores into Redis and Redis's into rekv.
 type fnDump struct{ s *Scripts }
 
 func (s *Scripts) parseFnDump([][]byte) (command.Runner, error) { return &fnDump{s}, nil }
-
-const dumpMagic = "rekvfn1"
 
 func (x *fnDump) Run(c *command.Ctx) error {
 	libs, _, err := x.s.fns.sync(c.Tx)
 	if err != nil {
 		return err
 	}
-	names := libraryNames(libs)
-	b := []byte(dumpMagic)
-	for _, name := range names {
-		b = binary.BigEndian.AppendUint32(b, uint32(len(libs[name].code)))
-		b = append(b, libs[name].code...)
+	var codes [][]byte
+	for _, name := range libraryNames(libs) {
+		codes = append(codes, []byte(libs[name].code))
 	}
-	c.W.Bulk(binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+	c.W.Bulk(rdb.DumpFunctions(codes))
 	return nil
 }
 
@@ -296,24 +292,17 @@ func bytesLower(b []byte) []byte {
 }
 
 func (x *fnRestore) Run(c *command.Ctx) error {
-	bad := rerr.Errorf("ERR payload version or checksum are wrong")
-	p := x.payload
-	if len(p) < len(dumpMagic)+4 || string(p[:len(dumpMagic)]) != dumpMagic ||
-		crc32.ChecksumIEEE(p[:len(p)-4]) != binary.BigEndian.Uint32(p[len(p)-4:]) {
-		return bad
+	codes, err := functionCodes(x.payload)
+	if err != nil {
+		return err
 	}
 	var loaded []*library
-	for rest := p[len(dumpMagic) : len(p)-4]; len(rest) > 0; {
-		if len(rest) < 4 || uint64(binary.BigEndian.Uint32(rest)) > uint64(len(rest)-4) {
-			return bad
-		}
-		n := binary.BigEndian.Uint32(rest)
-		lib, err := parseLibrary(string(rest[4 : 4+n]))
+	for _, code := range codes {
+		lib, err := parseLibrary(string(code))
 		if err != nil {
 			return err
 		}
 		loaded = append(loaded, lib)
-		rest = rest[4+n:]
 	}
 	libs, _, err := x.s.fns.sync(c.Tx)
 	if err != nil {
@@ -345,4 +334,40 @@ func libraryNames(libs map[string]*library) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// rekvDumpMagic starts the payload FUNCTION DUMP wrote before it wrote
+// Redis's (each library's code with a 4-byte length, then a CRC32 of the
+// rest); FUNCTION RESTORE still reads it.
+const rekvDumpMagic = "rekvfn1"
+
+// functionCodes returns the library codes of a FUNCTION RESTORE payload,
+// Redis's or rekv's earlier one, or the error Redis answers.
+func functionCodes(p []byte) ([][]byte, error) {
+	bad := rerr.Errorf("ERR DUMP payload version or checksum are wrong")
+	if len(p) >= len(rekvDumpMagic)+4 && string(p[:len(rekvDumpMagic)]) == rekvDumpMagic &&
+		crc32.ChecksumIEEE(p[:len(p)-4]) == binary.BigEndian.Uint32(p[len(p)-4:]) {
+		var codes [][]byte
+		for rest := p[len(rekvDumpMagic) : len(p)-4]; len(rest) > 0; {
+			if len(rest) < 4 || uint64(binary.BigEndian.Uint32(rest)) > uint64(len(rest)-4) {
+				return nil, bad
+			}
+			n := binary.BigEndian.Uint32(rest)
+			codes = append(codes, rest[4:4+n])
+			rest = rest[4+n:]
+		}
+		return codes, nil
+	}
+	body, err := rdb.Verify(p)
+	if err != nil {
+		return nil, bad
+	}
+	codes, err := rdb.DecodeFunctions(body)
+	switch {
+	case errors.Is(err, rdb.ErrNotFunction), errors.Is(err, rdb.ErrFunctionPreGA):
+		return nil, rerr.Errorf("ERR %s", err.Error())
+	case err != nil:
+		return nil, rerr.Errorf("ERR failed loading the given functions payload")
+	}
+	return codes, nil
 }
