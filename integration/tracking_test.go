@@ -294,3 +294,41 @@ func TestTrackingScripts(t *testing.T) {
 		}
 	})
 }
+
+// TestTrackingTableLimitLowered: lowering tracking-table-max-keys below
+// the keys tracked evicts keys at once, each with its invalidation to the
+// client that read it, as Redis's cron does within a second (measured on
+// redis-server 7.0.15: 3 keys read, limit set to 1, two invalidations and
+// tracking_total_keys:1, no further read needed).
+func TestTrackingTableLimitLowered(t *testing.T) {
+	for _, addr := range []string{redisServer(t), nodeAddr(t)} {
+		a, b := dialRaw(t, addr), dialRaw(t, addr)
+		b.do("MSET", "ta", "1", "tb", "2", "tc", "3")
+		a.do("HELLO", "3")
+		a.do("CLIENT", "TRACKING", "ON")
+		for _, k := range []string{"ta", "tb", "tc"} {
+			a.do("GET", k)
+		}
+		if got := b.do("CONFIG", "SET", "tracking-table-max-keys", "1"); got != "+OK\r\n" {
+			t.Fatalf("%s: CONFIG SET: %q", addr, got)
+		}
+		invalidated := map[string]bool{}
+		for len(invalidated) < 2 {
+			r := a.reply() // the connection's deadline bounds the wait
+			m := regexp.MustCompile(`^>2\r\n\$10\r\ninvalidate\r\n\*1\r\n\$2\r\n(t[abc])\r\n$`).FindStringSubmatch(r)
+			if m == nil {
+				t.Fatalf("%s: unexpected %q", addr, r)
+			}
+			invalidated[m[1]] = true
+		}
+		if info := b.do("INFO", "stats"); !strings.Contains(info, "tracking_total_keys:1\r\n") {
+			t.Errorf("%s: after the eviction: %q", addr, info)
+		}
+		b.do("CONFIG", "SET", "tracking-table-max-keys", "0")
+	}
+}
+
+// nodeAddr starts a Badger node and returns its address.
+func nodeAddr(t *testing.T) string {
+	return startNode(t, "badger", nil).Addr()
+}

@@ -468,6 +468,7 @@ func (s *Server) applyConfig(name, value string) error {
 	case "tracking-table-max-keys":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.tracking.maxKeys.Store(n)
+		s.limitTracking() // a lower limit evicts now, as Redis's cron does
 	case "maxclients":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.maxClients.Store(n)

@@ -277,6 +277,19 @@ func (s *Server) TrackKeys(r actors.Replier, keys [][]byte) {
 			t.items++
 		}
 	}
+	s.limitTrackingLocked()
+}
+
+// limitTracking drops keys from the tracking table, each with its
+// invalidation, until it holds at most tracking-table-max-keys.
+func (s *Server) limitTracking() {
+	s.tracking.mu.Lock()
+	defer s.tracking.mu.Unlock()
+	s.limitTrackingLocked()
+}
+
+func (s *Server) limitTrackingLocked() {
+	t := s.tracking
 	if max := t.maxKeys.Load(); max > 0 {
 		for k := range t.keys { // random enough: Go's map order
 			if int64(len(t.keys)) <= max {
