@@ -108,7 +108,7 @@ func loadConfig(overrides [][2]string) *config {
 			p.kind = kindSpecial
 		}
 		switch {
-		case name == "dbfilename":
+		case name == "dbfilename", name == "dir":
 			p.kind = kindProtected // enable-protected-configs is no
 		case fixedParam(name):
 			p.kind = kindImmutable
@@ -315,8 +315,16 @@ func (p *param) special(value string) (string, error) {
 func (c *config) set(pairs [][2]string, apply func(name, value string) error, start bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// As Redis's configSetCommand: first every name (unknown, duplicate,
+	// immutable), then every value, so an unknown parameter is named
+	// before a bad value given earlier.
 	seen := map[string]bool{}
-	next := make([][2]string, 0, len(pairs))
+	named := func(name, canon string, err error) error {
+		if canon != name {
+			return rerr.Errorf("%s", strings.Replace(err.Error(), "'"+canon+"'", "'"+name+"'", 1))
+		}
+		return err
+	}
 	for _, kv := range pairs {
 		name := strings.ToLower(kv[0])
 		canon := c.canonical(name)
@@ -328,15 +336,22 @@ func (c *config) set(pairs [][2]string, apply func(name, value string) error, st
 			return setErr(name, "duplicate parameter")
 		}
 		seen[name] = true
+		if (p.kind == kindImmutable || p.kind == kindProtected) && !(start && !fixedParam(canon)) {
+			_, err := p.normalize(kv[1])
+			return named(name, canon, err)
+		}
+	}
+	next := make([][2]string, 0, len(pairs))
+	for _, kv := range pairs {
+		name := strings.ToLower(kv[0])
+		canon := c.canonical(name)
+		p := c.params[canon]
 		v, err := p.normalize(kv[1])
 		if start && p.kind == kindImmutable && !fixedParam(canon) {
 			v, err = kv[1], nil // set at start (server.redis), as in redis.conf
 		}
 		if err != nil {
-			if canon != name {
-				return rerr.Errorf("%s", strings.Replace(err.Error(), "'"+canon+"'", "'"+name+"'", 1))
-			}
-			return err
+			return named(name, canon, err)
 		}
 		next = append(next, [2]string{canon, v})
 	}

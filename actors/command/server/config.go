@@ -25,8 +25,8 @@ func (g configGet) Run(c *command.Ctx) error {
 type configSet struct{ pairs [][]byte }
 
 func parseConfigSet(args [][]byte) (command.Runner, error) {
-	if len(args)%2 != 0 {
-		return nil, rerr.ErrArity("config|set")
+	if len(args)%2 != 0 { // CONFIG SET's arity (-4) is checked before: an odd pair count
+		return nil, rerr.ErrSyntax
 	}
 	return configSet{args[2:]}, nil
 }
