@@ -36,7 +36,7 @@ type registry struct {
 
 func (g *registry) add(function bool, name string, command [][]byte) (*running, context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{start: time.Now(), function: function, name: name, command: command, cancel: cancel, mem: newMeter()}
+	r := &running{start: time.Now(), function: function, name: name, command: command, cancel: cancel, mem: &meter{}}
 	g.mu.Lock()
 	if g.all == nil {
 		g.all = map[*running]struct{}{}

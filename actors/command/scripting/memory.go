@@ -14,26 +14,33 @@ import (
 // Memory bound.
 //
 // gopher-lua allocates from Go's heap and has no allocator hook, so a
-// script's memory is bounded from outside, by the process's heap: once a
-// script has run for watchAfter, a watchdog samples the heap every
-// watchEvery, and the library functions that make big strings at once
-// (string.rep of 2^30, cjson.encode of a table of big strings,
-// table.concat of many references to one big string) ask reserve first:
-// one such call would otherwise end the process before the next tick.
+// script's memory is bounded from outside, by the process's heap.
 //
-// The heap sample counts garbage too (other clients', or an earlier
-// script's not yet collected), so a sample past the bound is only a
-// suspicion: meter.over then runs a full collection and compares the live
-// heap with the live heap when the script started; only a script whose
-// own growth passes Options.MaxMemory is stopped, with Redis's wording
-// for a script over lua_max_memory. Otherwise the meter looks again from
-// the collected heap. The figure is the whole process's, so the bound is
-// generous by design: it stops runaway scripts before they take the
-// server down, and a short script never pays for the watchdog.
+// Single allocations: the library functions that make big strings at once
+// (string.rep of 2^30, cjson.encode of a table of big strings,
+// table.concat of many references to one big string) ask reserve first,
+// which refuses any one allocation past Options.MaxMemory: one such call
+// would otherwise end the process before anything could stop it.
+//
+// Growth: once a script has run for watchAfter, its watchdog collects
+// garbage once and takes the live heap then as the script's baseline,
+// then samples the heap every watchEvery (reserve samples it too). The
+// heap counts garbage (other clients', the script's own), so a sample
+// past the baseline plus the bound is only a suspicion: the meter
+// collects again (at most every gcEvery) and stops the script only when
+// the live heap has grown past the bound since the baseline, with the
+// error Redis gives a script over lua_max_memory. The baseline includes
+// what the script held at watchAfter, so it may pass the bound by that
+// much; the figure is the whole process's, so the bound is generous by
+// design: it stops runaway scripts before they take the server down,
+// without stopping a well-behaved script because of other clients'
+// garbage or growth from before it started. A script of less than
+// watchAfter never pays for a collection.
 
 const (
 	watchAfter = 50 * time.Millisecond
 	watchEvery = 10 * time.Millisecond
+	gcEvery    = 50 * time.Millisecond
 )
 
 func readUint64(name string) uint64 {
@@ -53,28 +60,42 @@ func liveBytes() uint64 { return readUint64("/gc/heap/live:bytes") }
 
 // meter is a running script's memory account.
 type meter struct {
-	mu   sync.Mutex
-	live uint64 // the live heap at the script's start (as of the last collection)
-	ref  uint64 // heap samples are compared with ref plus the bound
+	mu     sync.Mutex
+	based  bool      // base is set (the watchdog's first collection)
+	base   uint64    // the live heap at the watchdog's first collection
+	ref    uint64    // heap samples are compared with ref plus the bound
+	lastGC time.Time // the meter's last collection
 }
 
-func newMeter() *meter {
-	return &meter{live: liveBytes(), ref: heapBytes()}
+// setBase collects garbage and takes the live heap as the baseline.
+func (m *meter) setBase() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	runtime.GC()
+	m.base, m.ref, m.based, m.lastGC = liveBytes(), heapBytes(), true, time.Now()
 }
 
-// over reports whether the script has grown the heap past max with n
-// more bytes, collecting garbage first to be sure.
+// over reports whether the script has grown the live heap past max with
+// n more bytes since the baseline, collecting garbage first to be sure.
+// Before the baseline it says no.
 func (m *meter) over(max, n uint64) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if !m.based {
+		return false
+	}
 	if h := heapBytes(); h <= m.ref || h-m.ref+n <= max {
 		return false
 	}
+	if time.Since(m.lastGC) < gcEvery {
+		return false // looked a moment ago: look again at the next sample
+	}
 	runtime.GC()
+	m.lastGC = time.Now()
 	live := liveBytes()
 	var grown uint64
-	if live > m.live {
-		grown = live - m.live
+	if live > m.base {
+		grown = live - m.base
 	}
 	if grown+n > max {
 		return true
@@ -92,6 +113,12 @@ func (s *Scripts) watch(r *running) (stop func()) {
 	}
 	done := make(chan struct{})
 	timer := time.AfterFunc(watchAfter, func() {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		r.mem.setBase()
 		tick := time.NewTicker(watchEvery)
 		defer tick.Stop()
 		for {
