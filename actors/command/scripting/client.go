@@ -76,20 +76,9 @@ func (v *vm) aclCheckCmd(L *lua.LState) int {
 	if r == nil {
 		raise(L, "redis.acl_check_cmd can only be called inside a script invocation")
 	}
-	n := L.GetTop()
-	if n == 0 {
-		raise(L, "Please specify at least one argument for this redis lib call")
-	}
-	args := make([][]byte, n)
-	for i := 1; i <= n; i++ {
-		switch a := L.Get(i).(type) {
-		case lua.LString:
-			args[i-1] = []byte(a)
-		case lua.LNumber:
-			args[i-1] = []byte(a.String())
-		default:
-			raise(L, "Lua redis lib command arguments must be strings or integers")
-		}
+	args, bad := commandArgs(L)
+	if bad != "" {
+		raise(L, bad)
 	}
 	spec := r.c.Registry.Lookup(args[0])
 	if spec != nil && len(spec.Subcommands) > 0 && len(args) > 1 {

@@ -197,20 +197,9 @@ func (v *vm) call(L *lua.LState, raiseErr bool) int {
 // reply as a Lua value ({err=...} for errors), or a Go error that must end
 // the script.
 func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
-	n := L.GetTop()
-	if n == 0 {
-		return errTable(L, "-ERR Please specify at least one argument for this redis lib call"), nil
-	}
-	args := make([][]byte, n)
-	for i := 1; i <= n; i++ {
-		switch a := L.Get(i).(type) {
-		case lua.LString:
-			args[i-1] = []byte(a)
-		case lua.LNumber:
-			args[i-1] = []byte(a.String())
-		default:
-			return errTable(L, "-ERR Lua redis lib command arguments must be strings or integers"), nil
-		}
+	args, bad := commandArgs(L)
+	if bad != "" {
+		return errTable(L, "-ERR "+bad), nil
 	}
 	c := r.c
 	spec, err := c.Registry.Resolve(args)
@@ -299,6 +288,27 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		return nil, fmt.Errorf("scripting: %s replied %q: %w", spec.FullName(), w.Bytes(), err)
 	}
 	return toLua(L, rep), nil
+}
+
+// commandArgs returns the arguments of a redis.call (or pcall,
+// acl_check_cmd) as a command line, or the error Redis gives for them.
+func commandArgs(L *lua.LState) ([][]byte, string) {
+	n := L.GetTop()
+	if n == 0 {
+		return nil, "Please specify at least one argument for this redis lib call"
+	}
+	args := make([][]byte, n)
+	for i := 1; i <= n; i++ {
+		switch a := L.Get(i).(type) {
+		case lua.LString:
+			args[i-1] = []byte(a)
+		case lua.LNumber:
+			args[i-1] = []byte(a.String())
+		default:
+			return nil, "Lua redis lib command arguments must be strings or integers"
+		}
+	}
+	return args, ""
 }
 
 // errMessage is an error's reply text.
