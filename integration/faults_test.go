@@ -54,6 +54,9 @@ func waitInfo(t *testing.T, c *raw, want string) {
 func waitInfoWithin(t *testing.T, c *raw, want string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	// The connection's own deadline (dialRaw: a minute from the dial)
+	// must not end the wait first.
+	_ = c.conn.SetDeadline(deadline.Add(30 * time.Second))
 	for !strings.Contains(c.do("INFO", "persistence"), want) {
 		if time.Now().After(deadline) {
 			t.Fatalf("INFO persistence never showed %q:\n%s", want, c.do("INFO", "persistence"))

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -127,10 +128,13 @@ func TestFunctionDumpRestoreWithRedis(t *testing.T) {
 			{string(corrupt), "-ERR DUMP payload version or checksum are wrong\r\n"},
 			{"garbage", "-ERR DUMP payload version or checksum are wrong\r\n"},
 			{keyDump, "-ERR given type is not a function\r\n"},
-			{fromRekv, "-ERR Library dumped already exists\r\n"},
+			// Either library may be named: Redis checks them in its
+			// dictionary's (seeded) order, rekv in the payload's.
+			{fromRekv, "-ERR Library (dumped|s) already exists\r\n"},
 		} {
 			r, k := rd.do("FUNCTION", "RESTORE", c.payload), rk.do("FUNCTION", "RESTORE", c.payload)
-			if r != c.want || k != c.want {
+			want := regexp.MustCompile("^" + c.want + "$")
+			if !want.MatchString(r) || !want.MatchString(k) {
 				t.Errorf("FUNCTION RESTORE: redis %q, rekv %q, want %q", r, k, c.want)
 			}
 		}
