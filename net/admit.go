@@ -165,12 +165,14 @@ func (s *Server) scriptBusy() error {
 	if s.opts.Busy == nil {
 		return nil
 	}
+	return s.busyAfter(s.opts.Busy())
+}
+
+// busyAfter returns BUSY for the longest-running script (d, function,
+// as opts.Busy reports it) when it has run past busy-reply-threshold.
+func (s *Server) busyAfter(d time.Duration, function bool) error {
 	limit := s.busyMs.Load()
-	if limit <= 0 {
-		return nil
-	}
-	d, function := s.opts.Busy()
-	if d < time.Duration(limit)*time.Millisecond {
+	if limit <= 0 || d < time.Duration(limit)*time.Millisecond {
 		return nil
 	}
 	return s.opts.BusyError(function)

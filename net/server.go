@@ -531,8 +531,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		// function's shard would hold it until the function ends. A
 		// busy EVAL refuses it, as Redis does.
 		d, function := s.opts.Busy()
-		busy := s.scriptBusy()
-		if d > 0 && !function && busy != nil {
+		if busy := s.busyAfter(d, function); d > 0 && !function && busy != nil {
 			fail(busy, spec.FullName())
 			return
 		}

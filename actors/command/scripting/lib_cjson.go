@@ -49,7 +49,7 @@ type jsonEncoder struct {
 	L    *lua.LState
 	null lua.LValue
 	out  outBound
-	opt  cjsonOptions
+	opt  cjsonSettings
 }
 
 func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
@@ -187,7 +187,7 @@ type jsonDecoder struct {
 	s    string
 	pos  int
 	null lua.LValue
-	opt  cjsonOptions
+	opt  cjsonSettings
 	// depth counts the arrays and objects open, bounded as Redis's
 	// cjson's decode_max_depth (1000) bounds them.
 	depth int

@@ -14,7 +14,12 @@ import (
 // one EVAL holds for the next ones until SCRIPT FLUSH (a new Lua state in
 // Redis); functions have their own (their own Lua state in Redis).
 type cjsonOptions struct {
-	mu             sync.Mutex
+	mu  sync.Mutex
+	set cjsonSettings
+}
+
+// cjsonSettings are the option values one encode or decode uses.
+type cjsonSettings struct {
 	encodeMaxDepth int
 	decodeMaxDepth int
 	precision      int  // encode_number_precision, 1..14
@@ -26,29 +31,26 @@ type cjsonOptions struct {
 	keepBuffer     bool // encode_keep_buffer: kept for its reply only
 }
 
-func newCJSONOptions() *cjsonOptions {
-	o := &cjsonOptions{}
-	o.reset()
-	return o
+// cjsonDefaults returns lua-cjson's defaults.
+func cjsonDefaults() cjsonSettings {
+	return cjsonSettings{encodeMaxDepth: jsonMaxDepth, decodeMaxDepth: jsonMaxDepth, precision: 14,
+		decodeInvalid: true, sparseRatio: 2, sparseSafe: 10, keepBuffer: true}
 }
+
+func newCJSONOptions() *cjsonOptions { return &cjsonOptions{set: cjsonDefaults()} }
 
 // reset restores lua-cjson's defaults.
 func (o *cjsonOptions) reset() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.encodeMaxDepth, o.decodeMaxDepth, o.precision = jsonMaxDepth, jsonMaxDepth, 14
-	o.encodeInvalid, o.decodeInvalid = 0, true
-	o.sparseConvert, o.sparseRatio, o.sparseSafe = false, 2, 10
-	o.keepBuffer = true
+	o.set = cjsonDefaults()
 }
 
-// snapshot returns a copy for one encode or decode.
-func (o *cjsonOptions) snapshot() cjsonOptions {
+// snapshot returns the settings for one encode or decode.
+func (o *cjsonOptions) snapshot() cjsonSettings {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return cjsonOptions{encodeMaxDepth: o.encodeMaxDepth, decodeMaxDepth: o.decodeMaxDepth, precision: o.precision,
-		encodeInvalid: o.encodeInvalid, decodeInvalid: o.decodeInvalid, sparseConvert: o.sparseConvert,
-		sparseRatio: o.sparseRatio, sparseSafe: o.sparseSafe, keepBuffer: o.keepBuffer}
+	return o.set
 }
 
 // options returns the cjson options of the engine running on v now:
@@ -62,33 +64,33 @@ func (v *vm) cjsonOptions() *cjsonOptions {
 
 // openCJSONOptions adds the option functions to the cjson table t.
 func openCJSONOptions(L *lua.LState, v *vm, t *lua.LTable) {
-	integer := func(name string, field func(*cjsonOptions) *int, lo, hi int) {
+	integer := func(name string, field func(*cjsonSettings) *int, lo, hi int) {
 		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
 			cjsonArgs(L, 1)
 			o := v.cjsonOptions()
 			o.mu.Lock()
 			defer o.mu.Unlock()
-			cjsonInteger(L, 1, field(o), lo, hi)
-			L.Push(lua.LNumber(*field(o)))
+			cjsonInteger(L, 1, field(&o.set), lo, hi)
+			L.Push(lua.LNumber(*field(&o.set)))
 			return 1
 		}))
 	}
-	boolean := func(name string, field func(*cjsonOptions) *bool) {
+	boolean := func(name string, field func(*cjsonSettings) *bool) {
 		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
 			cjsonArgs(L, 1)
 			o := v.cjsonOptions()
 			o.mu.Lock()
 			defer o.mu.Unlock()
-			cjsonBool(L, 1, field(o))
-			L.Push(lua.LBool(*field(o)))
+			cjsonBool(L, 1, field(&o.set))
+			L.Push(lua.LBool(*field(&o.set)))
 			return 1
 		}))
 	}
-	integer("encode_max_depth", func(o *cjsonOptions) *int { return &o.encodeMaxDepth }, 1, math.MaxInt32)
-	integer("decode_max_depth", func(o *cjsonOptions) *int { return &o.decodeMaxDepth }, 1, math.MaxInt32)
-	integer("encode_number_precision", func(o *cjsonOptions) *int { return &o.precision }, 1, 14)
-	boolean("decode_invalid_numbers", func(o *cjsonOptions) *bool { return &o.decodeInvalid })
-	boolean("encode_keep_buffer", func(o *cjsonOptions) *bool { return &o.keepBuffer })
+	integer("encode_max_depth", func(o *cjsonSettings) *int { return &o.encodeMaxDepth }, 1, math.MaxInt32)
+	integer("decode_max_depth", func(o *cjsonSettings) *int { return &o.decodeMaxDepth }, 1, math.MaxInt32)
+	integer("encode_number_precision", func(o *cjsonSettings) *int { return &o.precision }, 1, 14)
+	boolean("decode_invalid_numbers", func(o *cjsonSettings) *bool { return &o.decodeInvalid })
+	boolean("encode_keep_buffer", func(o *cjsonSettings) *bool { return &o.keepBuffer })
 	t.RawSetString("encode_invalid_numbers", L.NewFunction(func(L *lua.LState) int {
 		cjsonArgs(L, 1)
 		o := v.cjsonOptions()
@@ -97,18 +99,18 @@ func openCJSONOptions(L *lua.LState, v *vm, t *lua.LTable) {
 		names := []string{"off", "on", "null"}
 		switch a := L.Get(1).(type) {
 		case lua.LBool:
-			o.encodeInvalid = 0
+			o.set.encodeInvalid = 0
 			if a {
-				o.encodeInvalid = 1
+				o.set.encodeInvalid = 1
 			}
 		case *lua.LNilType:
 		default:
-			o.encodeInvalid = cjsonOption(L, 1, names)
+			o.set.encodeInvalid = cjsonOption(L, 1, names)
 		}
-		if o.encodeInvalid == 2 {
+		if o.set.encodeInvalid == 2 {
 			L.Push(lua.LString("null"))
 		} else {
-			L.Push(lua.LBool(o.encodeInvalid == 1))
+			L.Push(lua.LBool(o.set.encodeInvalid == 1))
 		}
 		return 1
 	}))
@@ -117,12 +119,12 @@ func openCJSONOptions(L *lua.LState, v *vm, t *lua.LTable) {
 		o := v.cjsonOptions()
 		o.mu.Lock()
 		defer o.mu.Unlock()
-		cjsonBool(L, 1, &o.sparseConvert)
-		cjsonInteger(L, 2, &o.sparseRatio, 0, math.MaxInt32)
-		cjsonInteger(L, 3, &o.sparseSafe, 0, math.MaxInt32)
-		L.Push(lua.LBool(o.sparseConvert))
-		L.Push(lua.LNumber(o.sparseRatio))
-		L.Push(lua.LNumber(o.sparseSafe))
+		cjsonBool(L, 1, &o.set.sparseConvert)
+		cjsonInteger(L, 2, &o.set.sparseRatio, 0, math.MaxInt32)
+		cjsonInteger(L, 3, &o.set.sparseSafe, 0, math.MaxInt32)
+		L.Push(lua.LBool(o.set.sparseConvert))
+		L.Push(lua.LNumber(o.set.sparseRatio))
+		L.Push(lua.LNumber(o.set.sparseSafe))
 		return 3
 	}))
 }
