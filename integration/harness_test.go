@@ -158,10 +158,17 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 		cfg.Storage.TiKV.Namespace = netNamespace(t, cfg.Storage.TiKV.PD)
 	}
 	cfg.Actors.Shards = 4
+	if driver == "tikv" && raceEnabled {
+		// The in-process mock under the race detector, beside other test
+		// packages on a 2-core machine, took over 15 s (the default) for
+		// one 10,000-member commit in CI.
+		cfg.Storage.TiKV.RequestTimeout = time.Minute
+	}
 	if edit != nil {
 		edit(&cfg)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tail := &logTail{}
+	log := slog.New(slog.NewTextHandler(tail, nil))
 	var n *node.Node
 	var err error
 	for try := 0; try < 5; try++ {
@@ -179,6 +186,7 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 		if err := n.Close(ctx); err != nil {
 			t.Errorf("close: %v", err)
 		}
+		tail.report(t)
 	})
 	return n
 }
