@@ -19,6 +19,7 @@ const (
 	PrefixGarbage byte = 'g'
 	PrefixSystem  byte = 's'
 	PrefixStamp   byte = 'w'
+	PrefixHashTTL byte = 'f'
 )
 
 // EncodingVersion is stored in the high nibble of the meta flags byte.
@@ -29,6 +30,14 @@ const EncodingVersion = 0
 // bytes [i*StringChunk, (i+1)*StringChunk), lives under the sub-key field
 // ChunkField(i). A missing chunk reads as zero bytes.
 const EncodingChunked = 1
+
+// EncodingFieldTTL, in the high nibble of a hash's meta flags byte, marks a
+// hash whose fields may carry TTLs (Redis 7.4's hash-field expiration): the
+// meta holds, after the size, FieldTTL (8), at or before the earliest
+// field expiry. The TTLs themselves live in the version's score range
+// (FieldTTLKey, FieldOrderKey); the hash-TTL index ('f') holds one entry
+// per such hash at its FieldTTL.
+const EncodingFieldTTL = 1
 
 // StringChunk is the size of a chunked string's chunks. Part of the format:
 // never change it.
@@ -62,6 +71,10 @@ type Meta struct {
 	Tail     uint64 // one past the last list index; lists only
 	Stream   StreamMeta
 	Chunked  bool // a string stored in chunks; Size is its length
+	// FieldTTL, for a hash whose fields may carry TTLs, is at or before
+	// the earliest of them (unix ms): no field expired before it. 0: no
+	// field has a TTL.
+	FieldTTL int64
 }
 
 // HasSubKeys reports whether the key's version may own sub-keys: a
@@ -132,6 +145,8 @@ func MetaLen(m Meta, payload []byte) int {
 		return metaFixed + 8
 	case m.Type == TypeString:
 		return metaFixed + len(payload)
+	case m.Type == TypeHash && m.FieldTTL != 0:
+		return metaFixed + 16
 	}
 	return metaFixed + 8*m.Type.Info().MetaFields
 }
@@ -141,6 +156,9 @@ func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 	enc := byte(EncodingVersion)
 	if m.Chunked && m.Type == TypeString {
 		enc = EncodingChunked
+	}
+	if m.Type == TypeHash && m.FieldTTL != 0 {
+		enc = EncodingFieldTTL
 	}
 	dst = append(dst, enc<<4|byte(m.Type))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(m.ExpireAt))
@@ -159,6 +177,9 @@ func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 		for _, n := range []uint64{m.Size, s.LastID.Ms, s.LastID.Seq, s.MaxDeletedID.Ms, s.MaxDeletedID.Seq, s.EntriesAdded} {
 			dst = binary.BigEndian.AppendUint64(dst, n)
 		}
+	case m.Type == TypeHash && m.FieldTTL != 0:
+		dst = binary.BigEndian.AppendUint64(dst, m.Size)
+		dst = binary.BigEndian.AppendUint64(dst, uint64(m.FieldTTL))
 	case m.Type.IsCollection():
 		dst = binary.BigEndian.AppendUint64(dst, m.Size)
 	}
@@ -178,6 +199,17 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 	switch enc := v[0] >> 4; {
 	case enc == EncodingChunked && m.Type == TypeString:
 		m.Chunked = true
+	case enc == EncodingFieldTTL && m.Type == TypeHash:
+		rest := v[metaFixed:]
+		if len(rest) != 16 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		m.Size = binary.BigEndian.Uint64(rest)
+		m.FieldTTL = int64(binary.BigEndian.Uint64(rest[8:]))
+		if m.FieldTTL <= 0 || m.ExpireAt < 0 {
+			return Meta{}, nil, ErrCorrupt
+		}
+		return m, nil, nil
 	case enc != EncodingVersion:
 		return Meta{}, nil, ErrCorrupt
 	}
@@ -301,6 +333,66 @@ func DecodeTTLKey(k []byte) (expireAt int64, db uint8, key []byte, err error) {
 func TTLRangeUntil(now int64) (start, end []byte) {
 	end = binary.BigEndian.AppendUint64([]byte{PrefixTTL}, uint64(now)+1)
 	return []byte{PrefixTTL}, end
+}
+
+// Field TTL records, in a hash version's score range (a hash has no score
+// index): FieldTTLKey maps a field to its expiry (8), FieldOrderKey orders
+// the fields by expiry (value empty).
+const (
+	fieldTTLTag   = 0
+	fieldOrderTag = 1
+)
+
+// FieldTTLKey returns the key holding the expiry of a hash field.
+func FieldTTLKey(db uint8, key []byte, version uint64, field []byte) []byte {
+	dst := appendKeyed(make([]byte, 0, 15+len(key)+len(field)), PrefixScore, db, key, version)
+	return append(append(dst, fieldTTLTag), field...)
+}
+
+// FieldOrderPrefix returns the prefix of a hash version's fields ordered
+// by expiry; FieldOrderKey the key of one.
+func FieldOrderPrefix(db uint8, key []byte, version uint64) []byte {
+	return append(appendKeyed(make([]byte, 0, 23+len(key)), PrefixScore, db, key, version), fieldOrderTag)
+}
+
+// FieldOrderKey returns the key ordering field by its expiry at.
+func FieldOrderKey(db uint8, key []byte, version uint64, at int64, field []byte) []byte {
+	dst := binary.BigEndian.AppendUint64(FieldOrderPrefix(db, key, version), uint64(at))
+	return append(dst, field...)
+}
+
+// DecodeFieldOrderSuffix splits what follows a FieldOrderPrefix into the
+// expiry and the field (aliasing b).
+func DecodeFieldOrderSuffix(b []byte) (at int64, field []byte, err error) {
+	if len(b) < 8 {
+		return 0, nil, ErrCorrupt
+	}
+	return int64(binary.BigEndian.Uint64(b)), b[8:], nil
+}
+
+// HashTTLKey returns the hash-TTL index key of (db, key) whose earliest
+// field expiry is at or after at: 'f' | at (8) | db | key.
+func HashTTLKey(at int64, db uint8, key []byte) []byte {
+	dst := make([]byte, 0, 10+len(key))
+	dst = append(dst, PrefixHashTTL)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(at))
+	dst = append(dst, db)
+	return append(dst, key...)
+}
+
+// DecodeHashTTLKey inverts HashTTLKey. The user key aliases k.
+func DecodeHashTTLKey(k []byte) (at int64, db uint8, key []byte, err error) {
+	if len(k) < 10 || k[0] != PrefixHashTTL {
+		return 0, 0, nil, ErrCorrupt
+	}
+	return int64(binary.BigEndian.Uint64(k[1:9])), k[9], k[10:], nil
+}
+
+// HashTTLRangeUntil returns the range of hash-TTL entries due at or
+// before now.
+func HashTTLRangeUntil(now int64) (start, end []byte) {
+	end = binary.BigEndian.AppendUint64([]byte{PrefixHashTTL}, uint64(now)+1)
+	return []byte{PrefixHashTTL}, end
 }
 
 // GarbageKey returns the key recording that (db, key, version) is dead.

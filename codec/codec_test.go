@@ -21,6 +21,7 @@ func TestMetaRoundTrip(t *testing.T) {
 		{"zset", Meta{Type: TypeZSet, ExpireAt: 5, Version: 9, Size: 1}, nil},
 		{"list", Meta{Type: TypeList, Version: 10, Size: 2, Head: 1 << 63, Tail: 1<<63 + 2}, nil},
 		{"chunked string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Size: 1 << 32, Chunked: true}, nil},
+		{"hash with field TTLs", Meta{Type: TypeHash, ExpireAt: 9, Version: 12, Size: 5, FieldTTL: 1700000000999}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,6 +121,40 @@ func TestMetaKeyOrderFollowsUserKeys(t *testing.T) {
 	}
 }
 
+// TestFieldTTLKeys: a hash's field TTL records stay inside its version's
+// score range (the GC, COPY and RENAME handle them with it), order by
+// time, and the hash-TTL index orders by time like the TTL index.
+func TestFieldTTLKeys(t *testing.T) {
+	p := ScoreKeyPrefix(3, []byte("h"), 7)
+	end := PrefixEnd(p)
+	for _, k := range [][]byte{FieldTTLKey(3, []byte("h"), 7, []byte("f")), FieldOrderKey(3, []byte("h"), 7, 5, []byte("f"))} {
+		if !bytes.HasPrefix(k, p) || bytes.Compare(k, end) >= 0 {
+			t.Fatalf("%q outside the version's score range", k)
+		}
+	}
+	a := FieldOrderKey(3, []byte("h"), 7, 5, []byte("zz"))
+	b := FieldOrderKey(3, []byte("h"), 7, 6, []byte("a"))
+	if bytes.Compare(a, b) >= 0 {
+		t.Fatal("field order keys do not sort by time")
+	}
+	at, f, err := DecodeFieldOrderSuffix(b[len(FieldOrderPrefix(3, []byte("h"), 7)):])
+	if err != nil || at != 6 || string(f) != "a" {
+		t.Fatalf("decode: %d %q %v", at, f, err)
+	}
+	k := HashTTLKey(1000, 2, []byte("key"))
+	at, db, key, err := DecodeHashTTLKey(k)
+	if err != nil || at != 1000 || db != 2 || string(key) != "key" {
+		t.Fatalf("hash ttl key: %d %d %q %v", at, db, key, err)
+	}
+	start, stop := HashTTLRangeUntil(1000)
+	if bytes.Compare(k, start) < 0 || bytes.Compare(k, stop) >= 0 {
+		t.Fatal("an entry due at now is outside HashTTLRangeUntil(now)")
+	}
+	if k2 := HashTTLKey(1001, 0, nil); bytes.Compare(k2, stop) < 0 {
+		t.Fatal("an entry due later is inside HashTTLRangeUntil(now)")
+	}
+}
+
 func TestTTLKeyOrderAndRange(t *testing.T) {
 	a, b := TTLKey(100, 0, []byte("zzz")), TTLKey(101, 0, []byte("a"))
 	if bytes.Compare(a, b) >= 0 {
@@ -170,7 +205,9 @@ func TestDecodeMetaRejectsCorrupt(t *testing.T) {
 		nil,
 		{0x01},
 		append([]byte{0x11}, make([]byte, 16)...),       // chunked string without length
-		append([]byte{0x12}, make([]byte, 24)...),       // chunked is for strings only
+		append([]byte{0x12}, make([]byte, 24)...),       // a hash with field TTLs has size and field TTL
+		append([]byte{0x12}, make([]byte, 32)...),       // a zero field TTL is encoding 0
+		append([]byte{0x14}, make([]byte, 24)...),       // encoding 1 is for strings and hashes only
 		append([]byte{0x21}, make([]byte, 24)...),       // unknown encoding
 		append([]byte{0x07}, make([]byte, 16)...),       // unknown type
 		append([]byte{0x02}, make([]byte, 16)...),       // hash without size

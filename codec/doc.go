@@ -12,9 +12,13 @@
 //	             | last ID (16) | max deleted ID (16) | entries added (8)
 //	                                              (streams only; IDs ms|seq)
 //	             | payload                        (inline strings)
+//	             | field TTL (8)                  (hashes with field TTLs,
+//	                                              encoding 1: at or before
+//	                                              the earliest field expiry)
 //	             | length (8)                     (chunked strings)
 //	             flags = encoding << 4 | type; encoding 0, or 1 for
 //	             a string longer than StringInlineMax stored in chunks
+//	             or a hash whose fields may carry TTLs
 //	list element sub-key field list index (8) -> element (ListField; the
 //	             meta's head and tail bound the live indexes)
 //	chunk        sub-key field chunk index (8) -> StringChunk bytes (the
@@ -26,7 +30,13 @@
 //	             4 per-consumer pending index (rstream/groups.go)
 //	zset score   'z' | db (1) | len(userkey) (4) | userkey | version (8)
 //	             | sortable score (8) | member     -> ""
+//	field TTLs   a hash version's score range holds its fields' TTLs:
+//	             'z' ... version | 0 | field -> expireAt (8), and
+//	             'z' ... version | 1 | expireAt (8) | field -> "" (by time)
 //	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
+//	hash ttls    'f' | field TTL (8) | db (1) | userkey -> "" (one per hash
+//	             with field TTLs, at its meta's field TTL; stale ones are
+//	             dropped by the GC)
 //	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
 //	write stamp  'w' | db (1) | userkey          -> random (8), shared stores only
 //	system       's' | name                      (bookkeeping: version high-water

@@ -53,6 +53,7 @@ func (c *Collector) mine(key []byte) bool { return c.o.Owns == nil || c.o.Owns(k
 // Stats are the collector's counters; they outlive restarts.
 type Stats struct {
 	KeysExpired       atomic.Int64
+	FieldsExpired     atomic.Int64 // hash fields expired (Redis's expired_subkeys)
 	FlushedReclaimed  atomic.Int64 // metas removed after FLUSHDB
 	VersionsReclaimed atomic.Int64
 	SubkeysDeleted    atomic.Int64
@@ -73,6 +74,7 @@ func (s *Stats) Fields() [][2]string {
 	f := func(v *atomic.Int64) string { return strconv.FormatInt(v.Load(), 10) }
 	return [][2]string{
 		{"gc_keys_expired", f(&s.KeysExpired)},
+		{"gc_hash_fields_expired", f(&s.FieldsExpired)},
 		{"gc_flushed_keys_reclaimed", f(&s.FlushedReclaimed)},
 		{"gc_versions_reclaimed", f(&s.VersionsReclaimed)},
 		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
@@ -302,6 +304,11 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 	var err error
 	if !c.noExpire.Load() {
 		if n, err = c.expire(ctx, budget); err != nil {
+			return n, err
+		}
+		fe, err := c.expireFields(ctx, budget-n)
+		n += fe
+		if err != nil {
 			return n, err
 		}
 	}

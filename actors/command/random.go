@@ -27,7 +27,7 @@ func RandomMembers(coll *store.Coll, count int64) ([]Member, error) {
 	if size == 0 || count == 0 {
 		return nil, nil
 	}
-	if size <= exactUpTo || count > 0 && count*2 >= size || count < 0 && -count >= size {
+	if size <= exactUpTo || coll.Hiding() || count > 0 && count*2 >= size || count < 0 && -count >= size {
 		return sampleAll(coll, count)
 	}
 	first, err := edgeMember(coll, false)

@@ -69,6 +69,9 @@ func pack(v cached) metaEntry {
 		st := m.Stream
 		e.stream = &st
 	}
+	if m.Type == codec.TypeHash { // a hash has no head: it keeps the field TTL there
+		e.head = uint64(m.FieldTTL)
+	}
 	if v.exists {
 		e.flags |= flagExists
 	}
@@ -88,6 +91,9 @@ func (e *metaEntry) unpack() cached {
 		exists: e.flags&flagExists != 0, payload: e.payload, loaded: e.flags&flagLoaded != 0}
 	if e.stream != nil {
 		v.meta.Stream = *e.stream
+	}
+	if e.typ == codec.TypeHash {
+		v.meta.Head, v.meta.FieldTTL = 0, int64(e.head)
 	}
 	return v
 }

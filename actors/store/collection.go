@@ -17,6 +17,9 @@ type Coll struct {
 	meta   codec.Meta
 	live   bool   // the meta is stored and live
 	prefix []byte // sub-key prefix of the version; nil until it exists
+	// expired holds the fields of a hash that a read-only transaction
+	// hides: expired, not yet deleted (fieldttl.go). Nil: none.
+	expired map[string]struct{}
 }
 
 // Open returns key's collection of type typ. A missing key yields nil,
@@ -33,6 +36,22 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 		}
 		c := &Coll{t: t, key: key, mk: mk, meta: r.meta, live: true}
 		c.prefix = codec.SubKeyPrefix(t.slot, key, r.meta.Version)
+		if c.meta.FieldTTL == 0 {
+			return c, nil
+		}
+		if err := c.openFields(); err != nil {
+			return nil, err
+		}
+		if c.Size() > 0 {
+			return c, nil
+		}
+		// Every field expired: the hash is gone (deleted, in a write).
+		if !create {
+			return nil, nil
+		}
+		if c.live { // read-only: a new hash would replace it
+			return &Coll{t: t, key: key, mk: mk, meta: codec.Meta{Type: typ}}, nil
+		}
 		return c, nil
 	}
 	if !create {
@@ -41,8 +60,8 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 	return &Coll{t: t, key: key, mk: mk, meta: codec.Meta{Type: typ}}, nil
 }
 
-// Size returns the number of members.
-func (c *Coll) Size() int64 { return int64(c.meta.Size) }
+// Size returns the number of members (of a hash, those not expired).
+func (c *Coll) Size() int64 { return int64(c.meta.Size) - int64(len(c.expired)) }
 
 // Key returns the user key.
 func (c *Coll) Key() []byte { return c.key }
@@ -73,15 +92,24 @@ func (c *Coll) ensure() error {
 
 // Get reads one member's value.
 func (c *Coll) Get(field []byte) ([]byte, bool, error) {
-	if c.prefix == nil {
+	if c.prefix == nil || c.hidden(field) {
 		return nil, false, nil
 	}
 	return c.member(field, true)
 }
 
+// hidden reports whether field is an expired hash field a read hides.
+func (c *Coll) hidden(field []byte) bool {
+	if c.expired == nil {
+		return false
+	}
+	_, ok := c.expired[string(field)]
+	return ok
+}
+
 // Has reports whether a member exists.
 func (c *Coll) Has(field []byte) (bool, error) {
-	if c.prefix == nil {
+	if c.prefix == nil || c.hidden(field) {
 		return false, nil
 	}
 	_, ok, err := c.member(field, false)
@@ -133,6 +161,11 @@ func (c *Coll) RemoveFields(fields [][]byte) (int64, error) {
 		}
 		if !ok {
 			continue
+		}
+		if c.HasFieldTTLs() {
+			if _, err := c.Persist(f); err != nil {
+				return 0, err
+			}
 		}
 		if err := c.Remove(f); err != nil {
 			return 0, err
@@ -198,6 +231,18 @@ func (c *Coll) Scan(from, to []byte, reverse bool, limit int, fn func(field, val
 		end = c.SubKey(to)
 	}
 	n := len(c.prefix)
+	if c.expired != nil { // skip the expired fields a read hides
+		seen := 0
+		return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: reverse}, func(k, v []byte) (bool, error) {
+			if c.hidden(k[n:]) {
+				return true, nil
+			}
+			if seen++; limit > 0 && seen > limit {
+				return false, nil
+			}
+			return fn(k[n:], v)
+		})
+	}
 	return c.t.txn.Iterate(start, end, drivers.IterOptions{Reverse: reverse, Limit: limit}, func(k, v []byte) (bool, error) {
 		return fn(k[n:], v)
 	})

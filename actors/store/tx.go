@@ -440,6 +440,11 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 			return false, err
 		}
 	}
+	if old.meta.FieldTTL != 0 {
+		if err := t.txn.Delete(codec.HashTTLKey(old.meta.FieldTTL, t.slot, key)); err != nil {
+			return false, err
+		}
+	}
 	if garbage && old.meta.HasSubKeys() {
 		if err := t.txn.Set(codec.GarbageKey(t.slot, key, old.meta.Version), nil); err != nil {
 			return false, err
@@ -479,6 +484,16 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	}
 	if m.ExpireAt != 0 && (!old.exists || old.meta.ExpireAt != m.ExpireAt || old.meta.Version != m.Version) {
 		if err := t.txn.Set(codec.TTLKey(m.ExpireAt, t.slot, key), codec.EncodeVersion(m.Version)); err != nil {
+			return err
+		}
+	}
+	if old.exists && old.meta.FieldTTL != 0 && old.meta.FieldTTL != m.FieldTTL {
+		if err := t.txn.Delete(codec.HashTTLKey(old.meta.FieldTTL, t.slot, key)); err != nil {
+			return err
+		}
+	}
+	if m.FieldTTL != 0 && (!old.exists || old.meta.FieldTTL != m.FieldTTL) {
+		if err := t.txn.Set(codec.HashTTLKey(m.FieldTTL, t.slot, key), nil); err != nil {
 			return err
 		}
 	}

@@ -24,5 +24,19 @@ func Commands() []*command.Spec {
 		{Name: "hincrbyfloat", Arity: 4, Flags: command.WriteFast, Keys: first, Event: "hincrbyfloat", Parse: parseHIncrByFloat},
 		{Name: "hrandfield", Arity: -2, Flags: command.ReadOnly, Keys: first, Parse: parseHRandField},
 		{Name: "hscan", Arity: -3, Flags: command.ReadOnly, Keys: first, Parse: parseHScan},
+		// Hash-field expiration (Redis 7.4, and 8.0's HGETDEL, HGETEX,
+		// HSETEX); they note their own events.
+		{Name: "hexpire", Arity: -6, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: hexpireParser("hexpire", true, true)},
+		{Name: "hpexpire", Arity: -6, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: hexpireParser("hpexpire", false, true)},
+		{Name: "hexpireat", Arity: -6, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: hexpireParser("hexpireat", true, false)},
+		{Name: "hpexpireat", Arity: -6, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: hexpireParser("hpexpireat", false, false)},
+		{Name: "httl", Arity: -5, Flags: command.ReadFast, Keys: first, Parse: httlParser(true, false)},
+		{Name: "hpttl", Arity: -5, Flags: command.ReadFast, Keys: first, Parse: httlParser(false, false)},
+		{Name: "hexpiretime", Arity: -5, Flags: command.ReadFast, Keys: first, Parse: httlParser(true, true)},
+		{Name: "hpexpiretime", Arity: -5, Flags: command.ReadFast, Keys: first, Parse: httlParser(false, true)},
+		{Name: "hpersist", Arity: -5, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: parseHPersist},
+		{Name: "hgetdel", Arity: -5, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: parseHGetDel},
+		{Name: "hgetex", Arity: -5, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: parseHGetEx},
+		{Name: "hsetex", Arity: -6, Flags: command.WriteFast | command.OwnEvents, Keys: first, Parse: parseHSetEx},
 	}
 }

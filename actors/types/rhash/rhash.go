@@ -18,12 +18,28 @@ func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
 }
 
 // Set writes field-value pairs (pairs: field, value, field, value...) and
-// returns how many fields were new, counted in the hash's size.
+// returns how many fields were new, counted in the hash's size. A field
+// written loses its TTL, as in Redis.
 func Set(h *store.Coll, pairs [][]byte) (added int64, err error) {
+	return set(h, pairs, false)
+}
+
+// SetKeepTTL is Set keeping the TTLs of the fields it overwrites (HSETEX
+// KEEPTTL).
+func SetKeepTTL(h *store.Coll, pairs [][]byte) (added int64, err error) {
+	return set(h, pairs, true)
+}
+
+func set(h *store.Coll, pairs [][]byte, keepTTL bool) (added int64, err error) {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		exists, err := h.Has(pairs[i])
 		if err != nil {
 			return 0, err
+		}
+		if exists && !keepTTL && h.HasFieldTTLs() {
+			if _, err := h.Persist(pairs[i]); err != nil {
+				return 0, err
+			}
 		}
 		if err := h.Put(pairs[i], pairs[i+1]); err != nil {
 			return 0, err
