@@ -74,8 +74,11 @@ func CRC64(crc uint64, b []byte) uint64 {
 }
 
 // Seal appends the footer to a body (type byte and payload).
-func Seal(body []byte) []byte {
-	out := binary.LittleEndian.AppendUint16(body, Version)
+func Seal(body []byte) []byte { return seal(body, Version) }
+
+// seal appends the footer of RDB version version.
+func seal(body []byte, version uint16) []byte {
+	out := binary.LittleEndian.AppendUint16(body, version)
 	return binary.LittleEndian.AppendUint64(out, CRC64(0, out))
 }
 
@@ -85,7 +88,7 @@ func Verify(p []byte) ([]byte, error) {
 		return nil, ErrChecksum
 	}
 	footer := p[len(p)-10:]
-	if binary.LittleEndian.Uint16(footer) > Version {
+	if binary.LittleEndian.Uint16(footer) > VersionFieldTTL {
 		return nil, ErrChecksum
 	}
 	if binary.LittleEndian.Uint64(footer[2:]) != CRC64(0, p[:len(p)-8]) {
@@ -286,6 +289,7 @@ type Value struct {
 	String []byte
 	Elems  [][]byte  // list elements, set members, or hash field, value, ...
 	Scores []float64 // sorted-set scores, one per member in Elems
+	TTLs   []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
 	Stream *Stream   // TypeStream2
 }
 
@@ -368,6 +372,8 @@ func Decode(body []byte) (Value, error) {
 		}
 		v.Type = TypeSet
 		return v, nil
+	case TypeHashMetadata, TypeHashMetadataPreGA, TypeHashListpackEx, TypeHashListpackExPreGA:
+		return decodeHashTTL(r, t)
 	case TypeHashListpack, TypeZSetListpack:
 		s, err := r.str()
 		if err != nil {

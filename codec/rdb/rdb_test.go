@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/rekv/rekv/codec"
@@ -40,9 +41,7 @@ func TestVerifyRejects(t *testing.T) {
 	if _, err := Verify(bad); err != ErrChecksum {
 		t.Fatal("flipped bit accepted")
 	}
-	newer := append([]byte(nil), p[:len(p)-10]...)
-	newer = append(newer, 11, 0)
-	newer = append(newer, make([]byte, 8)...)
+	newer := seal(append([]byte(nil), p[:len(p)-10]...), VersionFieldTTL+1)
 	if _, err := Verify(newer); err != ErrChecksum {
 		t.Fatal("newer version accepted")
 	}
@@ -144,5 +143,39 @@ func TestTypeTableRDB(t *testing.T) {
 		if got := ty.Info().RDB; got != w {
 			t.Errorf("type %s: the table says RDB %d, this package writes %d", ty, got, w)
 		}
+	}
+}
+
+// TestHashTTLRoundTrip: a hash with field TTLs dumps as Redis 7.4's
+// TypeHashMetadata and reads back, and 7.4's listpack form reads too.
+func TestHashTTLRoundTrip(t *testing.T) {
+	pairs := [][]byte{[]byte("a"), []byte("1"), []byte("b"), []byte("2"), []byte("c"), []byte("")}
+	ttls := []int64{1700000000500, 0, 1700000000000}
+	p := DumpHashTTL(pairs, ttls)
+	body, err := Verify(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Decode(body)
+	if err != nil || v.Type != TypeHash || fmt.Sprintf("%q", v.Elems) != fmt.Sprintf("%q", pairs) || !reflect.DeepEqual(v.TTLs, ttls) {
+		t.Fatalf("decoded %+v, %v", v, err)
+	}
+	// TypeHashListpackEx: earliest (8), then a listpack of triplets.
+	var w lpWriter
+	w.str([]byte("f"))
+	w.str([]byte("v"))
+	w.int(1700000000000)
+	w.str([]byte("g"))
+	w.str([]byte("w"))
+	w.int(0)
+	lp := w.bytes()
+	b := binary.LittleEndian.AppendUint64([]byte{TypeHashListpackEx}, 1700000000000)
+	b = appendString(b, lp)
+	v, err = Decode(b)
+	if err != nil || !reflect.DeepEqual(v.TTLs, []int64{1700000000000, 0}) || string(v.Elems[2]) != "g" {
+		t.Fatalf("listpack ex decoded %+v, %v", v, err)
+	}
+	if _, err := Decode(b[:len(b)-3]); err == nil {
+		t.Fatal("a truncated body decoded")
 	}
 }

@@ -74,14 +74,26 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 			return nil, false, err
 		}
 		var fv [][]byte
+		var ttls []int64
+		withTTLs := false
 		err = h.Scan(nil, nil, false, 0, func(f, v []byte) (bool, error) {
 			fv = append(fv, bytes.Clone(f), bytes.Clone(v))
+			if h.HasFieldTTLs() {
+				at, err := h.FieldTTL(f)
+				withTTLs = withTTLs || at != 0
+				ttls = append(ttls, at)
+				return err == nil, err
+			}
 			return true, nil
 		})
 		if err != nil {
 			return nil, false, err
 		}
-		p = rdb.DumpCollection(m.Type.Info().RDB, fv, nil)
+		if withTTLs {
+			p = rdb.DumpHashTTL(fv, ttls)
+		} else {
+			p = rdb.DumpCollection(m.Type.Info().RDB, fv, nil)
+		}
 	case codec.TypeZSet:
 		z, _, err := rzset.Open(c.Tx, d.key, false)
 		if err != nil {

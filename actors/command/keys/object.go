@@ -118,6 +118,9 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 	compact, big := enc[0], enc[1]
 	switch m.Type {
 	case codec.TypeHash:
+		if m.FieldTTL != 0 {
+			compact = "listpackex" // Redis 7.4's small hash with field TTLs
+		}
 		return small(c, key, m, 128, compact, big, func(f, v []byte) bool { return len(f) <= 64 && len(v) <= 64 })
 	case codec.TypeZSet:
 		return small(c, key, m, 128, compact, big, func(f, _ []byte) bool { return len(f) <= 64 })

@@ -183,7 +183,24 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		_, err = rhash.Set(h, v.Elems)
+		if _, err = rhash.Set(h, v.Elems); err != nil {
+			return err
+		}
+		// Field TTLs (Redis 7.4): one already past expires at once.
+		var gone [][]byte
+		for i, at := range v.TTLs {
+			f := v.Elems[2*i]
+			switch {
+			case at == 0:
+			case at <= c.Now:
+				gone = append(gone, f)
+			default:
+				if err := h.SetFieldTTL(f, at); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = rhash.Delete(h, gone)
 		return err
 	case rdb.TypeZSet2:
 		z, _, err := rzset.Open(c.Tx, key, true)
