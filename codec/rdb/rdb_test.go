@@ -71,6 +71,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(DumpCollection(TypeHash, [][]byte{[]byte("f"), []byte("1")}, nil))
 	f.Add([]byte{TypeHashListpack, 0x0b, 0x0b, 0, 0, 0, 2, 0, 0x81, 'f', 2, 0x01, 1, 0xff})
 	f.Add([]byte{TypeListQuick2, 1, 2, 0x09, 0x09, 0, 0, 0, 1, 0, 0x05, 1, 0xff})
+	f.Add(DumpHashTTL([][]byte{[]byte("f"), []byte("1"), []byte("g"), []byte("2")}, []int64{1700000000000, 0}))
 	if body, err := Verify([]byte(redisStream)); err == nil {
 		f.Add(body)
 	}
