@@ -34,6 +34,9 @@ type Options struct {
 	// (store.MetaCache.EnableLists); none without the meta cache.
 	ListCacheBytes int
 	ScanCursors    int // SCAN cursors remembered
+	// LFU, when set, is the LFU policy the shards' access clocks follow
+	// (OBJECT FREQ); nil: access times only.
+	LFU *store.LFU
 	// Shared means other nodes write the same store (TiKV): no meta cache
 	// (another node may change what it remembers), flush markers re-read
 	// per transaction, and conflicts retried with a growing, jittered
@@ -197,7 +200,9 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	start := time.Now().UnixMilli()
 	for i := 0; i < o.Shards; i++ {
 		c := store.NewMetaCache(per)
-		c.SetClock(store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start))
+		clock := store.NewAccessClock(max(o.MetaCacheSize/o.Shards, 1024), start)
+		clock.SetLFU(o.LFU)
+		c.SetClock(clock)
 		c.EnableMembers(o.MemberCacheSize / o.Shards)
 		c.EnableLists(o.ListCacheBytes / o.Shards)
 		e.caches = append(e.caches, c)

@@ -467,6 +467,10 @@ func (s *Server) applyConfig(name, value string) error {
 		if set := s.opts.SetDurability; set != nil {
 			return set(value)
 		}
+	case "maxmemory-policy", "lfu-log-factor", "lfu-decay-time":
+		if set := s.opts.SetEviction; set != nil {
+			set(name, value)
+		}
 	case "loglevel":
 		if lv := s.opts.LogLevel; lv != nil {
 			lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,
@@ -527,7 +531,7 @@ func (s *Server) initConfig() {
 	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
-		"maxmemory-clients", "client-query-buffer-limit"} {
+		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

@@ -70,6 +70,10 @@ type Options struct {
 	// SetDurability, when set, changes the store's durability (CONFIG
 	// SET appendfsync).
 	SetDurability func(level string) error
+	// SetEviction, when set, hears maxmemory-policy, lfu-log-factor and
+	// lfu-decay-time at start and when CONFIG SET changes them (the keys'
+	// LFU counters of OBJECT FREQ).
+	SetEviction func(name, value string)
 	// ActiveExpire, when set, pauses or resumes the GC's expiry (DEBUG
 	// SET-ACTIVE-EXPIRE).
 	ActiveExpire func(on bool)

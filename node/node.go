@@ -42,6 +42,7 @@ const Version = "7.2.0"
 
 // Node is a running server.
 type Node struct {
+	lfu    *store.LFU // the LFU policy's settings (OBJECT FREQ)
 	cfg    conf.Config
 	drv    drivers.Driver
 	engine *actors.Engine
@@ -107,7 +108,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
 	reg := all.Registry(scripts)
-	n := &Node{cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{}),
+	n := &Node{lfu: store.NewLFU(), cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{}),
 		suspect: make(chan struct{}, 1), stopWatch: make(chan struct{})}
 	var err error
 	shared := Shared(cfg.Storage)
@@ -156,6 +157,10 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 				n.gc.SetActiveExpire(on)
 			}
 		},
+		SetEviction: func(name, value string) {
+			v, _ := strconv.ParseInt(value, 10, 64)
+			n.lfu.Set(name, v, value)
+		},
 		SetDurability: func() func(string) error {
 			if d, ok := drv.(drivers.DurabilitySetter); ok {
 				return d.SetDurability
@@ -171,7 +176,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
 
-	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize,
+	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
 		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage}, drv, reg, n.net, log)

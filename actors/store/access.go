@@ -30,6 +30,7 @@ import (
 // per look-up in the largest tables) would only share an idle time. It
 // takes about half the memory of a Go map of hashes to times.
 type AccessClock struct {
+	lfu       *LFU // when its policy is on, values are LFU counters (lfu.go)
 	mu        sync.Mutex
 	cur, prev accessGen
 	size      int
@@ -45,11 +46,47 @@ func NewAccessClock(size int, now int64) *AccessClock {
 	return &AccessClock{size: size, start: now, floor: now, rotated: now}
 }
 
-// touch records an access of mk at now.
+// SetLFU makes the clock keep LFU counters while l's policy is on.
+func (a *AccessClock) SetLFU(l *LFU) { a.lfu = l }
+
+// touch records an access of mk at now: its time, or under an LFU
+// policy its counter after the access.
 func (a *AccessClock) touch(mk string, now int64) {
+	if a.lfu.On() {
+		a.update(mk, now, func(v uint32, known bool) uint32 {
+			if !known {
+				v = a.lfu.initial(now)
+			}
+			return a.lfu.access(v, now)
+		})
+		return
+	}
+	t := a.seconds(now)
+	a.update(mk, now, func(uint32, bool) uint32 { return t })
+}
+
+// raw returns the value kept for mk (a time or an LFU counter).
+func (a *AccessClock) raw(mk string) (uint32, bool) {
 	fp := fingerprint(mk)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.get(fp)
+}
+
+func (a *AccessClock) get(fp uint32) (uint32, bool) {
+	if t, ok := a.cur.get(fp); ok {
+		return t, true
+	}
+	return a.prev.get(fp)
+}
+
+// update replaces the value kept for mk, at now, by fn's.
+func (a *AccessClock) update(mk string, now int64, fn func(v uint32, known bool) uint32) {
+	fp := fingerprint(mk)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	v, ok := a.get(fp)
+	v = fn(v, ok)
 	if a.cur.n >= a.size { // full: a new key starts a generation
 		if _, ok := a.cur.get(fp); !ok {
 			a.floor = a.rotated
@@ -57,7 +94,7 @@ func (a *AccessClock) touch(mk string, now int64) {
 			a.cur.reset()
 		}
 	}
-	a.cur.put(fp, a.seconds(now))
+	a.cur.put(fp, v)
 }
 
 // seconds is now's whole seconds since start, kept biased by 2³¹ in 32

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/rekv/rekv/codec"
@@ -199,9 +201,15 @@ func (c *MetaCache) remove(mk string) {
 // release hands the access time of s, an entry leaving the cache, to the
 // clock.
 func (c *MetaCache) release(s *clockSlot[string, metaEntry]) {
-	if s.val.timed() && c.clock != nil {
-		c.clock.touch(s.key, s.val.atime)
+	if !s.val.timed() || c.clock == nil {
+		return
 	}
+	if c.clock.lfu.On() { // the entry holds an LFU counter
+		v := uint32(s.val.atime)
+		c.clock.update(s.key, time.Now().UnixMilli(), func(uint32, bool) uint32 { return v })
+		return
+	}
+	c.clock.touch(s.key, s.val.atime)
 }
 
 // touch records an access of mk at now: in its entry when cached (hint,
@@ -213,10 +221,40 @@ func (c *MetaCache) touch(mk string, hint int32, now int64) {
 	}
 	if i := c.metas.find(mk, hint); i >= 0 {
 		e := &c.metas.slots[i].val
-		e.atime, e.flags = now, e.flags|flagTimed
+		if l := c.clock.lfu; l.On() {
+			v, known := uint32(e.atime), e.timed()
+			if !known {
+				v, known = c.clock.raw(mk)
+			}
+			if !known {
+				v = l.initial(now)
+			}
+			e.atime = int64(l.access(v, now))
+		} else {
+			e.atime = now
+		}
+		e.flags |= flagTimed
 		return
 	}
 	c.clock.touch(mk, now)
+}
+
+// lfuValue returns the LFU value kept for mk, if any.
+func (c *MetaCache) lfuValue(mk string) (uint32, bool) {
+	if i := c.metas.find(mk, 0); i >= 0 && c.metas.slots[i].val.timed() {
+		return uint32(c.metas.slots[i].val.atime), true
+	}
+	return c.clock.raw(mk)
+}
+
+// setLFU makes v the LFU value of mk.
+func (c *MetaCache) setLFU(mk string, v uint32, now int64) {
+	if i := c.metas.find(mk, 0); i >= 0 {
+		e := &c.metas.slots[i].val
+		e.atime, e.flags = int64(v), e.flags|flagTimed
+		return
+	}
+	c.clock.update(mk, now, func(uint32, bool) uint32 { return v })
 }
 
 // lastAccess returns when mk was last accessed (see AccessClock.last).

@@ -214,11 +214,42 @@ func (t *Tx) IdleMillis(key []byte) int64 {
 	return 0
 }
 
-// SetIdle makes key's last access idle milliseconds ago (RESTORE IDLETIME).
+// SetIdle makes key's last access idle milliseconds ago (RESTORE
+// IDLETIME; ignored under an LFU policy, as Redis does).
 func (t *Tx) SetIdle(key []byte, idle int64) {
 	mk := string(codec.MetaKey(t.slot, key))
-	if c := t.shardCache(mk); c != nil {
+	if c := t.shardCache(mk); c != nil && (c.clock == nil || !c.clock.lfu.On()) {
 		c.touch(mk, 0, t.now-idle)
+	}
+}
+
+// LFU reports whether an LFU maxmemory-policy is in effect: keys then
+// keep access counters (Freq), not access times (IdleMillis).
+func (t *Tx) LFU() bool {
+	c := t.caches.of(nil)
+	return c != nil && c.clock != nil && c.clock.lfu.On()
+}
+
+// Freq returns key's LFU counter, decayed to now (OBJECT FREQ).
+func (t *Tx) Freq(key []byte) int64 {
+	mk := string(codec.MetaKey(t.slot, key))
+	c := t.shardCache(mk)
+	if c == nil || c.clock == nil {
+		return LFUInitVal
+	}
+	v, ok := c.lfuValue(mk)
+	if !ok {
+		return LFUInitVal
+	}
+	return int64(c.clock.lfu.counter(v, t.now))
+}
+
+// SetFreq gives key the LFU counter freq (RESTORE FREQ; ignored unless an
+// LFU policy is in effect, as Redis does).
+func (t *Tx) SetFreq(key []byte, freq int64) {
+	mk := string(codec.MetaKey(t.slot, key))
+	if c := t.shardCache(mk); c != nil && c.clock != nil && c.clock.lfu.On() {
+		c.setLFU(mk, minutes(t.now)<<8|uint32(min(max(freq, 0), 255)), t.now)
 	}
 }
 
@@ -476,6 +507,9 @@ const NoteNewClass uint16 = 1 << 13
 func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []byte) error {
 	if !t.live(old) {
 		t.AddNote(NoteNewClass, "new", key)
+		if c := t.shardCache(mk); c != nil && c.clock != nil && c.clock.lfu.On() {
+			c.setLFU(mk, c.clock.lfu.initial(t.now), t.now) // a new key's counter
+		}
 	}
 	if old.exists && old.meta.ExpireAt != 0 && old.meta.ExpireAt != m.ExpireAt {
 		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.slot, key)); err != nil {
@@ -513,7 +547,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		// signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
-	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint})
+	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true})
 	t.dirty = append(t.dirty, mk)
 	return nil
 }

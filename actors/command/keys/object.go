@@ -27,6 +27,8 @@ type objectCmd struct {
 	key []byte
 }
 
+var errLFU = &rerr.Error{Msg: "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust."}
+
 var errNoLFU = &rerr.Error{Msg: "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust."}
 
 // sharedIntegers is Redis's OBJ_SHARED_INTEGERS: strings holding 0..9999
@@ -48,8 +50,15 @@ func (o objectCmd) Run(c *command.Ctx) error {
 	}
 	switch o.sub {
 	case "freq":
-		return errNoLFU
+		if !c.Tx.LFU() {
+			return errNoLFU
+		}
+		c.W.Int(c.Tx.Freq(o.key))
+		return nil
 	case "idletime":
+		if c.Tx.LFU() {
+			return errLFU
+		}
 		now := c.Tx.Now()
 		c.W.Int(now/1000 - (now-c.Tx.IdleMillis(o.key))/1000)
 		return nil

@@ -14,12 +14,13 @@ import (
 
 // RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds]
 // [FREQ frequency]. IDLETIME sets the key's last access that many seconds
-// back (OBJECT IDLETIME); FREQ is checked and otherwise ignored: rekv
-// keeps no access counter (no LFU policy).
+// back (OBJECT IDLETIME) under an LRU policy, FREQ its LFU counter
+// (OBJECT FREQ) under an LFU one, as Redis.
 type restoreCmd struct {
 	key, ttl, payload []byte
 	replace, absTTL   bool
 	idle              int64 // seconds; -1: none given
+	freq              int64 // -1: none given
 }
 
 var (
@@ -32,7 +33,7 @@ var (
 )
 
 func parseRestore(args [][]byte) (command.Runner, error) {
-	r := restoreCmd{key: args[1], ttl: args[2], payload: args[3], idle: -1}
+	r := restoreCmd{key: args[1], ttl: args[2], payload: args[3], idle: -1, freq: -1}
 	idle, freq := false, false
 	for j := 4; j < len(args); j++ {
 		more := len(args) - j - 1
@@ -59,7 +60,7 @@ func parseRestore(args [][]byte) (command.Runner, error) {
 			if n < 0 || n > 255 {
 				return nil, errBadFreq
 			}
-			freq = true
+			freq, r.freq = true, n
 			j++
 		default:
 			return nil, rerr.ErrSyntax
@@ -268,10 +269,13 @@ func restoreEvent(_ int, gone bool) string {
 }
 
 // done replies to a RESTORE that wrote its key, after setting its idle
-// time when one was given.
+// time or access counter when one was given.
 func (r restoreCmd) done(c *command.Ctx) {
 	if r.idle >= 0 {
 		c.Tx.SetIdle(r.key, min(r.idle, 1<<40)*1000)
+	}
+	if r.freq >= 0 {
+		c.Tx.SetFreq(r.key, r.freq)
 	}
 	c.W.OK()
 }
