@@ -61,7 +61,7 @@ type param struct {
 // which cannot be set at run time.
 func fixedParam(name string) bool {
 	switch name {
-	case "port", "bind", "dir", "tls-port":
+	case "dir", "tls-port":
 		return true
 	}
 	return false
@@ -336,6 +336,9 @@ func (c *config) set(pairs [][2]string, apply func(name, value string) error, st
 			return setErr(name, "duplicate parameter")
 		}
 		seen[name] = true
+		if start && (canon == "port" || canon == "bind") {
+			return setErr(name, "comes from rekv's own configuration (server.port, server.bind)")
+		}
 		if (p.kind == kindImmutable || p.kind == kindProtected) && !(start && !fixedParam(canon)) {
 			_, err := p.normalize(kv[1])
 			return named(name, canon, err)
@@ -467,6 +470,19 @@ func (s *Server) applyConfig(name, value string) error {
 		if set := s.opts.SetDurability; set != nil {
 			return set(value)
 		}
+	case "port":
+		port, _ := strconv.Atoi(value)
+		if err := s.rebind(s.listenBind, port); err != nil {
+			s.log.Warn("CONFIG SET port: cannot listen", "port", port, "err", err)
+			return setErr("port", "Unable to listen on this port")
+		}
+		s.listenPort = port
+	case "bind":
+		if err := s.rebind(value, s.listenPort); err != nil {
+			s.log.Warn("CONFIG SET bind: cannot listen", "bind", value, "err", err)
+			return setErr("bind", "Failed to bind to specified addresses.")
+		}
+		s.listenBind = value
 	case "maxmemory-policy", "lfu-log-factor", "lfu-decay-time":
 		if set := s.opts.SetEviction; set != nil {
 			set(name, value)
@@ -523,6 +539,8 @@ func (s *Server) initConfig() {
 		[2]string{"proto-max-bulk-len", strconv.FormatInt(o.Limits.MaxBulkLen, 10)},
 	)
 	s.conf = loadConfig(own)
+	s.listenBind = s.conf.values["bind"]
+	s.listenPort, _ = strconv.Atoi(s.conf.values["port"])
 	pass := o.RequirePass
 	s.rt.requirePass.Store(&pass)
 	s.rt.idleTimeout.Store(int64(o.IdleTimeout))

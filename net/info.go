@@ -223,7 +223,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("process_id", os.Getpid())
 		add("process_supervised", "no")
 		add("run_id", s.stats.runID)
-		add("tcp_port", s.info.Port)
+		add("tcp_port", conf("port"))
 		add("server_time_usec", now.UnixMicro())
 		add("uptime_in_seconds", uptime)
 		add("uptime_in_days", uptime/86400)

@@ -107,6 +107,12 @@ type Server struct {
 	eng     gnet.Engine
 	booted  chan struct{}
 	stopped chan error
+	// relisten holds the listeners CONFIG SET port and bind opened
+	// (rebind.go); listenBind and listenPort are the values in effect
+	// (written under the config's lock).
+	relisten   relisten
+	listenBind string
+	listenPort int
 
 	tracking *tracker
 	tls      *tlsFront // nil without TLS
@@ -226,6 +232,7 @@ func (s *Server) Stop(ctx context.Context) error {
 	if s.tls != nil {
 		s.tls.stop()
 	}
+	s.stopRelisten()
 	if err := s.eng.Stop(ctx); err != nil {
 		return err
 	}
@@ -269,6 +276,9 @@ func (s *Server) OnTick() (time.Duration, gnet.Action) {
 
 // OnOpen registers a client.
 func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
+	if c.Context() == nil && s.relisten.retired.Load() {
+		return nil, gnet.Close // the port or address it came to is no longer served (rebind.go)
+	}
 	if limit := s.rt.maxClients.Load(); limit > 0 && s.nclients.Load() >= limit {
 		s.stats.rejectedConns.Add(1)
 		return []byte("-ERR max number of clients reached\r\n"), gnet.Close
