@@ -107,3 +107,6 @@ replace github.com/dgraph-io/ristretto/v2 => ./third_party/ristretto
 
 // gnet with pausable reading (third_party/gnet/README.rekv.md).
 replace github.com/panjf2000/gnet/v2 => ./third_party/gnet
+
+// gopher-lua printing numbers as Lua 5.1 does (third_party/gopher-lua/README.rekv.md).
+replace github.com/yuin/gopher-lua => ./third_party/gopher-lua

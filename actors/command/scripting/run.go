@@ -3,6 +3,8 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -303,12 +305,25 @@ func commandArgs(L *lua.LState) ([][]byte, string) {
 		case lua.LString:
 			args[i-1] = []byte(a)
 		case lua.LNumber:
-			args[i-1] = []byte(a.String())
+			args[i-1] = argNumber(float64(a))
 		default:
 			return nil, "Lua redis lib command arguments must be strings or integers"
 		}
 	}
 	return args, ""
+}
+
+// argNumber is a number a script passes to redis.call as Redis 7.0
+// writes it, C's "%.17g" (not Lua's own %.14g): 0.1+0.2 is
+// 0.30000000000000004.
+func argNumber(f float64) []byte {
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f):
+		return []byte(lua.LNumber(f).String()) // inf, -inf, nan, -nan
+	case f == math.Trunc(f) && math.Abs(f) < 1e17:
+		return strconv.AppendInt(nil, int64(f), 10)
+	}
+	return strconv.AppendFloat(nil, f, 'g', 17, 64)
 }
 
 // errMessage is an error's reply text.
