@@ -122,13 +122,16 @@ func rad(deg float64) float64 { return deg * (math.Pi / 180.0) }
 // Distance is the haversine distance in meters; on one meridian it is
 // the latitude distance, as Redis 7.0 computes it.
 func Distance(lon1, lat1, lon2, lat2 float64) float64 {
-	v := math.Sin((rad(lon2) - rad(lon1)) / 2)
+	v := crSin((rad(lon2) - rad(lon1)) / 2)
 	if v == 0 {
 		return latDistance(lat1, lat2)
 	}
 	lat1r, lat2r := rad(lat1), rad(lat2)
-	u := math.Sin((lat2r - lat1r) / 2)
-	return 2.0 * EarthRadiusM * math.Asin(math.Sqrt(u*u+math.Cos(lat1r)*math.Cos(lat2r)*v*v))
+	u := crSin((lat2r - lat1r) / 2)
+	// Each product rounded on its own, as C computes it (no fused
+	// multiply-add on the platforms Redis is built for).
+	a := float64(u*u) + float64(float64(float64(crCos(lat1r)*crCos(lat2r))*v)*v)
+	return 2.0 * EarthRadiusM * crAsin(math.Sqrt(a))
 }
 
 func latDistance(lat1, lat2 float64) float64 {

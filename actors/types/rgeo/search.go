@@ -41,8 +41,8 @@ func (s Shape) bounds() [4]float64 {
 	h *= s.Conversion
 	w *= s.Conversion
 	latDelta := deg(h / EarthRadiusM)
-	top := deg(w / EarthRadiusM / math.Cos(rad(s.Lat+latDelta)))
-	bottom := deg(w / EarthRadiusM / math.Cos(rad(s.Lat-latDelta)))
+	top := deg(w / EarthRadiusM / crCos(rad(s.Lat+latDelta)))
+	bottom := deg(w / EarthRadiusM / crCos(rad(s.Lat-latDelta)))
 	d := top
 	if s.Lat < 0 {
 		d = bottom
