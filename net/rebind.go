@@ -26,7 +26,7 @@ import (
 // relisten is the state of the listeners set at run time.
 type relisten struct {
 	mu      sync.Mutex
-	retired atomic.Bool      // gnet's own listener no longer serves
+	retired atomic.Bool       // gnet's own listener no longer serves
 	extra   []stdnet.Listener // Go listeners of the current addresses
 	wg      sync.WaitGroup    // their accept loops
 }
