@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,6 +98,7 @@ func TestRedisCLIHelp(t *testing.T) {
 		return synopses, summaries
 	}
 	red := redisServer(t)
+	rc := newClient(t, red, 2)
 	n := startNode(t, "badger", nil)
 	for _, topic := range []string{"@hash", "@string", "@list", "@set", "@sorted-set", "@geo", "@hyperloglog", "set", "xadd", "zadd", "georadius"} {
 		all, _ := help(red, topic)
@@ -107,6 +109,18 @@ func TestRedisCLIHelp(t *testing.T) {
 			}
 		}
 		got, summaries := help(n.Addr(), topic)
+		// Commands newer than the redis-server here (Redis 7.4's and
+		// 8.0's hash-field TTLs) are rekv's own lines: left out.
+		var newer int
+		got = slices.DeleteFunc(got, func(l string) bool {
+			name := strings.Fields(l)[0]
+			if info, err := rc.Do(context.Background(), "COMMAND", "INFO", name).Slice(); err == nil && len(info) == 1 && info[0] == nil {
+				newer++
+				return true
+			}
+			return false
+		})
+		summaries -= newer
 		if len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("help %s synopses:\n%s\nredis-server:\n%s", topic, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}

@@ -50,6 +50,10 @@ type Tx struct {
 	// writing is the collection whose Put or Remove is running, so the
 	// write hook knows a list element from other members.
 	writing *Coll
+	// lfuSeen holds the meta keys whose LFU counter this command already
+	// counted an access of (an LFU policy only: a cached key's look-ups
+	// are not kept in seen, and each would count again).
+	lfuSeen map[string]struct{}
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -118,7 +122,10 @@ func (t *Tx) DB() int { return int(t.db) }
 
 // SetNow sets the time later operations use (a group of commands sharing
 // one transaction, each at its own time).
-func (t *Tx) SetNow(ms int64) { t.now = ms }
+func (t *Tx) SetNow(ms int64) {
+	t.now = ms
+	clear(t.lfuSeen) // each command counts its own access
+}
 
 // Now returns the command's time in unix milliseconds.
 func (t *Tx) Now() int64 { return t.now }
@@ -290,6 +297,16 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	touch := c != nil && c.clock != nil && !seen && !t.noTouch
 	if touch {
 		accessed = true
+	}
+	if touch && c.clock.lfu.On() {
+		if _, done := t.lfuSeen[string(t.kbuf)]; done {
+			touch = false
+		} else {
+			if t.lfuSeen == nil {
+				t.lfuSeen = make(map[string]struct{}, 1)
+			}
+			t.lfuSeen[string(t.kbuf)] = struct{}{}
+		}
 	}
 	if c != nil && c.Disabled() {
 		if touch {
