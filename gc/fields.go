@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"bytes"
 	"context"
 	"time"
 
@@ -23,7 +24,12 @@ func (c *Collector) expireFields(ctx context.Context, budget int) (int, error) {
 		return 0, nil
 	}
 	start, end := codec.HashTTLRangeUntil(time.Now().UnixMilli())
+	if c.fieldCursor != nil && bytes.Compare(c.fieldCursor, start) > 0 {
+		start = c.fieldCursor
+	}
 	groups := map[[2]int][]ttlItem{}
+	due := 0 // entries visited, this node's or not
+	var last []byte
 	err := c.read(func(tx drivers.Txn) error {
 		return tx.Iterate(start, end, drivers.IterOptions{Limit: budget, KeysOnly: true}, func(k, _ []byte) (bool, error) {
 			at, db, key, err := codec.DecodeHashTTLKey(k)
@@ -34,11 +40,24 @@ func (c *Collector) expireFields(ctx context.Context, budget int) (int, error) {
 				g := [2]int{c.eng.ShardOf(key), int(db)}
 				groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
 			}
+			if due++; due == budget {
+				last = command.Copy(k)
+			}
 			return true, nil
 		})
 	})
-	if err != nil || len(groups) == 0 {
+	if err != nil {
 		return 0, err
+	}
+	// As the key expiry's walk: the next pass goes on after a full batch
+	// (entries another node owns, or not yet expirable, cannot hold up
+	// the ones behind them), and starts over once a walk reaches the end.
+	c.fieldCursor = nil
+	if due == budget {
+		c.fieldCursor = append(last, 0)
+	}
+	if len(groups) == 0 {
+		return 0, nil
 	}
 	markers := c.eng.FlushMarkers()
 	type result struct {

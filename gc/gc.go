@@ -125,6 +125,7 @@ type Collector struct {
 	// Where the next pass reads the TTL and garbage entries: hints that
 	// step over the tombstones of those already done (see expire).
 	ttlCursor, garbageCursor []byte
+	fieldCursor              []byte   // where the hash-field expiry walk goes on (fields.go)
 	lastForeground           int64    // Options.Foreground at the last pace
 	rates                    struct { // the counters at the last sampleRates
 		at               time.Time
