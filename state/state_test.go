@@ -46,8 +46,25 @@ func TestSlowLog(t *testing.T) {
 	if l.SlowlogLen() != 3 || len(l.Slowlog(2)) != 2 {
 		t.Fatalf("len %d past max 3", l.SlowlogLen())
 	}
+	ids := func() (out []int64) {
+		for _, e := range l.Slowlog(-1) {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	if got := fmt.Sprint(ids()); got != "[6 5 4]" {
+		t.Fatalf("IDs after wrapping %s, want the newest first", got)
+	}
+	l.SetMax(2)
+	if got := fmt.Sprint(ids()); got != "[6 5]" {
+		t.Fatalf("SetMax(2) kept %s", got)
+	}
+	l.Record(0, args("PING"), 0, "", "")
+	if got := fmt.Sprint(ids()); got != "[7 6]" {
+		t.Fatalf("after SetMax and a record: %s", got)
+	}
 	l.SetMax(1)
-	if l.SlowlogLen() != 1 {
+	if l.SlowlogLen() != 1 || l.Slowlog(-1)[0].ID != 7 {
 		t.Fatalf("SetMax kept %d", l.SlowlogLen())
 	}
 	l.SlowlogReset()
