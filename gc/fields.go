@@ -1,13 +1,11 @@
 package gc
 
 import (
-	"bytes"
 	"context"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/drivers"
 )
 
 // Hash-field expiry (Redis 7.4's active expiry of hash fields). Each hash
@@ -24,65 +22,13 @@ func (c *Collector) expireFields(ctx context.Context, budget int) (int, error) {
 		return 0, nil
 	}
 	start, end := codec.HashTTLRangeUntil(time.Now().UnixMilli())
-	if c.fieldCursor != nil && bytes.Compare(c.fieldCursor, start) > 0 {
-		start = c.fieldCursor
-	}
-	groups := map[[2]int][]ttlItem{}
-	due := 0 // entries visited, this node's or not
-	var last []byte
-	err := c.read(func(tx drivers.Txn) error {
-		return tx.Iterate(start, end, drivers.IterOptions{Limit: budget, KeysOnly: true}, func(k, _ []byte) (bool, error) {
-			at, db, key, err := codec.DecodeHashTTLKey(k)
-			if err != nil {
-				return false, err
-			}
-			if c.mine(key) {
-				g := [2]int{c.eng.ShardOf(key), int(db)}
-				groups[g] = append(groups[g], ttlItem{at, command.Copy(key)})
-			}
-			if due++; due == budget {
-				last = command.Copy(k)
-			}
-			return true, nil
-		})
-	})
+	groups, _, _, err := c.walkDue(start, end, &c.fieldCursor, budget, codec.DecodeHashTTLKey)
 	if err != nil {
 		return 0, err
 	}
-	// As the key expiry's walk: the next pass goes on after a full batch
-	// (entries another node owns, or not yet expirable, cannot hold up
-	// the ones behind them), and starts over once a walk reaches the end.
-	c.fieldCursor = nil
-	if due == budget {
-		c.fieldCursor = append(last, 0)
-	}
-	if len(groups) == 0 {
-		return 0, nil
-	}
-	markers := c.eng.FlushMarkers()
-	type result struct {
-		n   int
-		err error
-	}
-	results := make(chan result, len(groups))
-	for g, items := range groups {
-		go func(shard, db int) {
-			run := &fieldsRun{items: items, slot: g[1]}
-			if err := c.eng.Exec(ctx, shard, db, fieldsSpec(), run); err != nil {
-				results <- result{err: err}
-				return
-			}
-			results <- result{n: run.n}
-		}(g[0], markers.DBOf(g[1]))
-	}
-	expired := 0
-	for range groups {
-		r := <-results
-		expired += r.n
-		if r.err != nil && err == nil {
-			err = r.err
-		}
-	}
+	expired, err := c.onShards(ctx, groups, fieldsSpec(), func(items []ttlItem, slot int) countedRun {
+		return &fieldsRun{items: items, slot: slot}
+	})
 	c.stats.FieldsExpired.Add(int64(expired))
 	return expired, err
 }
@@ -99,6 +45,8 @@ type fieldsRun struct {
 func fieldsSpec() *command.Spec {
 	return &command.Spec{Name: "gc-hexpire", Flags: command.Write | command.OwnEvents, Class: command.NotifyHash}
 }
+
+func (r *fieldsRun) count() int { return r.n }
 
 func (r *fieldsRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it

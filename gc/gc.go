@@ -446,17 +446,41 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	if budget <= 0 {
 		return 0, nil
 	}
-	now := time.Now().UnixMilli()
-	start, end := codec.TTLRangeUntil(now)
-	if c.ttlCursor != nil && bytes.Compare(c.ttlCursor, start) > 0 {
-		start = c.ttlCursor
+	start, end := codec.TTLRangeUntil(time.Now().UnixMilli())
+	groups, due, start, err := c.walkDue(start, end, &c.ttlCursor, budget, codec.DecodeTTLKey)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.countBacklog(&c.stats.BacklogExpired, due, &c.countedExpired, start, end); err != nil {
+		return 0, err
+	}
+	expired, err := c.onShards(ctx, groups, expireSpec(), func(items []ttlItem, slot int) countedRun {
+		return &expireRun{items: items, slot: slot}
+	})
+	c.stats.KeysExpired.Add(int64(expired))
+	return expired, err
+}
+
+// walkDue reads up to budget entries of a time index (TTL or hash-TTL)
+// in [start, end), from *cursor on, and groups this node's by shard and
+// db (the entries' db byte). It returns the groups, how many entries it
+// visited (this node's or not) and where it started. The next walk goes
+// on after a full batch, not over its tombstones (and entries another
+// node owns cannot hold up the ones behind them); once a walk reaches the
+// end the next starts over, for the entries left (not yet due for their
+// shard, another database's after a SWAPDB, or written behind the
+// cursor).
+func (c *Collector) walkDue(start, end []byte, cursor *[]byte, budget int,
+	decode func(k []byte) (int64, uint8, []byte, error)) (map[[2]int][]ttlItem, int, []byte, error) {
+	if *cursor != nil && bytes.Compare(*cursor, start) > 0 {
+		start = *cursor
 	}
 	groups := map[[2]int][]ttlItem{}
-	due := 0 // entries visited, this node's or not
+	due := 0
 	var last []byte
 	err := c.read(func(tx drivers.Txn) error {
 		return tx.Iterate(start, end, drivers.IterOptions{Limit: budget, KeysOnly: true}, func(k, _ []byte) (bool, error) {
-			at, db, key, err := codec.DecodeTTLKey(k)
+			at, db, key, err := decode(k)
 			if err != nil {
 				return false, err
 			}
@@ -471,19 +495,26 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 		})
 	})
 	if err != nil {
-		return 0, err
+		return nil, 0, start, err
 	}
-	// The next pass goes on after these entries, not over their
-	// tombstones; once a round reaches the end it starts over, for the
-	// entries it left (not yet due for their shard, another database's
-	// after a SWAPDB, or written behind the cursor).
-	c.ttlCursor = nil
+	*cursor = nil
 	if due == budget {
-		c.ttlCursor = append(last, 0)
+		*cursor = append(last, 0)
 	}
-	if err := c.countBacklog(&c.stats.BacklogExpired, due, &c.countedExpired, start, end); err != nil {
-		return 0, err
-	}
+	return groups, due, start, nil
+}
+
+// countedRun is a GC runner that counts what it did.
+type countedRun interface {
+	command.Runner
+	count() int
+}
+
+// onShards runs, for each group of walkDue, the runner newRun makes on the
+// group's shard, all shards at once, and returns the sum of their counts
+// (a runner whose Exec failed may still run later: its count is not read).
+func (c *Collector) onShards(ctx context.Context, groups map[[2]int][]ttlItem, spec *command.Spec,
+	newRun func(items []ttlItem, slot int) countedRun) (int, error) {
 	markers := c.eng.FlushMarkers()
 	type result struct {
 		n   int
@@ -492,24 +523,24 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	results := make(chan result, len(groups))
 	for g, items := range groups {
 		go func(shard, db int) {
-			run := &expireRun{items: items, slot: g[1]}
-			if err := c.eng.Exec(ctx, shard, db, expireSpec(), run); err != nil {
-				results <- result{err: err} // it may run later: n is not read
+			run := newRun(items, g[1])
+			if err := c.eng.Exec(ctx, shard, db, spec, run); err != nil {
+				results <- result{err: err}
 				return
 			}
-			results <- result{n: run.n}
+			results <- result{n: run.count()}
 		}(g[0], markers.DBOf(g[1]))
 	}
-	expired := 0
+	total := 0
+	var err error
 	for range groups {
 		r := <-results
-		expired += r.n
+		total += r.n
 		if r.err != nil && err == nil {
 			err = r.err
 		}
 	}
-	c.stats.KeysExpired.Add(int64(expired))
-	return expired, err
+	return total, err
 }
 
 // expireRun expires TTL entries on their shard (see store.Tx.ExpireDue).
@@ -525,6 +556,8 @@ type expireRun struct {
 func expireSpec() *command.Spec {
 	return &command.Spec{Name: "gc-expire", Flags: command.Write, Class: command.NotifyExpired, Event: "expired"}
 }
+
+func (r *expireRun) count() int { return r.n }
 
 func (r *expireRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
