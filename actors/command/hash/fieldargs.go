@@ -5,6 +5,8 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // Arguments shared by the hash-field expiration commands (Redis 7.4 and
@@ -88,6 +90,24 @@ func nulls(c *command.Ctx, n int) {
 	c.W.Array(n)
 	for i := 0; i < n; i++ {
 		c.W.Null()
+	}
+}
+
+// openThenCheck opens key's hash, then returns parseErr: the commands
+// above report a bad argument only after the key's type, as Redis.
+func openThenCheck(c *command.Ctx, key []byte, parseErr error) (*store.Coll, error) {
+	coll, err := rhash.Open(c.Tx, key, false)
+	if err != nil {
+		return nil, err
+	}
+	return coll, parseErr
+}
+
+// writeInts writes vs as an array of integers.
+func writeInts(c *command.Ctx, vs []int64) {
+	c.W.Array(len(vs))
+	for _, v := range vs {
+		c.W.Int(v)
 	}
 }
 

@@ -50,12 +50,9 @@ func (h *hexpire) parse(args [][]byte, seconds, relative bool) error {
 }
 
 func (h *hexpire) Run(c *command.Ctx) error {
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	coll, err := openThenCheck(c, h.key, h.err)
 	if err != nil {
 		return err
-	}
-	if h.err != nil {
-		return h.err
 	}
 	at, err := h.when.check(h.name, c.Now)
 	if err != nil {
@@ -80,10 +77,7 @@ func (h *hexpire) Run(c *command.Ctx) error {
 		}
 		codes = append(codes, code)
 	}
-	c.W.Array(len(codes))
-	for _, code := range codes {
-		c.W.Int(code)
-	}
+	writeInts(c, codes)
 	if deleted > 0 {
 		c.Tx.AddNote(uint16(command.NotifyHash), "hdel", h.key)
 	} else if updated > 0 {

@@ -21,12 +21,9 @@ func parseHGetDel(args [][]byte) (command.Runner, error) {
 }
 
 func (h hgetdel) Run(c *command.Ctx) error {
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	coll, err := openThenCheck(c, h.key, h.err)
 	if err != nil {
 		return err
-	}
-	if h.err != nil {
-		return h.err
 	}
 	if coll == nil {
 		nulls(c, len(h.fields))

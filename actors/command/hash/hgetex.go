@@ -45,12 +45,9 @@ func (h *hgetex) parse(args [][]byte) error {
 }
 
 func (h *hgetex) Run(c *command.Ctx) error {
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	coll, err := openThenCheck(c, h.key, h.err)
 	if err != nil {
 		return err
-	}
-	if h.err != nil {
-		return h.err
 	}
 	var at int64
 	if h.expire {

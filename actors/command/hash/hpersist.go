@@ -2,7 +2,6 @@ package hash
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HPERSIST key FIELDS numfields field...: each field answers 1 (its TTL
@@ -20,12 +19,9 @@ func parseHPersist(args [][]byte) (command.Runner, error) {
 }
 
 func (h hpersist) Run(c *command.Ctx) error {
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	coll, err := openThenCheck(c, h.key, h.err)
 	if err != nil {
 		return err
-	}
-	if h.err != nil {
-		return h.err
 	}
 	if coll == nil {
 		ints(c, len(h.fields), -2)
@@ -53,10 +49,7 @@ func (h hpersist) Run(c *command.Ctx) error {
 			out = append(out, -1)
 		}
 	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	writeInts(c, out)
 	if changed {
 		c.Tx.AddNote(uint16(command.NotifyHash), "hpersist", h.key)
 	}

@@ -79,18 +79,10 @@ func (h hsetex) Run(c *command.Ctx) error {
 			return err
 		}
 	}
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	// A missing hash opens empty: FXX then finds its first field missing.
+	coll, err := rhash.Open(c.Tx, h.key, true)
 	if err != nil {
 		return err
-	}
-	if coll == nil {
-		if h.fxx {
-			c.W.Int(0)
-			return nil
-		}
-		if coll, err = rhash.Open(c.Tx, h.key, true); err != nil {
-			return err
-		}
 	}
 	if h.fnx || h.fxx {
 		for i := 0; i < len(h.pairs); i += 2 {

@@ -2,7 +2,6 @@ package hash
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/types/rhash"
 )
 
 // HTTL key FIELDS numfields field..., and HPTTL, HEXPIRETIME,
@@ -25,12 +24,9 @@ func httlParser(seconds, absolute bool) func([][]byte) (command.Runner, error) {
 }
 
 func (h httl) Run(c *command.Ctx) error {
-	coll, err := rhash.Open(c.Tx, h.key, false)
+	coll, err := openThenCheck(c, h.key, h.err)
 	if err != nil {
 		return err
-	}
-	if h.err != nil {
-		return h.err
 	}
 	if coll == nil {
 		ints(c, len(h.fields), -2)
@@ -64,9 +60,6 @@ func (h httl) Run(c *command.Ctx) error {
 			out = append(out, at-base)
 		}
 	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	writeInts(c, out)
 	return nil
 }
