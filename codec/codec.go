@@ -314,25 +314,37 @@ func DecodeScore(u uint64) float64 {
 
 // TTLKey returns the TTL-index key of (db, key) expiring at expireAt.
 func TTLKey(expireAt int64, db uint8, key []byte) []byte {
-	dst := make([]byte, 0, 10+len(key))
-	dst = append(dst, PrefixTTL)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(expireAt))
-	dst = append(dst, db)
-	return append(dst, key...)
+	return timeKey(PrefixTTL, expireAt, db, key)
 }
 
 // DecodeTTLKey inverts TTLKey. The user key aliases k.
 func DecodeTTLKey(k []byte) (expireAt int64, db uint8, key []byte, err error) {
-	if len(k) < 10 || k[0] != PrefixTTL {
+	return decodeTimeKey(PrefixTTL, k)
+}
+
+// TTLRangeUntil returns the range of TTL entries expiring at or before now.
+func TTLRangeUntil(now int64) (start, end []byte) { return timeRangeUntil(PrefixTTL, now) }
+
+// The two time indexes (TTL, hash-TTL) share one layout:
+// prefix | at (8) | db | key.
+
+func timeKey(prefix byte, at int64, db uint8, key []byte) []byte {
+	dst := make([]byte, 0, 10+len(key))
+	dst = append(dst, prefix)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(at))
+	dst = append(dst, db)
+	return append(dst, key...)
+}
+
+func decodeTimeKey(prefix byte, k []byte) (at int64, db uint8, key []byte, err error) {
+	if len(k) < 10 || k[0] != prefix {
 		return 0, 0, nil, ErrCorrupt
 	}
 	return int64(binary.BigEndian.Uint64(k[1:9])), k[9], k[10:], nil
 }
 
-// TTLRangeUntil returns the range of TTL entries expiring at or before now.
-func TTLRangeUntil(now int64) (start, end []byte) {
-	end = binary.BigEndian.AppendUint64([]byte{PrefixTTL}, uint64(now)+1)
-	return []byte{PrefixTTL}, end
+func timeRangeUntil(prefix byte, now int64) (start, end []byte) {
+	return []byte{prefix}, binary.BigEndian.AppendUint64([]byte{prefix}, uint64(now)+1)
 }
 
 // Field TTL records, in a hash version's score range (a hash has no score
@@ -372,28 +384,16 @@ func DecodeFieldOrderSuffix(b []byte) (at int64, field []byte, err error) {
 
 // HashTTLKey returns the hash-TTL index key of (db, key) whose earliest
 // field expiry is at or after at: 'f' | at (8) | db | key.
-func HashTTLKey(at int64, db uint8, key []byte) []byte {
-	dst := make([]byte, 0, 10+len(key))
-	dst = append(dst, PrefixHashTTL)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(at))
-	dst = append(dst, db)
-	return append(dst, key...)
-}
+func HashTTLKey(at int64, db uint8, key []byte) []byte { return timeKey(PrefixHashTTL, at, db, key) }
 
 // DecodeHashTTLKey inverts HashTTLKey. The user key aliases k.
 func DecodeHashTTLKey(k []byte) (at int64, db uint8, key []byte, err error) {
-	if len(k) < 10 || k[0] != PrefixHashTTL {
-		return 0, 0, nil, ErrCorrupt
-	}
-	return int64(binary.BigEndian.Uint64(k[1:9])), k[9], k[10:], nil
+	return decodeTimeKey(PrefixHashTTL, k)
 }
 
 // HashTTLRangeUntil returns the range of hash-TTL entries due at or
 // before now.
-func HashTTLRangeUntil(now int64) (start, end []byte) {
-	end = binary.BigEndian.AppendUint64([]byte{PrefixHashTTL}, uint64(now)+1)
-	return []byte{PrefixHashTTL}, end
-}
+func HashTTLRangeUntil(now int64) (start, end []byte) { return timeRangeUntil(PrefixHashTTL, now) }
 
 // GarbageKey returns the key recording that (db, key, version) is dead.
 func GarbageKey(db uint8, key []byte, version uint64) []byte {
