@@ -105,6 +105,7 @@ type Request struct {
 	arrived time.Time
 	at      uint64
 	records *store.SnapshotRecords // the flush records read at at
+	values  *store.SnapshotValues  // values read at at already
 }
 
 // Engine owns the actor system and the shards.
@@ -152,8 +153,12 @@ type Engine struct {
 	readJobs chan readJob
 	reads    sync.WaitGroup
 	// latest is the stamp reads may share (stampAfter); stampMu guards it.
-	stampMu sync.Mutex
-	latest  *stamp
+	// inflight is the stamp asked for and not come yet, next the one
+	// reads that arrived since wait for.
+	stampMu  sync.Mutex
+	latest   *stamp
+	inflight *stamp
+	next     *stamp
 }
 
 // barrier is a multi-shard command's message, or a bundle's (bundle.go):
@@ -414,7 +419,7 @@ func (e *Engine) execute(req *Request, own int) {
 		// reads nothing more until the reply (Flags Serial), so no later
 		// command of that client overtakes it.
 		re := *req
-		re.Shards, re.at, re.records = e.all, 0, nil
+		re.Shards, re.at, re.records, re.values = e.all, 0, nil, nil
 		e.Dispatch(&re)
 		return
 	}
@@ -484,7 +489,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	defer func() { e.countNested(nested) }()
 	for attempt := 0; ; attempt++ {
 		nested = nested[:0]
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at, Records: req.records}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at, Records: req.records, Values: req.values}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {

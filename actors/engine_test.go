@@ -118,7 +118,7 @@ func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line str
 	t.Helper()
 	args, _ := resp.SplitArgs([]byte(line), nil)
 	spec, run := parsed(t, reg, args)
-	return &Request{Client: c, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)}
+	return &Request{Client: c, Spec: spec, Runner: run, Args: args, Proto: 2, Shards: e.Route(spec, args)}
 }
 
 // send parses and dispatches lines as one client would pipeline them and

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"sync"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -26,11 +27,22 @@ import (
 //     apply in the order it sent them.
 //   - Reads that arrived before a stamp was asked share it, of any shard
 //     that ran nothing else since the stamp was asked for (the engine
-//     keeps the latest stamp): one stamp for a burst of reads; the flush
-//     records read at it are kept for the reads that start after
-//     (stamp.records; reads starting together each read them). A read
-//     that arrived later, or on a shard that ran something after, asks
-//     anew.
+//     keeps the latest stamp): one stamp for a burst of reads. A read
+//     that arrived later, or on a shard that ran something after, needs
+//     a stamp asked anew.
+//   - One stamp is asked for at a time, as the oracle's own clients batch
+//     their requests: reads that need a new stamp while one is in flight
+//     all wait for the next, asked when the one in flight comes. Under
+//     load a stamp thus serves every read that arrived during the
+//     previous one's round trip.
+//   - When its stamp comes, one batch reads what the reads waiting for it
+//     look up first — their databases' flush records and their keys'
+//     metas, which hold small strings whole — into values the reads at
+//     the stamp share (store.SnapshotValues): a burst of GETs costs one
+//     stamp and one BatchGet, not one round trip each. A snapshot never
+//     changes, so a value read there once serves every read there. The
+//     flush records read at a stamp are kept for the reads that start
+//     after (stamp.records).
 //
 // A shard that only reads therefore never waits for the store: its reads'
 // round trips, stamps included, overlap. Replies come back in any order;
@@ -46,24 +58,72 @@ const maxSnapshotReads = 256
 // the databases' flush records read at it, which every read at the stamp
 // shares (the first to read one keeps it).
 type stamp struct {
-	wait    func() (uint64, error)
+	ready   chan struct{}          // closed once asked
+	ask     func() (uint64, error) // set before ready closes
 	asked   time.Time
 	records store.SnapshotRecords
+	// values are what the reads at the stamp look up first, fetched in
+	// one batch for the reads that were waiting for it (runStamp).
+	values store.SnapshotValues
+	// mu guards jobs, the reads waiting for the stamp, and started: the
+	// stamp came and its waiting reads were taken; later ones go to the
+	// readers at once.
+	mu      sync.Mutex
+	jobs    []readJob
+	started bool
 }
 
-// stampAfter returns the latest stamp if it was asked for after t, else
-// asks for a new one, which becomes the latest: reads of every shard that
-// qualify share one stamp.
+// wait returns the stamp once it was asked for and came.
+func (st *stamp) wait() (uint64, error) {
+	<-st.ready
+	return st.ask()
+}
+
+// stampAfter returns a stamp asked for after t: the latest if it was, else
+// the next, which it makes when there is none. One stamp is asked for at
+// a time: the next is asked when the one in flight comes (returned), for
+// every read that arrived meanwhile, as the oracle's clients batch their
+// requests — reads of every shard that qualify share one stamp, and one
+// batch of reads (runStamp).
 func (e *Engine) stampAfter(t time.Time) *stamp {
 	e.stampMu.Lock()
 	defer e.stampMu.Unlock()
 	if st := e.latest; st != nil && t.Before(st.asked) {
 		return st
 	}
-	st := &stamp{asked: time.Now()}
-	st.wait = e.snaps.ReadStamp()
-	e.latest = st
+	if e.next != nil {
+		return e.next
+	}
+	st := &stamp{ready: make(chan struct{})}
+	if e.inflight == nil {
+		e.askFor(st)
+	} else {
+		e.next = st
+	}
 	return st
+}
+
+// askFor asks the store for st's stamp. The caller holds e.stampMu.
+func (e *Engine) askFor(st *stamp) {
+	st.asked = time.Now()
+	st.ask = e.snaps.ReadStamp()
+	e.latest, e.inflight = st, st
+	close(st.ready)
+}
+
+// returned notes that st's stamp came: the next, if reads wait for one,
+// is asked for now.
+func (e *Engine) returned(st *stamp) {
+	e.stampMu.Lock()
+	defer e.stampMu.Unlock()
+	if e.inflight != st {
+		return
+	}
+	e.inflight = nil
+	if n := e.next; n != nil {
+		e.next = nil
+		e.askFor(n)
+	}
 }
 
 // snapshotRead reports whether req runs as a snapshot read: a read-only
@@ -94,7 +154,48 @@ func (s *shard) readAt(req *Request) {
 	}
 	s.cacheFns() // made here, read by the reader
 	e.reads.Add(1)
-	e.readJobs <- readJob{req: req, snap: st, shard: s.idx}
+	j := readJob{req: req, snap: st, shard: s.idx}
+	st.mu.Lock()
+	if st.started {
+		st.mu.Unlock()
+		e.readJobs <- j
+		return
+	}
+	st.jobs = append(st.jobs, j)
+	first := len(st.jobs) == 1
+	st.mu.Unlock()
+	if first {
+		go e.runStamp(st)
+	}
+}
+
+// runStamp waits for st, fetches in one batch what the reads waiting for
+// it look up first (their databases' records and their keys' metas: all
+// a GET of a small string reads), then hands them to the readers, which
+// find those values without a round trip of their own.
+func (e *Engine) runStamp(st *stamp) {
+	ts, err := st.wait()
+	e.returned(st)
+	st.mu.Lock()
+	jobs := st.jobs
+	st.jobs, st.started = nil, true
+	st.mu.Unlock()
+	if err == nil && len(jobs) > 1 {
+		var keys, args [][]byte
+		var idx [8]int
+		for _, j := range jobs {
+			args = args[:0]
+			for _, i := range j.req.Spec.KeyIndexes(j.req.Args, idx[:0]) {
+				args = append(args, j.req.Args[i])
+			}
+			keys = e.markers.ReadKeys(j.req.DB, args, keys)
+		}
+		// A failure is met again by the reads themselves.
+		_ = st.values.Fetch(e.snaps, ts, keys)
+	}
+	for _, j := range jobs {
+		e.readJobs <- j
+	}
 }
 
 // readJob is a snapshot read handed to a reader.
@@ -114,7 +215,7 @@ func (e *Engine) startReaders() {
 				if ts, err := j.snap.wait(); err != nil {
 					e.failRead(j.req, err)
 				} else {
-					j.req.at, j.req.records = ts, &j.snap.records
+					j.req.at, j.req.records, j.req.values = ts, &j.snap.records, &j.snap.values
 					e.execute(j.req, j.shard)
 				}
 				e.reads.Done()

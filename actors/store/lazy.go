@@ -17,7 +17,8 @@ import (
 type lazyTxn struct {
 	drv      drivers.Driver
 	writable bool
-	at       uint64 // Env.At: begin at this snapshot
+	at       uint64          // Env.At: begin at this snapshot
+	vals     *SnapshotValues // Env.Values: values read there already
 	tx       drivers.Txn
 	ended    bool
 	// first, when set, runs once before the transaction's first
@@ -143,6 +144,10 @@ func (l *lazyTxn) begin() (drivers.Txn, error) {
 	sn, ok := l.drv.(drivers.Snapshotter)
 	if !ok || l.writable {
 		return nil, fmt.Errorf("store: a snapshot read on a %T, or a write at a snapshot", l.drv)
+	}
+	if l.vals != nil {
+		at := l.at
+		return &valuesTxn{vals: l.vals, begin: func() (drivers.Txn, error) { return sn.BeginAt(at) }}, nil
 	}
 	return sn.BeginAt(l.at)
 }

@@ -72,6 +72,9 @@ type Env struct {
 	// transactions reading there.
 	At      uint64
 	Records *SnapshotRecords
+	// Values, when set with At, are values read at At already, looked
+	// up before the store (SnapshotValues).
+	Values *SnapshotValues
 }
 
 // Spare keeps what a finished transaction leaves for the next one begun
@@ -98,7 +101,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	t.mt.t = t
 	t.txn = &t.mt
 	if e.At != 0 {
-		t.atRecords = e.Records
+		t.atRecords, t.mt.vals = e.Records, e.Values
 	}
 	if t.markers.Shared() {
 		t.presume(db)
