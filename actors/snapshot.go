@@ -1,11 +1,13 @@
 package actors
 
 import (
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -190,8 +192,16 @@ func (e *Engine) runStamp(st *stamp) {
 			}
 			keys = e.markers.ReadKeys(j.req.DB, args, keys)
 		}
-		// A failure is met again by the reads themselves.
-		_ = st.values.Fetch(e.snaps, ts, keys)
+		if err := st.values.Fetch(e.snaps, ts, keys); err != nil && !errors.Is(err, drivers.ErrConflict) {
+			// The store did not answer (in time): each read would wait
+			// as long again for its own. They get the error, as a read
+			// whose own round trip failed.
+			for _, j := range jobs {
+				e.failRead(j.req, err)
+				e.reads.Done()
+			}
+			return
+		}
 	}
 	for _, j := range jobs {
 		e.readJobs <- j
