@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/rekv/rekv/actors/command/server"
@@ -39,45 +39,64 @@ func (n *Node) startACL(drv drivers.Driver, shared bool) error {
 	if !shared {
 		return nil
 	}
-	var gen atomic.Uint64 // the generation this node last wrote or read
+	// gen is the generation this node last wrote or adopted; mu orders
+	// adopting and writing, so a read that began before this node's own
+	// write committed cannot bring back the users it replaced (generations
+	// only grow: each write takes one above the stored one).
+	var mu sync.Mutex
+	var gen uint64
+	stored := func(tx drivers.Txn) (uint64, string, bool, error) {
+		v, err := tx.Get(aclKey)
+		if errors.Is(err, drivers.ErrNotFound) {
+			return 0, "", false, nil
+		}
+		if err != nil {
+			return 0, "", false, err
+		}
+		head, body, _ := strings.Cut(string(v), "\n")
+		g, _ := strconv.ParseUint(head, 10, 64)
+		return g, body, true, nil
+	}
 	read := func() error {
 		tx, err := drv.Begin(false)
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
-		v, err := tx.Get(aclKey)
-		if errors.Is(err, drivers.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
+		g, body, ok, err := stored(tx)
+		if err != nil || !ok {
 			return err
 		}
-		head, body, _ := strings.Cut(string(v), "\n")
-		g, _ := strconv.ParseUint(head, 10, 64)
-		if g == gen.Load() {
+		mu.Lock()
+		defer mu.Unlock()
+		if g <= gen {
 			return nil
 		}
 		if err := store.Adopt("shared users", strings.Split(body, "\n")); err != nil {
 			return err
 		}
-		gen.Store(g)
+		gen = g
 		return nil
 	}
 	write := func() {
+		mu.Lock()
+		defer mu.Unlock()
 		for attempt := 0; attempt < 10; attempt++ {
 			tx, err := drv.Begin(true)
 			if err != nil {
 				break
 			}
-			g := uint64(time.Now().UnixNano())
-			err = tx.Set(aclKey, []byte(strconv.FormatUint(g, 10)+"\n"+strings.Join(store.Lines(), "\n")))
+			g0, _, _, err := stored(tx)
+			g := max(uint64(time.Now().UnixNano()), g0+1, gen+1)
+			if err == nil {
+				err = tx.Set(aclKey, []byte(strconv.FormatUint(g, 10)+"\n"+strings.Join(store.Lines(), "\n")))
+			}
 			if err == nil {
 				err = tx.Commit()
 			}
 			tx.Rollback()
 			if err == nil {
-				gen.Store(g)
+				gen = g
 				return
 			}
 			if !errors.Is(err, drivers.ErrConflict) {
