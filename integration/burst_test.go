@@ -79,6 +79,7 @@ func TestMemoryBackAfterBursts(t *testing.T) {
 	// A long pipeline from one client, PINGs from another meanwhile.
 	const n = 300_000
 	done := make(chan error, 1)
+	began := time.Now()
 	go func() {
 		done <- pipeline(addr, n, func(w *bufio.Writer, i int) {
 			_, _ = w.WriteString(encode("SET", fmt.Sprint("p:", i), "vvvvvvvvvv"))
@@ -103,9 +104,14 @@ func TestMemoryBackAfterBursts(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	t.Logf("pipeline of %d SETs: slowest of %d PINGs meanwhile %v", n, pings, slowest.Round(time.Millisecond))
-	if slowest > 50*time.Millisecond {
-		t.Errorf("a PING waited %v behind another client's pipeline", slowest)
+	took := time.Since(began)
+	t.Logf("pipeline of %d SETs in %v: slowest of %d PINGs meanwhile %v", n, took.Round(time.Millisecond), pings, slowest.Round(time.Millisecond))
+	// A PING queued behind the pipeline would wait a large part of it;
+	// one that waits its turn waits a few commands' time, plus what a
+	// loaded machine adds (51-54 ms seen with the other tests running on
+	// two cores).
+	if limit := max(took/10, 50*time.Millisecond); slowest > limit {
+		t.Errorf("a PING waited %v behind another client's pipeline of %v (limit %v)", slowest, took.Round(time.Millisecond), limit)
 	}
 	// What it wrote stays in the caches and memtables (the working set:
 	// what MEMORY PURGE leaves); within 5 s the rest is given back.
