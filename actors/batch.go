@@ -120,13 +120,9 @@ func (s *shard) prefetch(tx *store.Tx, db int) {
 		return // one command reads its key itself, in the first batch
 	}
 	var keys [][]byte
-	var idx [8]int
 	for _, req := range s.ahead {
-		if req.DB != db {
-			continue
-		}
-		for _, i := range req.Spec.KeyIndexes(req.Args, idx[:0]) {
-			keys = append(keys, req.Args[i])
+		if req.DB == db {
+			keys = req.keys(keys)
 		}
 	}
 	tx.Prefetch(keys)

@@ -361,6 +361,15 @@ func (e *Engine) holder(shards []int) func([]byte) bool {
 	return func(key []byte) bool { return slices.Contains(shards, e.ShardOf(key)) }
 }
 
+// keys appends to into the keys req names (its key arguments).
+func (req *Request) keys(into [][]byte) [][]byte {
+	var idx [8]int
+	for _, i := range req.Spec.KeyIndexes(req.Args, idx[:0]) {
+		into = append(into, req.Args[i])
+	}
+	return into
+}
+
 // reply sends a committed (or failed) command's reply, and its error to
 // Exec's caller.
 func (req *Request) reply(out []byte, err error) {

@@ -184,12 +184,8 @@ func (e *Engine) runStamp(st *stamp) {
 	st.mu.Unlock()
 	if err == nil && len(jobs) > 1 {
 		var keys, args [][]byte
-		var idx [8]int
 		for _, j := range jobs {
-			args = args[:0]
-			for _, i := range j.req.Spec.KeyIndexes(j.req.Args, idx[:0]) {
-				args = append(args, j.req.Args[i])
-			}
+			args = j.req.keys(args[:0])
 			keys = e.markers.ReadKeys(j.req.DB, args, keys)
 		}
 		if err := st.values.Fetch(e.snaps, ts, keys); err != nil && !errors.Is(err, drivers.ErrConflict) {

@@ -25,8 +25,8 @@ type snapValue struct {
 
 // ReadKeys appends to into the stored keys a read of keys (Redis keys) in
 // database db looks up first: the database's record and the keys' metas,
-// under the slot db is held at (a database swapped since by another node reads
-// other keys, which are then not found here and read as usual).
+// under the slot db is held at (a database swapped since by another node
+// reads other keys, which are then not found here and read as usual).
 func (f *FlushMarkers) ReadKeys(db int, keys [][]byte, into [][]byte) [][]byte {
 	if db < 0 || db >= Databases {
 		return into
