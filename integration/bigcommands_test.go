@@ -29,7 +29,7 @@ func bigN(t *testing.T) int {
 		return n
 	}
 	switch {
-	case raceEnabled && strings.HasSuffix(t.Name(), "/tikv"):
+	case raceEnabled && onMock(t):
 		// The in-process TiKV mock under the race detector commits a
 		// 30,000-member GEOADD in 10 to 30 s, holding the mock while the
 		// node's health probe gives up at 15 s; TiKV's own limit (1 GiB)

@@ -331,5 +331,10 @@ func TestMain(m *testing.M) {
 // onTiKV reports whether a forEachDriver subtest runs on TiKV (the mock or
 // the network cluster), where bulk tests use smaller counts.
 func onTiKV(t *testing.T) bool {
-	return strings.HasSuffix(t.Name(), "/tikv") || strings.HasSuffix(t.Name(), "/tikv-net")
+	return onMock(t) || strings.HasSuffix(t.Name(), "/tikv-net")
 }
+
+// onMock reports whether a forEachDriver subtest runs on TiKV's in-process
+// mock, whose single lock and region-wide lock resolution make the biggest
+// sizes take far longer than on a store.
+func onMock(t *testing.T) bool { return strings.HasSuffix(t.Name(), "/tikv") }

@@ -216,7 +216,7 @@ func TestRestartKeepsAcknowledgedWrites(t *testing.T) {
 func TestBigString(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		size := 100 << 20
-		if strings.HasSuffix(t.Name(), "/tikv") {
+		if onMock(t) {
 			size = 32 << 20
 		}
 		r := dialRaw(t, addr)
