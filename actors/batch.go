@@ -139,7 +139,9 @@ func (s *shard) add(req *Request, held bool) {
 		tx, err := store.Env{Drv: e.drv, Caches: resolve, Markers: e.markers,
 			Notify: e.rt.notifying(), Spare: &s.spareTx}.Begin(true, req.DB, t0.UnixMilli())
 		if err != nil {
+			s.settleWrites()
 			e.execute(req, s.idx)
+			s.notedWrites()
 			return
 		}
 		g := s.spare
@@ -230,6 +232,7 @@ func (s *shard) flush() {
 	if g == nil {
 		return
 	}
+	s.settleWrites()
 	if err := g.tx.Commit(); err != nil {
 		s.group = nil
 		_, purge := s.cacheFns()
@@ -238,6 +241,7 @@ func (s *shard) flush() {
 		return
 	}
 	s.group = nil
+	s.notedWrites()
 	resolve, _ := s.cacheFns()
 	s.e.committed(g, s.e.all[s.idx:s.idx+1:s.idx+1], resolve)
 	s.recycle(g)
@@ -282,6 +286,8 @@ func (s *shard) fallback() {
 	g := s.group
 	s.group = nil
 	_, purge := s.cacheFns()
+	s.settleWrites()
 	s.e.rerun(g, purge)
+	s.notedWrites()
 	s.recycle(g)
 }

@@ -93,9 +93,12 @@ func (s *shard) Receive(ctx actor.Context) {
 	defer s.mu.Unlock()
 	if m, ok := ctx.Message().(*Request); ok && s.e.snaps != nil && snapshotRead(m) {
 		s.readAt(m)
+		if len(s.queued) > 0 && s.mb.UserMessageCount() <= 0 {
+			s.flush() // writes a read left queued run once the mailbox is empty (see queue)
+		}
 		return
 	}
-	if s.e.snaps != nil {
+	if s.e.snaps != nil && !s.queues(ctx.Message()) {
 		s.settle()
 		defer s.noteRan()
 	}

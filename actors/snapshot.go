@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 	"time"
@@ -142,7 +143,7 @@ func snapshotRead(req *Request) bool {
 // in the shard's order (see above). The caller holds s.
 func (s *shard) readAt(req *Request) {
 	e := s.e
-	if s.group != nil || len(s.queued) > 0 {
+	if s.group != nil || len(s.queued) > 0 && s.queuedTouch(req) {
 		s.flush()
 		s.noteRan()
 	}
@@ -239,6 +240,68 @@ func (s *shard) settle() {
 		s.snaps[i] = nil
 	}
 	s.snaps = s.snaps[:0]
+}
+
+// queues reports whether the shard holds msg with its queued writes (a
+// batchable write on a shared store), to run in a group later: it waits
+// for its shard's read stamps only before the group commits (settleWrites).
+func (s *shard) queues(msg any) bool {
+	req, ok := msg.(*Request)
+	return ok && s.e.shared && batchable(req, true)
+}
+
+// settleWrites waits, before a commit of queued writes (or the re-run of
+// their group), for the stamps of the reads the shard started meanwhile:
+// a read must not see a write that arrived after it, and a commit whose
+// timestamp is asked for after the read's stamp came is not in its
+// snapshot. The group's transaction runs its commands while the stamps
+// are on their way. The caller holds s.
+func (s *shard) settleWrites() {
+	if s.e.snaps != nil {
+		s.settle()
+	}
+}
+
+// notedWrites notes a commit of queued writes as something the shard ran
+// (noteRan): a read that arrived before it but is taken after needs a
+// stamp asked after it, or it would miss a write its client sent first.
+func (s *shard) notedWrites() {
+	if s.e.snaps != nil {
+		s.noteRan()
+	}
+}
+
+// queuedTouch reports whether a write the shard holds queued (not yet
+// run) may touch a key req reads: then req must wait for it (its client
+// may have sent it first). Writes of other keys are left queued: the read
+// and they arrived together, unacknowledged, so either order is right,
+// and the read takes its stamp before they commit (settleWrites). Keys
+// are compared in every database (MOVE, COPY ... DB write another's); a
+// script or a command without declared keys touches anything.
+func (s *shard) queuedTouch(req *Request) bool {
+	var buf [8][]byte
+	keys := req.keys(buf[:0])
+	if len(keys) == 0 || req.Spec.Flags&command.Serial != 0 {
+		return true
+	}
+	var wbuf [8][]byte
+	for _, w := range s.queued {
+		if w.Spec.Flags&command.Serial != 0 {
+			return true
+		}
+		wkeys := w.keys(wbuf[:0])
+		if len(wkeys) == 0 {
+			return true
+		}
+		for _, wk := range wkeys {
+			for _, k := range keys {
+				if bytes.Equal(wk, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // noteRan notes that s has run something other than a snapshot read: later

@@ -141,3 +141,70 @@ func TestSnapshotReadsShareOneBatch(t *testing.T) {
 		t.Errorf("%d reads of the store for 201 GETs at two stamps, want 2", r)
 	}
 }
+
+// TestSnapshotReadsAndQueuedWrites: on a shared store, writes a shard
+// holds queued run in the group and are not committed under a read that
+// arrived before them; a read of a key a queued write touches waits for
+// it; a read of other keys leaves them queued, and they still commit once
+// the mailbox is empty.
+func TestSnapshotReadsAndQueuedWrites(t *testing.T) {
+	m, err := tikv.NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := m.Open(tikv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldStamps{DB: db, open: make(chan struct{})}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: 1, Shared: true, ScanCursors: 10}, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.Stop(context.Background())
+		_ = db.Close()
+		_ = m.Close()
+	})
+	close(h.open)
+	send(t, e, reg, []string{"set x old", "set a old", "set b old"}, nil)
+	hold := make(chan struct{})
+	h.open = hold
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release)
+
+	// The read's stamp is held: the SET after it runs but may not commit,
+	// and the shard waits there.
+	asked := h.asked.Load()
+	first := dispatchAll(t, e, reg, []string{"get x", "set x new"}, nil)
+	for deadline := time.Now().Add(10 * time.Second); h.asked.Load() == asked; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the GET asked for no stamp")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the shard reaches the SET's commit
+	// Meanwhile two clients' pipelines queue up behind it; the last
+	// message is a read of a key no queued write touches.
+	same := dispatchAll(t, e, reg, []string{"set a newer", "get a"}, nil)
+	other := dispatchAll(t, e, reg, []string{"set a new", "get b"}, nil)
+	select {
+	case <-first.done:
+		t.Fatal("the SET committed before the stamp of the GET that arrived before it came")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	if got := first.results(t, 2); got[0] != "$3\r\nold\r\n" || got[1] != "+OK\r\n" {
+		t.Fatalf("GET x, SET x new = %q: the GET must not see the SET sent after it", got)
+	}
+	if got := same.results(t, 2); got[0] != "+OK\r\n" || got[1] != "$5\r\nnewer\r\n" {
+		t.Fatalf("SET a newer, GET a = %q: the GET must see its client's SET before it, and not the SET after", got)
+	}
+	if got := other.results(t, 2); got[0] != "+OK\r\n" || got[1] != "$3\r\nold\r\n" {
+		t.Fatalf("SET a new, GET b = %q", got)
+	}
+	if got := send(t, e, reg, []string{"get x", "get a"}, nil); got[0] != "$3\r\nnew\r\n" || got[1] != "$3\r\nnew\r\n" {
+		t.Fatalf("GET x, GET a after = %q", got)
+	}
+}

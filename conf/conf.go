@@ -229,7 +229,7 @@ func (b Badger) BackupPath() string {
 // Actors configures the shard actors.
 type Actors struct {
 	// Shards: shard actors, keys spread over them by hash (0: two per
-	// CPU Go may use, one on a single CPU, 16 on a shared store; see
+	// CPU Go may use, one on a single CPU, one on a shared store; see
 	// ShardCount).
 	Shards        int `koanf:"shards"`
 	MetaCacheSize int `koanf:"meta_cache_size"`
@@ -275,14 +275,17 @@ func DefaultShards(cpus int) int {
 
 // SharedShards is the default number of shards on a store shared with
 // other nodes (TiKV). There a command waits on network round trips, not
-// the CPU. Reads run off their shard (actors' snapshot reads); each shard
-// runs one write group at a time, so more shards overlap more commits but
-// make smaller groups. On the network cluster of ../shared/tikv (2
-// cores), 50 clients, GET / GET -P16 / SET / SET -P16 per second: 4
-// shards 11,527 / 15,492 / 4,360 / 11,111; 8: 10,277 / 19,550 / 4,706 /
-// 18,904; 16: 10,805 / 15,711 / 4,062 / 20,020; 32: 10,000 / 16,849 /
-// 3,857 / 20,942 (8 to 32 within this machine's noise).
-const SharedShards = 16
+// the CPU: reads run off their shard (actors' snapshot reads), and each
+// shard runs one write group at a time, one transaction of a few round
+// trips whatever its size. One shard makes the largest groups, so the
+// fewest transactions for the store and PD to serve. On the network
+// cluster of ../shared/tikv (2 cores), 50 clients, SET / INCR / GET per
+// second at -P 1 (2026-11-27): 1 shard 9,231 / 11,078 / 21,053; 2: 8,552
+// / 8,264 / 18,963; 4: 6,351 / 5,594 / 15,291; 16: 4,596 / 4,805 / 19,907;
+// 25 SET clients beside 25 GET clients: 1 shard 4,744 + 8,985, 16 shards
+// 2,098 + 3,791. A slow command holds the node's writes, as one holds
+// Redis's.
+const SharedShards = 1
 
 // ShardCount is the number of shards to run: Shards when set, else
 // SharedShards on a shared store, else DefaultShards of procs, the CPUs

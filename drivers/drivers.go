@@ -78,6 +78,15 @@ type Snapshotter interface {
 	BeginAt(ts uint64) (Txn, error)
 }
 
+// VersionBatcher is implemented by drivers whose NextVersion costs a
+// round trip (TiKV: a timestamp of PD's oracle). NextVersions returns n
+// versions (1 <= n) for about the price of one: they are asked for
+// together, in increasing order, each newer than every version returned
+// before the call.
+type VersionBatcher interface {
+	NextVersions(n int) ([]uint64, error)
+}
+
 // Reconnector is implemented by drivers that talk to a store over the
 // network and can drop their client state and connect afresh (TiKV); the
 // node's health loop asks for it when the store has been failing for a

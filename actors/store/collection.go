@@ -81,7 +81,7 @@ func (c *Coll) ensure() error {
 	if c.prefix != nil {
 		return nil
 	}
-	v, err := c.t.drv.NextVersion()
+	v, err := c.t.nextVersion()
 	if err != nil {
 		return err
 	}
@@ -320,7 +320,7 @@ func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, erro
 // copyVersion is copyCollection between databases.
 func (t *Tx) copyVersion(src record, srcSlot uint8, srcKey []byte, dstSlot uint8, dstKey []byte) (codec.Meta, error) {
 	m := src.meta
-	v, err := t.drv.NextVersion()
+	v, err := t.nextVersion()
 	if err != nil {
 		return m, err
 	}
@@ -373,7 +373,7 @@ func (c *Coll) SetBounds(head, tail uint64) error {
 // saved (SetBounds or Grow). Rewriting a few survivors this way makes a
 // large removal O(survivors).
 func (c *Coll) Rebase() error {
-	v, err := c.t.drv.NextVersion()
+	v, err := c.t.nextVersion()
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func (t *Tx) copyRecord(s record, srcSlot uint8, src, dst []byte) (codec.Meta, e
 		return t.copyVersion(s, srcSlot, src, t.slot, dst)
 	}
 	m := s.meta
-	v, err := t.drv.NextVersion()
+	v, err := t.nextVersion()
 	m.Version = v
 	return m, err
 }

@@ -151,7 +151,7 @@ func (t *Tx) Flush(db int) error {
 	if err != nil {
 		return err
 	}
-	if r.Marker, err = t.drv.NextVersion(); err != nil {
+	if r.Marker, err = t.freshVersion(); err != nil {
 		return err
 	}
 	if err := t.writeRecord(db, r); err != nil {
@@ -218,6 +218,7 @@ func (t *Tx) Prefetch(keys [][]byte) {
 	if !t.markers.Shared() || len(keys) == 0 {
 		return
 	}
+	t.versions.expect += len(keys)
 	mks := make([][]byte, len(keys))
 	for i, k := range keys {
 		mks[i] = codec.MetaKey(t.slot, k)

@@ -182,7 +182,7 @@ func (s *Str) Write(off int64, data []byte) error {
 	if !m.Chunked {
 		// Growing past the inline limit (or created big): a fresh version,
 		// which owns no chunk yet. The inline bytes become its first chunks.
-		v, err := t.drv.NextVersion()
+		v, err := t.nextVersion()
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func (s *Str) setInline(v []byte) error {
 	m := codec.Meta{Type: codec.TypeString, ExpireAt: s.meta.ExpireAt, Version: s.meta.Version}
 	if !s.exists {
 		var err error
-		if m.Version, err = s.t.drv.NextVersion(); err != nil {
+		if m.Version, err = s.t.nextVersion(); err != nil {
 			return err
 		}
 	}
@@ -298,7 +298,7 @@ func trimZeros(b []byte) []byte {
 // setChunked stores val (longer than the inline limit) at key under a fresh
 // version with expiry expireAt, replacing old.
 func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt int64) error {
-	v, err := t.drv.NextVersion()
+	v, err := t.nextVersion()
 	if err != nil {
 		return err
 	}
@@ -349,7 +349,7 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt}
 	if t.live(old) && old.meta.Type == codec.TypeString && !old.meta.Chunked {
 		m.Version = old.meta.Version
-	} else if m.Version, err = t.drv.NextVersion(); err != nil {
+	} else if m.Version, err = t.nextVersion(); err != nil {
 		return err
 	}
 	return t.write(key, mk, old, m, val)

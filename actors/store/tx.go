@@ -54,6 +54,8 @@ type Tx struct {
 	// counted an access of (an LFU policy only: a cached key's look-ups
 	// are not kept in seen, and each would count again).
 	lfuSeen map[string]struct{}
+	// versions are new keys' versions taken ahead (versions.go).
+	versions versionPool
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -454,7 +456,7 @@ func (t *Tx) Rename(src, dst []byte) error {
 	case t.live(d) && d.meta.Type == codec.TypeString && !d.meta.Chunked:
 		m.Version = d.meta.Version
 	default:
-		if m.Version, err = t.drv.NextVersion(); err != nil {
+		if m.Version, err = t.nextVersion(); err != nil {
 			return err
 		}
 	}

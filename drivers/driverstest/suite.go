@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) drivers.Driver) {
 		{"EmptyValues", testEmptyValues},
 		{"TxnTooBig", testTxnTooBig},
 		{"NextVersionUnique", testNextVersion},
+		{"NextVersionsBatched", testNextVersions},
 		{"BinaryKeys", testBinaryKeys},
 		{"Buffers", testBuffers},
 		{"Snapshots", testSnapshots},
@@ -408,6 +409,41 @@ func testNextVersion(t *testing.T, d drivers.Driver) {
 		}
 		seen[v] = true
 		last = v
+	}
+}
+
+// testNextVersions: a driver that batches versions (drivers.VersionBatcher)
+// returns as many as asked, increasing, each newer than every version
+// returned before the call, by NextVersion or an earlier batch.
+func testNextVersions(t *testing.T, d drivers.Driver) {
+	b, ok := d.(drivers.VersionBatcher)
+	if !ok {
+		t.Skip("the driver's NextVersion is local: it does not batch versions")
+	}
+	last, err := d.NextVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 2, 7, 256, 3} {
+		vs, err := b.NextVersions(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) != n {
+			t.Fatalf("asked for %d versions, got %d", n, len(vs))
+		}
+		for _, v := range vs {
+			if v <= last {
+				t.Fatalf("batch of %d: version %d not above %d, returned before it", n, v, last)
+			}
+			last = v
+		}
+		if last, err = d.NextVersion(); err != nil {
+			t.Fatal(err)
+		}
+		if last <= vs[n-1] {
+			t.Fatalf("NextVersion %d after a batch ending at %d", last, vs[n-1])
+		}
 	}
 }
 

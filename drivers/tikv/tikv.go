@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -275,6 +276,33 @@ func (d *DB) Close() error {
 // across every node of the cluster.
 func (d *DB) NextVersion() (uint64, error) {
 	return d.stamp(d.cur.Load())
+}
+
+var _ drivers.VersionBatcher = (*DB)(nil)
+
+// NextVersions returns n timestamps of the oracle (drivers.VersionBatcher):
+// asked for at once, they go to PD as one request of n, so a group of
+// writes that creates many keys waits for the oracle once, not per key.
+func (d *DB) NextVersions(n int) ([]uint64, error) {
+	c := d.cur.Load()
+	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
+	defer cancel()
+	o := c.store.GetOracle()
+	opt := &oracle.Option{TxnScope: oracle.GlobalTxnScope}
+	fs := make([]oracle.Future, n)
+	for i := range fs {
+		fs[i] = o.GetTimestampAsync(ctx, opt)
+	}
+	vs := make([]uint64, n)
+	for i, f := range fs {
+		ts, err := f.Wait()
+		if err != nil {
+			return nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+		}
+		vs[i] = ts
+	}
+	slices.Sort(vs) // a batch is answered in order; sorted whatever the client does
+	return vs, nil
 }
 
 // stamp returns a timestamp of c's oracle, within the request timeout.

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rekv/rekv/drivers"
+)
+
+// batcher is a driver whose versions come in batches, counted: the
+// Badger driver's own, asked for one by one.
+type batcher struct {
+	drivers.Driver
+	batches []int // sizes asked, in order
+	singles int   // NextVersion calls
+}
+
+func (b *batcher) NextVersion() (uint64, error) {
+	b.singles++
+	return b.Driver.NextVersion()
+}
+
+func (b *batcher) NextVersions(n int) ([]uint64, error) {
+	b.batches = append(b.batches, n)
+	vs := make([]uint64, n)
+	for i := range vs {
+		v, err := b.Driver.NextVersion()
+		if err != nil {
+			return nil, err
+		}
+		vs[i] = v
+	}
+	return vs, nil
+}
+
+// TestVersionsTakenAhead: on a driver that batches versions, a group
+// that prefetched its keys takes its new keys' versions in one batch of
+// their number; without a count, batches double; a flush takes its own
+// version past the pool, and keys set after it in the same transaction
+// are newer than its marker (live, not flushed).
+func TestVersionsTakenAhead(t *testing.T) {
+	b := &batcher{Driver: open(t)}
+	markers, err := LoadFlushMarkers(b, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewMetaCache(1000)
+	begin := func() *Tx {
+		tx, err := Env{Drv: b, Caches: func([]byte) *MetaCache { return c }, Markers: markers}.Begin(true, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	keys := func(prefix string, n int) [][]byte {
+		ks := make([][]byte, n)
+		for i := range ks {
+			ks[i] = fmt.Appendf(nil, "%s%d", prefix, i)
+		}
+		return ks
+	}
+	versions := make(map[uint64]string)
+	set := func(tx *Tx, ks [][]byte) {
+		for _, k := range ks {
+			if err := tx.SetString(k, []byte("v"), 0); err != nil {
+				t.Fatal(err)
+			}
+			m, ok, err := tx.Meta(k)
+			if err != nil || !ok {
+				t.Fatalf("meta of %s: %v %v", k, ok, err)
+			}
+			if other, dup := versions[m.Version]; dup {
+				t.Fatalf("%s and %s share version %d", k, other, m.Version)
+			}
+			versions[m.Version] = string(k)
+		}
+	}
+
+	tx := begin()
+	group := keys("g", 40)
+	tx.Prefetch(group)
+	set(tx, group)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(b.batches) != "[40]" || b.singles != 0 {
+		t.Fatalf("a group of 40 new keys: batches %v and %d single versions, want [40] and 0", b.batches, b.singles)
+	}
+
+	b.batches = nil
+	tx = begin()
+	set(tx, keys("u", 10))
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(b.batches) != "[1 2 4 8]" {
+		t.Fatalf("10 new keys without a count: batches %v, want [1 2 4 8]", b.batches)
+	}
+
+	b.batches = nil
+	tx = begin()
+	set(tx, keys("a", 2)) // batches of 1 and 2: the pool holds one more version
+	if err := tx.Flush(0); err != nil {
+		t.Fatal(err)
+	}
+	after := keys("f", 3)
+	set(tx, after)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b.singles != 1 {
+		t.Fatalf("the flush took %d versions of its own, want 1", b.singles)
+	}
+	tx = begin()
+	defer tx.Rollback()
+	for _, k := range after {
+		if _, ok, err := tx.GetString(k); err != nil || !ok {
+			t.Fatalf("%s set after the flush in its transaction: found %v, %v", k, ok, err)
+		}
+	}
+	for _, k := range append(group, []byte("a0"), []byte("a1")) {
+		if _, ok, err := tx.GetString(k); err != nil || ok {
+			t.Fatalf("%s set before the flush: found %v, %v", k, ok, err)
+		}
+	}
+}
