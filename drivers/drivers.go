@@ -83,8 +83,15 @@ type Snapshotter interface {
 // versions (1 <= n) for about the price of one: they are asked for
 // together, in increasing order, each newer than every version returned
 // before the call.
+//
+// BeginWithVersions begins a writable transaction and returns n versions
+// (0 <= n) asked for with its start timestamp (in the same request to the
+// oracle when its client batches them), each newer than every version
+// returned before the call: a group of writes expecting to create keys
+// then waits for the oracle once in all.
 type VersionBatcher interface {
 	NextVersions(n int) ([]uint64, error)
+	BeginWithVersions(n int) (Txn, []uint64, error)
 }
 
 // Reconnector is implemented by drivers that talk to a store over the

@@ -29,6 +29,9 @@ type lazyTxn struct {
 	first func(tx drivers.Txn, key []byte) (v []byte, got bool, err error)
 	// failed is first's error: every later operation fails with it.
 	failed error
+	// pool, when set, takes versions for new keys along with the start
+	// timestamp of a writable transaction (versionPool.ahead).
+	pool *versionPool
 }
 
 func (l *lazyTxn) txn() (drivers.Txn, error) {
@@ -139,6 +142,15 @@ func (l *lazyTxn) Rollback() {
 // begin starts the driver transaction: at snapshot at when set.
 func (l *lazyTxn) begin() (drivers.Txn, error) {
 	if l.at == 0 {
+		if b, ok := l.drv.(drivers.VersionBatcher); ok && l.writable && l.pool != nil {
+			if n := l.pool.ahead(); n > 0 {
+				tx, vs, err := b.BeginWithVersions(n)
+				if err == nil {
+					l.pool.ready, l.pool.batch = vs, n
+				}
+				return tx, err
+			}
+		}
 		return l.drv.Begin(l.writable)
 	}
 	sn, ok := l.drv.(drivers.Snapshotter)

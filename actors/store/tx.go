@@ -84,7 +84,12 @@ type Env struct {
 // (a group of hundreds of writes each) do not grow a new map every time.
 // It is not safe for concurrent use: one per shard, whose transactions
 // run one at a time.
-type Spare struct{ seen seenKeys }
+type Spare struct {
+	seen seenKeys
+	// versionRate is versionPool.rate, learned from the transactions
+	// released here.
+	versionRate float64
+}
 
 // maxSpareSeen bounds the map a Spare keeps: one left by a transaction
 // that looked up many keys is dropped rather than kept forever.
@@ -102,6 +107,10 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen: seen, Journal: Journal{notify: e.Notify}}
 	t.mt.t = t
 	t.txn = &t.mt
+	if e.Spare != nil {
+		t.versions.rate = e.Spare.versionRate
+		t.mt.pool = &t.versions
+	}
 	if e.At != 0 {
 		t.atRecords, t.mt.vals = e.Records, e.Values
 	}
@@ -187,7 +196,11 @@ func (t *Tx) Rollback() {
 // transaction begun with it. t, committed or rolled back, must not be
 // used afterwards except for Touched, Ready, Flushes, Swaps and Notes.
 func (t *Tx) Release(s *Spare) {
-	if s == nil || t.seen.idx == nil || len(t.seen.idx) > maxSpareSeen {
+	if s == nil {
+		return
+	}
+	s.versionRate = t.versions.learn(s.versionRate)
+	if t.seen.idx == nil || len(t.seen.idx) > maxSpareSeen {
 		return
 	}
 	t.seen.reset()

@@ -12,6 +12,7 @@ import (
 type batcher struct {
 	drivers.Driver
 	batches []int // sizes asked, in order
+	begun   []int // versions asked with a start, in order
 	singles int   // NextVersion calls
 }
 
@@ -20,8 +21,22 @@ func (b *batcher) NextVersion() (uint64, error) {
 	return b.Driver.NextVersion()
 }
 
+func (b *batcher) BeginWithVersions(n int) (drivers.Txn, []uint64, error) {
+	b.begun = append(b.begun, n)
+	tx, err := b.Driver.Begin(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	vs, err := b.versions(n)
+	return tx, vs, err
+}
+
 func (b *batcher) NextVersions(n int) ([]uint64, error) {
 	b.batches = append(b.batches, n)
+	return b.versions(n)
+}
+
+func (b *batcher) versions(n int) ([]uint64, error) {
 	vs := make([]uint64, n)
 	for i := range vs {
 		v, err := b.Driver.NextVersion()
@@ -122,5 +137,62 @@ func TestVersionsTakenAhead(t *testing.T) {
 		if _, ok, err := tx.GetString(k); err != nil || ok {
 			t.Fatalf("%s set before the flush: found %v, %v", k, ok, err)
 		}
+	}
+}
+
+// TestVersionsWithStart: transactions begun with a shard's Spare learn how
+// many versions its transactions use per key and ask for them with their
+// start: a group of new keys after one like it waits for no batch of its
+// own; groups that create nothing soon ask for none (at most one).
+func TestVersionsWithStart(t *testing.T) {
+	b := &batcher{Driver: open(t)}
+	markers, err := LoadFlushMarkers(b, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewMetaCache(1000)
+	spare := &Spare{}
+	group := func(prefix string) {
+		t.Helper()
+		tx, err := Env{Drv: b, Caches: func([]byte) *MetaCache { return c }, Markers: markers, Spare: spare}.Begin(true, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks := make([][]byte, 20)
+		for i := range ks {
+			ks[i] = fmt.Appendf(nil, "%s%d", prefix, i)
+		}
+		tx.Prefetch(ks)
+		for _, k := range ks {
+			if err := tx.SetString(k, []byte("v"), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		tx.Release(spare)
+	}
+	group("a") // learns: 20 versions for 20 keys
+	if fmt.Sprint(b.begun, b.batches) != "[] [20]" {
+		t.Fatalf("first group: %v with its start, batches %v; want none and [20]", b.begun, b.batches)
+	}
+	b.begun, b.batches = nil, nil
+	group("b")
+	if fmt.Sprint(b.begun) != "[20]" || len(b.batches) != 0 {
+		t.Fatalf("second group of new keys: %v with its start, batches %v; want [20] and none", b.begun, b.batches)
+	}
+	b.begun, b.batches = nil, nil
+	group("b") // the same keys again: strings keep their versions
+	if fmt.Sprint(b.begun) != "[20]" {
+		t.Fatalf("third group: %v with its start, want [20] (learned from the one before)", b.begun)
+	}
+	for range 8 {
+		group("b")
+	}
+	b.begun, b.batches = nil, nil
+	group("b")
+	if len(b.begun) != 0 && b.begun[0] > 1 || len(b.batches) != 0 {
+		t.Fatalf("after groups that created no key: %v with the start, batches %v; want at most 1, none", b.begun, b.batches)
 	}
 }

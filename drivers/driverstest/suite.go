@@ -445,6 +445,28 @@ func testNextVersions(t *testing.T, d drivers.Driver) {
 			t.Fatalf("NextVersion %d after a batch ending at %d", last, vs[n-1])
 		}
 	}
+	for _, n := range []int{0, 1, 5} {
+		tx, vs, err := b.BeginWithVersions(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) != n {
+			t.Fatalf("began with %d versions, got %d", n, len(vs))
+		}
+		for _, v := range vs {
+			if v <= last {
+				t.Fatalf("begun with version %d, not above %d, returned before it", v, last)
+			}
+			last = v
+		}
+		mustSet(t, tx, fmt.Sprintf("begun%d", n), "v")
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := get(t, d, fmt.Sprintf("begun%d", n)); !ok {
+			t.Fatalf("a transaction begun with %d versions did not write", n)
+		}
+	}
 }
 
 func testBinaryKeys(t *testing.T, d drivers.Driver) {

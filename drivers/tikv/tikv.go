@@ -287,22 +287,52 @@ func (d *DB) NextVersions(n int) ([]uint64, error) {
 	c := d.cur.Load()
 	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
 	defer cancel()
+	_, vs, err := stamps(ctx, c, false, n)
+	return vs, err
+}
+
+// BeginWithVersions begins a writable transaction with n versions asked
+// for after its start timestamp, without waiting between them: the
+// oracle's client sends them in one request, or in the next
+// (drivers.VersionBatcher).
+func (d *DB) BeginWithVersions(n int) (drivers.Txn, []uint64, error) {
+	c := d.cur.Load()
+	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
+	defer cancel()
+	start, vs, err := stamps(ctx, c, true, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := d.begin(true, tikvstore.WithStartTS(start))
+	return tx, vs, err
+}
+
+// stamps asks c's oracle for a start timestamp (when withStart) and then
+// n more, all before waiting for any, and returns them; the n are sorted.
+func stamps(ctx context.Context, c *client, withStart bool, n int) (start uint64, vs []uint64, err error) {
 	o := c.store.GetOracle()
 	opt := &oracle.Option{TxnScope: oracle.GlobalTxnScope}
+	var first oracle.Future
+	if withStart {
+		first = o.GetTimestampAsync(ctx, opt)
+	}
 	fs := make([]oracle.Future, n)
 	for i := range fs {
 		fs[i] = o.GetTimestampAsync(ctx, opt)
 	}
-	vs := make([]uint64, n)
-	for i, f := range fs {
-		ts, err := f.Wait()
-		if err != nil {
-			return nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+	if first != nil {
+		if start, err = first.Wait(); err != nil {
+			return 0, nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
 		}
-		vs[i] = ts
+	}
+	vs = make([]uint64, n)
+	for i, f := range fs {
+		if vs[i], err = f.Wait(); err != nil {
+			return 0, nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+		}
 	}
 	slices.Sort(vs) // a batch is answered in order; sorted whatever the client does
-	return vs, nil
+	return start, vs, nil
 }
 
 // stamp returns a timestamp of c's oracle, within the request timeout.
