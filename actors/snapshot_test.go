@@ -41,6 +41,45 @@ func (h *heldStamps) BeginAt(ts uint64) (drivers.Txn, error) {
 	return &countedReads{Txn: tx, n: &h.atReads}, nil
 }
 
+// heldEngine starts an engine of shards shards on a shared store (the
+// in-process TiKV mock) whose stamps come at once until the test holds
+// them (heldStamps.hold).
+func heldEngine(t *testing.T, shards int) (*Engine, *heldStamps, *command.Registry) {
+	m, err := tikv.NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := m.Open(tikv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldStamps{DB: db, open: make(chan struct{})}
+	close(h.open)
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e, err := New(Options{Shards: shards, Shared: true, ScanCursors: 10}, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.Stop(context.Background())
+		_ = db.Close()
+		_ = m.Close()
+	})
+	return e, h, reg
+}
+
+// hold makes the stamps asked for from now on wait until release is
+// called (at the latest when the test ends: a failed test must not leave
+// the engine's Stop waiting). Call it while no stamp is being asked for.
+func (h *heldStamps) hold(t *testing.T) (release func()) {
+	held := make(chan struct{})
+	h.open = held
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(release)
+	return release
+}
+
 type countedReads struct {
 	drivers.Txn
 	n *atomic.Int64
@@ -57,38 +96,15 @@ func (t *countedReads) BatchGet(k [][]byte) ([][]byte, error) {
 // and all that they read is fetched in one batch at it: two stamps and
 // one read of the store for 200 GETs, each with its own key's value.
 func TestSnapshotReadsShareOneBatch(t *testing.T) {
-	m, err := tikv.NewMock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := m.Open(tikv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &heldStamps{DB: db, open: make(chan struct{})}
-	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 4, Shared: true, ScanCursors: 10}, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = e.Stop(context.Background())
-		_ = db.Close()
-		_ = m.Close()
-	})
+	e, h, reg := heldEngine(t, 4)
 
 	const n = 200
 	var sets []string
 	for i := range n {
 		sets = append(sets, fmt.Sprintf("set k%d v%d", i, i))
 	}
-	close(h.open)
 	send(t, e, reg, sets, nil)
-	hold := make(chan struct{}) // stamps asked from now on wait
-	h.open = hold
-	var once sync.Once
-	release := func() { once.Do(func() { close(hold) }) }
-	t.Cleanup(release) // a failed test must not leave the engine's Stop waiting
+	release := h.hold(t)
 
 	// One read makes a stamp in flight; the others arrive after it was
 	// asked for.
@@ -148,32 +164,9 @@ func TestSnapshotReadsShareOneBatch(t *testing.T) {
 // it; a read of other keys leaves them queued, and they still commit once
 // the mailbox is empty.
 func TestSnapshotReadsAndQueuedWrites(t *testing.T) {
-	m, err := tikv.NewMock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := m.Open(tikv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &heldStamps{DB: db, open: make(chan struct{})}
-	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 1, Shared: true, ScanCursors: 10}, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = e.Stop(context.Background())
-		_ = db.Close()
-		_ = m.Close()
-	})
-	close(h.open)
+	e, h, reg := heldEngine(t, 1)
 	send(t, e, reg, []string{"set x old", "set a old", "set b old"}, nil)
-	hold := make(chan struct{})
-	h.open = hold
-	var once sync.Once
-	release := func() { once.Do(func() { close(hold) }) }
-	t.Cleanup(release)
+	release := h.hold(t)
 
 	// The read's stamp is held: the SET after it runs but may not commit,
 	// and the shard waits there.

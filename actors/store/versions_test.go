@@ -48,25 +48,34 @@ func (b *batcher) versions(n int) ([]uint64, error) {
 	return vs, nil
 }
 
-// TestVersionsTakenAhead: on a driver that batches versions, a group
-// that prefetched its keys takes its new keys' versions in one batch of
-// their number; without a count, batches double; a flush takes its own
-// version past the pool, and keys set after it in the same transaction
-// are newer than its marker (live, not flushed).
-func TestVersionsTakenAhead(t *testing.T) {
+// batcherStore returns a batcher on a fresh store, shared (flush markers
+// read by every transaction), and a function beginning a write
+// transaction in db 0 with spare (nil: none).
+func batcherStore(t *testing.T) (*batcher, func(spare *Spare) *Tx) {
 	b := &batcher{Driver: open(t)}
 	markers, err := LoadFlushMarkers(b, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := NewMetaCache(1000)
-	begin := func() *Tx {
-		tx, err := Env{Drv: b, Caches: func([]byte) *MetaCache { return c }, Markers: markers}.Begin(true, 0, now)
+	return b, func(spare *Spare) *Tx {
+		t.Helper()
+		tx, err := Env{Drv: b, Caches: func([]byte) *MetaCache { return c }, Markers: markers, Spare: spare}.Begin(true, 0, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return tx
 	}
+}
+
+// TestVersionsTakenAhead: on a driver that batches versions, a group
+// that prefetched its keys takes its new keys' versions in one batch of
+// their number; without a count, batches double; a flush takes its own
+// version past the pool, and keys set after it in the same transaction
+// are newer than its marker (live, not flushed).
+func TestVersionsTakenAhead(t *testing.T) {
+	b, beginWith := batcherStore(t)
+	begin := func() *Tx { return beginWith(nil) }
 	keys := func(prefix string, n int) [][]byte {
 		ks := make([][]byte, n)
 		for i := range ks {
@@ -145,19 +154,11 @@ func TestVersionsTakenAhead(t *testing.T) {
 // start: a group of new keys after one like it waits for no batch of its
 // own; groups that create nothing soon ask for none (at most one).
 func TestVersionsWithStart(t *testing.T) {
-	b := &batcher{Driver: open(t)}
-	markers, err := LoadFlushMarkers(b, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewMetaCache(1000)
+	b, begin := batcherStore(t)
 	spare := &Spare{}
 	group := func(prefix string) {
 		t.Helper()
-		tx, err := Env{Drv: b, Caches: func([]byte) *MetaCache { return c }, Markers: markers, Spare: spare}.Begin(true, 0, now)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx := begin(spare)
 		ks := make([][]byte, 20)
 		for i := range ks {
 			ks[i] = fmt.Appendf(nil, "%s%d", prefix, i)

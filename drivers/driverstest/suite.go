@@ -429,15 +429,7 @@ func testNextVersions(t *testing.T, d drivers.Driver) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(vs) != n {
-			t.Fatalf("asked for %d versions, got %d", n, len(vs))
-		}
-		for _, v := range vs {
-			if v <= last {
-				t.Fatalf("batch of %d: version %d not above %d, returned before it", n, v, last)
-			}
-			last = v
-		}
+		checkVersions(t, "a batch", n, vs, last)
 		if last, err = d.NextVersion(); err != nil {
 			t.Fatal(err)
 		}
@@ -450,15 +442,7 @@ func testNextVersions(t *testing.T, d drivers.Driver) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(vs) != n {
-			t.Fatalf("began with %d versions, got %d", n, len(vs))
-		}
-		for _, v := range vs {
-			if v <= last {
-				t.Fatalf("begun with version %d, not above %d, returned before it", v, last)
-			}
-			last = v
-		}
+		last = checkVersions(t, "a begin", n, vs, last)
 		mustSet(t, tx, fmt.Sprintf("begun%d", n), "v")
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
@@ -467,6 +451,23 @@ func testNextVersions(t *testing.T, d drivers.Driver) {
 			t.Fatalf("a transaction begun with %d versions did not write", n)
 		}
 	}
+}
+
+// checkVersions checks that vs, got from what for n versions, are n,
+// increasing, all above last (returned before them), and returns the
+// last of them (or last).
+func checkVersions(t *testing.T, what string, n int, vs []uint64, last uint64) uint64 {
+	t.Helper()
+	if len(vs) != n {
+		t.Fatalf("%s of %d versions gave %d", what, n, len(vs))
+	}
+	for _, v := range vs {
+		if v <= last {
+			t.Fatalf("%s of %d: version %d not above %d, returned before it", what, n, v, last)
+		}
+		last = v
+	}
+	return last
 }
 
 func testBinaryKeys(t *testing.T, d drivers.Driver) {
