@@ -90,7 +90,14 @@ func batchable(req *Request, shared bool) bool {
 // they fill a group.
 func (s *shard) queue(req *Request) {
 	s.queued = append(s.queued, req)
-	if len(s.queued) >= maxGroup || s.mb.UserMessageCount() <= 0 {
+	s.runQueuedIfDue()
+}
+
+// runQueuedIfDue runs the queued writes once they fill a group or the
+// mailbox is empty (after a write joined them, or a read left them
+// queued).
+func (s *shard) runQueuedIfDue() {
+	if len(s.queued) >= maxGroup || len(s.queued) > 0 && s.mb.UserMessageCount() <= 0 {
 		s.runQueued()
 	}
 }
@@ -233,17 +240,16 @@ func (s *shard) flush() {
 		return
 	}
 	s.settleWrites()
-	if err := g.tx.Commit(); err != nil {
-		s.group = nil
-		_, purge := s.cacheFns()
-		s.e.commitFailed(g, err, purge)
-		s.recycle(g)
-		return
-	}
+	err := g.tx.Commit()
 	s.group = nil
+	if err != nil {
+		_, purge := s.cacheFns()
+		s.e.commitFailed(g, err, purge) // its commands may commit alone, or it may have committed
+	} else {
+		resolve, _ := s.cacheFns()
+		s.e.committed(g, s.e.all[s.idx:s.idx+1:s.idx+1], resolve)
+	}
 	s.notedWrites()
-	resolve, _ := s.cacheFns()
-	s.e.committed(g, s.e.all[s.idx:s.idx+1:s.idx+1], resolve)
 	s.recycle(g)
 }
 

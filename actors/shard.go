@@ -93,9 +93,7 @@ func (s *shard) Receive(ctx actor.Context) {
 	defer s.mu.Unlock()
 	if m, ok := ctx.Message().(*Request); ok && s.e.snaps != nil && snapshotRead(m) {
 		s.readAt(m)
-		if len(s.queued) > 0 && s.mb.UserMessageCount() <= 0 {
-			s.flush() // writes a read left queued run once the mailbox is empty (see queue)
-		}
+		s.runQueuedIfDue() // writes the read left queued
 		return
 	}
 	if s.e.snaps != nil && !s.queues(ctx.Message()) {

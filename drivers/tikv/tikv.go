@@ -322,17 +322,22 @@ func stamps(ctx context.Context, c *client, withStart bool, n int) (start uint64
 	}
 	if first != nil {
 		if start, err = first.Wait(); err != nil {
-			return 0, nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+			return 0, nil, timestampErr(err)
 		}
 	}
 	vs = make([]uint64, n)
 	for i, f := range fs {
 		if vs[i], err = f.Wait(); err != nil {
-			return 0, nil, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+			return 0, nil, timestampErr(err)
 		}
 	}
 	slices.Sort(vs) // a batch is answered in order; sorted whatever the client does
 	return start, vs, nil
+}
+
+// timestampErr is the error of a timestamp the oracle did not give.
+func timestampErr(err error) error {
+	return fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
 }
 
 // stamp returns a timestamp of c's oracle, within the request timeout.
@@ -341,7 +346,7 @@ func (d *DB) stamp(c *client) (uint64, error) {
 	defer cancel()
 	ts, err := c.store.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
 	if err != nil {
-		return 0, fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+		return 0, timestampErr(err)
 	}
 	return ts, nil
 }
@@ -383,7 +388,7 @@ func (d *DB) ReadStamp() func() (uint64, error) {
 		once.Do(func() { // the future answers one Wait only
 			defer cancel()
 			if ts, err = f.Wait(); err != nil {
-				err = fmt.Errorf("%w: tikv: timestamp: %w", drivers.ErrUnavailable, err)
+				err = timestampErr(err)
 			}
 		})
 		return ts, err
