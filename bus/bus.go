@@ -33,6 +33,9 @@ type Handler struct {
 type Options struct {
 	// Addr is the address to listen on (host:port; port 0 picks one).
 	Addr string
+	// ID is this node's id, which it introduces itself with on each
+	// connection it opens, so the peer can name the link (Links).
+	ID string
 	// Peers returns the other live nodes: id -> bus address.
 	Peers func() map[string]string
 	// QueueLen bounds each peer's queue of unsent messages (default 65536).
@@ -50,6 +53,9 @@ const (
 	kindPublishShard
 	kindReady
 	kindInvalidate
+	// kindHello is the first frame on a connection: the dialling node's
+	// id.
+	kindHello
 )
 
 // Stats are the bus's counters.
@@ -73,7 +79,7 @@ type Bus struct {
 	stop     chan struct{}
 	wg       sync.WaitGroup
 	inMu     sync.Mutex
-	inbound  map[net.Conn]struct{}
+	inbound  map[net.Conn]*inLink
 	closed   atomic.Bool
 }
 
@@ -89,7 +95,7 @@ func Start(o Options) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus: %w", err)
 	}
-	b := &Bus{o: o, ln: ln, peers: map[string]*peer{}, stop: make(chan struct{}), inbound: map[net.Conn]struct{}{}}
+	b := &Bus{o: o, ln: ln, peers: map[string]*peer{}, stop: make(chan struct{}), inbound: map[net.Conn]*inLink{}}
 	b.wg.Add(2)
 	go b.accept()
 	go b.watchPeers()
@@ -160,17 +166,23 @@ func (b *Bus) Invalidate(keys []Key, flushed bool) {
 	b.send(kindInvalidate, encodeKeys([]byte{f}, keys))
 }
 
+// frame returns payload framed as kind.
+func frame(kind byte, payload []byte) []byte {
+	f := make([]byte, 5, 5+len(payload))
+	f[0] = kind
+	binary.BigEndian.PutUint32(f[1:], uint32(len(payload)))
+	return append(f, payload...)
+}
+
 // send queues a frame for every peer.
 func (b *Bus) send(kind byte, payload []byte) {
-	frame := make([]byte, 5, 5+len(payload))
-	frame[0] = kind
-	binary.BigEndian.PutUint32(frame[1:], uint32(len(payload)))
-	frame = append(frame, payload...)
+	f := frame(kind, payload)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, p := range b.peers {
 		select {
-		case p.queue <- frame:
+		case p.queue <- f:
+			p.queued.Add(int64(len(f)))
 		default:
 			b.dropped.Add(1)
 		}
@@ -256,6 +268,11 @@ type peer struct {
 	done      chan struct{}
 	once      sync.Once
 	connected atomic.Bool
+	// since is when the connection in use was opened (unix nanoseconds;
+	// 0 while there is none); queued, the bytes of the frames waiting
+	// in queue.
+	since  atomic.Int64
+	queued atomic.Int64
 }
 
 func (p *peer) close() { p.once.Do(func() { close(p.done) }) }
@@ -272,9 +289,11 @@ func (p *peer) run() {
 				p.b.o.Log.Info("bus: peer reachable again", "peer", p.id, "addr", p.addr)
 				lost = false
 			}
+			p.since.Store(time.Now().UnixNano())
 			p.connected.Store(true)
 			err = p.write(c)
 			p.connected.Store(false)
+			p.since.Store(0)
 			c.Close()
 			if err == nil {
 				return // closed
@@ -295,12 +314,19 @@ func (p *peer) run() {
 // write sends the queue's frames on c until the peer is closed (nil) or
 // the connection fails.
 func (p *peer) write(c net.Conn) error {
-	w := bufio.NewWriterSize(c, 64<<10)
+	w := bufio.NewWriterSize(c, writeBuffer)
+	if _, err := w.Write(frame(kindHello, []byte(p.b.o.ID))); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
 	for {
 		select {
 		case <-p.done:
 			return nil
 		case f := <-p.queue:
+			p.queued.Add(-int64(len(f)))
 			if _, err := w.Write(f); err != nil {
 				return err
 			}
@@ -308,6 +334,7 @@ func (p *peer) write(c net.Conn) error {
 			// Write what else is queued, then flush once.
 			for more := len(p.queue); more > 0; more-- {
 				f := <-p.queue
+				p.queued.Add(-int64(len(f)))
 				if _, err := w.Write(f); err != nil {
 					return err
 				}
@@ -333,15 +360,16 @@ func (b *Bus) accept() {
 			c.Close()
 			return
 		}
-		b.inbound[c] = struct{}{}
+		l := &inLink{created: time.Now()}
+		b.inbound[c] = l
 		b.inMu.Unlock()
 		b.wg.Add(1)
-		go b.read(c)
+		go b.read(c, l)
 	}
 }
 
 // read dispatches the frames a peer sends until its connection ends.
-func (b *Bus) read(c net.Conn) {
+func (b *Bus) read(c net.Conn, l *inLink) {
 	defer b.wg.Done()
 	defer func() {
 		b.inMu.Lock()
@@ -363,6 +391,12 @@ func (b *Bus) read(c net.Conn) {
 		payload := make([]byte, n)
 		if _, err := io.ReadFull(r, payload); err != nil {
 			return
+		}
+		if head[0] == kindHello {
+			b.inMu.Lock()
+			l.node = string(payload)
+			b.inMu.Unlock()
+			continue
 		}
 		if err := b.dispatch(head[0], payload); err != nil {
 			b.o.Log.Warn("bus: bad frame from a peer", "err", err, "remote", c.RemoteAddr().String())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"math/rand/v2"
 	stdnet "net"
@@ -46,6 +47,45 @@ func clusterModeNodes(t *testing.T, n int, net bool) []*node.Node {
 		return startNodesWith(t, n, strings.Split(pd, ","), tikv.Open, logs, edit)
 	}
 	return startNodesWith(t, n, []string{tikv.MockPD}, sharedMock(t).Open, logs, edit)
+}
+
+// awaitLinks waits (5 s at most) until CLUSTER LINKS on c, node self,
+// lists one link to and one from each other node of ids (address -> id)
+// and nothing else, each with Redis's six fields.
+func awaitLinks(t *testing.T, c *redis.Client, self string, ids map[string]string) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, id := range ids {
+		if id != self {
+			want["to "+id], want["from "+id] = true, true
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		links, err := c.Do(context.Background(), "cluster", "links").Slice()
+		if err != nil {
+			t.Fatalf("CLUSTER LINKS: %v", err)
+		}
+		got := map[string]bool{}
+		for _, l := range links {
+			f, ok := l.([]any)
+			if !ok || len(f) != 12 || f[0] != "direction" || f[2] != "node" || f[4] != "create-time" ||
+				f[6] != "events" || f[8] != "send-buffer-allocated" || f[10] != "send-buffer-used" {
+				t.Fatalf("CLUSTER LINKS entry: %#v", l)
+			}
+			if ms, ok := f[5].(int64); !ok || time.Since(time.UnixMilli(ms)) > time.Minute || time.Since(time.UnixMilli(ms)) < 0 {
+				t.Fatalf("CLUSTER LINKS create-time: %#v", f[5])
+			}
+			got[fmt.Sprint(f[1], " ", f[3])] = true
+		}
+		if maps.Equal(got, want) && len(links) == len(want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("CLUSTER LINKS on %s: %v, want %v", self, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // clusterInfo returns a node's CLUSTER INFO fields.
@@ -166,6 +206,11 @@ func clusterMode(t *testing.T, net bool) {
 				t.Fatalf("%s: %v, want %s", tc[0], err, tc[1])
 			}
 		}
+	}
+
+	// CLUSTER LINKS: each node has a link to and one from each other.
+	for _, c := range clients {
+		awaitLinks(t, c, ids[c.Options().Addr], ids)
 	}
 
 	// A direct client: MOVED to the owner, CROSSSLOT across slots.

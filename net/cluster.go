@@ -24,6 +24,19 @@ func (s *Server) Cluster() (*cluster.State, bool) {
 	return s.opts.Cluster.State(), s.opts.Cluster.Healthy()
 }
 
+// ClusterLinks implements command.Observer: the bus's connections.
+func (s *Server) ClusterLinks() []command.ClusterLink {
+	if s.opts.Bus == nil {
+		return nil
+	}
+	links := s.opts.Bus.Links()
+	out := make([]command.ClusterLink, len(links))
+	for i, l := range links {
+		out[i] = command.ClusterLink{To: l.To, Node: l.Node, Created: l.Created, Queued: l.Queued, Buffer: l.Buffer}
+	}
+	return out
+}
+
 // clusterRouted is Redis Cluster's redirection (getNodeByQuery): in
 // cluster mode a command's keys must share one slot (CROSSSLOT), which
 // this node must own (MOVED to its owner, CLUSTERDOWN when none). EXEC

@@ -21,6 +21,8 @@ type Publisher interface {
 	PublishShard(channel, msg []byte)
 	// Stats returns the bus's counters (INFO cluster).
 	Stats() bus.Stats
+	// Links returns the bus's connections (CLUSTER LINKS).
+	Links() []bus.Link
 }
 
 // Publish implements command.Server: the message reaches this node's

@@ -300,7 +300,7 @@ func (n *Node) joinPeers(cfg conf.Config, shared bool, log *slog.Logger) error {
 	self := cluster.Member{ID: membership.NewID(), IP: ip, Port: port}
 	if shared {
 		var err error
-		n.bus, err = bus.Start(bus.Options{Addr: net.JoinHostPort(bind, strconv.Itoa(cfg.Cluster.BusPort)),
+		n.bus, err = bus.Start(bus.Options{Addr: net.JoinHostPort(bind, strconv.Itoa(cfg.Cluster.BusPort)), ID: self.ID,
 			Peers: n.peers, Handler: n.busHandler(), Log: log.With("component", "bus")})
 		if err != nil {
 			return err
@@ -398,6 +398,8 @@ type busPublisher struct {
 func (p busPublisher) Publish(channel, msg []byte) { p.b.Publish(channel, msg) }
 
 func (p busPublisher) Stats() bus.Stats { return p.b.Stats() }
+
+func (p busPublisher) Links() []bus.Link { return p.b.Links() }
 
 func (p busPublisher) PublishShard(channel, msg []byte) {
 	if p.shards {

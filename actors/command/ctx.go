@@ -204,6 +204,17 @@ type Admin interface {
 	Shutdown() bool
 }
 
+// ClusterLink is one connection between this node and another, as
+// CLUSTER LINKS lists it: To for one this node opened; Node is the other
+// node's id; Queued the bytes waiting to be sent on it, Buffer its send
+// buffer.
+type ClusterLink struct {
+	To             bool
+	Node           string
+	Created        time.Time
+	Queued, Buffer int64
+}
+
 // Observer is what the server reports of itself.
 type Observer interface {
 	// Stats returns counters for INFO.
@@ -212,6 +223,9 @@ type Observer interface {
 	// cluster) and whether its membership is current (renewed within
 	// its node timeout); nil when cluster mode is off.
 	Cluster() (st *cluster.State, current bool)
+	// ClusterLinks returns the node's connections to the other nodes
+	// (CLUSTER LINKS); none without a bus.
+	ClusterLinks() []ClusterLink
 	// CommandDone counts a command run inside another (INFO commandstats,
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.

@@ -45,10 +45,7 @@ func clusterCommands() []*command.Spec {
 			conn("slots", 2, clusterSlots),
 			conn("shards", 2, clusterShards),
 			conn("nodes", 2, clusterNodes),
-			conn("links", 2, func(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
-				c.W.Array(0) // no Redis cluster bus: the nodes meet in the store
-				return nil
-			}),
+			conn("links", 2, clusterLinks),
 			conn("help", 2, func(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
 				c.W.SimpleArray(clusterHelp)
 				return nil
@@ -89,6 +86,36 @@ func (r clusterRunner) Run(c *command.Ctx) error {
 		return rerr.ErrClusterDisabled
 	}
 	return r.run(c, st, current, r.args)
+}
+
+// clusterLinks answers CLUSTER LINKS: the node's bus connections (one it
+// opened to each other node, one each opened to it), as Redis 7.0 lists
+// its cluster bus links: a map per link in RESP3, a flat array in RESP2.
+// A link opened to this node that has not named its node yet shows an
+// empty node.
+func clusterLinks(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
+	links := c.Server.ClusterLinks()
+	c.W.Array(len(links))
+	for _, l := range links {
+		dir, events := "from", "r"
+		if l.To {
+			dir, events = "to", "w"
+		}
+		c.W.Map(6)
+		c.W.BulkString("direction")
+		c.W.BulkString(dir)
+		c.W.BulkString("node")
+		c.W.BulkString(l.Node)
+		c.W.BulkString("create-time")
+		c.W.Int(l.Created.UnixMilli())
+		c.W.BulkString("events")
+		c.W.BulkString(events)
+		c.W.BulkString("send-buffer-allocated")
+		c.W.Int(l.Buffer + l.Queued)
+		c.W.BulkString("send-buffer-used")
+		c.W.Int(l.Queued)
+	}
+	return nil
 }
 
 // clusterReplicas answers CLUSTER REPLICAS (SLAVES): rekv's nodes have
