@@ -6,9 +6,11 @@
 // Strings, lists, sets, sorted sets and hashes are encoded (in the plain
 // RDB types 0, 1, 2, 5 and 4, which Redis 7.0 loads) and decoded (those,
 // plus what Redis 7.0 writes: quicklist 2 of listpacks, intsets, and the
-// listpack forms of small hashes and sorted sets). Streams (stream.go) are
-// encoded as Redis 7.0 writes them (type 19, listpack nodes) and decoded
-// from types 15, 19 and 21.
+// listpack forms of small hashes and sorted sets, and of small sets as
+// Redis 7.2 writes them). Streams (stream.go) are encoded as Redis 7.0
+// writes them (type 19, listpack nodes) and decoded from types 15, 19 and
+// 21. Whole RDB files (file.go: what SAVE writes and a master sends a
+// replica) are read key by key with the same decoders.
 //
 // Invariants:
 //   - Dump writes RDB version 10 (Redis 7.0) and never compresses;
@@ -39,6 +41,9 @@ const (
 	TypeHashListpack = 16
 	TypeZSetListpack = 17
 	TypeListQuick2   = 18
+	// TypeSetListpack is a small set as Redis 7.2 and later write it (a
+	// listpack of its members); decoded, not written.
+	TypeSetListpack = 20
 )
 
 // Errors: a payload whose footer does not check, and one whose body does
@@ -310,6 +315,11 @@ func Decode(body []byte) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	return r.value(t)
+}
+
+// value reads a value of RDB type t.
+func (r *reader) value(t byte) (Value, error) {
 	v := Value{Type: t}
 	switch t {
 	case TypeString:
@@ -374,6 +384,16 @@ func Decode(body []byte) (Value, error) {
 		return v, nil
 	case TypeHashMetadata, TypeHashMetadataPreGA, TypeHashListpackEx, TypeHashListpackExPreGA:
 		return decodeHashTTL(r, t)
+	case TypeSetListpack:
+		s, err := r.str()
+		if err != nil {
+			return Value{}, ErrFormat
+		}
+		if v.Elems, err = listpack(s); err != nil {
+			return Value{}, err
+		}
+		v.Type = TypeSet
+		return v, nil
 	case TypeHashListpack, TypeZSetListpack:
 		s, err := r.str()
 		if err != nil {

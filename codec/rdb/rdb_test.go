@@ -128,6 +128,14 @@ func TestListpackEncodings(t *testing.T) {
 	if _, err := listpack(lp[:len(lp)-2]); err != ErrFormat {
 		t.Fatal("truncated listpack accepted")
 	}
+	// A set of Redis 7.2's listpack encoding decodes as a set.
+	v, err := Decode(appendString([]byte{TypeSetListpack}, lp))
+	if err != nil || v.Type != TypeSet || fmt.Sprintf("%s", v.Elems) != "[5 abc -1 -32768 8388607 -2 1]" {
+		t.Fatalf("listpack set: %+v %v", v, err)
+	}
+	if _, err := Decode(appendString([]byte{TypeSetListpack}, lp[:len(lp)-2])); err != ErrFormat {
+		t.Fatal("a listpack set cut short decoded")
+	}
 }
 
 // TestTypeTableRDB checks the RDB type of each stored type in codec's
