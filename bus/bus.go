@@ -133,7 +133,7 @@ func (b *Bus) Stats() Stats {
 	defer b.mu.Unlock()
 	st := Stats{Peers: len(b.peers), Sent: b.sent.Load(), Received: b.received.Load(), Dropped: b.dropped.Load()}
 	for id, p := range b.peers {
-		if !p.connected.Load() {
+		if p.since.Load() == 0 {
 			st.Unreachable = append(st.Unreachable, id)
 		}
 	}
@@ -262,15 +262,14 @@ func (b *Bus) watchPeers() {
 
 // peer is the outbound connection to one node and its queue.
 type peer struct {
-	b         *Bus
-	id, addr  string
-	queue     chan []byte
-	done      chan struct{}
-	once      sync.Once
-	connected atomic.Bool
+	b        *Bus
+	id, addr string
+	queue    chan []byte
+	done     chan struct{}
+	once     sync.Once
 	// since is when the connection in use was opened (unix nanoseconds;
-	// 0 while there is none); queued, the bytes of the frames waiting
-	// in queue.
+	// 0 while there is none: the peer is unreachable); queued, the bytes
+	// of the frames waiting in queue.
 	since  atomic.Int64
 	queued atomic.Int64
 }
@@ -290,9 +289,7 @@ func (p *peer) run() {
 				lost = false
 			}
 			p.since.Store(time.Now().UnixNano())
-			p.connected.Store(true)
 			err = p.write(c)
-			p.connected.Store(false)
 			p.since.Store(0)
 			c.Close()
 			if err == nil {

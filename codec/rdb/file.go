@@ -141,9 +141,9 @@ func ReadFile(b []byte, h FileHandler) (version int, err error) {
 				}
 			}
 		case OpFunction2:
-			code, err := r.str()
-			if err != nil || len(code) > maxString {
-				return version, ErrFormat
+			code, err := r.library()
+			if err != nil {
+				return version, err
 			}
 			if h.Function != nil {
 				if err := h.Function(code); err != nil {

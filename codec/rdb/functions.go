@@ -44,11 +44,20 @@ func DecodeFunctions(body []byte) ([][]byte, error) {
 		default:
 			return nil, ErrNotFunction
 		}
-		code, err := r.str()
-		if err != nil || len(code) > maxString {
-			return nil, ErrFormat
+		code, err := r.library()
+		if err != nil {
+			return nil, err
 		}
 		codes = append(codes, code)
 	}
 	return codes, nil
+}
+
+// library reads the code of a function library, after its opcode.
+func (r *reader) library() ([]byte, error) {
+	code, err := r.str()
+	if err != nil || len(code) > maxString {
+		return nil, ErrFormat
+	}
+	return code, nil
 }

@@ -372,28 +372,22 @@ func (r *reader) value(t byte) (Value, error) {
 		}
 		v.Type = TypeZSet2
 		return v, nil
-	case TypeSetIntset:
+	case TypeSetIntset, TypeSetListpack:
 		s, err := r.str()
 		if err != nil {
 			return Value{}, ErrFormat
 		}
-		if v.Elems, err = intset(s); err != nil {
+		members := listpack
+		if t == TypeSetIntset {
+			members = intset
+		}
+		if v.Elems, err = members(s); err != nil {
 			return Value{}, err
 		}
 		v.Type = TypeSet
 		return v, nil
 	case TypeHashMetadata, TypeHashMetadataPreGA, TypeHashListpackEx, TypeHashListpackExPreGA:
 		return decodeHashTTL(r, t)
-	case TypeSetListpack:
-		s, err := r.str()
-		if err != nil {
-			return Value{}, ErrFormat
-		}
-		if v.Elems, err = listpack(s); err != nil {
-			return Value{}, err
-		}
-		v.Type = TypeSet
-		return v, nil
 	case TypeHashListpack, TypeZSetListpack:
 		s, err := r.str()
 		if err != nil {
