@@ -46,6 +46,9 @@ func (s *Server) admit(a *admission) error {
 	if err := underMaxMemory(s, a); err != nil {
 		return err
 	}
+	if err := replicaAllows(s, a); err != nil {
+		return err
+	}
 	return pubSubContext(s, a)
 }
 
@@ -90,6 +93,32 @@ func storageWritable(s *Server, a *admission) error {
 func underMaxMemory(s *Server, a *admission) error {
 	if a.spec.Flags&command.DenyOOM != 0 && s.overMemory() {
 		return rerr.ErrOOM
+	}
+	return nil
+}
+
+// replicaAllows refuses, on a replica, writes (replica-read-only), what
+// a stale replica may not serve (replica-serve-stale-data no) and what
+// waits for a full sync's load, as Redis does. EXEC is checked by its
+// queued commands, refused (or not) one by one when queued.
+func replicaAllows(s *Server, a *admission) error {
+	if s.opts.Replication == nil {
+		return nil
+	}
+	replica, up, loading := s.opts.Replication.Mode()
+	if !replica {
+		return nil
+	}
+	f := a.spec.Flags
+	// Write as Redis flags it: PFCOUNT (which may cache) reads here.
+	if f&command.Write != 0 && f&command.Transaction == 0 && a.spec.Info.Has("write") && s.rt.replicaReadOnly.Load() {
+		return rerr.ErrReadOnlyReplica
+	}
+	if !up && f&command.Stale == 0 && !s.rt.serveStale.Load() {
+		return rerr.ErrMasterDown
+	}
+	if loading && f&command.Loading == 0 {
+		return rerr.ErrLoading
 	}
 	return nil
 }

@@ -391,6 +391,9 @@ type runtimeConf struct {
 	// clientsMem is maxmemory-clients: bytes, or minus a percentage of
 	// maxmemory (memory.go); queryLimit is client-query-buffer-limit.
 	clientsMem, queryLimit atomic.Int64
+	// replicaReadOnly and serveStale are replica-read-only and
+	// replica-serve-stale-data.
+	replicaReadOnly, serveStale atomic.Bool
 }
 
 // ConfigGet implements command.Server.
@@ -504,6 +507,10 @@ func (s *Server) applyConfig(name, value string) error {
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.tracking.maxKeys.Store(n)
 		s.limitTracking() // a lower limit evicts now, as Redis's cron does
+	case "replica-read-only":
+		s.rt.replicaReadOnly.Store(value == "yes")
+	case "replica-serve-stale-data":
+		s.rt.serveStale.Store(value == "yes")
 	case "maxclients":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.maxClients.Store(n)
@@ -549,7 +556,8 @@ func (s *Server) initConfig() {
 	s.rt.outNormal.Store(int64(o.OutputLimitNormal))
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
-		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time"} {
+		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time",
+		"replica-read-only", "replica-serve-stale-data"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

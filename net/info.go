@@ -383,17 +383,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("io_threaded_reads_processed", 0)
 		add("io_threaded_writes_processed", 0)
 	case "replication":
-		add("role", "master")
-		add("connected_slaves", 0)
-		add("master_failover_state", "no-failover")
-		add("master_replid", s.stats.runID)
-		add("master_replid2", strings.Repeat("0", 40))
-		add("master_repl_offset", 0)
-		add("second_repl_offset", -1)
-		add("repl_backlog_active", 0)
-		add("repl_backlog_size", conf("repl-backlog-size"))
-		add("repl_backlog_first_byte_offset", 0)
-		add("repl_backlog_histlen", 0)
+		s.replicationInfo(add, conf("repl-backlog-size"))
 	case "cpu":
 		var ru syscall.Rusage
 		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)

@@ -81,6 +81,20 @@ type Options struct {
 	Sync func() error
 	// TLS configures the TLS port (tls.go); Port 0: none.
 	TLS TLSOptions
+	// Replication, when set, is the node's replication (package repl):
+	// REPLICAOF, ROLE, INFO replication and a replica's refusals.
+	Replication Replication
+}
+
+// Replication is the node's replication state (repl.Replica).
+type Replication interface {
+	// Follow makes the node a replica of host:port, or a master again
+	// (host ""), and returns the status line to answer.
+	Follow(host string, port int) (string, error)
+	Status() command.ReplStatus
+	// Mode is what admission checks on every command: the node is a
+	// replica, its link is up, it loads a full sync.
+	Mode() (replica, up, loading bool)
 }
 
 // Info is static server information reported by INFO and CONFIG GET.

@@ -34,6 +34,7 @@ import (
 	"github.com/rekv/rekv/gc"
 	"github.com/rekv/rekv/metrics"
 	rnet "github.com/rekv/rekv/net"
+	"github.com/rekv/rekv/repl"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -56,6 +57,8 @@ type Node struct {
 	members atomic.Pointer[membership.Membership]
 	bus     *bus.Bus
 	serving atomic.Bool
+	// repl is the node's replication (REPLICAOF).
+	repl *repl.Replica
 	// GCStats are the collector's counters.
 	GCStats *gc.Stats
 	metrics *metrics.Server // nil unless metrics.addr is set
@@ -130,7 +133,10 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 			publisher = busPublisher{n.bus, !cfg.Cluster.Enabled}
 		}
 	}
-	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared,
+		Port:   func() int { return cfg.Server.Port },
+		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, Log: log.With("component", "repl")})
+	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
@@ -198,8 +204,12 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
 	}
+	n.repl.SetEngine(n.engine)
 	if err := n.net.Start(n.engine); err != nil {
 		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
+	}
+	if err := n.followConfigured(); err != nil {
+		return nil, errors.Join(err, n.Close(context.Background()))
 	}
 	n.serving.Store(true) // the bus may hand messages to the engine and clients now
 	go n.watchStorage(n.stopWatch)
@@ -254,6 +264,7 @@ func (n *Node) Close(ctx context.Context) error {
 		if err := n.leave(); err != nil {
 			n.log.Warn("cluster: could not leave at once; the other nodes will drop this node when its lease ends", "err", err)
 		}
+		n.repl.Close()
 		errNet := n.net.Stop(ctx)
 		errActors := n.engine.Stop(ctx)
 		errDrv := n.drv.Close()

@@ -202,6 +202,41 @@ type Admin interface {
 	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
 	// nothing can stop it from here.
 	Shutdown() bool
+	// ReplicaOf makes the node a replica of host:port (REPLICAOF), or a
+	// master again when host is "" (REPLICAOF NO ONE); the status line
+	// to answer ("OK", "OK Already connected to specified master").
+	ReplicaOf(host string, port int) (string, error)
+}
+
+// ReplStatus is the node's replication state, as ROLE and INFO
+// replication report it.
+type ReplStatus struct {
+	// Replica: the node follows MasterHost:MasterPort.
+	Replica    bool
+	MasterHost string
+	MasterPort int
+	// State is ROLE's link state: "connect", "connecting", "sync" or
+	// "connected"; Up when connected (master_link_status).
+	State string
+	Up    bool
+	// LastIO is when the master last sent anything; DownSince when the
+	// link went down (zero: never up).
+	LastIO, DownSince time.Time
+	// Syncing: a full sync is loading; SyncTotal its RDB's bytes (-1:
+	// not known, a diskless transfer) and SyncRead those read so far.
+	Syncing             bool
+	SyncTotal, SyncRead int64
+	// Loading: the received file is being loaded (LOADING refusals).
+	Loading bool
+	// ReplID and Offset are the replication history this node is at;
+	// ReplID2 and SecondOffset the one it followed before a promotion
+	// (SecondOffset -1: none).
+	ReplID, ReplID2 string
+	Offset          int64
+	SecondOffset    int64
+	// ReadOffset is the offset of the stream read from the master,
+	// applied or not (slave_read_repl_offset).
+	ReadOffset int64
 }
 
 // ClusterLink is one connection between this node and another, as
@@ -226,6 +261,8 @@ type Observer interface {
 	// ClusterLinks returns the node's connections to the other nodes
 	// (CLUSTER LINKS); none without a bus.
 	ClusterLinks() []ClusterLink
+	// Replication returns the node's replication state.
+	Replication() ReplStatus
 	// CommandDone counts a command run inside another (INFO commandstats,
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.

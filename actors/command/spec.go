@@ -69,6 +69,13 @@ const (
 	// Unseen commands change no key a client can see (the GC's removal
 	// of flushed data): no client-side caching invalidation.
 	Unseen
+	// Loading commands are served while a replica loads its master's
+	// data (Redis's loading); others then get LOADING. Stale commands are
+	// served by a replica whose link is down with
+	// replica-serve-stale-data off (Redis's stale); others get
+	// MASTERDOWN. Both set from Redis's command table, as DenyOOM.
+	Loading
+	Stale
 )
 
 // Flag sets most commands use.
@@ -215,8 +222,10 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	}
 	attach := func(s *Spec) {
 		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
-		if s.Info.Has("denyoom") {
-			s.Flags |= DenyOOM
+		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale} {
+			if s.Info.Has(name) {
+				s.Flags |= f
+			}
 		}
 	}
 	for _, t := range tables {

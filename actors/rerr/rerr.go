@@ -61,6 +61,10 @@ var (
 	ErrClusterDown     = &Error{"CLUSTERDOWN Hash slot not served"}
 	ErrClusterDisabled = &Error{"ERR This instance has cluster support disabled"}
 	ErrSelectInCluster = &Error{"ERR SELECT is not allowed in cluster mode"}
+	// A replica's refusals (Redis's texts).
+	ErrReadOnlyReplica = &Error{"READONLY You can't write against a read only replica."}
+	ErrMasterDown      = &Error{"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."}
+	ErrLoading         = &Error{"LOADING Redis is loading the dataset in memory"}
 	ErrHelloNoAuth     = &Error{"NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"}
 )
 

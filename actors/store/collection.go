@@ -284,6 +284,28 @@ func (c *Coll) DropEdges(prefix []byte) {
 	}
 }
 
+// Head returns a field at or before the first live member of a
+// collection that only grows at its end (a stream's entries: IDs only
+// increase), or nil if none is known: trims start there instead of
+// walking the tombstones of earlier trims.
+func (c *Coll) Head() []byte {
+	if mc := c.t.cacheFor(c.mk); mc != nil {
+		if k, ok := mc.edges.Get("h" + string(c.prefix)); ok {
+			return k
+		}
+	}
+	return nil
+}
+
+// SetHead records field as the first live member a scan found. Appends
+// leave it valid (unlike SetEdge's, which every Put drops), and so do
+// deletions and a rollback: it only ever bounds from below.
+func (c *Coll) SetHead(field []byte) {
+	if mc := c.t.cacheFor(c.mk); mc != nil {
+		mc.edges.Add("h"+string(c.prefix), append([]byte(nil), field...))
+	}
+}
+
 // ScanEdge iterates the whole range under prefix from its first (or, with
 // rev, last) live entry, starting at the known edge and recording the
 // entry it finds first as the new edge.

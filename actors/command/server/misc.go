@@ -7,16 +7,26 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 )
 
-// ROLE: rekv nodes are masters without replicas (other nodes share the
-// store instead).
+// ROLE: a master with its offset and (none yet) replicas, or a replica
+// with its master, link state and offset.
 type roleCmd struct{}
 
 func parseRole([][]byte) (command.Runner, error) { return roleCmd{}, nil }
 
 func (roleCmd) Run(c *command.Ctx) error {
+	st := c.Server.Replication()
+	if st.Replica {
+		c.W.Array(5)
+		c.W.BulkString("slave")
+		c.W.BulkString(st.MasterHost)
+		c.W.Int(int64(st.MasterPort))
+		c.W.BulkString(st.State)
+		c.W.Int(st.Offset)
+		return nil
+	}
 	c.W.Array(3)
 	c.W.BulkString("master")
-	c.W.Int(0)
+	c.W.Int(st.Offset)
 	c.W.Array(0)
 	return nil
 }

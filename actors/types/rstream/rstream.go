@@ -61,6 +61,9 @@ func (s *Stream) Range(start, end codec.StreamID, rev bool, count int64) ([]Entr
 	}
 	var out []Entry
 	from := codec.StreamEntryField(start)
+	if h := s.c.Head(); h != nil && bytes.Compare(from, h) < 0 {
+		from = h // nothing lives before it: skip what trims deleted
+	}
 	to := nextField(codec.StreamEntryField(end))
 	limit := 0
 	if count > 0 && count < math.MaxInt32 {
@@ -130,7 +133,16 @@ func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 func (s *Stream) TrimBefore(drop func(length int64, id codec.StreamID) bool, limit int64) (int64, error) {
 	var ids []codec.StreamID
 	length := s.Len()
-	err := s.c.Scan(codec.StreamEntryField(codec.StreamID{}), []byte{codec.StreamTagGroup}, false, 0, func(f, _ []byte) (bool, error) {
+	from := s.c.Head() // past the entries earlier trims deleted
+	if from == nil {
+		from = codec.StreamEntryField(codec.StreamID{})
+	}
+	first := true
+	err := s.c.Scan(from, []byte{codec.StreamTagGroup}, false, 0, func(f, _ []byte) (bool, error) {
+		if first {
+			s.c.SetHead(f) // live now, so no later append or rollback hides an entry before it
+			first = false
+		}
 		id, err := codec.DecodeStreamEntryField(f)
 		if err != nil {
 			return false, err

@@ -1,0 +1,360 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The replica side of replication: rekv on Badger follows Debian's
+// redis-server (REPLICAOF), with the RDB file sent diskless (an end mark)
+// and from disk (a length), then the command stream, a dropped link and
+// a partial resync, and a promotion. REKVTEST_REPL_SECONDS sets how long
+// the master takes mixed writes (default 4; the acceptance: 60),
+// REKVTEST_REPL_RATE how many a second at most (default 20,000).
+
+// replDBs are the databases the tests fill.
+var replDBs = []int{0, 1, 5}
+
+func TestReplicaOfRedis(t *testing.T) {
+	for _, mode := range []struct{ name, diskless string }{{"diskless", "yes"}, {"disk", "no"}} {
+		t.Run(mode.name, func(t *testing.T) {
+			ctx := context.Background()
+			master := redisServer(t, "--repl-diskless-sync", mode.diskless, "--repl-diskless-sync-delay", "0", "--repl-backlog-size", "512mb")
+			fillMaster(t, ctx, master, 10000)
+
+			n := startNode(t, "badger", nil)
+			r := newClient(t, n.Addr(), 2)
+			host, port, _ := strings.Cut(master, ":")
+			if got := r.Do(ctx, "replicaof", host, port).Val(); got != "OK" {
+				t.Fatalf("REPLICAOF: %v", got)
+			}
+			if got := r.Do(ctx, "replicaof", host, port).Val(); got != "OK Already connected to specified master" {
+				t.Fatalf("REPLICAOF again: %v", got)
+			}
+			m := newClient(t, master, 2)
+			t0 := time.Now()
+			waitCaughtUp(t, ctx, m, r)
+			t.Logf("full sync of %d keys: %v", 10000, time.Since(t0).Round(time.Millisecond))
+			role := r.Do(ctx, "role").Val().([]any)
+			if role[0] != "slave" || role[1] != host || fmt.Sprint(role[2]) != port || role[3] != "connected" {
+				t.Fatalf("ROLE: %v", role)
+			}
+			compareServers(t, ctx, master, n.Addr())
+
+			// Writes from clients are refused; the master's are applied.
+			if err := r.Set(ctx, "mine", "1", 0).Err(); err == nil || err.Error() != "READONLY You can't write against a read only replica." {
+				t.Fatalf("SET on the replica: %v", err)
+			}
+			secs := 4
+			if s, err := strconv.Atoi(os.Getenv("REKVTEST_REPL_SECONDS")); err == nil && s > 0 {
+				secs = s
+			}
+			ops := mixedWrites(t, ctx, master, time.Duration(secs)*time.Second, func() {
+				// Halfway: drop the link; the replica continues where
+				// it was (+CONTINUE), without a second full sync.
+				must(t, m.Do(ctx, "client", "kill", "type", "replica").Err())
+			})
+			waitCaughtUp(t, ctx, m, r)
+			t.Logf("%d mixed writes in %d s applied", ops, secs)
+			stats := infoMap(t, ctx, m, "stats")
+			if stats["sync_full"] != "1" || stats["sync_partial_ok"] != "1" {
+				t.Fatalf("the master saw sync_full %s, sync_partial_ok %s; want one of each", stats["sync_full"], stats["sync_partial_ok"])
+			}
+			compareServers(t, ctx, master, n.Addr())
+
+			// A promotion keeps the data and takes writes.
+			before := infoMap(t, ctx, r, "replication")
+			must(t, r.Do(ctx, "replicaof", "no", "one").Err())
+			after := infoMap(t, ctx, r, "replication")
+			if after["role"] != "master" || after["master_replid2"] != before["master_replid"] || after["master_replid"] == before["master_replid"] ||
+				after["second_repl_offset"] != strconv.Itoa(atoi(t, before["master_repl_offset"])+1) {
+				t.Fatalf("after REPLICAOF NO ONE: %v (before: %v)", after, before)
+			}
+			must(t, r.Set(ctx, "mine", "1", 0).Err())
+			if a, b := r.DBSize(ctx).Val(), m.DBSize(ctx).Val(); a != b+1 {
+				t.Fatalf("DBSIZE after the promotion: %d, the master's %d", a, b)
+			}
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
+}
+
+// infoMap returns an INFO section's fields.
+func infoMap(t *testing.T, ctx context.Context, c *redis.Client, section string) map[string]string {
+	t.Helper()
+	s, err := c.Info(ctx, section).Result()
+	must(t, err)
+	out := map[string]string{}
+	for _, line := range strings.Split(s, "\r\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// waitCaughtUp waits until the replica's link is up and it has applied
+// everything the master wrote.
+func waitCaughtUp(t *testing.T, ctx context.Context, m, r *redis.Client) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		mi, ri := infoMap(t, ctx, m, "replication"), infoMap(t, ctx, r, "replication")
+		if ri["master_link_status"] == "up" && mi["master_repl_offset"] == ri["slave_repl_offset"] {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replica did not catch up: master %v, replica %v", mi, ri)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// fillMaster writes n keys of every type over replDBs, a few big ones,
+// streams with consumer groups, expiries, and a function library.
+func fillMaster(t *testing.T, ctx context.Context, addr string, n int) {
+	t.Helper()
+	big := strings.Repeat("abcdefgh", 100)
+	for _, db := range replDBs {
+		c := redis.NewClient(&redis.Options{Addr: addr, DB: db, Protocol: 2})
+		count := n
+		if db != 0 {
+			count = n / 20
+		}
+		p := c.Pipeline()
+		for i := range count {
+			k := fmt.Sprintf("k:%d:%d", db, i)
+			switch i % 10 {
+			case 0:
+				p.Set(ctx, k, big[:i%len(big)], 0)
+			case 1:
+				p.IncrBy(ctx, k, int64(i*1000-5000000))
+			case 2:
+				p.HSet(ctx, k, "f", i, "g", "text", "h", big[:i%300])
+			case 3:
+				p.RPush(ctx, k, "a", i, "c", big[:i%200])
+			case 4:
+				p.SAdd(ctx, k, "x", "y", i)
+			case 5:
+				p.SAdd(ctx, k, 1, 2, i)
+			case 6:
+				p.ZAdd(ctx, k, redis.Z{Score: float64(i) / 7, Member: "m"}, redis.Z{Score: -1, Member: i})
+			case 7:
+				p.Set(ctx, k, i, time.Duration(3600+i)*time.Second)
+			case 8:
+				p.PFAdd(ctx, k, "a", "b", i)
+			case 9:
+				p.XAdd(ctx, &redis.XAddArgs{Stream: k, Values: []any{"f", i}})
+			}
+			if i%1000 == 999 {
+				_, err := p.Exec(ctx)
+				must(t, err)
+			}
+		}
+		_, err := p.Exec(ctx)
+		must(t, err)
+		c.Close()
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	defer c.Close()
+	p := c.Pipeline()
+	for i := range 3000 {
+		p.HSet(ctx, "bighash", fmt.Sprintf("field-%d", i), big[:i%100])
+		p.RPush(ctx, "biglist", fmt.Sprintf("element-%d", i))
+		p.SAdd(ctx, "bigset", fmt.Sprintf("member-%d", i))
+		p.ZAdd(ctx, "bigzset", redis.Z{Score: float64(i) / 3, Member: fmt.Sprintf("m%d", i)})
+		p.XAdd(ctx, &redis.XAddArgs{Stream: "bigstream", ID: fmt.Sprintf("%d-1", i+1), Values: []any{"k", i}})
+	}
+	_, err := p.Exec(ctx)
+	must(t, err)
+	must(t, c.XGroupCreate(ctx, "bigstream", "g1", "0").Err())
+	must(t, c.XGroupCreate(ctx, "bigstream", "g2", "$").Err())
+	must(t, c.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g1", Consumer: "c1", Streams: []string{"bigstream", ">"}, Count: 50}).Err())
+	must(t, c.XAck(ctx, "bigstream", "g1", "1-1", "2-1").Err())
+	must(t, c.Do(ctx, "function", "load", "#!lua name=repllib\nredis.register_function('one', function() return 1 end)").Err())
+}
+
+// mixedWrites runs writes of every kind on the master for d (single
+// commands, transactions, scripts, expiries, deletions, other
+// databases), calling halfway once; it returns how many it sent.
+func mixedWrites(t *testing.T, ctx context.Context, addr string, d time.Duration, halfway func()) int {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	defer c.Close()
+	c1 := redis.NewClient(&redis.Options{Addr: addr, DB: 1, Protocol: 2})
+	defer c1.Close()
+	rate := 20000
+	if r, err := strconv.Atoi(os.Getenv("REKVTEST_REPL_RATE")); err == nil && r > 0 {
+		rate = r
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	start := time.Now()
+	half := false
+	ops := 0
+	for time.Since(start) < d && ops < 2_000_000 {
+		if !half && time.Since(start) > d/2 {
+			half = true
+			halfway()
+		}
+		p := c.Pipeline()
+		for range 50 {
+			i := rng.IntN(2000)
+			k := fmt.Sprintf("mix:%d", i)
+			switch rng.IntN(14) {
+			case 0:
+				p.Set(ctx, k, rng.Int(), 0)
+			case 1:
+				p.IncrBy(ctx, "mix:counter", int64(i))
+			case 2:
+				p.HSet(ctx, "mix:h:"+strconv.Itoa(i%50), strconv.Itoa(i), i)
+			case 3:
+				p.HDel(ctx, "mix:h:"+strconv.Itoa(i%50), strconv.Itoa(i+1))
+			case 4:
+				p.LPush(ctx, "mix:l:"+strconv.Itoa(i%20), i)
+			case 5:
+				p.RPop(ctx, "mix:l:"+strconv.Itoa(i%20))
+			case 6:
+				p.ZIncrBy(ctx, "mix:z", float64(i%7), strconv.Itoa(i))
+			case 7:
+				p.SAdd(ctx, "mix:s:"+strconv.Itoa(i%10), i)
+			case 8:
+				p.XAdd(ctx, &redis.XAddArgs{Stream: "mix:x", MaxLen: 500, Values: []any{"i", i}})
+			case 9:
+				p.Expire(ctx, k, time.Duration(100+i)*time.Second)
+			case 10:
+				p.Del(ctx, fmt.Sprintf("k:0:%d", i))
+			case 11:
+				p.Eval(ctx, "redis.call('set', KEYS[1], ARGV[1]); return redis.call('incr', KEYS[2])", []string{k, "mix:evals"}, i)
+			case 12:
+				p.PFAdd(ctx, "mix:hll", i)
+			case 13:
+				p.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g1", Consumer: "c2", Streams: []string{"bigstream", ">"}, Count: 2, Block: -1})
+			}
+			ops++
+		}
+		_, err := p.Exec(ctx)
+		if err != nil && err != redis.Nil {
+			t.Fatal(err)
+		}
+		_, err = c.TxPipelined(ctx, func(tx redis.Pipeliner) error {
+			tx.Incr(ctx, "mix:tx")
+			tx.HIncrBy(ctx, "mix:txh", "n", 1)
+			tx.Select(ctx, 5) // a transaction over two databases
+			tx.Incr(ctx, "mix:tx5")
+			tx.Select(ctx, 0)
+			return nil
+		})
+		must(t, err)
+		must(t, c1.Set(ctx, fmt.Sprintf("db1:%d", rng.IntN(500)), ops, 0).Err())
+		ops += 6
+		if ahead := time.Duration(ops)*time.Second/time.Duration(rate) - time.Since(start); ahead > 0 {
+			time.Sleep(ahead) // at most rate writes a second
+		}
+	}
+	return ops
+}
+
+// compareServers checks that every key of replDBs has the same type,
+// value and expiry (within 2 s) on both servers, and the same functions.
+func compareServers(t *testing.T, ctx context.Context, want, got string) {
+	t.Helper()
+	for _, db := range replDBs {
+		w := redis.NewClient(&redis.Options{Addr: want, DB: db, Protocol: 2})
+		g := redis.NewClient(&redis.Options{Addr: got, DB: db, Protocol: 2})
+		var keys []string
+		iter := w.Scan(ctx, 0, "*", 1000).Iterator()
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
+		must(t, iter.Err())
+		if a, b := w.DBSize(ctx).Val(), g.DBSize(ctx).Val(); a != b {
+			t.Fatalf("db %d: DBSIZE %d on the master, %d on the replica", db, a, b)
+		}
+		for _, k := range keys {
+			a, b := keyState(t, ctx, w, k), keyState(t, ctx, g, k)
+			if a.value != b.value || a.typ != b.typ {
+				t.Fatalf("db %d key %q: master %s %.300s, replica %s %.300s", db, k, a.typ, a.value, b.typ, b.value)
+			}
+			if (a.pttl < 0) != (b.pttl < 0) || a.pttl-b.pttl > 2000 || b.pttl-a.pttl > 2000 {
+				t.Fatalf("db %d key %q: PTTL %d on the master, %d on the replica", db, k, a.pttl, b.pttl)
+			}
+		}
+		w.Close()
+		g.Close()
+	}
+	fw, err := redis.NewClient(&redis.Options{Addr: want, Protocol: 2}).FunctionList(ctx, redis.FunctionListQuery{}).Result()
+	must(t, err)
+	fg, err := redis.NewClient(&redis.Options{Addr: got, Protocol: 2}).FunctionList(ctx, redis.FunctionListQuery{}).Result()
+	must(t, err)
+	if len(fw) != len(fg) || len(fw) > 0 && fw[0].Name != fg[0].Name {
+		t.Fatalf("functions: master %v, replica %v", fw, fg)
+	}
+}
+
+type keyView struct {
+	typ, value string
+	pttl       int64
+}
+
+// keyState reads a key's type, value (in a form both servers write the
+// same: sorted where order is not part of the value) and PTTL.
+func keyState(t *testing.T, ctx context.Context, c *redis.Client, k string) keyView {
+	t.Helper()
+	typ, err := c.Type(ctx, k).Result()
+	must(t, err)
+	var v any
+	switch typ {
+	case "string":
+		v, err = c.Get(ctx, k).Result()
+		if c.Do(ctx, "pfcount", k).Err() == nil && strings.HasPrefix(v.(string), "HYLL") {
+			v = c.PFCount(ctx, k).Val() // the same set may be sparse here and dense there
+		}
+	case "list":
+		v, err = c.LRange(ctx, k, 0, -1).Result()
+	case "set":
+		var m []string
+		m, err = c.SMembers(ctx, k).Result()
+		slices.Sort(m)
+		v = m
+	case "zset":
+		v, err = c.ZRangeWithScores(ctx, k, 0, -1).Result()
+	case "hash":
+		var m map[string]string
+		m, err = c.HGetAll(ctx, k).Result()
+		v = fmt.Sprint(m) // fmt sorts map keys
+	case "stream":
+		var entries []redis.XMessage
+		entries, err = c.XRange(ctx, k, "-", "+").Result()
+		groups, _ := c.XInfoGroups(ctx, k).Result()
+		var gs []string
+		for _, g := range groups {
+			p, _ := c.XPending(ctx, k, g.Name).Result()
+			gs = append(gs, fmt.Sprintf("%s consumers=%d pending=%d last=%s %v", g.Name, g.Consumers, g.Pending, g.LastDeliveredID, p))
+		}
+		v = fmt.Sprint(entries, gs)
+	case "none":
+	default:
+		t.Fatalf("key %q: type %s", k, typ)
+	}
+	must(t, err)
+	pttl, err := c.Do(ctx, "pttl", k).Int64()
+	must(t, err)
+	return keyView{typ: typ, value: fmt.Sprint(v), pttl: pttl}
+}

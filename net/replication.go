@@ -1,0 +1,86 @@
+package net
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// ReplicaOf implements command.Admin (REPLICAOF, SLAVEOF).
+func (s *Server) ReplicaOf(host string, port int) (string, error) {
+	if s.opts.Replication == nil {
+		return "", rerr.Errorf("ERR replication is not available on this node")
+	}
+	return s.opts.Replication.Follow(host, port)
+}
+
+// Replication implements command.Observer: a master at offset 0 with the
+// run ID as replication ID when the node has no replication.
+func (s *Server) Replication() command.ReplStatus {
+	if s.opts.Replication == nil {
+		return command.ReplStatus{ReplID: s.stats.runID, ReplID2: strings.Repeat("0", 40), SecondOffset: -1}
+	}
+	return s.opts.Replication.Status()
+}
+
+// replicationInfo returns INFO replication's lines, as Redis 7.0 writes
+// them.
+func (s *Server) replicationInfo(add func(string, any), backlog string) {
+	st := s.Replication()
+	now := time.Now()
+	ago := func(t time.Time) int64 {
+		if t.IsZero() {
+			return -1
+		}
+		return int64(now.Sub(t).Seconds())
+	}
+	if !st.Replica {
+		add("role", "master")
+	} else {
+		add("role", "slave")
+		add("master_host", st.MasterHost)
+		add("master_port", st.MasterPort)
+		add("master_link_status", map[bool]string{true: "up", false: "down"}[st.Up])
+		add("master_last_io_seconds_ago", ago(st.LastIO))
+		add("master_sync_in_progress", b2i(st.Syncing))
+		add("slave_read_repl_offset", st.ReadOffset)
+		add("slave_repl_offset", st.Offset)
+		if st.Syncing {
+			perc := 0.0
+			if st.SyncTotal > 0 {
+				perc = float64(st.SyncRead) * 100 / float64(st.SyncTotal)
+			}
+			add("master_sync_total_bytes", st.SyncTotal)
+			add("master_sync_read_bytes", st.SyncRead)
+			add("master_sync_left_bytes", max(st.SyncTotal-st.SyncRead, -1))
+			add("master_sync_perc", fmt.Sprintf("%.2f", perc))
+			add("master_sync_last_io_seconds_ago", ago(st.LastIO))
+		}
+		if !st.Up {
+			add("master_link_down_since_seconds", ago(st.DownSince))
+		}
+		add("slave_priority", 100)
+		add("slave_read_only", b2i(s.rt.replicaReadOnly.Load()))
+		add("replica_announced", 1)
+	}
+	add("connected_slaves", 0)
+	add("master_failover_state", "no-failover")
+	add("master_replid", st.ReplID)
+	add("master_replid2", st.ReplID2)
+	add("master_repl_offset", st.Offset)
+	add("second_repl_offset", st.SecondOffset)
+	add("repl_backlog_active", 0)
+	add("repl_backlog_size", backlog)
+	add("repl_backlog_first_byte_offset", 0)
+	add("repl_backlog_histlen", 0)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

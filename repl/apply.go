@@ -1,0 +1,257 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/resp"
+)
+
+// maxInFlight bounds the master's commands handed to the engine and not
+// yet answered: the applier waits for room before it sends more.
+const maxInFlight = 1024
+
+// applier hands the master's commands to the engine as one client.
+type applier struct {
+	e   *actors.Engine
+	reg *command.Registry
+	log *slog.Logger
+	// publish delivers a PUBLISH of the master to this node's
+	// subscribers (nil: dropped).
+	publish func(channel, msg []byte)
+
+	db      int
+	seq     uint64
+	multi   bool
+	queue   []actors.Queued
+	multiDB int // the database the transaction started in
+
+	slots  chan struct{} // a token per command in flight
+	mu     sync.Mutex
+	idle   *sync.Cond // signalled when nothing is in flight
+	flying int
+	// next is the lowest command not yet answered; done the answered
+	// ones above it; ends the stream offset reached once a command and
+	// all before it ran (advance). applied is that offset (the
+	// replica's, which outlives the applier).
+	next    uint64
+	done    map[uint64]bool
+	ends    map[uint64]int64
+	applied *atomic.Int64
+	// errors counts the error replies of the master's commands; logged
+	// is how many were logged (the first few).
+	errors atomic.Int64
+	logged atomic.Int64
+}
+
+func newApplier(e *actors.Engine, reg *command.Registry, log *slog.Logger, publish func(channel, msg []byte), applied *atomic.Int64) *applier {
+	a := &applier{e: e, reg: reg, log: log, publish: publish, slots: make(chan struct{}, maxInFlight),
+		next: 1, done: map[uint64]bool{}, ends: map[uint64]int64{}, applied: applied}
+	a.idle = sync.NewCond(&a.mu)
+	return a
+}
+
+// Reply implements actors.Replier: a command of the master is done.
+func (a *applier) Reply(seq uint64, b []byte) {
+	if len(b) > 0 && b[0] == '-' {
+		a.failed(b)
+	} else if len(b) > 0 && b[0] == '*' && a.failedInExec(b) {
+		a.failed(b)
+	}
+	<-a.slots
+	a.mu.Lock()
+	a.done[seq] = true
+	for a.done[a.next] {
+		delete(a.done, a.next)
+		if end, ok := a.ends[a.next]; ok {
+			a.applied.Store(end)
+			delete(a.ends, a.next)
+		}
+		a.next++
+	}
+	a.flying--
+	if a.flying == 0 {
+		a.idle.Broadcast()
+	}
+	a.mu.Unlock()
+}
+
+// failedInExec reports whether an EXEC's reply holds an error reply.
+func (a *applier) failedInExec(b []byte) bool {
+	r, _, err := resp.ParseReply(b)
+	if err != nil {
+		return false
+	}
+	for _, e := range r.Elems {
+		if e.Kind == '-' {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *applier) failed(b []byte) {
+	a.errors.Add(1)
+	if a.logged.Add(1) <= 10 {
+		a.log.Warn("replication: a command of the master failed here", "reply", truncate(b, 200))
+	}
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}
+
+// advance records that the stream up to offset is handed over: applied
+// at once when nothing is in flight, else once the last command sent
+// and all before it have run.
+func (a *applier) advance(offset int64) {
+	a.mu.Lock()
+	if a.flying == 0 {
+		a.applied.Store(offset)
+	} else {
+		a.ends[a.seq] = offset
+	}
+	a.mu.Unlock()
+}
+
+// wait blocks until every command handed to the engine has run.
+func (a *applier) wait() {
+	a.mu.Lock()
+	for a.flying > 0 {
+		a.idle.Wait()
+	}
+	a.mu.Unlock()
+}
+
+// dispatch hands one parsed command to the engine once there is room.
+func (a *applier) dispatch(spec *command.Spec, run command.Runner, db int, shards []int, args [][]byte) {
+	a.slots <- struct{}{}
+	a.mu.Lock()
+	a.flying++
+	a.mu.Unlock()
+	a.seq++
+	a.e.Dispatch(&actors.Request{Seq: a.seq, Client: a, Spec: spec, Runner: run, DB: db, Proto: 2,
+		Shards: shards, Args: args})
+}
+
+// errSkip is a command of the stream rekv does not apply here.
+var errSkip = errors.New("not applied by a replica")
+
+// apply runs one command of the master's stream (its arguments owned by
+// the applier); ack is called for REPLCONF GETACK.
+func (a *applier) apply(args [][]byte, ack func()) error {
+	if len(args) == 0 {
+		return nil
+	}
+	switch {
+	case command.Is(args[0], "ping"):
+		return nil
+	case command.Is(args[0], "replconf"):
+		if len(args) > 1 && command.Is(args[1], "getack") {
+			ack()
+		}
+		return nil
+	case command.Is(args[0], "select"):
+		n, ok := resp.ParseInt(argAt(args, 1))
+		if !ok || n < 0 || n > 1<<20 {
+			return fmt.Errorf("SELECT %q: %w", argAt(args, 1), errSkip)
+		}
+		a.db = int(n)
+		return nil
+	case command.Is(args[0], "multi"):
+		a.multi, a.queue, a.multiDB = true, nil, a.db
+		return nil
+	case command.Is(args[0], "exec"):
+		if !a.multi {
+			return fmt.Errorf("EXEC without MULTI: %w", errSkip)
+		}
+		a.exec()
+		return nil
+	case command.Is(args[0], "discard"):
+		a.multi, a.queue = false, nil
+		return nil
+	case command.Is(args[0], "publish") && len(args) == 3:
+		if a.publish != nil {
+			a.publish(args[1], args[2])
+		}
+		return nil
+	}
+	spec, err := a.reg.Resolve(args)
+	if err != nil {
+		return fmt.Errorf("%s: %v: %w", args[0], err, errSkip)
+	}
+	if spec.Flags&(command.Conn|command.Transaction) != 0 {
+		return fmt.Errorf("%s: %w", spec.FullName(), errSkip)
+	}
+	run, err := spec.Parse(args)
+	if a.multi {
+		if a.db != a.multiDB { // a SELECT inside the transaction
+			a.exec()
+			a.multi, a.multiDB = true, a.db
+		}
+		a.queue = append(a.queue, actors.Queued{Spec: spec, Runner: run, Err: err, Args: args})
+		return nil
+	}
+	if err != nil {
+		a.failed([]byte(err.Error()))
+		return nil
+	}
+	a.dispatch(spec, run, a.db, a.e.Route(spec, args), args)
+	return nil
+}
+
+// exec runs the queued transaction as one EXEC in its database.
+func (a *applier) exec() {
+	shards := map[int]bool{}
+	for _, q := range a.queue {
+		for _, i := range a.e.Route(q.Spec, q.Args) {
+			shards[i] = true
+		}
+	}
+	list := make([]int, 0, len(shards))
+	for i := range a.e.Shards() {
+		if shards[i] {
+			list = append(list, i)
+		}
+	}
+	if len(list) == 0 {
+		list = []int{0}
+	}
+	spec, _ := a.reg.Resolve([][]byte{[]byte("exec")})
+	a.dispatch(spec, a.e.ExecRunner(nil, a.queue, nil), a.multiDB, list, nil)
+	a.multi, a.queue = false, nil
+}
+
+// run hands one command line to the engine in database db (the full
+// sync's FLUSHALL, RESTORE and FUNCTION LOAD).
+func (a *applier) run(db int, args ...[]byte) error {
+	spec, err := a.reg.Resolve(args)
+	if err != nil {
+		return err
+	}
+	r, err := spec.Parse(args)
+	if err != nil {
+		return err
+	}
+	a.dispatch(spec, r, db, a.e.Route(spec, args), args)
+	return nil
+}
+
+func argAt(args [][]byte, i int) []byte {
+	if i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
+// itoa is strconv.AppendInt into a fresh slice.
+func itoa(n int64) []byte { return strconv.AppendInt(nil, n, 10) }

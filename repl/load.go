@@ -1,0 +1,126 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/codec/rdb"
+	"github.com/rekv/rekv/resp"
+)
+
+// fullSync receives the master's RDB file into the data directory, then
+// replaces every database with its contents.
+func (r *Replica) fullSync(ctx context.Context, l *link, a *applier, ps psyncReply) error {
+	t0 := time.Now()
+	r.update(func(st *command.ReplStatus) {
+		st.State, st.Syncing, st.SyncTotal, st.SyncRead, st.LastIO = "sync", true, -1, 0, time.Now()
+	})
+	f, err := os.CreateTemp(r.o.Dir, "rekv-sync-*.rdb")
+	if err != nil {
+		return fmt.Errorf("replication: cannot create the sync file: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	size, err := l.receive(f, func(total, read int64) {
+		r.update(func(st *command.ReplStatus) { st.SyncTotal, st.SyncRead, st.LastIO = total, read, time.Now() })
+	})
+	if err != nil {
+		return fmt.Errorf("replication: receiving the RDB file: %w", err)
+	}
+	received := time.Since(t0)
+	r.update(func(st *command.ReplStatus) { st.Loading = true })
+	keys, err := r.load(ctx, f, size, a)
+	r.update(func(st *command.ReplStatus) { st.Loading = false })
+	if err != nil {
+		return err
+	}
+	r.offset.Store(ps.offset)
+	r.read.Store(ps.offset)
+	r.update(func(st *command.ReplStatus) { st.ReplID, st.ReplID2, st.SecondOffset = ps.replID, zeroID, -1 })
+	r.mu.Lock()
+	r.synced = true
+	r.mu.Unlock()
+	took := time.Since(t0)
+	r.o.Log.Info("replication: MASTER <-> REPLICA sync finished", "bytes", size, "keys", keys,
+		"transfer", received.Round(time.Millisecond), "total", took.Round(time.Millisecond),
+		"keys_per_s", int64(float64(keys)/max(took.Seconds(), 1e-3)))
+	return nil
+}
+
+// load maps the received file and replaces every database with it; it
+// returns the keys loaded.
+func (r *Replica) load(ctx context.Context, f *os.File, size int64, a *applier) (int, error) {
+	if size == 0 {
+		return 0, fmt.Errorf("replication: the master sent an empty RDB file")
+	}
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return 0, fmt.Errorf("replication: cannot map %s: %w", filepath.Base(f.Name()), err)
+	}
+	defer func() { _ = syscall.Munmap(b) }()
+	if err := a.run(0, []byte("FLUSHALL")); err != nil {
+		return 0, err
+	}
+	keys := 0
+	_, err = rdb.ReadFile(b, rdb.FileHandler{
+		Entry: func(e rdb.Entry) error {
+			if err := ctx.Err(); err != nil {
+				return err // REPLICAOF changed: stop loading
+			}
+			keys++
+			payload := rdb.Seal(append([]byte{e.Type}, e.Payload...))
+			return a.run(e.DB, []byte("RESTORE"), append([]byte(nil), e.Key...), itoa(e.ExpireAt), payload,
+				[]byte("REPLACE"), []byte("ABSTTL"))
+		},
+		Function: func(code []byte) error {
+			return a.run(0, []byte("FUNCTION"), []byte("LOAD"), []byte("REPLACE"), append([]byte(nil), code...))
+		},
+	})
+	a.wait() // every key restored before the file goes
+	if err != nil {
+		return keys, fmt.Errorf("replication: loading the master's RDB file: %w", err)
+	}
+	return keys, nil
+}
+
+// parse parses one command of the stream.
+func parse(buf []byte, scratch [][]byte) (resp.Result, error) {
+	return resp.Parse(buf, resp.DefaultLimits(), scratch)
+}
+
+// own copies a command's arguments out of the read buffer, in one block.
+func own(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	block := make([]byte, n)
+	out := make([][]byte, len(args))
+	off := 0
+	for i, a := range args {
+		copy(block[off:], a)
+		out[i] = block[off : off+len(a) : off+len(a)]
+		off += len(a)
+	}
+	return out
+}
+
+// compact moves the unparsed bytes of buf to the front of a buffer with
+// room for a read: buf's own when it has some, else one twice as big.
+func compact(buf []byte) []byte {
+	if cap(buf)-len(buf) >= 16<<10 {
+		return buf
+	}
+	size := max(64<<10, 2*len(buf))
+	if len(buf) < cap(buf)/2 {
+		size = cap(buf)
+	}
+	nb := make([]byte, len(buf), size)
+	copy(nb, buf)
+	return nb
+}
