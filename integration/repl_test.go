@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/rekv/rekv/conf"
 )
 
 // The replica side of replication: rekv on Badger follows Debian's
@@ -357,4 +359,74 @@ func keyState(t *testing.T, ctx context.Context, c *redis.Client, k string) keyV
 	pttl, err := c.Do(ctx, "pttl", k).Int64()
 	must(t, err)
 	return keyView{typ: typ, value: fmt.Sprint(v), pttl: pttl}
+}
+
+// A replica's refusals: writes and write calls of scripts (READONLY),
+// everything but stale commands while the link is down with
+// replica-serve-stale-data no (MASTERDOWN); REPLICAOF on a shared store.
+func TestReplicaRefusals(t *testing.T) {
+	ctx := context.Background()
+	// A master that needs a password, named in the configuration.
+	master := redisServer(t, "--requirepass", "sesame")
+	m := redis.NewClient(&redis.Options{Addr: master, Password: "sesame", Protocol: 2})
+	defer m.Close()
+	must(t, m.Set(ctx, "k", "v", 0).Err())
+	host, port, _ := strings.Cut(master, ":")
+	n := startNode(t, "badger", func(c *conf.Config) {
+		c.Server.Redis = map[string]string{"replicaof": host + " " + port, "masterauth": "sesame"}
+	})
+	r := newClient(t, n.Addr(), 2)
+	waitCaughtUp(t, ctx, m, r)
+	if v := r.Get(ctx, "k").Val(); v != "v" {
+		t.Fatalf("GET k on the replica: %q", v)
+	}
+	for _, tc := range []struct {
+		cmd  []any
+		want string
+	}{
+		{[]any{"set", "x", "1"}, "READONLY You can't write against a read only replica."},
+		{[]any{"eval", "return redis.call('set', 'x', '1')", "0"}, "READONLY You can't write against a read only replica."},
+	} {
+		if err := r.Do(ctx, tc.cmd...).Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.cmd, err, tc.want)
+		}
+	}
+	if v, err := r.Eval(ctx, "return redis.call('get', 'k')", nil).Result(); err != nil || v != "v" {
+		t.Errorf("a reading script: %v %v", v, err)
+	}
+	if v, err := r.PFCount(ctx, "k-none").Result(); err != nil || v != 0 {
+		t.Errorf("PFCOUNT reads on a replica: %v %v", v, err)
+	}
+	// With writable replicas, clients may write.
+	must(t, r.ConfigSet(ctx, "replica-read-only", "no").Err())
+	must(t, r.Set(ctx, "x", "1", 0).Err())
+	must(t, r.ConfigSet(ctx, "replica-read-only", "yes").Err())
+
+	// A master that went away: stale data is served, or refused.
+	must(t, r.Do(ctx, "replicaof", "127.0.0.1", strconv.Itoa(freePort(t))).Err())
+	if v := r.Get(ctx, "k").Val(); v != "v" {
+		t.Fatalf("stale GET: %q", v)
+	}
+	must(t, r.ConfigSet(ctx, "replica-serve-stale-data", "no").Err())
+	if err := r.Get(ctx, "k").Err(); err == nil || err.Error() != "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'." {
+		t.Fatalf("GET with the link down: %v", err)
+	}
+	if err := r.Echo(ctx, "hi").Err(); err != nil {
+		t.Fatalf("ECHO (flagged stale) is served: %v", err)
+	}
+	st := infoMap(t, ctx, r, "replication")
+	if st["master_link_status"] != "down" || st["role"] != "slave" {
+		t.Fatalf("INFO replication with the link down: %v", st)
+	}
+	must(t, r.Do(ctx, "replicaof", "no", "one").Err())
+	if v := r.Get(ctx, "k").Val(); v != "v" {
+		t.Fatalf("GET after the promotion: %q", v)
+	}
+
+	// Every node on a shared store already serves the same data.
+	tk := startNode(t, "tikv", nil)
+	err := newClient(t, tk.Addr(), 2).Do(ctx, "replicaof", "127.0.0.1", "6379").Err()
+	if err == nil || !strings.Contains(err.Error(), "shared store") {
+		t.Fatalf("REPLICAOF on TiKV: %v", err)
+	}
 }

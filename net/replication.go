@@ -26,6 +26,15 @@ func (s *Server) Replication() command.ReplStatus {
 	return s.opts.Replication.Status()
 }
 
+// ReadOnlyReplica implements command.Observer.
+func (s *Server) ReadOnlyReplica() bool {
+	if s.opts.Replication == nil || !s.rt.replicaReadOnly.Load() {
+		return false
+	}
+	replica, _, _ := s.opts.Replication.Mode()
+	return replica
+}
+
 // replicationInfo returns INFO replication's lines, as Redis 7.0 writes
 // them.
 func (s *Server) replicationInfo(add func(string, any), backlog string) {

@@ -263,6 +263,10 @@ type Observer interface {
 	ClusterLinks() []ClusterLink
 	// Replication returns the node's replication state.
 	Replication() ReplStatus
+	// ReadOnlyReplica reports whether the node is a replica refusing
+	// clients' writes (replica-read-only), cheaply: scripts ask on each
+	// write they call.
+	ReadOnlyReplica() bool
 	// CommandDone counts a command run inside another (INFO commandstats,
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.

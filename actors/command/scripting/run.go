@@ -220,6 +220,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if r.readOnly && spec.Flags&command.Write != 0 {
 		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
 	}
+	if spec.Flags&command.Write != 0 && c.Server != nil && spec.Info.Has("write") && c.Server.ReadOnlyReplica() {
+		return errTable(L, "-"+rerr.ErrReadOnlyReplica.Msg), nil
+	}
 	if c.Holds != nil {
 		if spec.Flags&(command.Keyspace|command.AllShards) != 0 {
 			return nil, command.ErrAllShards
