@@ -2,9 +2,12 @@ package integration
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -428,5 +431,52 @@ func TestReplicaRefusals(t *testing.T) {
 	err := newClient(t, tk.Addr(), 2).Do(ctx, "replicaof", "127.0.0.1", "6379").Err()
 	if err == nil || !strings.Contains(err.Error(), "shared store") {
 		t.Fatalf("REPLICAOF on TiKV: %v", err)
+	}
+}
+
+// TestReplicaOfRedisTLS: tls-replication yes, with a client certificate
+// the master requires (tls-auth-clients yes) and the master's chain
+// checked against tls-ca-cert-file.
+func TestReplicaOfRedisTLS(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	ca := newTestCA(t, "rekv test CA")
+	srvCert, srvKey := ca.issue(t, 20, true)
+	cliCert, cliKey := ca.issue(t, 21, false)
+	caFile := writeFile(t, dir, "ca.pem", ca.pem)
+	port := freePort(t)
+	cmd := exec.Command(bin, "--port", "0", "--tls-port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", dir, "--tls-cert-file", writeFile(t, dir, "srv.pem", srvCert), "--tls-key-file", writeFile(t, dir, "srv.key", srvKey),
+		"--tls-ca-cert-file", caFile, "--tls-auth-clients", "yes", "--tls-replication", "yes", "--repl-diskless-sync-delay", "0")
+	must(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	pair, err := tls.X509KeyPair(cliCert, cliKey)
+	must(t, err)
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(ca.pem)
+	m := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port), Protocol: 2,
+		TLSConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}})
+	defer m.Close()
+	ctx := context.Background()
+	for deadline := time.Now().Add(10 * time.Second); m.Ping(ctx).Err() != nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the TLS master did not start")
+		}
+	}
+	must(t, m.Set(ctx, "before", "1", 0).Err())
+	n := startNode(t, "badger", func(c *conf.Config) {
+		c.Server.Redis = map[string]string{"tls-replication": "yes", "tls-ca-cert-file": caFile,
+			"tls-client-cert-file": writeFile(t, dir, "cli.pem", cliCert), "tls-client-key-file": writeFile(t, dir, "cli.key", cliKey)}
+	})
+	r := newClient(t, n.Addr(), 2)
+	must(t, r.Do(ctx, "replicaof", "127.0.0.1", port).Err())
+	waitCaughtUp(t, ctx, m, r)
+	must(t, m.Set(ctx, "after", "2", 0).Err())
+	waitCaughtUp(t, ctx, m, r)
+	if a, b := r.Get(ctx, "before").Val(), r.Get(ctx, "after").Val(); a != "1" || b != "2" {
+		t.Fatalf("over TLS: before %q, after %q", a, b)
 	}
 }

@@ -240,8 +240,7 @@ func (r *Replica) config(name string) string {
 // the command stream until it fails or ctx ends.
 func (r *Replica) session(ctx context.Context, addr string) error {
 	r.update(func(st *command.ReplStatus) { st.State = "connecting" })
-	d := stdnet.Dialer{Timeout: 10 * time.Second}
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	conn, err := r.dial(ctx, addr)
 	if err != nil {
 		return err
 	}
