@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rekv/rekv/codec/rdb"
 	"github.com/rekv/rekv/conf"
 )
 
@@ -479,4 +481,65 @@ func TestReplicaOfRedisTLS(t *testing.T) {
 	if a, b := r.Get(ctx, "before").Val(), r.Get(ctx, "after").Val(); a != "1" || b != "2" {
 		t.Fatalf("over TLS: before %q, after %q", a, b)
 	}
+}
+
+// TestWriteRedisFile: an RDB file written by rdb.FileWriter from the
+// DUMPs of every key of a server loads in a redis-server (Redis 7.0),
+// which then holds the same keys, values, expiries and functions: what a
+// full sync from rekv will send. The keys come from a redis-server and
+// from rekv (its own DUMP payloads).
+func TestWriteRedisFile(t *testing.T) {
+	ctx := context.Background()
+	for _, from := range []string{"redis", "rekv"} {
+		t.Run(from, func(t *testing.T) {
+			var src string
+			if from == "redis" {
+				src = redisServer(t)
+			} else {
+				src = startNode(t, "badger", nil).Addr()
+			}
+			fillMaster(t, ctx, src, 2000)
+			dir, keys := writeFileOf(t, ctx, src)
+			dst := redisServer(t, "--dir", dir, "--dbfilename", "written.rdb")
+			compareServers(t, ctx, src, dst)
+			t.Logf("%d keys written and loaded", keys)
+		})
+	}
+}
+
+// writeFileOf writes the keys of replDBs and the functions of the server
+// at addr to written.rdb in a new directory.
+func writeFileOf(t *testing.T, ctx context.Context, addr string) (string, int) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "written.rdb"))
+	must(t, err)
+	f := rdb.NewFileWriter(out, [][2]string{{"redis-ver", "7.0.15"}, {"redis-bits", "64"}})
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	defer c.Close()
+	libs, err := c.FunctionList(ctx, redis.FunctionListQuery{WithCode: true}).Result()
+	must(t, err)
+	for _, l := range libs {
+		must(t, f.Function([]byte(l.Code)))
+	}
+	keys := 0
+	for _, db := range replDBs {
+		cl := redis.NewClient(&redis.Options{Addr: addr, DB: db, Protocol: 2})
+		iter := cl.Scan(ctx, 0, "*", 1000).Iterator()
+		for iter.Next(ctx) {
+			k := iter.Val()
+			dump, err := cl.Dump(ctx, k).Result()
+			must(t, err)
+			at, err := cl.Do(ctx, "pexpiretime", k).Int64()
+			must(t, err)
+			must(t, f.Entry(db, []byte(k), max(at, 0), []byte(dump)))
+			keys++
+		}
+		must(t, iter.Err())
+		cl.Close()
+	}
+	_, err = f.Close()
+	must(t, err)
+	must(t, out.Close())
+	return dir, keys
 }
