@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -542,4 +543,69 @@ func writeFileOf(t *testing.T, ctx context.Context, addr string) (string, int) {
 	must(t, err)
 	must(t, out.Close())
 	return dir, keys
+}
+
+// TestSyncRDB: redis-cli --rdb (REPLCONF capa eof, rdb-only 1, SYNC)
+// fetches rekv's whole store as an RDB file, which redis-server loads
+// with every key equal; without capa eof the file comes with its length;
+// a replica (no rdb-only) is refused and its connection goes on.
+func TestSyncRDB(t *testing.T) {
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		t.Skip("redis-cli not installed (.ci/run installs it)")
+	}
+	ctx := context.Background()
+	n := startNode(t, "badger", nil)
+	fillMaster(t, ctx, n.Addr(), 3000)
+	host, port, _ := strings.Cut(n.Addr(), ":")
+	dir := t.TempDir()
+	out, err := exec.Command(cli, "-h", host, "-p", port, "--rdb", filepath.Join(dir, "written.rdb")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Transfer finished with success") {
+		t.Fatalf("redis-cli --rdb: %v\n%s", err, out)
+	}
+	dst := redisServer(t, "--dir", dir, "--dbfilename", "written.rdb")
+	compareServers(t, ctx, n.Addr(), dst)
+
+	// With a length, by PSYNC: +FULLRESYNC, then $<size> and the file.
+	c := dialRaw(t, n.Addr())
+	if r := c.do("REPLCONF", "rdb-only", "1"); r != "+OK\r\n" {
+		t.Fatalf("REPLCONF: %q", r)
+	}
+	fmt.Fprintf(c.conn, "*3\r\n$5\r\nPSYNC\r\n$1\r\n?\r\n$2\r\n-1\r\n")
+	line, err := c.r.ReadString('\n')
+	must(t, err)
+	if f := strings.Fields(line); len(f) != 3 || f[0] != "+FULLRESYNC" || len(f[1]) != 40 {
+		t.Fatalf("PSYNC: %q", line)
+	}
+	line, err = c.r.ReadString('\n')
+	must(t, err)
+	size, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "$")))
+	must(t, err)
+	file := make([]byte, size)
+	_, err = io.ReadFull(c.r, file)
+	must(t, err)
+	keys := 0
+	_, err = rdb.ReadFile(file, rdb.FileHandler{Entry: func(rdb.Entry) error { keys++; return nil }})
+	must(t, err)
+	var want int64
+	for _, db := range replDBs {
+		cl := redis.NewClient(&redis.Options{Addr: n.Addr(), DB: db, Protocol: 2})
+		want += cl.DBSize(ctx).Val()
+		cl.Close()
+	}
+	if int64(keys) != want {
+		t.Fatalf("the file holds %d keys, the server %d", keys, want)
+	}
+	if _, err := c.r.ReadByte(); err != io.EOF {
+		t.Fatalf("the connection stays open after the file: %v", err)
+	}
+
+	// A replica is refused: rekv does not stream its writes yet.
+	c = dialRaw(t, n.Addr())
+	if r := c.do("PSYNC", "?", "-1"); !strings.HasPrefix(r, "-ERR rekv cannot serve replicas yet") {
+		t.Fatalf("PSYNC of a replica: %q", r)
+	}
+	if r := c.do("PING"); r != "+PONG\r\n" {
+		t.Fatalf("after the refusal: %q", r)
+	}
 }

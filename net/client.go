@@ -2,6 +2,7 @@ package net
 
 import (
 	"fmt"
+	stdnet "net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,11 @@ type client struct {
 	iov        [][]byte
 	joined     []byte
 	drainClose bool
+	// handoff, when set, takes the socket once the replies before
+	// handoffSeq are written (sync.go); replConf is what REPLCONF said.
+	handoff    func(stdnet.Conn)
+	handoffSeq uint64
+	replConf   map[string]string
 	tailWake   atomic.Bool // a wake-up to write more of tail is scheduled
 	replyOff   bool        // CLIENT REPLY OFF (event loop)
 	skipNext   bool        // CLIENT REPLY SKIP: the next command's reply is dropped
@@ -297,6 +303,9 @@ func (cl *client) endBatch() {
 	if len(cl.tail) == 0 && cl.bigOut {
 		cl.bigOut = false
 		cl.srv.release.soon()
+	}
+	if cl.handoff != nil {
+		cl.tryHandOff()
 	}
 	switch {
 	case len(cl.tail) > 0:

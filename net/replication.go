@@ -9,6 +9,17 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 )
 
+// Replication is the node's replication state (repl.Replica).
+type Replication interface {
+	// Follow makes the node a replica of host:port, or a master again
+	// (host ""), and returns the status line to answer.
+	Follow(host string, port int) (string, error)
+	Status() command.ReplStatus
+	// Mode is what admission checks on every command: the node is a
+	// replica, its link is up, it loads a full sync.
+	Mode() (replica, up, loading bool)
+}
+
 // ReplicaOf implements command.Admin (REPLICAOF, SLAVEOF).
 func (s *Server) ReplicaOf(host string, port int) (string, error) {
 	if s.opts.Replication == nil {

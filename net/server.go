@@ -84,18 +84,13 @@ type Options struct {
 	// Replication, when set, is the node's replication (package repl):
 	// REPLICAOF, ROLE, INFO replication and a replica's refusals.
 	Replication Replication
+	// WriteRDB, when set, writes the whole store as an RDB file (SYNC
+	// for redis-cli --rdb) and returns its size; SyncDir holds the file
+	// for a client that cannot take it with an end mark.
+	WriteRDB func(w io.Writer) (int64, error)
+	SyncDir  string
 }
 
-// Replication is the node's replication state (repl.Replica).
-type Replication interface {
-	// Follow makes the node a replica of host:port, or a master again
-	// (host ""), and returns the status line to answer.
-	Follow(host string, port int) (string, error)
-	Status() command.ReplStatus
-	// Mode is what admission checks on every command: the node is a
-	// replica, its link is up, it loads a full sync.
-	Mode() (replica, up, loading bool)
-}
 
 // Info is static server information reported by INFO and CONFIG GET.
 type Info struct {

@@ -2,11 +2,13 @@ package node
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/repl"
 )
 
 // configValue returns a parameter's value now (CONFIG GET name).
@@ -24,6 +26,13 @@ func syncDir(s conf.Storage) string {
 		return s.Badger.Dir
 	}
 	return os.TempDir()
+}
+
+// writeRDB writes the whole store as an RDB file (SYNC for redis-cli
+// --rdb), read from one snapshot.
+func (n *Node) writeRDB(w io.Writer) (int64, error) {
+	st := n.repl.Status()
+	return repl.Export{Drv: n.drv, Markers: n.engine.FlushMarkers(), Aux: repl.Aux(Version, st.ReplID, st.Offset)}.WriteTo(w)
 }
 
 // followConfigured starts replicating the master the replicaof parameter

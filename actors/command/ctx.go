@@ -60,6 +60,9 @@ type Connection interface {
 	// SetNoEvict is CLIENT NO-EVICT: maxmemory-clients never disconnects
 	// the client.
 	SetNoEvict(on bool)
+	// SetReplConf records a REPLCONF option the client sent (capa, rdb-only,
+	// listening-port...), for its SYNC.
+	SetReplConf(option, value string)
 }
 
 // Auth is who a connection is.
@@ -206,6 +209,12 @@ type Admin interface {
 	// master again when host is "" (REPLICAOF NO ONE); the status line
 	// to answer ("OK", "OK Already connected to specified master").
 	ReplicaOf(host string, port int) (string, error)
+	// SendRDB serves SYNC or PSYNC (psync): the whole store as an RDB file
+	// on the client's connection, which then closes; only to clients that
+	// asked for the file alone (REPLCONF rdb-only 1, as redis-cli --rdb),
+	// since rekv does not stream its writes to replicas yet. It returns
+	// ErrReplyLater when it serves.
+	SendRDB(client Client, psync bool) error
 }
 
 // ReplStatus is the node's replication state, as ROLE and INFO

@@ -234,6 +234,7 @@ func (c *Client) User() string                     { return "default" }
 func (c *Client) SetUser(string)                   {}
 func (c *Client) SetNoTouch(bool)                  {}
 func (c *Client) SetNoEvict(bool)                  {}
+func (c *Client) SetReplConf(string, string)       {}
 func (c *Client) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *Client) Caching(bool) error               { return errNoTracking }
 func (c *Client) TrackingInfo() command.TrackingInfo {

@@ -161,3 +161,9 @@ func dumpStream(c *command.Ctx, key []byte) ([]byte, error) {
 	}
 	return rdb.DumpStream(out), nil
 }
+
+// DumpPayload is DUMP's serialization of key's value in c.Tx (ok false
+// for a missing key): what an RDB file of the whole store holds per key.
+func DumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
+	return dumpPayload(c, key)
+}

@@ -61,6 +61,7 @@ func (c *scriptClient) User() string                     { return "default" }
 func (c *scriptClient) SetUser(string)                   {}
 func (c *scriptClient) SetNoTouch(bool)                  {}
 func (c *scriptClient) SetNoEvict(bool)                  {}
+func (c *scriptClient) SetReplConf(string, string)       {}
 func (c *scriptClient) ReplyLater() func([]byte)         { return func([]byte) {} }
 func (c *scriptClient) Caching(bool) error               { return errNotInScript }
 func (c *scriptClient) TrackingInfo() command.TrackingInfo {

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
+
+// REPLCONF option value [option value ...]: what a replica (or redis-cli
+// --rdb) says of itself before SYNC. ACK and GETACK get no reply here, as
+// from a replica Redis does not answer them either.
+type replConf struct{ pairs [][2]string }
+
+func parseReplConf(args [][]byte) (command.Runner, error) {
+	if len(args)%2 == 0 {
+		return nil, rerr.ErrSyntax
+	}
+	r := replConf{}
+	for i := 1; i+1 < len(args); i += 2 {
+		r.pairs = append(r.pairs, [2]string{strings.ToLower(string(args[i])), string(args[i+1])})
+	}
+	return r, nil
+}
+
+func (r replConf) Run(c *command.Ctx) error {
+	for _, p := range r.pairs {
+		switch p[0] {
+		case "ack", "getack", "fack":
+			return nil // nothing written: no reply
+		case "listening-port", "ip-address", "capa", "rdb-only", "rdb-filter-only":
+			c.Client.SetReplConf(p[0], p[1])
+		default:
+			return rerr.Errorf("ERR Unrecognized REPLCONF option: %s", p[0])
+		}
+	}
+	c.W.OK()
+	return nil
+}
+
+// SYNC / PSYNC replid offset: the store as an RDB file (c.Server.SendRDB).
+type syncCmd struct{ psync bool }
+
+func parseSync([][]byte) (command.Runner, error)  { return syncCmd{}, nil }
+func parsePsync([][]byte) (command.Runner, error) { return syncCmd{psync: true}, nil }
+
+func (s syncCmd) Run(c *command.Ctx) error { return c.Server.SendRDB(c.Client, s.psync) }

@@ -1,0 +1,121 @@
+package repl
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/codec/rdb"
+	"github.com/rekv/rekv/drivers"
+)
+
+// exportChunk is how many keys one store transaction of an export reads:
+// each remembers what it looked up, so a long export uses a fresh one
+// per chunk (all reading the one snapshot).
+const exportChunk = 512
+
+// Export is a store read as an RDB file: every database's keys with their
+// expiries and values, and the function libraries, as of one moment.
+type Export struct {
+	Drv     drivers.Driver
+	Markers *store.FlushMarkers
+	// Aux are the file's auxiliary fields (redis-ver, repl-id...).
+	Aux [][2]string
+}
+
+// WriteTo writes the file to w and returns its size; it reads one
+// read-only driver transaction (a snapshot), so the file is consistent
+// while writes go on. Keys of a type Redis 7.0 cannot load (hashes with
+// field expiries) stop it with rdb.ErrTooNew.
+func (x Export) WriteTo(w io.Writer) (int64, error) {
+	snap, err := x.Drv.Begin(false)
+	if err != nil {
+		return 0, err
+	}
+	defer snap.Rollback()
+	drv := heldSnapshot{Driver: x.Drv, tx: snap}
+	now := time.Now().UnixMilli()
+	begin := func(db int) (*store.Tx, error) {
+		return store.Env{Drv: drv, Caches: func([]byte) *store.MetaCache { return nil }, Markers: x.Markers}.Begin(false, db, now)
+	}
+	f := rdb.NewFileWriter(w, x.Aux)
+	tx, err := begin(0)
+	if err != nil {
+		return 0, err
+	}
+	err = tx.ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
+		return true, f.Function(code)
+	})
+	tx.Rollback()
+	if err != nil {
+		return 0, err
+	}
+	for db := range store.Databases {
+		var from []byte
+		for {
+			tx, err := begin(db)
+			if err != nil {
+				return 0, err
+			}
+			c := &command.Ctx{Tx: tx, Now: now, DB: db}
+			n := 0
+			var last []byte
+			err = tx.ScanMeta(from, func(key []byte, m codec.Meta) (bool, error) {
+				if n == exportChunk {
+					return false, nil
+				}
+				n++
+				last = append(last[:0], key...)
+				p, ok, err := keys.DumpPayload(c, key)
+				if err != nil || !ok {
+					return err == nil, err
+				}
+				if err := f.Entry(db, key, m.ExpireAt, p); err != nil {
+					return false, fmt.Errorf("key %q: %w", key, err)
+				}
+				return true, nil
+			})
+			tx.Rollback()
+			if err != nil {
+				return 0, err
+			}
+			if n < exportChunk {
+				break
+			}
+			from = append(bytes.Clone(last), 0) // the next key after the last
+		}
+	}
+	return f.Close()
+}
+
+// heldSnapshot hands out one read-only transaction to every store
+// transaction of an export, which must not end it.
+type heldSnapshot struct {
+	drivers.Driver
+	tx drivers.Txn
+}
+
+func (h heldSnapshot) Begin(writable bool) (drivers.Txn, error) {
+	if writable {
+		return nil, fmt.Errorf("repl: an export only reads")
+	}
+	return keepOpen{h.tx}, nil
+}
+
+type keepOpen struct{ drivers.Txn }
+
+func (keepOpen) Rollback()     {}
+func (keepOpen) Commit() error { return nil }
+
+// Aux returns the auxiliary fields a master's RDB file carries.
+func Aux(version, replID string, offset int64) [][2]string {
+	return [][2]string{{"redis-ver", version}, {"redis-bits", strconv.Itoa(strconv.IntSize)},
+		{"ctime", strconv.FormatInt(time.Now().Unix(), 10)}, {"repl-stream-db", "0"},
+		{"repl-id", replID}, {"repl-offset", strconv.FormatInt(offset, 10)}, {"aof-base", "0"}}
+}
