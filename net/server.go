@@ -91,7 +91,6 @@ type Options struct {
 	SyncDir  string
 }
 
-
 // Info is static server information reported by INFO and CONFIG GET.
 type Info struct {
 	Version    string
