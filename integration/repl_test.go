@@ -233,7 +233,7 @@ func mixedWrites(t *testing.T, ctx context.Context, addr string, d time.Duration
 			case 2:
 				p.HSet(ctx, "mix:h:"+strconv.Itoa(i%50), strconv.Itoa(i), i)
 			case 3:
-				p.HDel(ctx, "mix:h:"+strconv.Itoa(i%50), strconv.Itoa(i+1))
+				p.HDel(ctx, "mix:h:"+strconv.Itoa(i%50), strconv.Itoa(i))
 			case 4:
 				p.LPush(ctx, "mix:l:"+strconv.Itoa(i%20), i)
 			case 5:
@@ -295,13 +295,18 @@ func compareServers(t *testing.T, ctx context.Context, want, got string) {
 		if a, b := w.DBSize(ctx).Val(), g.DBSize(ctx).Val(); a != b {
 			t.Fatalf("db %d: DBSIZE %d on the master, %d on the replica", db, a, b)
 		}
-		for _, k := range keys {
-			a, b := keyState(t, ctx, w, k), keyState(t, ctx, g, k)
-			if a.value != b.value || a.typ != b.typ {
-				t.Fatalf("db %d key %q: master %s %.300s, replica %s %.300s", db, k, a.typ, a.value, b.typ, b.value)
-			}
-			if (a.pttl < 0) != (b.pttl < 0) || a.pttl-b.pttl > 2000 || b.pttl-a.pttl > 2000 {
-				t.Fatalf("db %d key %q: PTTL %d on the master, %d on the replica", db, k, a.pttl, b.pttl)
+		for len(keys) > 0 {
+			batch := keys[:min(len(keys), 500)]
+			keys = keys[len(batch):]
+			as, bs := keyStates(t, ctx, w, batch), keyStates(t, ctx, g, batch)
+			for i, k := range batch {
+				a, b := as[i], bs[i]
+				if a.value != b.value || a.typ != b.typ {
+					t.Fatalf("db %d key %q: master %s %.300s, replica %s %.300s", db, k, a.typ, a.value, b.typ, b.value)
+				}
+				if (a.pttl < 0) != (b.pttl < 0) || a.pttl-b.pttl > 2000 || b.pttl-a.pttl > 2000 {
+					t.Fatalf("db %d key %q: PTTL %d on the master, %d on the replica", db, k, a.pttl, b.pttl)
+				}
 			}
 		}
 		w.Close()
@@ -321,50 +326,78 @@ type keyView struct {
 	pttl       int64
 }
 
-// keyState reads a key's type, value (in a form both servers write the
-// same: sorted where order is not part of the value) and PTTL.
-func keyState(t *testing.T, ctx context.Context, c *redis.Client, k string) keyView {
+// keyStates reads keys' types, values (in a form both servers write the
+// same: sorted where order is not part of the value) and PTTLs, in a few
+// pipelines.
+func keyStates(t *testing.T, ctx context.Context, c *redis.Client, keys []string) []keyView {
 	t.Helper()
-	typ, err := c.Type(ctx, k).Result()
-	must(t, err)
-	var v any
-	switch typ {
-	case "string":
-		v, err = c.Get(ctx, k).Result()
-		if c.Do(ctx, "pfcount", k).Err() == nil && strings.HasPrefix(v.(string), "HYLL") {
-			v = c.PFCount(ctx, k).Val() // the same set may be sparse here and dense there
-		}
-	case "list":
-		v, err = c.LRange(ctx, k, 0, -1).Result()
-	case "set":
-		var m []string
-		m, err = c.SMembers(ctx, k).Result()
-		slices.Sort(m)
-		v = m
-	case "zset":
-		v, err = c.ZRangeWithScores(ctx, k, 0, -1).Result()
-	case "hash":
-		var m map[string]string
-		m, err = c.HGetAll(ctx, k).Result()
-		v = fmt.Sprint(m) // fmt sorts map keys
-	case "stream":
-		var entries []redis.XMessage
-		entries, err = c.XRange(ctx, k, "-", "+").Result()
-		groups, _ := c.XInfoGroups(ctx, k).Result()
-		var gs []string
-		for _, g := range groups {
-			p, _ := c.XPending(ctx, k, g.Name).Result()
-			gs = append(gs, fmt.Sprintf("%s consumers=%d pending=%d last=%s %v", g.Name, g.Consumers, g.Pending, g.LastDeliveredID, p))
-		}
-		v = fmt.Sprint(entries, gs)
-	case "none":
-	default:
-		t.Fatalf("key %q: type %s", k, typ)
+	out := make([]keyView, len(keys))
+	p := c.Pipeline()
+	types := make([]*redis.StatusCmd, len(keys))
+	for i, k := range keys {
+		types[i] = p.Type(ctx, k)
 	}
+	_, err := p.Exec(ctx)
 	must(t, err)
-	pttl, err := c.Do(ctx, "pttl", k).Int64()
-	must(t, err)
-	return keyView{typ: typ, value: fmt.Sprint(v), pttl: pttl}
+	vals := make([]redis.Cmder, len(keys))
+	groups := make([]*redis.XInfoGroupsCmd, len(keys))
+	pttls := make([]*redis.Cmd, len(keys))
+	for i, k := range keys {
+		out[i].typ = types[i].Val()
+		switch out[i].typ {
+		case "string":
+			vals[i] = p.Get(ctx, k)
+		case "list":
+			vals[i] = p.LRange(ctx, k, 0, -1)
+		case "set":
+			vals[i] = p.SMembers(ctx, k)
+		case "zset":
+			vals[i] = p.ZRangeWithScores(ctx, k, 0, -1)
+		case "hash":
+			vals[i] = p.HGetAll(ctx, k)
+		case "stream":
+			vals[i] = p.XRange(ctx, k, "-", "+")
+			groups[i] = p.XInfoGroups(ctx, k)
+		case "none":
+		default:
+			t.Fatalf("key %q: type %s", k, out[i].typ)
+		}
+		pttls[i] = p.Do(ctx, "pttl", k)
+	}
+	_, err = p.Exec(ctx)
+	if err != nil && err != redis.Nil {
+		t.Fatal(err)
+	}
+	for i, k := range keys {
+		out[i].pttl, _ = pttls[i].Int64()
+		switch v := vals[i].(type) {
+		case nil:
+		case *redis.StringCmd:
+			out[i].value = v.Val()
+			if strings.HasPrefix(v.Val(), "HYLL") {
+				// The same set may be sparse here and dense there.
+				out[i].value = fmt.Sprint(c.PFCount(ctx, k).Val())
+			}
+		case *redis.StringSliceCmd:
+			m := v.Val()
+			if out[i].typ == "set" {
+				slices.Sort(m)
+			}
+			out[i].value = fmt.Sprint(m)
+		case *redis.ZSliceCmd:
+			out[i].value = fmt.Sprint(v.Val())
+		case *redis.MapStringStringCmd:
+			out[i].value = fmt.Sprint(v.Val()) // fmt sorts map keys
+		case *redis.XMessageSliceCmd:
+			var gs []string
+			for _, g := range groups[i].Val() {
+				pend, _ := c.XPending(ctx, k, g.Name).Result()
+				gs = append(gs, fmt.Sprintf("%s consumers=%d pending=%d last=%s %v", g.Name, g.Consumers, g.Pending, g.LastDeliveredID, pend))
+			}
+			out[i].value = fmt.Sprint(v.Val(), gs)
+		}
+	}
+	return out
 }
 
 // A replica's refusals: writes and write calls of scripts (READONLY),
