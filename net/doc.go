@@ -30,6 +30,10 @@
 //     buffer (never Discard(0), which in gnet v2.10 discards everything).
 //   - A protocol error is answered after the replies of the commands before
 //     it, and then the connection is closed, as Redis does.
+//   - A connection handed off (SYNC of an RDB file, sync.go) reads no
+//     command after it; a goroutine gets a duplicate of its descriptor
+//     only once every earlier reply has left gnet's buffer, and the
+//     connection closes when that goroutine is done.
 //
 // Admission (admit.go) checks each command with small guards in Redis's
 // order before it is parsed. The server-wide tables commands read — the

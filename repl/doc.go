@@ -24,4 +24,11 @@
 //     unanswered; the file is removed once loaded.
 //   - The package never writes to a client: net reads Status for ROLE,
 //     INFO replication and the READONLY, MASTERDOWN and LOADING refusals.
+//
+// Export is the other direction's full sync: the whole store as an RDB
+// file (SYNC for redis-cli --rdb), read from one read-only driver
+// transaction, which every store transaction of the export shares (a
+// fresh one per 512 keys, so the keys looked up do not pile up), and
+// written as it is read (rdb.FileWriter): consistent while writes go on,
+// never whole in memory.
 package repl
