@@ -599,6 +599,23 @@ func TestSyncRDB(t *testing.T) {
 	dst := redisServer(t, "--dir", dir, "--dbfilename", "written.rdb")
 	compareServers(t, ctx, n.Addr(), dst)
 
+	// redis-cli --functions-rdb: the libraries alone.
+	out, err = exec.Command(cli, "-h", host, "-p", port, "--functions-rdb", filepath.Join(dir, "functions.rdb")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Transfer finished with success") {
+		t.Fatalf("redis-cli --functions-rdb: %v\n%s", err, out)
+	}
+	fnFile, err := os.ReadFile(filepath.Join(dir, "functions.rdb"))
+	must(t, err)
+	var libs, fnKeys int
+	_, err = rdb.ReadFile(fnFile, rdb.FileHandler{Function: func([]byte) error { libs++; return nil },
+		Entry: func(rdb.Entry) error { fnKeys++; return nil }})
+	if err != nil || libs != 1 || fnKeys != 0 {
+		t.Fatalf("--functions-rdb: %d libraries, %d keys, %v", libs, fnKeys, err)
+	}
+	if r := dialRaw(t, n.Addr()).do("REPLCONF", "rdb-filter-only", "keys"); !strings.HasPrefix(r, "-ERR Unsupported rdb-filter-only option: keys") {
+		t.Fatalf("an unknown filter: %q", r)
+	}
+
 	// With a length, by PSYNC: +FULLRESYNC, then $<size> and the file.
 	c := dialRaw(t, n.Addr())
 	if r := c.do("REPLCONF", "rdb-only", "1"); r != "+OK\r\n" {

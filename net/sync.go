@@ -48,10 +48,12 @@ func (s *Server) SendRDB(c command.Client, psync bool) error {
 		return rerr.Errorf("ERR this node cannot write an RDB file")
 	}
 	eof := strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
+	filter, filtered := cl.replConf["rdb-filter-only"]
+	keys, functions := !filtered, !filtered || filter == "functions"
 	st := s.Replication()
 	cl.handOff(func(nc stdnet.Conn) {
 		t0 := time.Now()
-		n, err := s.sendRDB(nc, psync, eof, st)
+		n, err := s.sendRDB(nc, psync, eof, st, keys, functions)
 		if err != nil {
 			s.log.Warn("SYNC: the RDB transfer failed", "addr", cl.addr, "err", err)
 			return
@@ -64,7 +66,7 @@ func (s *Server) SendRDB(c command.Client, psync bool) error {
 // sendRDB writes the transfer: PSYNC's +FULLRESYNC, then the file with an
 // end mark (the client said capa eof) or its length (written to a
 // temporary file first).
-func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus) (int64, error) {
+func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus, keys, functions bool) (int64, error) {
 	w := bufio.NewWriterSize(nc, 256<<10)
 	if psync {
 		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", st.ReplID, st.Offset)
@@ -74,7 +76,7 @@ func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus)
 		_, _ = rand.Read(b)
 		mark := hex.EncodeToString(b)
 		fmt.Fprintf(w, "$EOF:%s\r\n", mark)
-		n, err := s.opts.WriteRDB(w)
+		n, err := s.opts.WriteRDB(w, keys, functions)
 		if err != nil {
 			return n, err
 		}
@@ -87,7 +89,7 @@ func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	n, err := s.opts.WriteRDB(f)
+	n, err := s.opts.WriteRDB(f, keys, functions)
 	if err != nil {
 		return n, err
 	}

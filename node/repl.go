@@ -28,11 +28,13 @@ func syncDir(s conf.Storage) string {
 	return os.TempDir()
 }
 
-// writeRDB writes the whole store as an RDB file (SYNC for redis-cli
-// --rdb), read from one snapshot.
-func (n *Node) writeRDB(w io.Writer) (int64, error) {
+// writeRDB writes the store's keys, function libraries or both as an RDB
+// file (SYNC for redis-cli --rdb and --functions-rdb), read from one
+// snapshot.
+func (n *Node) writeRDB(w io.Writer, keys, functions bool) (int64, error) {
 	st := n.repl.Status()
-	return repl.Export{Drv: n.drv, Markers: n.engine.FlushMarkers(), Aux: repl.Aux(Version, st.ReplID, st.Offset)}.WriteTo(w)
+	return repl.Export{Drv: n.drv, Markers: n.engine.FlushMarkers(), Aux: repl.Aux(Version, st.ReplID, st.Offset),
+		NoKeys: !keys, NoFunctions: !functions}.WriteTo(w)
 }
 
 // followConfigured starts replicating the master the replicaof parameter

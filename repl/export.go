@@ -27,6 +27,9 @@ type Export struct {
 	Markers *store.FlushMarkers
 	// Aux are the file's auxiliary fields (redis-ver, repl-id...).
 	Aux [][2]string
+	// NoKeys and NoFunctions leave the keys or the function libraries
+	// out (REPLCONF rdb-filter-only).
+	NoKeys, NoFunctions bool
 }
 
 // WriteTo writes the file to w and returns its size; it reads one
@@ -49,14 +52,19 @@ func (x Export) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	err = tx.ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
-		return true, f.Function(code)
-	})
+	if !x.NoFunctions {
+		err = tx.ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
+			return true, f.Function(code)
+		})
+	}
 	tx.Rollback()
 	if err != nil {
 		return 0, err
 	}
 	for db := range store.Databases {
+		if x.NoKeys {
+			break
+		}
 		var from []byte
 		for {
 			tx, err := begin(db)

@@ -28,7 +28,16 @@ func (r replConf) Run(c *command.Ctx) error {
 		switch p[0] {
 		case "ack", "getack", "fack":
 			return nil // nothing written: no reply
-		case "listening-port", "ip-address", "capa", "rdb-only", "rdb-filter-only":
+		case "rdb-filter-only":
+			// Redis's one filter: the function libraries alone
+			// (redis-cli --functions-rdb); none: an empty file.
+			for _, f := range strings.Fields(p[1]) {
+				if !strings.EqualFold(f, "functions") {
+					return rerr.Errorf("ERR Unsupported rdb-filter-only option: %s", f)
+				}
+			}
+			c.Client.SetReplConf(p[0], strings.ToLower(strings.TrimSpace(p[1])))
+		case "listening-port", "ip-address", "capa", "rdb-only":
 			c.Client.SetReplConf(p[0], p[1])
 		default:
 			return rerr.Errorf("ERR Unrecognized REPLCONF option: %s", p[0])
