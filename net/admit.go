@@ -28,6 +28,9 @@ type admission struct {
 // rejected in the command's stats). They are called directly, not
 // through a table of functions, so the admission stays on the stack.
 func (s *Server) admit(a *admission) error {
+	if a.spec.Flags&command.NoMulti != 0 && a.cl.multi {
+		return rerr.ErrNotInMulti
+	}
 	if err := authenticated(s, a); err != nil {
 		return err
 	}

@@ -76,6 +76,10 @@ const (
 	// MASTERDOWN. Both set from Redis's command table, as DenyOOM.
 	Loading
 	Stale
+	// NoMulti commands may not be queued in a transaction (Redis's
+	// no_multi: SYNC, PSYNC, SAVE, SHUTDOWN): refused there, which
+	// aborts the EXEC.
+	NoMulti
 )
 
 // Flag sets most commands use.
@@ -222,7 +226,7 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	}
 	attach := func(s *Spec) {
 		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
-		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale} {
+		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale, "no_multi": NoMulti} {
 			if s.Info.Has(name) {
 				s.Flags |= f
 			}

@@ -61,6 +61,7 @@ var (
 	ErrClusterDown     = &Error{"CLUSTERDOWN Hash slot not served"}
 	ErrClusterDisabled = &Error{"ERR This instance has cluster support disabled"}
 	ErrSelectInCluster = &Error{"ERR SELECT is not allowed in cluster mode"}
+	ErrNotInMulti      = &Error{"ERR Command not allowed inside a transaction"}
 	// A replica's refusals (Redis's texts).
 	ErrReadOnlyReplica = &Error{"READONLY You can't write against a read only replica."}
 	ErrMasterDown      = &Error{"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."}

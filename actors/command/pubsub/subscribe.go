@@ -1,6 +1,9 @@
 package pubsub
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+)
 
 // SUBSCRIBE channel [channel ...], UNSUBSCRIBE [channel ...],
 // PSUBSCRIBE pattern [pattern ...], PUNSUBSCRIBE [pattern ...]: one
@@ -38,6 +41,11 @@ func (x subscribe) kind() string {
 }
 
 func (x subscribe) Run(c *command.Ctx) error {
+	if x.shard && x.sub && c.Tx != nil {
+		// Inside EXEC, as Redis 7.0 (SUBSCRIBE and PSUBSCRIBE are
+		// still allowed there, for old clients).
+		return rerr.Errorf("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")
+	}
 	names := x.names
 	if !x.sub && len(names) == 0 {
 		if x.shard {

@@ -67,7 +67,7 @@ func parseWait(args [][]byte) (command.Runner, error) {
 
 func (w waitCmd) Run(c *command.Ctx) error {
 	c.W.Int(0)
-	if w.replicas <= 0 {
+	if w.replicas <= 0 || c.Tx != nil { // inside EXEC nothing waits, as in Redis
 		return nil
 	}
 	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
@@ -114,7 +114,7 @@ func (w waitAOF) Run(c *command.Ctx) error {
 	c.W.Array(2)
 	c.W.Int(synced)
 	c.W.Int(0)
-	if w.replicas <= 0 && w.local <= synced {
+	if w.replicas <= 0 && w.local <= synced || c.Tx != nil { // inside EXEC nothing waits
 		return nil
 	}
 	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
