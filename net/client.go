@@ -309,14 +309,20 @@ func (cl *client) endBatch() {
 	}
 	switch {
 	case len(cl.tail) > 0:
-		if cl.tailWake.CompareAndSwap(false, true) {
-			time.AfterFunc(time.Millisecond, func() {
-				cl.tailWake.Store(false)
-				_ = cl.conn.Wake(nil)
-			})
-		}
+		cl.wakeSoon()
 	case cl.drainClose:
 		_ = cl.conn.Close()
+	}
+}
+
+// wakeSoon asks for a wake-up of the event loop a millisecond from now
+// (one at a time), to write what the socket could not take yet.
+func (cl *client) wakeSoon() {
+	if cl.tailWake.CompareAndSwap(false, true) {
+		time.AfterFunc(time.Millisecond, func() {
+			cl.tailWake.Store(false)
+			_ = cl.conn.Wake(nil)
+		})
 	}
 }
 

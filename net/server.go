@@ -426,7 +426,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
-			s.dispatch(cl, copyArgs(r.Args))
+			s.dispatch(cl, resp.CopyArgs(r.Args)) // out of gnet's buffer
 		}
 	}
 	if consumed > 0 {
@@ -458,23 +458,6 @@ func (s *Server) protocolError(cl *client, err error) {
 	cl.Reply(seq, w.Bytes())
 	cl.closeAfter(seq)
 	cl.quitting = true
-}
-
-// copyArgs copies the arguments out of gnet's buffer into one block.
-func copyArgs(args [][]byte) [][]byte {
-	n := 0
-	for _, a := range args {
-		n += len(a)
-	}
-	block := make([]byte, n)
-	out := make([][]byte, len(args))
-	off := 0
-	for i, a := range args {
-		copy(block[off:], a)
-		out[i] = block[off : off+len(a) : off+len(a)]
-		off += len(a)
-	}
-	return out
 }
 
 // dispatch runs one command whose arguments it owns.

@@ -125,19 +125,18 @@ func (cl *client) tryHandOff() {
 		return
 	}
 	if !ready || len(cl.tail) > 0 || cl.conn.OutboundBuffered() > 0 {
-		if cl.tailWake.CompareAndSwap(false, true) {
-			time.AfterFunc(time.Millisecond, func() {
-				cl.tailWake.Store(false)
-				_ = cl.conn.Wake(nil)
-			})
-		}
+		cl.wakeSoon()
 		return
 	}
 	cl.outMu.Lock()
 	cl.handoff = nil
 	cl.outMu.Unlock()
 	conn := cl.conn
-	nc, err := dupConn(conn)
+	var nc stdnet.Conn
+	fd, err := conn.Dup()
+	if err == nil {
+		nc, err = fileConn(fd)
+	}
 	if err != nil {
 		cl.srv.log.Warn("SYNC: cannot take the connection", "addr", cl.addr, "err", err)
 		_ = conn.Close()
@@ -148,15 +147,4 @@ func (cl *client) tryHandOff() {
 		defer nc.Close()
 		fn(nc)
 	}()
-}
-
-// dupConn returns a net.Conn on a duplicate of c's descriptor.
-func dupConn(c interface{ Dup() (int, error) }) (stdnet.Conn, error) {
-	fd, err := c.Dup()
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(fd), "sync")
-	defer f.Close()
-	return stdnet.FileConn(f)
 }

@@ -400,8 +400,10 @@ func (f *tlsFront) serve(raw stdnet.Conn) {
 	<-done
 }
 
+// fileConn returns a net.Conn on descriptor fd, which it then owns (a TLS
+// socket pair's end, a connection handed off by SYNC).
 func fileConn(fd int) (stdnet.Conn, error) {
-	file := os.NewFile(uintptr(fd), "tls-pair")
+	file := os.NewFile(uintptr(fd), "conn")
 	defer file.Close()
 	return stdnet.FileConn(file)
 }

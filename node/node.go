@@ -280,21 +280,14 @@ func (n *Node) TLSAddr() string { return n.net.TLSAddr() }
 // ShutdownTimeout returns how long a graceful stop may take: the
 // shutdown-timeout parameter (CONFIG SET changes it), in seconds.
 func (n *Node) ShutdownTimeout() time.Duration {
-	for _, kv := range n.net.ConfigGet([][]byte{[]byte("shutdown-timeout")}) {
-		if s, err := strconv.Atoi(kv[1]); err == nil && s > 0 {
-			return time.Duration(s) * time.Second
-		}
+	if s, err := strconv.Atoi(n.configValue("shutdown-timeout")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
 	}
 	return n.cfg.Server.ShutdownTimeout
 }
 
 // Durability returns the store's durability level, for the exit message.
-func (n *Node) Durability() string {
-	for _, kv := range n.net.ConfigGet([][]byte{[]byte("appendfsync")}) {
-		return kv[1]
-	}
-	return ""
-}
+func (n *Node) Durability() string { return n.configValue("appendfsync") }
 
 // joinPeers makes the node a member of the nodes on its store: in cluster
 // mode to share the slots, on a shared store to exchange messages on the

@@ -44,9 +44,8 @@ type applier struct {
 	done    map[uint64]bool
 	ends    map[uint64]int64
 	applied *atomic.Int64
-	// errors counts the error replies of the master's commands; logged
-	// is how many were logged (the first few).
-	errors atomic.Int64
+	// logged counts the master's commands that failed here; the first
+	// few are logged.
 	logged atomic.Int64
 }
 
@@ -97,7 +96,6 @@ func (a *applier) failedInExec(b []byte) bool {
 }
 
 func (a *applier) failed(b []byte) {
-	a.errors.Add(1)
 	if a.logged.Add(1) <= 10 {
 		a.log.Warn("replication: a command of the master failed here", "reply", truncate(b, 200))
 	}

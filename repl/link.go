@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rekv/rekv/resp"
 )
 
 // link is one connection to the master.
@@ -27,15 +29,15 @@ var errMaster = errors.New("the master refused")
 
 // send writes one command in RESP.
 func (l *link) send(args ...string) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "*%d\r\n", len(args))
+	w := resp.NewWriter(2)
+	w.Array(len(args))
 	for _, a := range args {
-		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+		w.BulkString(a)
 	}
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
 	_ = l.conn.SetWriteDeadline(time.Now().Add(l.timeout))
-	_, err := l.conn.Write(b.Bytes())
+	_, err := l.conn.Write(w.Bytes())
 	return err
 }
 

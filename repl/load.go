@@ -93,23 +93,6 @@ func parse(buf []byte, scratch [][]byte) (resp.Result, error) {
 	return resp.Parse(buf, resp.DefaultLimits(), scratch)
 }
 
-// own copies a command's arguments out of the read buffer, in one block.
-func own(args [][]byte) [][]byte {
-	n := 0
-	for _, a := range args {
-		n += len(a)
-	}
-	block := make([]byte, n)
-	out := make([][]byte, len(args))
-	off := 0
-	for i, a := range args {
-		copy(block[off:], a)
-		out[i] = block[off : off+len(a) : off+len(a)]
-		off += len(a)
-	}
-	return out
-}
-
 // compact moves the unparsed bytes of buf to the front of a buffer with
 // room for a read: buf's own when it has some, else one twice as big.
 func compact(buf []byte) []byte {

@@ -17,6 +17,7 @@ import (
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/resp"
 )
 
 // Options configure a node's replication.
@@ -334,7 +335,7 @@ func (r *Replica) stream(l *link, a *applier) error {
 				break
 			}
 			scratch = res.Args[:0]
-			args := own(res.Args)
+			args := resp.CopyArgs(res.Args)
 			buf = buf[res.N:]
 			at += int64(res.N)
 			if err := a.apply(args, func() { _ = r.ack(l) }); err != nil {

@@ -124,6 +124,24 @@ func parseInline(buf []byte, lim Limits, args [][]byte) (Result, error) {
 	return Result{Args: args, N: nl + 1}, nil
 }
 
+// CopyArgs copies a parsed command's arguments (which point into the
+// read buffer) into one block of their own.
+func CopyArgs(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	block := make([]byte, n)
+	out := make([][]byte, len(args))
+	off := 0
+	for i, a := range args {
+		copy(block[off:], a)
+		out[i] = block[off : off+len(a) : off+len(a)]
+		off += len(a)
+	}
+	return out
+}
+
 // ParseInt parses a decimal int64 exactly as Redis's string2ll does: an
 // optional '-', no '+', no spaces, no leading zeros.
 func ParseInt(b []byte) (int64, bool) {
