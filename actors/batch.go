@@ -144,7 +144,7 @@ func (s *shard) add(req *Request, held bool) {
 	if s.group == nil {
 		t0 := time.Now()
 		tx, err := store.Env{Drv: e.drv, Caches: resolve, Markers: e.markers,
-			Notify: e.rt.notifying(), Spare: &s.spareTx}.Begin(true, req.DB, t0.UnixMilli())
+			Notify: e.rt.notifying(), Effects: e.effects(), Spare: &s.spareTx}.Begin(true, req.DB, t0.UnixMilli())
 		if err != nil {
 			s.settleWrites()
 			e.execute(req, s.idx)
@@ -198,7 +198,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	}
 	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
-	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
+	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
 		User: req.User, ClientInfo: req.ClientInfo,
 		Holds: e.holder(req.Shards), Stats: &g.nested, TrackRead: trackRead})
 	e.timed(req, t0, err != nil || errorReply(w.Bytes()))
@@ -240,7 +240,7 @@ func (s *shard) flush() {
 		return
 	}
 	s.settleWrites()
-	err := g.tx.Commit()
+	err := s.e.commit(g.tx)
 	s.group = nil
 	if err != nil {
 		_, purge := s.cacheFns()

@@ -116,7 +116,7 @@ func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
 		return nil
 	}
 	caches, purge := e.cachesOf(b.shards)
-	tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: e.rt.notifying()}.
+	tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: e.rt.notifying(), Effects: e.effects()}.
 		Begin(true, b.req.DB, time.Now().UnixMilli())
 	if err != nil {
 		e.runAlone(reqs)
@@ -136,7 +136,7 @@ func (e *Engine) runBundled(b *barrier, reqs []*Request) (left []*Request) {
 			break
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := e.commit(tx); err != nil {
 		e.commitFailed(g, err, purge)
 		return left
 	}

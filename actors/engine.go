@@ -114,6 +114,7 @@ type Engine struct {
 	stopped  chan struct{} // closed by Stop: the shard dispatchers' goroutines end
 	stopOnce sync.Once
 	drv      drivers.Driver
+	feed     feed // replication (feed.go)
 	rt       Runtime
 	log      *slog.Logger
 	caches   []*store.MetaCache
@@ -486,7 +487,7 @@ func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
-	call := Call{Spec: req.Spec, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
+	call := Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
 		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
 	if req.Track {
 		call.TrackRead = e.startTracking(req.Client, req.Spec, req.Args)
@@ -498,14 +499,14 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	defer func() { e.countNested(nested) }()
 	for attempt := 0; ; attempt++ {
 		nested = nested[:0]
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), At: req.at, Records: req.records, Values: req.values}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {
 				e.countLookups(tx, req.Spec, req.Args)
 			}
 			if err == nil && writable {
-				if err = tx.Commit(); err == nil {
+				if err = e.commit(tx); err == nil {
 					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}
 					e.publishNotes(tx)
 					if req.Spec.Flags&command.Unseen == 0 {

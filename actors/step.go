@@ -30,6 +30,9 @@ type Runtime struct {
 type Call struct {
 	Spec   *command.Spec
 	Runner command.Runner
+	// Args is the command line Runner was parsed from: a write's
+	// replication form unless it records its own (command.Ctx.Effect).
+	Args [][]byte
 	// Client is the connection, for connection commands queued in MULTI
 	// (SELECT); nil elsewhere.
 	Client command.Client
@@ -75,6 +78,8 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats,
 		TrackRead: call.TrackRead}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
+	fxFrom, wFrom := tx.EnterCommand(), tx.Writes()
+	defer tx.LeaveCommand(fxFrom)
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
 		w.Reset(w.Proto())
@@ -84,16 +89,24 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	if err == nil && call.Spec.Flags&command.Write != 0 {
 		noteEvents(tx, call.Spec, tFrom, dFrom, nFrom)
 	}
+	if call.Spec.Flags&command.Write != 0 && tx.Collecting() && tx.Writes() > wFrom && tx.EffectCount() == fxFrom && call.Args != nil && !runsOthers(call.Spec) {
+		tx.AddEffect(call.Args...) // a write streamed as sent
+	}
 	return err
 }
+
+// runsOthers reports whether a command's effects are those of the
+// commands it runs (a script's calls, EXEC's queued commands) rather than
+// its own command line.
+func runsOthers(spec *command.Spec) bool { return spec.Script() || spec.Name == "exec" }
 
 // Nest implements command.Nester: a nested command (a script's
 // redis.call) runs through Step in its caller's transaction, inheriting
 // its caller's shards, cache purge, ACL user and NO-TOUCH, and never
 // blocks.
-func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, r command.Runner, client command.Client, w *resp.Writer) error {
+func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, args [][]byte, r command.Runner, client command.Client, w *resp.Writer) error {
 	t0 := time.Now()
-	err := rt.Step(c.Tx, w, Call{Spec: spec, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
+	err := rt.Step(c.Tx, w, Call{Spec: spec, Args: args, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
 		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats, TrackRead: c.TrackRead})
 	addStat(c.Stats, spec, t0, err)
 	return err

@@ -320,7 +320,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		t0 := time.Now()
 		if err == nil {
 			// A transaction never blocks: NoBlock.
-			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Runner: q.Runner, Client: x.client, NoBlock: true,
+			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Args: q.Args, Runner: q.Runner, Client: x.client, NoBlock: true,
 				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats, TrackRead: trackRead})
 			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
 				c.Tx.Use(x.client.DB()) // SELECT

@@ -52,6 +52,9 @@ func (s *Server) admit(a *admission) error {
 	if err := replicaAllows(s, a); err != nil {
 		return err
 	}
+	if err := enoughReplicas(s, a); err != nil {
+		return err
+	}
 	return pubSubContext(s, a)
 }
 
@@ -122,6 +125,27 @@ func replicaAllows(s *Server, a *admission) error {
 	}
 	if loading && f&command.Loading == 0 {
 		return rerr.ErrLoading
+	}
+	return nil
+}
+
+// enoughReplicas refuses writes on a master with fewer replicas
+// acknowledging within min-replicas-max-lag seconds than
+// min-replicas-to-write, as Redis does.
+func enoughReplicas(s *Server, a *admission) error {
+	need := s.rt.minReplicas.Load()
+	if need <= 0 || s.opts.Replication == nil || a.spec.Flags&command.Write == 0 || !a.spec.Info.Has("write") {
+		return nil
+	}
+	lag := s.rt.minReplicasLag.Load()
+	if lag <= 0 {
+		return nil // Redis: a max lag of 0 turns the check off
+	}
+	if replica, _, _ := s.opts.Replication.Mode(); replica {
+		return nil
+	}
+	if int64(s.opts.Replication.GoodReplicas(time.Duration(lag)*time.Second)) < need {
+		return rerr.ErrNoReplicas
 	}
 	return nil
 }

@@ -394,6 +394,9 @@ type runtimeConf struct {
 	// replicaReadOnly and serveStale are replica-read-only and
 	// replica-serve-stale-data.
 	replicaReadOnly, serveStale atomic.Bool
+	// minReplicas and minReplicasLag are min-replicas-to-write and
+	// min-replicas-max-lag (seconds).
+	minReplicas, minReplicasLag atomic.Int64
 }
 
 // ConfigGet implements command.Server.
@@ -511,6 +514,12 @@ func (s *Server) applyConfig(name, value string) error {
 		s.rt.replicaReadOnly.Store(value == "yes")
 	case "replica-serve-stale-data":
 		s.rt.serveStale.Store(value == "yes")
+	case "min-replicas-to-write", "min-slaves-to-write":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.minReplicas.Store(n)
+	case "min-replicas-max-lag", "min-slaves-max-lag":
+		n, _ := strconv.ParseInt(value, 10, 64)
+		s.rt.minReplicasLag.Store(n)
 	case "maxclients":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.maxClients.Store(n)
@@ -557,7 +566,7 @@ func (s *Server) initConfig() {
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
 		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time",
-		"replica-read-only", "replica-serve-stale-data"} {
+		"replica-read-only", "replica-serve-stale-data", "min-replicas-to-write", "min-replicas-max-lag"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

@@ -2,6 +2,7 @@ package net
 
 import (
 	"fmt"
+	stdnet "net"
 	"strings"
 	"time"
 
@@ -18,6 +19,28 @@ type Replication interface {
 	// Mode is what admission checks on every command: the node is a
 	// replica, its link is up, it loads a full sync.
 	Mode() (replica, up, loading bool)
+	// ServeReplica serves a replica on nc until it goes; in brings what
+	// it sends, and is closed with the connection.
+	ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplHello) error
+	// Wait serves WAIT (command.Admin.WaitReplicas).
+	Wait(n int, timeout time.Duration, now bool, done func(int))
+	// GoodReplicas returns how many replicas acknowledged within maxLag.
+	GoodReplicas(maxLag time.Duration) int
+}
+
+// WaitReplicas implements command.Admin.
+func (s *Server) WaitReplicas(n int, timeout time.Duration, now bool, done func(int)) {
+	if s.opts.Replication != nil {
+		s.opts.Replication.Wait(n, timeout, now, done)
+		return
+	}
+	if now || n <= 0 {
+		done(0)
+		return
+	}
+	if timeout > 0 {
+		time.AfterFunc(timeout, func() { done(0) })
+	}
 }
 
 // ReplicaOf implements command.Admin (REPLICAOF, SLAVEOF).
@@ -86,16 +109,19 @@ func (s *Server) replicationInfo(add func(string, any), backlog string) {
 		add("slave_read_only", b2i(s.rt.replicaReadOnly.Load()))
 		add("replica_announced", 1)
 	}
-	add("connected_slaves", 0)
+	add("connected_slaves", len(st.Replicas))
+	for i, r := range st.Replicas {
+		add(fmt.Sprintf("slave%d", i), fmt.Sprintf("ip=%s,port=%d,state=%s,offset=%d,lag=%d", r.Addr, r.Port, r.State, r.Offset, r.Lag))
+	}
 	add("master_failover_state", "no-failover")
 	add("master_replid", st.ReplID)
 	add("master_replid2", st.ReplID2)
 	add("master_repl_offset", st.Offset)
 	add("second_repl_offset", st.SecondOffset)
-	add("repl_backlog_active", 0)
+	add("repl_backlog_active", b2i(st.BacklogActive))
 	add("repl_backlog_size", backlog)
-	add("repl_backlog_first_byte_offset", 0)
-	add("repl_backlog_histlen", 0)
+	add("repl_backlog_first_byte_offset", st.BacklogFirst)
+	add("repl_backlog_histlen", st.BacklogLen)
 }
 
 func b2i(b bool) int {

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -322,6 +323,10 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
 		}
 		cl.markClosed()
+		if cl.inbound != nil {
+			close(cl.inbound)
+			cl.inbound = nil
+		}
 		if cl.bigOut || cl.memory() >= closeRelease {
 			// Replies it never read (or a request it never finished)
 			// become garbage now: give the memory back, as after a
@@ -343,6 +348,14 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 	cl, ok := c.Context().(*client)
 	if !ok {
+		return gnet.None
+	}
+	if cl.inbound != nil { // a replica's link: what it sends goes there
+		buf, _ := c.Next(-1)
+		select {
+		case cl.inbound <- bytes.Clone(buf):
+		default: // the link is not reading: it is ending
+		}
 		return gnet.None
 	}
 	// Replies that become ready while this runs are written once, at the

@@ -8,6 +8,7 @@ import (
 	"io"
 	stdnet "net"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,17 +33,14 @@ func (cl *client) SetReplConf(option, value string) {
 	cl.replConf[option] = value
 }
 
-// errNotRDBOnly refuses a replica: rekv does not stream writes yet.
-var errNotRDBOnly = rerr.Errorf("ERR rekv cannot serve replicas yet: it sends only the RDB file, to clients that ask for nothing more (REPLCONF rdb-only 1, as redis-cli --rdb does)")
-
 // SendRDB implements command.Admin.
-func (s *Server) SendRDB(c command.Client, psync bool) error {
+func (s *Server) SendRDB(c command.Client, psync bool, replID string, offset int64) error {
 	cl, ok := c.(*client)
 	if !ok {
 		return rerr.ErrInternal
 	}
 	if cl.replConf["rdb-only"] != "1" {
-		return errNotRDBOnly
+		return s.serveReplica(cl, psync, replID, offset)
 	}
 	if s.opts.WriteRDB == nil {
 		return rerr.Errorf("ERR this node cannot write an RDB file")
@@ -103,6 +101,29 @@ func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus,
 	return n, w.Flush()
 }
 
+// serveReplica hands the connection to the replication master
+// (Replication.ServeReplica): a replica's link from now on.
+func (s *Server) serveReplica(cl *client, psync bool, replID string, offset int64) error {
+	if s.opts.Replication == nil {
+		return rerr.Errorf("ERR replication is not available on this node")
+	}
+	port, _ := strconv.Atoi(cl.replConf["listening-port"])
+	addr := cl.replConf["ip-address"]
+	if addr == "" {
+		if host, _, err := stdnet.SplitHostPort(cl.addr); err == nil {
+			addr = host
+		}
+	}
+	h := command.ReplHello{PSync: psync, ReplID: replID, Offset: offset, Addr: addr, Port: port,
+		EOF: strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")}
+	cl.wantInbound = true
+	cl.handOff(func(nc stdnet.Conn) {
+		err := s.opts.Replication.ServeReplica(nc, cl.inboundCh, h)
+		s.log.Info("replication: replica link closed", "replica", stdnet.JoinHostPort(addr, strconv.Itoa(port)), "err", err)
+	})
+	return command.ErrReplyLater
+}
+
 // handOff makes fn own the connection's socket once every reply before
 // the current command's is written: it gets a duplicate of the
 // descriptor, and the connection closes when fn returns. The client
@@ -131,6 +152,10 @@ func (cl *client) tryHandOff() {
 	cl.outMu.Lock()
 	cl.handoff = nil
 	cl.outMu.Unlock()
+	if cl.wantInbound {
+		cl.inbound = make(chan []byte, 256)
+		cl.inboundCh = cl.inbound
+	}
 	conn := cl.conn
 	var nc stdnet.Conn
 	fd, err := conn.Dup()

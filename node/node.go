@@ -133,7 +133,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 			publisher = busPublisher{n.bus, !cfg.Cluster.Enabled}
 		}
 	}
-	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared,
+	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
 		Port:   func() int { return cfg.Server.Port },
 		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, Log: log.With("component", "repl")})
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, WriteRDB: n.writeRDB,

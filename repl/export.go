@@ -30,6 +30,9 @@ type Export struct {
 	// NoKeys and NoFunctions leave the keys or the function libraries
 	// out (REPLCONF rdb-filter-only).
 	NoKeys, NoFunctions bool
+	// Snap, when set, is the read-only transaction to read (a snapshot
+	// taken where a replica joins the stream); it is not ended here.
+	Snap drivers.Txn
 }
 
 // WriteTo writes the file to w and returns its size; it reads one
@@ -37,11 +40,14 @@ type Export struct {
 // while writes go on. Keys of a type Redis 7.0 cannot load (hashes with
 // field expiries) stop it with rdb.ErrTooNew.
 func (x Export) WriteTo(w io.Writer) (int64, error) {
-	snap, err := x.Drv.Begin(false)
-	if err != nil {
-		return 0, err
+	snap := x.Snap
+	if snap == nil {
+		var err error
+		if snap, err = x.Drv.Begin(false); err != nil {
+			return 0, err
+		}
+		defer snap.Rollback()
 	}
-	defer snap.Rollback()
 	drv := heldSnapshot{Driver: x.Drv, tx: snap}
 	now := time.Now().UnixMilli()
 	begin := func(db int) (*store.Tx, error) {

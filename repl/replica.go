@@ -17,6 +17,7 @@ import (
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -36,7 +37,11 @@ type Options struct {
 	// Shared: the store is shared with other nodes (TiKV), which makes
 	// REPLICAOF pointless: every node already sees the same data.
 	Shared bool
-	Log    *slog.Logger
+	// Drv is the store a full sync sent to a replica reads; Version the
+	// server version its RDB file names.
+	Drv     drivers.Driver
+	Version string
+	Log     *slog.Logger
 }
 
 // Replica is a node's replication state: a master (the default), or a
@@ -58,6 +63,10 @@ type Replica struct {
 	read   atomic.Int64 // the offset read from the master
 	// mode mirrors st for admission: modeReplica, modeUp, modeLoading.
 	mode atomic.Uint32
+	// master streams the node's writes to its replicas (nil until the
+	// first replica comes, and while the node is a replica).
+	master atomic.Pointer[master]
+	syncs  syncStats
 }
 
 const (
@@ -98,6 +107,7 @@ func (r *Replica) Status() command.ReplStatus {
 	st := r.st
 	r.mu.Unlock()
 	st.Offset, st.ReadOffset = r.offset.Load(), r.read.Load()
+	r.replicasStatus(&st)
 	return st
 }
 
@@ -144,6 +154,7 @@ func (r *Replica) Follow(host string, port int) (string, error) {
 		r.o.Log.Info("replication: MASTER MODE enabled (REPLICAOF NO ONE)", "replid", r.st.ReplID, "offset", off)
 		return "OK", nil
 	}
+	r.endMaster() // its replicas must sync again, from the new master's data
 	r.st.Replica, r.st.MasterHost, r.st.MasterPort = true, host, port
 	r.st.State, r.st.Up, r.st.DownSince, r.st.LastIO = "connect", false, time.Time{}, time.Time{}
 	r.setMode()

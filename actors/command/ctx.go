@@ -2,6 +2,7 @@ package command
 
 import (
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/rekv/rekv/acl"
@@ -209,12 +210,17 @@ type Admin interface {
 	// master again when host is "" (REPLICAOF NO ONE); the status line
 	// to answer ("OK", "OK Already connected to specified master").
 	ReplicaOf(host string, port int) (string, error)
-	// SendRDB serves SYNC or PSYNC (psync): the whole store as an RDB file
-	// on the client's connection, which then closes; only to clients that
-	// asked for the file alone (REPLCONF rdb-only 1, as redis-cli --rdb),
-	// since rekv does not stream its writes to replicas yet. It returns
+	// SendRDB serves SYNC or PSYNC (psync, with the replication ID and
+	// offset asked for): the client's connection becomes a replica's
+	// link (a full or partial sync, then the stream of writes), or gets
+	// the whole store as an RDB file and closes when it asked for the
+	// file alone (REPLCONF rdb-only 1, as redis-cli --rdb). It returns
 	// ErrReplyLater when it serves.
-	SendRDB(client Client, psync bool) error
+	SendRDB(client Client, psync bool, replID string, offset int64) error
+	// WaitReplicas serves WAIT: done gets how many replicas acknowledged
+	// the writes made so far, once n did or timeout passed (0: none); at
+	// once with now (inside EXEC or a script).
+	WaitReplicas(n int, timeout time.Duration, now bool, done func(int))
 }
 
 // ReplStatus is the node's replication state, as ROLE and INFO
@@ -246,6 +252,37 @@ type ReplStatus struct {
 	// ReadOffset is the offset of the stream read from the master,
 	// applied or not (slave_read_repl_offset).
 	ReadOffset int64
+	// A master's replicas, and its backlog: active once a replica came,
+	// holding BacklogLen bytes from offset BacklogFirst.
+	Replicas                 []ReplicaInfo
+	BacklogActive            bool
+	BacklogFirst, BacklogLen int64
+	// The syncs served to replicas: full, partial, and partial ones
+	// refused (a full one instead).
+	SyncFull, SyncPartialOK, SyncPartialErr int64
+}
+
+// ReplHello is what a replica said before its SYNC or PSYNC.
+type ReplHello struct {
+	PSync  bool
+	ReplID string
+	// Offset is PSYNC's: the first byte of the stream the replica wants
+	// (its offset + 1, as Redis counts).
+	Offset int64
+	EOF    bool   // capa eof: the file may come with an end mark
+	Addr   string // the replica's IP address
+	Port   int    // its listening-port
+}
+
+// ReplicaInfo is one replica of this node, as INFO replication lists it:
+// its address and listening port, state ("wait_bgsave", "send_bulk",
+// "online"), the offset it acknowledged and the seconds since.
+type ReplicaInfo struct {
+	Addr   string
+	Port   int
+	State  string
+	Offset int64
+	Lag    int64
 }
 
 // ClusterLink is one connection between this node and another, as
@@ -347,15 +384,31 @@ type Stats struct {
 // Nester runs nested commands (Ctx.Call): the engine's one execution
 // path.
 type Nester interface {
-	Nest(c *Ctx, spec *Spec, r Runner, client Client, w *resp.Writer) error
+	Nest(c *Ctx, spec *Spec, args [][]byte, r Runner, client Client, w *resp.Writer) error
 }
 
 // Call runs a nested command (a script's redis.call) in this command's
 // transaction, through the engine's one execution path, writing its
-// reply to w; client is what connection commands see.
-func (c *Ctx) Call(spec *Spec, r Runner, client Client, w *resp.Writer) error {
-	return c.Nester.Nest(c, spec, r, client, w)
+// reply to w; client is what connection commands see, args the command
+// line r was parsed from.
+func (c *Ctx) Call(spec *Spec, args [][]byte, r Runner, client Client, w *resp.Writer) error {
+	return c.Nester.Nest(c, spec, args, r, client, w)
 }
+
+// Effect records what this write did as a command line a replica runs
+// instead of the command's own (its effect form: SPOP as SREM of the
+// members popped, relative expiries as absolute ones...); several calls
+// record several lines. A write that records none is streamed as it
+// was sent. Nothing is recorded unless a replication master collects
+// effects, so building the arguments costs nothing then: ask Effects.
+func (c *Ctx) Effect(args ...[]byte) {
+	if c.Tx != nil {
+		c.Tx.AddEffect(args...)
+	}
+}
+
+// Effects reports whether the command's effects are recorded (Effect).
+func (c *Ctx) Effects() bool { return c.Tx != nil && c.Tx.Collecting() }
 
 // Ctx is what a running command may use. Fields that do not apply where
 // the command runs are nil: Tx on the event loop, Client off it.
@@ -441,4 +494,26 @@ func (c *Ctx) ClusterMode() bool {
 	}
 	st, _ := c.Server.Cluster()
 	return st != nil
+}
+
+// Itoa is n in decimal, as a command argument (effects).
+func Itoa(n int64) []byte { return strconv.AppendInt(nil, n, 10) }
+
+// ExpiryEffect records a relative or absolute expiry a command set on key
+// as PEXPIREAT key at (absolute, so a replica behind does not extend it),
+// or DEL key when at has passed (the key is gone).
+func (c *Ctx) ExpiryEffect(key []byte, at int64) {
+	if at <= c.Now {
+		c.Effect([]byte("DEL"), key)
+		return
+	}
+	c.Effect([]byte("PEXPIREAT"), key, Itoa(at))
+}
+
+// NoEffect marks the command's writes as nothing a replica repeats (a
+// consumer's seen time): unless it records effects, it streams nothing.
+func (c *Ctx) NoEffect() {
+	if c.Tx != nil {
+		c.Tx.AddEffect()
+	}
 }

@@ -64,6 +64,7 @@ var (
 	ErrNotInMulti      = &Error{"ERR Command not allowed inside a transaction"}
 	// A replica's refusals (Redis's texts).
 	ErrReadOnlyReplica = &Error{"READONLY You can't write against a read only replica."}
+	ErrNoReplicas      = &Error{"NOREPLICAS Not enough good replicas to write."}
 	ErrMasterDown      = &Error{"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."}
 	ErrLoading         = &Error{"LOADING Redis is loading the dataset in memory"}
 	ErrHelloNoAuth     = &Error{"NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"}

@@ -165,4 +165,7 @@ func (j *Journal) Notes() []Note { return j.notes }
 
 func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
 
-func (t *Tx) touch(key []byte) { t.touched.add(t.db, key) }
+func (t *Tx) touch(key []byte) {
+	t.wrote()
+	t.touched.add(t.db, key)
+}

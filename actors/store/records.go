@@ -158,6 +158,7 @@ func (t *Tx) Flush(db int) error {
 		return err
 	}
 	t.flushed = append(t.flushed, db)
+	t.wrote()
 	return nil
 }
 
@@ -179,6 +180,7 @@ func (t *Tx) Swap(a, b int) error {
 		return err
 	}
 	t.swapped = append(t.swapped, [2]int{a, b})
+	t.wrote()
 	return nil
 }
 

@@ -18,10 +18,16 @@ func (t *Tx) System(key []byte) ([]byte, error) {
 }
 
 // SetSystem writes a system record; DeleteSystem removes one.
-func (t *Tx) SetSystem(key, val []byte) error { return t.txn.Set(key, val) }
+func (t *Tx) SetSystem(key, val []byte) error {
+	t.wrote()
+	return t.txn.Set(key, val)
+}
 
 // DeleteSystem removes a system record.
-func (t *Tx) DeleteSystem(key []byte) error { return t.txn.Delete(key) }
+func (t *Tx) DeleteSystem(key []byte) error {
+	t.wrote()
+	return t.txn.Delete(key)
+}
 
 // ScanSystem calls fn for every system record under prefix, in key order.
 func (t *Tx) ScanSystem(prefix []byte, fn func(key, val []byte) (bool, error)) error {

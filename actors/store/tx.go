@@ -56,6 +56,8 @@ type Tx struct {
 	lfuSeen map[string]struct{}
 	// versions are new keys' versions taken ahead (versions.go).
 	versions versionPool
+	// fx are the writes' effects, for replication (effects.go).
+	fx effects
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -77,6 +79,9 @@ type Env struct {
 	// Values, when set with At, are values read at At already, looked
 	// up before the store (SnapshotValues).
 	Values *SnapshotValues
+	// Effects makes the transaction record its writes' effects (a
+	// replication master streams them).
+	Effects bool
 }
 
 // Spare keeps what a finished transaction leaves for the next one begun
@@ -104,7 +109,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable, at: e.At}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
-		seen: seen, Journal: Journal{notify: e.Notify}}
+		seen: seen, Journal: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
 	t.mt.t = t
 	t.txn = &t.mt
 	if e.Spare != nil {

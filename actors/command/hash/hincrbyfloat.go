@@ -47,6 +47,7 @@ func (h hincrByFloat) Run(c *command.Ctx) error {
 	if err := rhash.Write(coll, h.field, out, exists); err != nil {
 		return err
 	}
+	c.Effect([]byte("HSET"), h.key, h.field, out) // the result: no rounding on a replica
 	c.W.Bulk(out)
 	return nil
 }

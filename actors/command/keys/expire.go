@@ -78,6 +78,7 @@ func (e expire) Run(c *command.Ctx) error {
 	} else if _, err := c.Tx.SetExpire(e.key, when); err != nil {
 		return err
 	}
+	c.ExpiryEffect(e.key, when) // absolute, with no condition left to test
 	c.W.Int(1)
 	return nil
 }

@@ -193,6 +193,7 @@ func (m migrateCmd) Run(c *command.Ctx) error {
 			if _, err := c.Tx.Delete(it.key); err != nil {
 				return err
 			}
+			c.Effect([]byte("DEL"), it.key) // a replica must not migrate again
 		}
 	}
 	if firstErr != "" {

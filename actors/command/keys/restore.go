@@ -104,6 +104,7 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 		// Already expired: the key ends up deleted (a replaced key too).
 		_, err := c.Tx.Delete(r.key)
 		if err == nil {
+			c.Effect([]byte("DEL"), r.key)
 			c.W.OK()
 		}
 		return err
@@ -112,6 +113,7 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 		if err := c.Tx.SetString(r.key, v.String, expireAt); err != nil {
 			return err
 		}
+		r.effect(c, expireAt)
 		r.done(c)
 		return nil
 	}
@@ -131,8 +133,17 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 			return err
 		}
 	}
+	r.effect(c, expireAt)
 	r.done(c)
 	return nil
+}
+
+// effect records a relative TTL as an absolute one (ABSTTL): a replica
+// behind must not extend it.
+func (r restoreCmd) effect(c *command.Ctx, expireAt int64) {
+	if expireAt != 0 && !r.absTTL && c.Effects() {
+		c.Effect([]byte("RESTORE"), r.key, command.Itoa(expireAt), r.payload, []byte("REPLACE"), []byte("ABSTTL"))
+	}
 }
 
 // wellFormed reports whether a decoded collection may be restored: not

@@ -38,6 +38,7 @@ func (x *bpop) Serve(c *command.Ctx, key []byte) error {
 	if err != nil {
 		return err
 	}
+	popEffect(c, key, x.left, 1)
 	c.W.Array(2)
 	c.W.Bulk(key)
 	c.W.Bulk(vs[0])
@@ -85,6 +86,9 @@ func (x *blmove) Serve(c *command.Ctx, _ []byte) error {
 	if v == nil {
 		return command.ErrWouldBlock
 	}
+	if c.Effects() {
+		c.Effect([]byte("LMOVE"), x.src, x.dst, sideName(x.fromLeft), sideName(x.toLeft))
+	}
 	c.W.Bulk(v)
 	return nil
 }
@@ -116,3 +120,11 @@ var (
 	_ command.Blocker = (*blmove)(nil)
 	_ command.Blocker = (*blmpop)(nil)
 )
+
+// sideName is LEFT or RIGHT, as LMOVE takes them.
+func sideName(left bool) []byte {
+	if left {
+		return []byte("LEFT")
+	}
+	return []byte("RIGHT")
+}

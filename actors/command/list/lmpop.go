@@ -41,8 +41,22 @@ func (x lmpop) popFrom(c *command.Ctx, key []byte) error {
 	if err != nil {
 		return err
 	}
+	popEffect(c, key, x.left, len(vs))
 	c.W.Array(2)
 	c.W.Bulk(key)
 	writeArray(c, vs)
 	return nil
+}
+
+// popEffect records a pop as LPOP or RPOP key count: what a replica runs
+// for LMPOP and the blocking pops, which must not wait there.
+func popEffect(c *command.Ctx, key []byte, left bool, n int) {
+	if n == 0 {
+		return
+	}
+	name := "RPOP"
+	if left {
+		name = "LPOP"
+	}
+	c.Effect([]byte(name), key, command.Itoa(int64(n)))
 }

@@ -278,7 +278,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if spec.Flags&command.Write != 0 {
 		r.state.wrote.Store(true)
 	}
-	if err := c.Call(spec, runner, r.client, w); err != nil {
+	if err := c.Call(spec, args, runner, r.client, w); err != nil {
 		var re *rerr.Error
 		if !errors.As(err, &re) {
 			return nil, err // storage trouble, conflict, a panic: the engine decides

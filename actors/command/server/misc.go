@@ -1,13 +1,14 @@
 package server
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
-// ROLE: a master with its offset and (none yet) replicas, or a replica
+// ROLE: a master with its offset and its replicas, or a replica
 // with its master, link state and offset.
 type roleCmd struct{}
 
@@ -27,7 +28,21 @@ func (roleCmd) Run(c *command.Ctx) error {
 	c.W.Array(3)
 	c.W.BulkString("master")
 	c.W.Int(st.Offset)
-	c.W.Array(0)
+	online := 0
+	for _, r := range st.Replicas {
+		if r.State == "online" {
+			online++
+		}
+	}
+	c.W.Array(online) // [ip, port, offset] of each online replica
+	for _, r := range st.Replicas {
+		if r.State == "online" {
+			c.W.Array(3)
+			c.W.BulkString(r.Addr)
+			c.W.BulkString(strconv.Itoa(r.Port))
+			c.W.BulkString(strconv.FormatInt(r.Offset, 10))
+		}
+	}
 	return nil
 }
 
@@ -42,9 +57,9 @@ func (lastSave) Run(c *command.Ctx) error {
 	return nil
 }
 
-// WAIT numreplicas timeout: there are no replicas, so it answers 0 — at
-// once when none is asked for, else after the timeout (0: never), as
-// Redis without replicas does.
+// WAIT numreplicas timeout: how many replicas acknowledged every write
+// made before it, once numreplicas did or the timeout passed (0: never);
+// at once inside EXEC or a script, as in Redis.
 type waitCmd struct {
 	replicas int64
 	timeout  time.Duration
@@ -66,11 +81,15 @@ func parseWait(args [][]byte) (command.Runner, error) {
 }
 
 func (w waitCmd) Run(c *command.Ctx) error {
-	c.W.Int(0)
-	if w.replicas <= 0 || c.Tx != nil { // inside EXEC nothing waits, as in Redis
+	n := int(min(max(w.replicas, 0), 1<<20))
+	if c.Tx != nil { // inside EXEC nothing waits
+		c.Server.WaitReplicas(n, 0, true, func(k int) { c.W.Int(int64(k)) })
 		return nil
 	}
-	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
+	reply := c.Client.ReplyLater()
+	c.Server.WaitReplicas(n, w.timeout, false, func(k int) {
+		reply(append(strconv.AppendInt([]byte{':'}, int64(k), 10), '\r', '\n'))
+	})
 	return command.ErrReplyLater
 }
 

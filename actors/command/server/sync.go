@@ -47,10 +47,23 @@ func (r replConf) Run(c *command.Ctx) error {
 	return nil
 }
 
-// SYNC / PSYNC replid offset: the store as an RDB file (c.Server.SendRDB).
-type syncCmd struct{ psync bool }
+// SYNC / PSYNC replid offset: a replica's sync (c.Server.SendRDB).
+type syncCmd struct {
+	psync  bool
+	replID string
+	offset int64
+}
 
-func parseSync([][]byte) (command.Runner, error)  { return syncCmd{}, nil }
-func parsePsync([][]byte) (command.Runner, error) { return syncCmd{psync: true}, nil }
+func parseSync([][]byte) (command.Runner, error) { return syncCmd{}, nil }
 
-func (s syncCmd) Run(c *command.Ctx) error { return c.Server.SendRDB(c.Client, s.psync) }
+func parsePsync(args [][]byte) (command.Runner, error) {
+	off, err := command.Int(args[2])
+	if err != nil {
+		off = -1 // "?" -1, or garbage: a full sync
+	}
+	return syncCmd{psync: true, replID: string(args[1]), offset: off}, nil
+}
+
+func (s syncCmd) Run(c *command.Ctx) error {
+	return c.Server.SendRDB(c.Client, s.psync, s.replID, s.offset)
+}

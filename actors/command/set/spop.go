@@ -56,6 +56,9 @@ func (s spop) Run(c *command.Ctx) error {
 	if _, err := rset.Remove(set, ms); err != nil {
 		return err
 	}
+	if c.Effects() { // a replica removes the members picked here
+		c.Effect(append([][]byte{[]byte("SREM"), s.key}, ms...)...)
+	}
 	if !s.hasCount {
 		c.W.Bulk(ms[0])
 		return nil

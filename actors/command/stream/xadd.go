@@ -117,6 +117,16 @@ func (x *xadd) Run(c *command.Ctx) error {
 			s.Note(uint16(command.NotifyStream), "xtrim")
 		}
 	}
+	if (x.auto || x.autoSeq || x.trim.approx) && c.Effects() {
+		// The ID this node chose, and an exact trim to the length this
+		// node's (approximate) trim left: what a replica repeats.
+		args := [][]byte{[]byte("XADD"), x.key}
+		if x.trim.set {
+			args = append(args, []byte("MAXLEN"), []byte("="), command.Itoa(s.Len()))
+		}
+		args = append(args, []byte(formatID(id)))
+		c.Effect(append(args, x.fields...)...)
+	}
 	c.W.BulkString(formatID(id))
 	return nil
 }

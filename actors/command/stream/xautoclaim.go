@@ -55,7 +55,7 @@ func (x *xautoclaim) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cl := claimer{s: s, g: &g, consumer: x.consumer, now: c.Now}
+	cl := claimer{s: s, g: &g, consumer: x.consumer, now: c.Now, lastID: g.LastDelivered}
 	if err := cl.start(c, x.key); err != nil {
 		return err
 	}

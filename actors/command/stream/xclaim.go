@@ -93,10 +93,11 @@ func (x *xclaim) Run(c *command.Ctx) error {
 	case x.deliveredMs < -1:
 		delivered = c.Now - (-2 - x.deliveredMs)
 	}
+	was := g.LastDelivered
 	if x.lastID != nil && g.LastDelivered.Less(*x.lastID) {
 		g.LastDelivered = *x.lastID
 	}
-	cl := claimer{s: s, g: &g, consumer: x.consumer, now: c.Now}
+	cl := claimer{s: s, g: &g, consumer: x.consumer, now: c.Now, lastID: was}
 	if err := cl.start(c, x.key); err != nil {
 		return err
 	}
@@ -175,6 +176,9 @@ func claimGroup(c *command.Ctx, key, group []byte) (*rstream.Stream, rstream.Gro
 // claimer moves pending entries to one consumer, keeping the group's and
 // consumers' counts.
 type claimer struct {
+	c        *command.Ctx
+	key      []byte
+	lastID   codec.StreamID // the group's at the start
 	s        *rstream.Stream
 	g        *rstream.Group
 	consumer []byte
@@ -184,9 +188,13 @@ type claimer struct {
 
 func (cl *claimer) start(c *command.Ctx, key []byte) error {
 	cl.deltas = map[string]int64{}
+	cl.c, cl.key = c, key
 	_, created, err := touchConsumer(cl.s, cl.g.Name, cl.consumer, cl.now)
 	if created {
 		c.Tx.AddNote(uint16(command.NotifyStream), "xgroup-createconsumer", key)
+		consumerEffect(c, key, cl.g.Name, cl.consumer)
+	} else {
+		c.NoEffect() // the consumer's seen time is this node's
 	}
 	return err
 }
@@ -201,12 +209,14 @@ func (cl *claimer) take(p rstream.PendingEntry, existed bool, delivered, deliver
 	}
 	cl.deltas[string(cl.consumer)]++
 	p.Consumer, p.DeliveredMs, p.Deliveries = cl.consumer, delivered, deliveries
+	claimEffect(cl.c, cl.key, cl.g.Name, cl.consumer, p.ID, delivered, deliveries)
 	return cl.s.PutPending(cl.g.Name, p, prev)
 }
 
 func (cl *claimer) drop(p rstream.PendingEntry) error {
 	cl.deltas[string(p.Consumer)]--
 	cl.g.Pending--
+	ackEffect(cl.c, cl.key, cl.g.Name, p.ID)
 	return cl.s.Ack(cl.g.Name, p)
 }
 
@@ -217,6 +227,9 @@ func (cl *claimer) finish() error {
 				return err
 			}
 		}
+	}
+	if cl.g.LastDelivered != cl.lastID {
+		groupEffect(cl.c, cl.key, *cl.g)
 	}
 	return cl.s.PutGroup(*cl.g)
 }

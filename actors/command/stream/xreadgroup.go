@@ -163,6 +163,9 @@ func (x *xreadgroup) deliver(c *command.Ctx, s *rstream.Stream, key []byte) ([]r
 	}
 	if created {
 		c.Tx.AddNote(uint16(command.NotifyStream), "xgroup-createconsumer", key)
+		consumerEffect(c, key, x.group, x.consumer)
+	} else {
+		c.NoEffect() // the consumer's seen time is this node's
 	}
 	if g.LastDelivered == rstream.MaxID {
 		return nil, nil
@@ -190,6 +193,7 @@ func (x *xreadgroup) deliver(c *command.Ctx, s *rstream.Stream, key []byte) ([]r
 			if err := s.PutPending(x.group, p, prev); err != nil {
 				return nil, err
 			}
+			claimEffect(c, key, x.group, x.consumer, e.ID, c.Now, 1)
 			cons.Pending++
 		}
 		if g.LastDelivered.Less(e.ID) {
@@ -202,6 +206,7 @@ func (x *xreadgroup) deliver(c *command.Ctx, s *rstream.Stream, key []byte) ([]r
 	if err := s.PutConsumer(x.group, cons); err != nil {
 		return nil, err
 	}
+	groupEffect(c, key, g)
 	return es, s.PutGroup(g)
 }
 
@@ -223,6 +228,9 @@ func (x *xreadgroup) history(c *command.Ctx, s *rstream.Stream, key []byte, afte
 		return r, err
 	} else if created {
 		c.Tx.AddNote(uint16(command.NotifyStream), "xgroup-createconsumer", key)
+		consumerEffect(c, key, x.group, x.consumer)
+	} else {
+		c.NoEffect()
 	}
 	if after == rstream.MaxID {
 		return r, nil
@@ -241,6 +249,7 @@ func (x *xreadgroup) history(c *command.Ctx, s *rstream.Stream, key []byte, afte
 			if err := s.PutPending(x.group, p, nil); err != nil {
 				return r, err
 			}
+			claimEffect(c, key, x.group, x.consumer, id, p.DeliveredMs, p.Deliveries)
 		}
 		r.ids = append(r.ids, id)
 		e, ok, err := s.Entry(id)

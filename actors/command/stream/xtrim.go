@@ -44,6 +44,9 @@ func (x *xtrim) Run(c *command.Ctx) error {
 		if n, err = x.trim.apply(s); err != nil {
 			return err
 		}
+		if n > 0 && x.trim.approx { // exact, to the length left here
+			c.Effect([]byte("XTRIM"), x.key, []byte("MAXLEN"), []byte("="), command.Itoa(s.Len()))
+		}
 	}
 	c.W.Int(n)
 	return nil

@@ -37,6 +37,12 @@ func (g getEx) Run(c *command.Ctx) error {
 		if _, err := c.Tx.SetExpire(g.key, expireAt); err != nil {
 			return err
 		}
+		switch {
+		case g.persist:
+			c.Effect([]byte("PERSIST"), g.key)
+		case c.Effects():
+			c.ExpiryEffect(g.key, expireAt)
+		}
 	}
 	c.W.Bulk(v)
 	return nil

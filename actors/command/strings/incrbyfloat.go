@@ -40,6 +40,9 @@ func (in incrByFloat) Run(c *command.Ctx) error {
 	if err := c.Tx.SetStringKeepTTL(in.key, out); err != nil {
 		return err
 	}
+	// The result, not the increment: a replica's float arithmetic could
+	// round otherwise (Redis propagates SET ... KEEPTTL too).
+	c.Effect([]byte("SET"), in.key, out, []byte("KEEPTTL"))
 	c.W.Bulk(out)
 	return nil
 }

@@ -51,6 +51,10 @@ func (s set) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if s.exp.set && c.Effects() {
+		// A replica gets the absolute expiry (Redis 7.0's SET ... PXAT).
+		c.Effect([]byte("SET"), s.key, s.val, []byte("PXAT"), command.Itoa(expireAt))
+	}
 	s.replyOld(c, old, found, true)
 	return nil
 }

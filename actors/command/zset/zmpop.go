@@ -42,6 +42,7 @@ func (x zmpop) popFrom(c *command.Ctx, key []byte) error {
 	if err != nil {
 		return err
 	}
+	remEffect(c, key, es)
 	c.W.Array(2)
 	c.W.Bulk(key)
 	c.W.Array(len(es))
@@ -81,4 +82,18 @@ func popNoted(c *command.Ctx, key []byte, max bool, count int64) ([]rzset.Entry,
 	}
 	c.Tx.AddNote(uint16(command.NotifyZSet), ev, key)
 	return es, nil
+}
+
+// remEffect records a pop as ZREM of the members popped: what a replica
+// runs for ZMPOP and the blocking pops, which must not wait there.
+func remEffect(c *command.Ctx, key []byte, es []rzset.Entry) {
+	if !c.Effects() || len(es) == 0 {
+		return
+	}
+	args := make([][]byte, 0, len(es)+2)
+	args = append(args, []byte("ZREM"), key)
+	for _, e := range es {
+		args = append(args, e.Member)
+	}
+	c.Effect(args...)
 }

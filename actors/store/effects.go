@@ -1,0 +1,116 @@
+package store
+
+import "strconv"
+
+// Effect is one command line of a transaction's replication stream: what
+// a replica runs to make the same change (a write's effect form), as a
+// RESP array, to run in database DB (-1: any, MULTI and EXEC).
+type Effect struct {
+	DB  int
+	Cmd []byte
+}
+
+// effects is the part of the journal a replication master streams.
+type effects struct {
+	collect bool // Env.Effects: record the effects of writes
+	list    []Effect
+	writes  int // writes done so far, effects or not
+	depth   int // nesting of the commands running (a script's calls)
+}
+
+// Collecting reports whether the transaction records effects.
+func (t *Tx) Collecting() bool { return t.fx.collect }
+
+// Writes returns how many writes the transaction has done so far: a
+// command that leaves it unchanged changed nothing.
+func (t *Tx) Writes() int { return t.fx.writes }
+
+// wrote counts a write.
+func (t *Tx) wrote() { t.fx.writes++ }
+
+// AddEffect records a command line a replica runs to repeat what the
+// running command did, in the current database; nothing unless the
+// transaction collects effects.
+func (t *Tx) AddEffect(args ...[]byte) {
+	if !t.fx.collect {
+		return
+	}
+	if len(args) == 0 { // a mark: the command streams nothing of its own
+		t.fx.list = append(t.fx.list, Effect{DB: int(t.db)})
+		return
+	}
+	t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: AppendCommand(nil, args...)})
+}
+
+// EffectCount returns how many effects are recorded.
+func (t *Tx) EffectCount() int { return len(t.fx.list) }
+
+// Effects returns the effects recorded, in order.
+func (t *Tx) Effects() []Effect { return t.fx.list }
+
+// EnterCommand marks the start of a command (a top-level one, or one a
+// script or EXEC runs inside it); LeaveCommand its end. When the
+// outermost command leaves, the effects it recorded from position from
+// on become one atomic group: wrapped in MULTI ... EXEC when there are
+// several, as Redis propagates a script or a transaction.
+func (t *Tx) EnterCommand() (from int) {
+	t.fx.depth++
+	return len(t.fx.list)
+}
+
+// LeaveCommand: see EnterCommand.
+func (t *Tx) LeaveCommand(from int) {
+	t.fx.depth--
+	if t.fx.depth > 0 {
+		return
+	}
+	kept := t.fx.list[:from] // marks (Cmd nil) go
+	for _, e := range t.fx.list[from:] {
+		if e.Cmd != nil {
+			kept = append(kept, e)
+		}
+	}
+	t.fx.list = kept
+	if len(t.fx.list)-from < 2 {
+		return
+	}
+	group := make([]Effect, 0, len(t.fx.list)-from+2)
+	group = append(group, Effect{DB: t.fx.list[from].DB, Cmd: multiCmd})
+	group = append(group, t.fx.list[from:]...)
+	group = append(group, Effect{DB: -1, Cmd: execCmd})
+	t.fx.list = append(t.fx.list[:from], group...)
+}
+
+// DropEffects forgets the effects recorded from position from on (a
+// command whose writes were undone).
+func (t *Tx) DropEffects(from int) {
+	if from < len(t.fx.list) {
+		t.fx.list = t.fx.list[:from]
+	}
+}
+
+var (
+	multiCmd = AppendCommand(nil, []byte("MULTI"))
+	execCmd  = AppendCommand(nil, []byte("EXEC"))
+)
+
+// IsMulti reports whether an effect opens a transaction (its DB is the
+// first command's).
+func (e Effect) IsMulti() bool {
+	return len(e.Cmd) == len(multiCmd) && string(e.Cmd) == string(multiCmd)
+}
+
+// AppendCommand appends args as a RESP array of bulk strings.
+func AppendCommand(dst []byte, args ...[]byte) []byte {
+	dst = append(dst, '*')
+	dst = strconv.AppendInt(dst, int64(len(args)), 10)
+	dst = append(dst, '\r', '\n')
+	for _, a := range args {
+		dst = append(dst, '$')
+		dst = strconv.AppendInt(dst, int64(len(a)), 10)
+		dst = append(dst, '\r', '\n')
+		dst = append(dst, a...)
+		dst = append(dst, '\r', '\n')
+	}
+	return dst
+}

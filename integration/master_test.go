@@ -1,0 +1,243 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The master side of replication: Debian's redis-server and a second
+// rekv follow a rekv master (its writes streamed in effect form), with a
+// dropped link and a partial resync, WAIT and min-replicas-to-write, and
+// a hot standby promoted after a kill -9 of its master. The switches of
+// repl_test.go apply (REKVTEST_REPL_SECONDS, REKVTEST_REPL_RATE).
+
+func replSeconds() int {
+	if s, err := strconv.Atoi(os.Getenv("REKVTEST_REPL_SECONDS")); err == nil && s > 0 {
+		return s
+	}
+	return 4
+}
+
+func TestRedisReplicaOfRekv(t *testing.T) {
+	ctx := context.Background()
+	n := startNode(t, "badger", nil)
+	m := newClient(t, n.Addr(), 2)
+	fillMaster(t, ctx, n.Addr(), 10000)
+
+	replica := redisServer(t, "--repl-diskless-load", "disabled")
+	r := newClient(t, replica, 2)
+	host, port, _ := strings.Cut(n.Addr(), ":")
+	t0 := time.Now()
+	must(t, r.Do(ctx, "replicaof", host, port).Err())
+	waitCaughtUp(t, ctx, m, r)
+	t.Logf("full sync of %d keys to redis-server: %v", m.DBSize(ctx).Val(), time.Since(t0).Round(time.Millisecond))
+	compareServers(t, ctx, n.Addr(), replica)
+	info := infoMap(t, ctx, m, "replication")
+	if info["connected_slaves"] != "1" || !strings.Contains(info["slave0"], "state=online") {
+		t.Fatalf("INFO replication on the master: %v", info)
+	}
+
+	secs := replSeconds()
+	ops := mixedWrites(t, ctx, n.Addr(), time.Duration(secs)*time.Second/2, func() {
+		// Halfway: the replica drops its link; it continues where it
+		// was (+CONTINUE), with no second full sync.
+		must(t, r.Do(ctx, "client", "kill", "type", "master").Err())
+	})
+	ops += effectWrites(t, ctx, n.Addr(), time.Duration(secs)*time.Second/2)
+	waitCaughtUp(t, ctx, m, r)
+	t.Logf("%d writes in %d s applied by redis-server", ops, secs)
+	stats := infoMap(t, ctx, m, "stats")
+	if stats["sync_full"] != "1" || stats["sync_partial_ok"] != "1" {
+		t.Fatalf("rekv saw sync_full %s, sync_partial_ok %s; want one of each", stats["sync_full"], stats["sync_partial_ok"])
+	}
+	compareServers(t, ctx, n.Addr(), replica)
+
+	// WAIT counts the replica once it acknowledged; min-replicas-to-write
+	// refuses writes without enough of them.
+	must(t, m.Set(ctx, "waited", "1", 0).Err())
+	if got := m.Do(ctx, "wait", 1, 5000).Val(); fmt.Sprint(got) != "1" {
+		t.Fatalf("WAIT 1: %v", got)
+	}
+	if got := m.Do(ctx, "wait", 2, 200).Val(); fmt.Sprint(got) != "1" {
+		t.Fatalf("WAIT 2 200 with one replica: %v", got)
+	}
+	must(t, m.ConfigSet(ctx, "min-replicas-to-write", "2").Err())
+	if err := m.Set(ctx, "refused", "1", 0).Err(); err == nil || err.Error() != "NOREPLICAS Not enough good replicas to write." {
+		t.Fatalf("SET with min-replicas-to-write 2: %v", err)
+	}
+	must(t, m.ConfigSet(ctx, "min-replicas-to-write", "1").Err())
+	must(t, m.Set(ctx, "allowed", "1", 0).Err())
+	must(t, m.ConfigSet(ctx, "min-replicas-to-write", "0").Err())
+}
+
+// effectWrites runs, for d, the writes whose effect a replica cannot
+// compute from the command line (random picks, this node's clock, the
+// IDs and trims it chooses, blocking pops): what rekv streams in effect
+// form. It returns how many it sent.
+func effectWrites(t *testing.T, ctx context.Context, addr string, d time.Duration) int {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	defer c.Close()
+	must(t, c.XGroupCreateMkStream(ctx, "fx:x", "g", "0").Err())
+	must(t, c.RPush(ctx, "fx:src", "a", "b", "c").Err())
+	payload, err := c.Dump(ctx, "fx:src").Result()
+	must(t, err)
+	rng := rand.New(rand.NewPCG(3, 4))
+	start := time.Now()
+	ops := 0
+	for time.Since(start) < d && ops < 1_000_000 {
+		p := c.Pipeline()
+		for range 40 {
+			i := rng.IntN(500)
+			k := fmt.Sprintf("fx:%d", i)
+			switch rng.IntN(16) {
+			case 0:
+				p.SAdd(ctx, "fx:s", i, i+1, i+2, i+3, i+4, i+5)
+			case 1:
+				p.SPopN(ctx, "fx:s", 2)
+			case 2:
+				p.IncrByFloat(ctx, "fx:f", 1.0/3)
+			case 3:
+				p.HIncrByFloat(ctx, "fx:hf", "x", 0.1)
+			case 4:
+				p.XAdd(ctx, &redis.XAddArgs{Stream: "fx:x", MaxLen: 300, Approx: true, Values: []any{"i", i}})
+			case 5:
+				p.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c" + strconv.Itoa(i%3), Streams: []string{"fx:x", ">"}, Count: 3, Block: -1})
+			case 6:
+				p.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: "fx:x", Group: "g", Consumer: "c9", Start: "0", Count: 2})
+			case 7:
+				p.SetEx(ctx, k, i, time.Duration(600+i)*time.Second)
+			case 8:
+				p.Set(ctx, k, i, 0)
+				p.Expire(ctx, k, time.Duration(700+i)*time.Second)
+			case 9:
+				p.GetEx(ctx, k, time.Duration(800+i)*time.Second)
+			case 10:
+				p.RPush(ctx, "fx:l", i)
+				p.BLPop(ctx, time.Second, "fx:l")
+			case 11:
+				p.ZAdd(ctx, "fx:z", redis.Z{Score: float64(i), Member: i})
+				p.BZPopMin(ctx, time.Second, "fx:z")
+			case 12:
+				p.RPush(ctx, "fx:l2", i, i+1)
+				p.BLMove(ctx, "fx:l2", "fx:l3", "LEFT", "RIGHT", time.Second)
+			case 13:
+				p.Eval(ctx, "local m = redis.call('spop', KEYS[1]); if m then redis.call('rpush', KEYS[2], m) end; return m", []string{"fx:s", "fx:popped"})
+			case 14:
+				p.XTrimMaxLenApprox(ctx, "fx:x", 200, 0)
+			case 15:
+				p.RestoreReplace(ctx, "fx:r"+strconv.Itoa(i%5), time.Duration(900+i)*time.Second, payload)
+			}
+			ops++
+		}
+		if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return ops
+}
+
+// TestRekvStandby: a rekv replica of a rekv master (a separate process,
+// on Badger with durability always) takes over after a kill -9 of the
+// master: every write WAIT 1 acknowledged is on it after REPLICAOF NO ONE.
+func TestRekvStandby(t *testing.T) {
+	ctx := context.Background()
+	cmd, maddr := startChild(t, t.TempDir(), "always")
+	m := newClient(t, maddr, 2)
+	fillMaster(t, ctx, maddr, 2000)
+
+	n := startNode(t, "badger", nil)
+	r := newClient(t, n.Addr(), 2)
+	host, port, _ := strings.Cut(maddr, ":")
+	must(t, r.Do(ctx, "replicaof", host, port).Err())
+	waitCaughtUp(t, ctx, m, r)
+	compareServers(t, ctx, maddr, n.Addr())
+
+	// Writers: batches of writes, each batch then WAIT 1; what WAIT
+	// answered 1 for is acknowledged by the replica.
+	var mu sync.Mutex
+	acked := map[string]string{}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := redis.NewClient(&redis.Options{Addr: maddr, Protocol: 2, MaxRetries: -1})
+			defer c.Close()
+			for b := 0; b < 100_000; b++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				p := c.Pipeline()
+				batch := map[string]string{}
+				for i := range 20 {
+					k := fmt.Sprintf("sb:%d:%d:%d", w, b, i)
+					v := strconv.Itoa(b*100 + i)
+					p.Set(ctx, k, v, 0)
+					batch[k] = v
+				}
+				p.Incr(ctx, fmt.Sprintf("sb:count:%d", w))
+				wait := p.Do(ctx, "wait", 1, 2000)
+				if _, err := p.Exec(ctx); err != nil {
+					return // the master is gone
+				}
+				if fmt.Sprint(wait.Val()) == "1" {
+					mu.Lock()
+					for k, v := range batch {
+						acked[k] = v
+					}
+					acked[fmt.Sprintf("sb:count:%d", w)] = strconv.Itoa(b + 1)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	time.Sleep(time.Duration(replSeconds()) * time.Second / 2)
+	must(t, cmd.Process.Kill()) // kill -9, in the middle of the writes
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+
+	must(t, r.Do(ctx, "replicaof", "no", "one").Err())
+	mu.Lock()
+	defer mu.Unlock()
+	if len(acked) < 100 {
+		t.Fatalf("only %d writes acknowledged by WAIT 1 before the kill", len(acked))
+	}
+	lost := 0
+	for k, v := range acked {
+		got, err := r.Get(ctx, k).Result()
+		if strings.HasPrefix(k, "sb:count:") {
+			// Later increments may have reached the replica too.
+			if g, _ := strconv.Atoi(got); err != nil || g < atoi(t, v) {
+				t.Errorf("%s: %q (%v) on the promoted replica, want at least %s", k, got, err, v)
+				lost++
+			}
+			continue
+		}
+		if err != nil || got != v {
+			lost++
+			if lost < 5 {
+				t.Errorf("%s: %q (%v) on the promoted replica, want %q", k, got, err, v)
+			}
+		}
+	}
+	if lost > 0 {
+		t.Fatalf("%d of %d acknowledged writes lost", lost, len(acked))
+	}
+	t.Logf("%d writes acknowledged by WAIT 1, all on the promoted replica", len(acked))
+	must(t, r.Set(ctx, "after", "1", 0).Err())
+}

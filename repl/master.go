@@ -1,0 +1,444 @@
+package repl
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	stdnet "net"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/resp"
+)
+
+// master is a node's side of its replicas: the stream of its effects and
+// the connected replicas.
+type master struct {
+	bl       *backlog
+	mu       sync.Mutex
+	replicas map[*peer]struct{}
+	acked    chan struct{} // closed (and replaced) when a replica acknowledges
+	done     chan struct{} // closed when the node stops being a master
+}
+
+// syncStats count the syncs served (INFO stats), for the node's life.
+type syncStats struct{ full, partialOK, partialErr atomic.Int64 }
+
+// peer is one connected replica.
+type peer struct {
+	addr    string
+	port    int
+	state   atomic.Value // "wait_bgsave", "send_bulk", "online"
+	ack     atomic.Int64 // the offset it acknowledged
+	ackAt   atomic.Int64 // when (unix ms)
+	stopped atomic.Bool
+	rd      *reader
+}
+
+// pingCmd is the PING a master streams every repl-ping-replica-period.
+var pingCmd = store.AppendCommand(nil, []byte("PING"))
+
+// getAckCmd asks every replica for its offset (WAIT).
+var getAckCmd = store.AppendCommand(nil, []byte("REPLCONF"), []byte("GETACK"), []byte("*"))
+
+// Append implements actors.Sink: a committed transaction's effects go to
+// the stream (not while the node is a replica, whose writes are its
+// master's).
+func (r *Replica) Append(fx []store.Effect) {
+	m := r.master.Load()
+	if m == nil || r.mode.Load()&modeReplica != 0 {
+		return
+	}
+	m.bl.appendEffects(fx)
+}
+
+// ensureMaster starts the stream (at the node's offset), once: from then
+// on every committed write is streamed.
+func (r *Replica) ensureMaster() *master {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m := r.master.Load(); m != nil {
+		return m
+	}
+	m := &master{replicas: map[*peer]struct{}{}, acked: make(chan struct{}), done: make(chan struct{})}
+	m.bl = newBacklog(r.offset.Load(), r.configInt("repl-backlog-size", 1<<20), 256<<20, &r.offset)
+	r.master.Store(m)
+	r.o.Engine.SetSink(r)
+	go r.ping(m)
+	return m
+}
+
+// configInt reads a numeric parameter, or def.
+func (r *Replica) configInt(name string, def int64) int64 {
+	if n, err := strconv.ParseInt(r.config(name), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// endMaster drops the replicas and the stream (the node becomes a
+// replica: its sub-replicas must sync again).
+func (r *Replica) endMaster() {
+	m := r.master.Swap(nil)
+	if m == nil {
+		return
+	}
+	close(m.done)
+	m.bl.close()
+}
+
+// ping streams a PING every repl-ping-replica-period while replicas are
+// connected, so they see the master alive.
+func (r *Replica) ping(m *master) {
+	for {
+		period := time.Duration(r.configInt("repl-ping-replica-period", 10)) * time.Second
+		select {
+		case <-m.done:
+			return
+		case <-time.After(period):
+		}
+		m.mu.Lock()
+		n := len(m.replicas)
+		m.mu.Unlock()
+		if n > 0 {
+			m.bl.appendRaw(pingCmd)
+		}
+	}
+}
+
+// errChained refuses a replica of a replica.
+var errChained = errors.New("-ERR rekv does not chain replicas: replicate its master instead")
+
+// ServeReplica serves one replica on nc until it goes: a partial resync
+// when the backlog holds what it asks for, else a full sync (an RDB file
+// of a snapshot taken where the stream is), then the stream. in brings
+// what the replica sends (its REPLCONF ACKs); it is closed when the
+// connection closes.
+func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplHello) error {
+	if r.o.Shared {
+		_, _ = io.WriteString(nc, "-"+ErrShared.Error()+"\r\n")
+		return ErrShared
+	}
+	if r.mode.Load()&modeReplica != 0 {
+		_, _ = io.WriteString(nc, errChained.Error()+"\r\n")
+		return errChained
+	}
+	m := r.ensureMaster()
+	p := &peer{addr: h.Addr, port: h.Port}
+	p.state.Store("wait_bgsave")
+	p.ackAt.Store(time.Now().UnixMilli())
+	st := r.Status()
+	timeout := r.timeout()
+	w := bufio.NewWriterSize(nc, 256<<10)
+	if h.PSync && (h.ReplID == st.ReplID || h.ReplID == st.ReplID2 && h.Offset <= st.SecondOffset) {
+		if rd, ok := m.bl.joinAt(h.Offset - 1); ok {
+			p.rd = rd
+			p.ack.Store(h.Offset - 1)
+			fmt.Fprintf(w, "+CONTINUE %s\r\n", st.ReplID)
+			r.syncs.partialOK.Add(1)
+			r.o.Log.Info("replication: partial resynchronization", "replica", p.addr, "offset", h.Offset)
+		}
+	}
+	if p.rd == nil {
+		r.syncs.full.Add(1)
+		if h.PSync && h.ReplID != "?" {
+			r.syncs.partialErr.Add(1)
+		}
+	}
+	m.add(p)
+	defer m.remove(p)
+	go m.readAcks(p, in, timeout)
+	if p.rd == nil {
+		if err := r.sendFullSync(m, p, w, h, st.ReplID); err != nil {
+			if p.rd != nil {
+				m.bl.leave(p.rd)
+			}
+			return err
+		}
+	}
+	defer m.bl.leave(p.rd)
+	p.state.Store("online")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 256<<10)
+	for {
+		b, err := m.bl.next(p.rd, buf, 256<<10, p.stopped.Load)
+		if err != nil || b == nil {
+			if err == nil {
+				err = io.EOF
+			}
+			return err
+		}
+		_ = nc.SetWriteDeadline(time.Now().Add(timeout))
+		if _, err := nc.Write(b); err != nil {
+			return err
+		}
+		buf = b
+	}
+}
+
+// sendFullSync sends a full sync: +FULLRESYNC (PSYNC only), then the RDB
+// file of a snapshot taken with no commit in progress, at the stream's
+// end, where the replica joins it.
+func (r *Replica) sendFullSync(m *master, p *peer, w *bufio.Writer, h command.ReplHello, replID string) error {
+	var snap drivers.Txn
+	var at int64
+	var err error
+	r.o.Engine.Quiesce(func() {
+		if snap, err = r.o.Drv.Begin(false); err == nil {
+			p.rd, at = m.bl.joinEnd()
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer snap.Rollback()
+	p.ack.Store(at)
+	p.state.Store("send_bulk")
+	t0 := time.Now()
+	if h.PSync {
+		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", replID, at)
+	}
+	x := Export{Drv: r.o.Drv, Snap: snap, Markers: r.o.Engine.FlushMarkers(), Aux: Aux(r.o.Version, replID, at)}
+	var n int64
+	if h.EOF {
+		b := make([]byte, 20)
+		_, _ = rand.Read(b)
+		mark := hex.EncodeToString(b)
+		fmt.Fprintf(w, "$EOF:%s\r\n", mark)
+		if n, err = x.WriteTo(w); err != nil {
+			return err
+		}
+		w.WriteString(mark)
+	} else if n, err = r.fileSync(x, w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	r.o.Log.Info("replication: full sync sent", "replica", p.addr, "offset", at, "bytes", n,
+		"took", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// fileSync writes the file to a temporary file first, to send its length
+// ahead of it (a replica that cannot take an end mark).
+func (r *Replica) fileSync(x Export, w *bufio.Writer) (int64, error) {
+	f, err := os.CreateTemp(r.o.Dir, "rekv-sync-*.rdb")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := x.WriteTo(f)
+	if err != nil {
+		return n, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return n, err
+	}
+	fmt.Fprintf(w, "$%d\r\n", n)
+	_, err = io.Copy(w, f)
+	return n, err
+}
+
+func (m *master) add(p *peer) {
+	m.mu.Lock()
+	m.replicas[p] = struct{}{}
+	m.mu.Unlock()
+}
+
+func (m *master) remove(p *peer) {
+	p.stopped.Store(true)
+	m.mu.Lock()
+	delete(m.replicas, p)
+	m.mu.Unlock()
+	m.bl.wake()
+}
+
+// readAcks reads what the replica sends: REPLCONF ACK offset, which it
+// records. A replica silent for timeout (or gone) is stopped.
+func (m *master) readAcks(p *peer, in <-chan []byte, timeout time.Duration) {
+	defer func() {
+		p.stopped.Store(true)
+		m.bl.wake()
+	}()
+	var buf []byte
+	var scratch [][]byte
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		select {
+		case b, ok := <-in:
+			if !ok {
+				return
+			}
+			buf = append(buf, b...)
+		case <-t.C:
+			if p.state.Load() == "online" {
+				return // no ACK for repl-timeout
+			}
+			t.Reset(timeout) // loading a full sync: it does not ACK yet
+			continue
+		case <-m.done:
+			return
+		}
+		for len(buf) > 0 {
+			res, err := resp.Parse(buf, resp.DefaultLimits(), scratch)
+			if err != nil {
+				return
+			}
+			if res.N == 0 {
+				break
+			}
+			scratch = res.Args[:0]
+			a := res.Args
+			if len(a) >= 3 && eq(a[0], "replconf") && eq(a[1], "ack") {
+				if off, err := strconv.ParseInt(string(a[2]), 10, 64); err == nil {
+					p.ack.Store(off)
+					p.ackAt.Store(time.Now().UnixMilli())
+					m.notifyAck()
+					t.Reset(timeout)
+				}
+			}
+			buf = buf[res.N:]
+		}
+		buf = append([]byte(nil), buf...)
+	}
+}
+
+func eq(b []byte, s string) bool { return len(b) == len(s) && string(toLower(b)) == s }
+
+func toLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// notifyAck wakes WAIT.
+func (m *master) notifyAck() {
+	m.mu.Lock()
+	close(m.acked)
+	m.acked = make(chan struct{})
+	m.mu.Unlock()
+}
+
+// count returns how many replicas acknowledged offset at, and the channel
+// closed at the next acknowledgement.
+func (m *master) count(at int64) (int, <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for p := range m.replicas {
+		if p.state.Load() == "online" && p.ack.Load() >= at {
+			n++
+		}
+	}
+	return n, m.acked
+}
+
+// Wait serves WAIT numreplicas timeout: done gets how many replicas
+// acknowledged every write made before the call, once numreplicas did or
+// the timeout passed (0: no limit); at once when now is set (inside EXEC
+// or a script) or enough did already. It asks the replicas for their
+// offset (REPLCONF GETACK) when it waits.
+func (r *Replica) Wait(numreplicas int, timeout time.Duration, now bool, done func(int)) {
+	m := r.master.Load()
+	target := r.offset.Load()
+	n := 0
+	var acked <-chan struct{}
+	if m != nil {
+		n, acked = m.count(target)
+	}
+	if now || n >= numreplicas {
+		done(n)
+		return
+	}
+	if m != nil {
+		m.bl.appendRaw(getAckCmd)
+	}
+	go func() {
+		var expire <-chan time.Time
+		if timeout > 0 {
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			expire = t.C
+		}
+		var stop <-chan struct{}
+		if m != nil {
+			stop = m.done
+		}
+		for {
+			select {
+			case <-expire:
+				if m != nil {
+					n, _ = m.count(target)
+				}
+				done(n)
+				return
+			case <-stop:
+				done(n)
+				return
+			case <-acked:
+				if n, acked = m.count(target); n >= numreplicas {
+					done(n)
+					return
+				}
+			}
+		}
+	}()
+}
+
+// GoodReplicas returns how many replicas are online and acknowledged
+// within maxLag (min-replicas-to-write).
+func (r *Replica) GoodReplicas(maxLag time.Duration) int {
+	m := r.master.Load()
+	if m == nil {
+		return 0
+	}
+	since := time.Now().Add(-maxLag).UnixMilli()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for p := range m.replicas {
+		if p.state.Load() == "online" && p.ackAt.Load() >= since {
+			n++
+		}
+	}
+	return n
+}
+
+// replicasStatus fills the master's part of st: the replicas and the
+// backlog.
+func (r *Replica) replicasStatus(st *command.ReplStatus) {
+	st.SyncFull, st.SyncPartialOK, st.SyncPartialErr = r.syncs.full.Load(), r.syncs.partialOK.Load(), r.syncs.partialErr.Load()
+	m := r.master.Load()
+	if m == nil {
+		return
+	}
+	st.BacklogActive = true
+	st.BacklogFirst, st.BacklogLen = m.bl.stats()
+	st.BacklogFirst++ // Redis counts from 1
+	now := time.Now().UnixMilli()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for p := range m.replicas {
+		st.Replicas = append(st.Replicas, command.ReplicaInfo{Addr: p.addr, Port: p.port,
+			State: p.state.Load().(string), Offset: p.ack.Load(), Lag: (now - p.ackAt.Load()) / 1000})
+	}
+}
