@@ -142,7 +142,6 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 	if h.PSync && (h.ReplID == st.ReplID || h.ReplID == st.ReplID2 && h.Offset <= st.SecondOffset) {
 		if rd, ok := m.bl.joinAt(h.Offset - 1); ok {
 			p.rd = rd
-			p.ack.Store(h.Offset - 1)
 			fmt.Fprintf(w, "+CONTINUE %s\r\n", st.ReplID)
 			r.syncs.partialOK.Add(1)
 			r.o.Log.Info("replication: partial resynchronization", "replica", p.addr, "offset", h.Offset)
@@ -203,7 +202,6 @@ func (r *Replica) sendFullSync(m *master, p *peer, w *bufio.Writer, h command.Re
 		return err
 	}
 	defer snap.Rollback()
-	p.ack.Store(at)
 	p.state.Store("send_bulk")
 	t0 := time.Now()
 	if h.PSync {

@@ -1,0 +1,99 @@
+package actors
+
+import (
+	"fmt"
+	stdstrings "strings"
+	"sync"
+	"testing"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/set"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/resp"
+)
+
+// sink collects the effects streamed, as command lines with their db.
+type sink struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (s *sink) Append(fx []store.Effect) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range fx {
+		res, err := resp.Parse(e.Cmd, resp.DefaultLimits(), nil)
+		if err != nil || res.N != len(e.Cmd) {
+			s.lines = append(s.lines, fmt.Sprintf("malformed %q", e.Cmd))
+			continue
+		}
+		var parts []string
+		for _, a := range res.Args {
+			parts = append(parts, string(a))
+		}
+		s.lines = append(s.lines, fmt.Sprintf("%d:%s", e.DB, stdstrings.Join(parts, " ")))
+	}
+}
+
+func (s *sink) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.lines
+	s.lines = nil
+	return out
+}
+
+// What reaches a replication sink: writes as sent, or their effect form;
+// nothing for reads or writes that changed nothing.
+func TestSinkEffects(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands(), set.Commands())
+	e := newEngine(t, reg, 2)
+	sk := &sink{}
+	e.SetSink(sk)
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"SET a 1", []string{"0:SET a 1"}},
+		{"GET a", nil},
+		{"SET a 2 NX", nil}, // not set: nothing changed
+		{"INCRBYFLOAT f 1.5", []string{"0:SET f 1.5 KEEPTTL"}},
+		{"SADD s x", []string{"0:SADD s x"}},
+		{"SPOP s", []string{"0:SREM s x"}},
+		{"SPOP s", nil},
+		{"EXPIRE a -1", []string{"0:DEL a"}},
+		{"DEL nothing", nil},
+	} {
+		send(t, e, reg, []string{tc.line}, nil)
+		if got := sk.take(); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: streamed %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	// A relative expiry goes out absolute.
+	send(t, e, reg, []string{"SET b v EX 100"}, nil)
+	got := sk.take()
+	if len(got) != 1 || !stdstrings.HasPrefix(got[0], "0:SET b v PXAT ") {
+		t.Fatalf("SET EX streamed %q", got)
+	}
+}
+
+// A transaction begun before the sink was set recorded no effects: its
+// commit is refused (a conflict), so it runs again and records them.
+func TestSinkLateTransaction(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := newEngine(t, reg, 1)
+	tx, err := store.Env{Drv: e.drv, Markers: e.markers}.Begin(true, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if err := tx.SetString([]byte("k"), []byte("v"), 0); err != nil {
+		t.Fatal(err)
+	}
+	e.SetSink(&sink{})
+	if err := e.commit(tx); err == nil {
+		t.Fatal("a transaction with unrecorded writes committed after SetSink")
+	}
+}
