@@ -241,3 +241,69 @@ func TestRekvStandby(t *testing.T) {
 	t.Logf("%d writes acknowledged by WAIT 1, all on the promoted replica", len(acked))
 	must(t, r.Set(ctx, "after", "1", 0).Err())
 }
+
+// FAILOVER hands the master role to a rekv replica with no full sync on
+// either side: writes pause until the replica has them all, then the old
+// master follows it.
+func TestRekvFailover(t *testing.T) {
+	ctx := context.Background()
+	a, b := startNode(t, "badger", nil), startNode(t, "badger", nil)
+	ca, cb := newClient(t, a.Addr(), 2), newClient(t, b.Addr(), 2)
+	for i := range 2000 {
+		must(t, ca.Set(ctx, fmt.Sprintf("f:%d", i), i, 0).Err())
+	}
+	if err := ca.Do(ctx, "failover").Err(); err == nil || err.Error() != "ERR FAILOVER requires connected replicas." {
+		t.Fatalf("FAILOVER without replicas: %v", err)
+	}
+	host, port, _ := strings.Cut(a.Addr(), ":")
+	must(t, cb.Do(ctx, "replicaof", host, port).Err())
+	waitCaughtUp(t, ctx, ca, cb)
+	bhost, bport, _ := strings.Cut(b.Addr(), ":")
+	if err := ca.Do(ctx, "failover", "to", bhost, "1").Err(); err == nil || err.Error() != "ERR FAILOVER target HOST and PORT is not a replica." {
+		t.Fatalf("FAILOVER to a stranger: %v", err)
+	}
+	// Writes go on while the failover starts: none acknowledged is lost.
+	done := make(chan int)
+	go func() {
+		c := redis.NewClient(&redis.Options{Addr: a.Addr(), Protocol: 2, MaxRetries: -1})
+		defer c.Close()
+		n := 0
+		for ; n < 100_000; n++ {
+			if err := c.Set(ctx, fmt.Sprintf("w:%d", n), n, 0).Err(); err != nil {
+				break // READONLY once the node follows the new master
+			}
+		}
+		done <- n
+	}()
+	time.Sleep(200 * time.Millisecond)
+	must(t, ca.Do(ctx, "failover", "to", bhost, bport, "timeout", "10000").Err())
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ia, ib := infoMap(t, ctx, ca, "replication"), infoMap(t, ctx, cb, "replication")
+		if ia["role"] == "slave" && ia["master_link_status"] == "up" && ib["role"] == "master" && ia["master_failover_state"] == "no-failover" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no failover: A %v, B %v", ia, ib)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	written := <-done
+	for i := range written {
+		if got, err := cb.Get(ctx, fmt.Sprintf("w:%d", i)).Result(); err != nil || got != strconv.Itoa(i) {
+			t.Fatalf("w:%d (of %d acknowledged) on the new master: %q %v", i, written, got, err)
+		}
+	}
+	if st := infoMap(t, ctx, cb, "stats"); st["sync_full"] != "0" || st["sync_partial_ok"] != "1" {
+		t.Fatalf("the new master served sync_full %s, sync_partial_ok %s: want a partial resync only", st["sync_full"], st["sync_partial_ok"])
+	}
+	must(t, cb.Set(ctx, "after", "failover", 0).Err())
+	waitCaughtUp(t, ctx, cb, ca)
+	if got := ca.Get(ctx, "after").Val(); got != "failover" {
+		t.Fatalf("the old master did not follow the new one: %q", got)
+	}
+	if err := ca.Set(ctx, "x", "1", 0).Err(); err == nil || !strings.HasPrefix(err.Error(), "READONLY") {
+		t.Fatalf("a write on the old master: %v", err)
+	}
+	t.Logf("failover after %d writes, none lost", written)
+}

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"cmp"
 	"fmt"
 	stdnet "net"
 	"strings"
@@ -22,10 +23,20 @@ type Replication interface {
 	// ServeReplica serves a replica on nc until it goes; in brings what
 	// it sends, and is closed with the connection.
 	ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplHello) error
+	// Failover serves FAILOVER.
+	Failover(o command.FailoverOptions) error
 	// Wait serves WAIT (command.Admin.WaitReplicas).
 	Wait(n int, timeout time.Duration, now bool, done func(int))
 	// GoodReplicas returns how many replicas acknowledged within maxLag.
 	GoodReplicas(maxLag time.Duration) int
+}
+
+// Failover implements command.Admin.
+func (s *Server) Failover(o command.FailoverOptions) error {
+	if s.opts.Replication == nil {
+		return rerr.Errorf("ERR replication is not available on this node")
+	}
+	return s.opts.Replication.Failover(o)
 }
 
 // WaitReplicas implements command.Admin.
@@ -113,7 +124,7 @@ func (s *Server) replicationInfo(add func(string, any), backlog string) {
 	for i, r := range st.Replicas {
 		add(fmt.Sprintf("slave%d", i), fmt.Sprintf("ip=%s,port=%d,state=%s,offset=%d,lag=%d", r.Addr, r.Port, r.State, r.Offset, r.Lag))
 	}
-	add("master_failover_state", "no-failover")
+	add("master_failover_state", cmp.Or(st.FailoverState, "no-failover"))
 	add("master_replid", st.ReplID)
 	add("master_replid2", st.ReplID2)
 	add("master_repl_offset", st.Offset)

@@ -34,14 +34,15 @@ func (cl *client) SetReplConf(option, value string) {
 }
 
 // SendRDB implements command.Admin.
-func (s *Server) SendRDB(c command.Client, psync bool, replID string, offset int64) error {
+func (s *Server) SendRDB(c command.Client, h command.ReplHello) error {
 	cl, ok := c.(*client)
 	if !ok {
 		return rerr.ErrInternal
 	}
 	if cl.replConf["rdb-only"] != "1" {
-		return s.serveReplica(cl, psync, replID, offset)
+		return s.serveReplica(cl, h)
 	}
+	psync := h.PSync
 	if s.opts.WriteRDB == nil {
 		return rerr.Errorf("ERR this node cannot write an RDB file")
 	}
@@ -103,7 +104,7 @@ func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus,
 
 // serveReplica hands the connection to the replication master
 // (Replication.ServeReplica): a replica's link from now on.
-func (s *Server) serveReplica(cl *client, psync bool, replID string, offset int64) error {
+func (s *Server) serveReplica(cl *client, h command.ReplHello) error {
 	if s.opts.Replication == nil {
 		return rerr.Errorf("ERR replication is not available on this node")
 	}
@@ -114,8 +115,8 @@ func (s *Server) serveReplica(cl *client, psync bool, replID string, offset int6
 			addr = host
 		}
 	}
-	h := command.ReplHello{PSync: psync, ReplID: replID, Offset: offset, Addr: addr, Port: port,
-		EOF: strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")}
+	h.Addr, h.Port = addr, port
+	h.EOF = strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
 	cl.wantInbound = true
 	cl.handOff(func(nc stdnet.Conn) {
 		err := s.opts.Replication.ServeReplica(nc, cl.inboundCh, h)

@@ -135,7 +135,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
 		Port:   func() int { return cfg.Server.Port },
-		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, Log: log.With("component", "repl")})
+		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, PauseWrites: n.pauseWrites,
+		Log: log.With("component", "repl")})
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, WriteRDB: n.writeRDB,
 		SyncDir: syncDir(cfg.Storage), Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/repl"
@@ -50,4 +51,14 @@ func (n *Node) followConfigured() error {
 	}
 	_, err = n.repl.Follow(v[0], port)
 	return err
+}
+
+// pauseWrites holds clients' writes during a FAILOVER (as CLIENT PAUSE
+// WRITE), or lets them go.
+func (n *Node) pauseWrites(on bool) {
+	if on {
+		n.net.Pause(time.Now().Add(365*24*time.Hour), true)
+		return
+	}
+	n.net.Unpause()
 }

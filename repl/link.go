@@ -110,8 +110,12 @@ type psyncReply struct {
 }
 
 // psync asks to continue replID at offset ("?" and -1: a full sync).
-func (l *link) psync(replID string, offset int64) (psyncReply, error) {
-	s, err := l.call("PSYNC", replID, strconv.FormatInt(offset, 10))
+func (l *link) psync(replID string, offset int64, failover bool) (psyncReply, error) {
+	args := []string{"PSYNC", replID, strconv.FormatInt(offset, 10)}
+	if failover { // the master hands this node's master the role (FAILOVER)
+		args = append(args, "FAILOVER")
+	}
+	s, err := l.call(args...)
 	if err != nil {
 		return psyncReply{}, err
 	}

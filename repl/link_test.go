@@ -115,7 +115,7 @@ func TestPsync(t *testing.T) {
 		{"+OK\r\n", psyncReply{}, true},
 	} {
 		l, sent := pipeLink(t, []byte(tc.reply), 1<<10)
-		got, err := l.psync("?", -1)
+		got, err := l.psync("?", -1, false)
 		if (err != nil) != tc.err || got != tc.want {
 			t.Errorf("%q: %+v %v", tc.reply, got, err)
 		}

@@ -128,6 +128,18 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 		_, _ = io.WriteString(nc, "-"+ErrShared.Error()+"\r\n")
 		return ErrShared
 	}
+	if h.Failover {
+		// Our master hands us its role (FAILOVER): promote, then serve
+		// it as a replica continuing our old history (replid2).
+		if st := r.Status(); !st.Replica || h.ReplID != st.ReplID {
+			_, _ = io.WriteString(nc, "-ERR PSYNC FAILOVER replid must match my replid.\r\n")
+			return errors.New("a FAILOVER PSYNC for another history")
+		}
+		r.o.Log.Info("replication: MASTER MODE enabled (failover request)", "from", h.Addr)
+		if _, err := r.Follow("", 0); err != nil {
+			return err
+		}
+	}
 	if r.mode.Load()&modeReplica != 0 {
 		_, _ = io.WriteString(nc, errChained.Error()+"\r\n")
 		return errChained

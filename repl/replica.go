@@ -41,7 +41,9 @@ type Options struct {
 	// server version its RDB file names.
 	Drv     drivers.Driver
 	Version string
-	Log     *slog.Logger
+	// PauseWrites holds (true) or releases clients' writes (FAILOVER).
+	PauseWrites func(on bool)
+	Log         *slog.Logger
 }
 
 // Replica is a node's replication state: a master (the default), or a
@@ -67,6 +69,10 @@ type Replica struct {
 	// first replica comes, and while the node is a replica).
 	master atomic.Pointer[master]
 	syncs  syncStats
+	// fo is the FAILOVER in progress (failover.go), guarded by mu;
+	// foSent: its PSYNC went out.
+	fo     *failoverRun
+	foSent bool
 }
 
 const (
@@ -108,6 +114,7 @@ func (r *Replica) Status() command.ReplStatus {
 	r.mu.Unlock()
 	st.Offset, st.ReadOffset = r.offset.Load(), r.read.Load()
 	r.replicasStatus(&st)
+	st.FailoverState = r.failoverState()
 	return st
 }
 
@@ -275,7 +282,11 @@ func (r *Replica) session(ctx context.Context, addr string) error {
 	if synced {
 		ask, at = id, off+1
 	}
-	ps, err := l.psync(ask, at)
+	fo := r.failoverPSync()
+	ps, err := l.psync(ask, at, fo != nil)
+	if fo != nil {
+		fo.result <- err
+	}
 	if err != nil {
 		return err
 	}

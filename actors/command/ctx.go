@@ -210,13 +210,16 @@ type Admin interface {
 	// master again when host is "" (REPLICAOF NO ONE); the status line
 	// to answer ("OK", "OK Already connected to specified master").
 	ReplicaOf(host string, port int) (string, error)
-	// SendRDB serves SYNC or PSYNC (psync, with the replication ID and
-	// offset asked for): the client's connection becomes a replica's
+	// SendRDB serves SYNC or PSYNC (h: PSYNC's replication ID, offset
+	// and FAILOVER; the connection fills in the rest): the client's connection becomes a replica's
 	// link (a full or partial sync, then the stream of writes), or gets
 	// the whole store as an RDB file and closes when it asked for the
 	// file alone (REPLCONF rdb-only 1, as redis-cli --rdb). It returns
 	// ErrReplyLater when it serves.
-	SendRDB(client Client, psync bool, replID string, offset int64) error
+	SendRDB(client Client, h ReplHello) error
+	// Failover serves FAILOVER: starts handing the master role to a
+	// replica (or aborts the hand-over in progress).
+	Failover(o FailoverOptions) error
 	// WaitReplicas serves WAIT: done gets how many replicas acknowledged
 	// the writes made so far, once n did or timeout passed (0: none); at
 	// once with now (inside EXEC or a script).
@@ -260,6 +263,19 @@ type ReplStatus struct {
 	// The syncs served to replicas: full, partial, and partial ones
 	// refused (a full one instead).
 	SyncFull, SyncPartialOK, SyncPartialErr int64
+	// FailoverState is INFO's master_failover_state: "no-failover",
+	// "waiting-for-sync" or "failover-in-progress".
+	FailoverState string
+}
+
+// FailoverOptions are FAILOVER's arguments: the replica to hand over to
+// (Host "": the first to catch up), FORCE, ABORT and TIMEOUT (0: none).
+type FailoverOptions struct {
+	Host    string
+	Port    int
+	Force   bool
+	Abort   bool
+	Timeout time.Duration
 }
 
 // ReplHello is what a replica said before its SYNC or PSYNC.
@@ -269,9 +285,12 @@ type ReplHello struct {
 	// Offset is PSYNC's: the first byte of the stream the replica wants
 	// (its offset + 1, as Redis counts).
 	Offset int64
-	EOF    bool   // capa eof: the file may come with an end mark
-	Addr   string // the replica's IP address
-	Port   int    // its listening-port
+	EOF    bool // capa eof: the file may come with an end mark
+	// Failover: PSYNC ... FAILOVER, from this replica's master handing
+	// it the master role (FAILOVER).
+	Failover bool
+	Addr     string // the replica's IP address
+	Port     int    // its listening-port
 }
 
 // ReplicaInfo is one replica of this node, as INFO replication lists it:

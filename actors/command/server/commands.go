@@ -61,6 +61,7 @@ func Commands() []*command.Spec {
 		{Name: "replicaof", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseReplicaOf},
 		{Name: "slaveof", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseReplicaOf},
 		{Name: "replconf", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy, Parse: parseReplConf},
+		{Name: "failover", Arity: -1, Flags: command.Conn | command.NoScript, Parse: parseFailover},
 		{Name: "sync", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseSync},
 		{Name: "psync", Arity: -3, Flags: command.Conn | command.NoScript, Parse: parsePsync},
 		{Name: "role", Arity: 1, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseRole},

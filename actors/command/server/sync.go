@@ -49,9 +49,10 @@ func (r replConf) Run(c *command.Ctx) error {
 
 // SYNC / PSYNC replid offset: a replica's sync (c.Server.SendRDB).
 type syncCmd struct {
-	psync  bool
-	replID string
-	offset int64
+	psync    bool
+	replID   string
+	offset   int64
+	failover bool // PSYNC replid offset FAILOVER
 }
 
 func parseSync([][]byte) (command.Runner, error) { return syncCmd{}, nil }
@@ -61,9 +62,16 @@ func parsePsync(args [][]byte) (command.Runner, error) {
 	if err != nil {
 		off = -1 // "?" -1, or garbage: a full sync
 	}
-	return syncCmd{psync: true, replID: string(args[1]), offset: off}, nil
+	s := syncCmd{psync: true, replID: string(args[1]), offset: off}
+	if len(args) > 3 {
+		if !command.Is(args[3], "failover") || len(args) > 4 {
+			return nil, rerr.ErrSyntax
+		}
+		s.failover = true
+	}
+	return s, nil
 }
 
 func (s syncCmd) Run(c *command.Ctx) error {
-	return c.Server.SendRDB(c.Client, s.psync, s.replID, s.offset)
+	return c.Server.SendRDB(c.Client, command.ReplHello{PSync: s.psync, ReplID: s.replID, Offset: s.offset, Failover: s.failover})
 }
