@@ -5,6 +5,7 @@ import (
 	stdstrings "strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
@@ -76,6 +77,23 @@ func TestSinkEffects(t *testing.T) {
 	got := sk.take()
 	if len(got) != 1 || !stdstrings.HasPrefix(got[0], "0:SET b v PXAT ") {
 		t.Fatalf("SET EX streamed %q", got)
+	}
+}
+
+// A write to a key that has expired deletes it first on a replica too
+// (which keeps expired keys until told), atomically with the write.
+func TestSinkExpiredKey(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := newEngine(t, reg, 1)
+	sk := &sink{}
+	e.SetSink(sk)
+	send(t, e, reg, []string{"SET k 5 PX 1"}, nil)
+	time.Sleep(5 * time.Millisecond)
+	send(t, e, reg, []string{"INCR k"}, nil)
+	got := sk.take()
+	want := []string{"0:MULTI", "0:DEL k", "0:INCR k", "-1:EXEC"}
+	if len(got) != 5 || fmt.Sprint(got[1:]) != fmt.Sprint(want) {
+		t.Fatalf("streamed %q, want a SET then %q", got, want)
 	}
 }
 

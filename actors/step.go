@@ -78,7 +78,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats,
 		TrackRead: call.TrackRead}
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
-	fxFrom, wFrom := tx.EnterCommand(), tx.Writes()
+	fxFrom, wFrom, ownFrom := tx.EnterCommand(), tx.Writes(), tx.OwnEffects()
 	defer tx.LeaveCommand(fxFrom)
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
@@ -89,7 +89,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	if err == nil && call.Spec.Flags&command.Write != 0 {
 		noteEvents(tx, call.Spec, tFrom, dFrom, nFrom)
 	}
-	if call.Spec.Flags&command.Write != 0 && tx.Collecting() && tx.Writes() > wFrom && tx.EffectCount() == fxFrom && call.Args != nil && !runsOthers(call.Spec) {
+	if call.Spec.Flags&command.Write != 0 && tx.Collecting() && tx.Writes() > wFrom && tx.OwnEffects() == ownFrom && call.Args != nil && !runsOthers(call.Spec) {
 		tx.AddEffect(call.Args...) // a write streamed as sent
 	}
 	return err

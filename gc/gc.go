@@ -571,7 +571,6 @@ func (r *expireRun) Run(c *command.Ctx) error {
 		}
 		if ok {
 			r.n++
-			c.Effect([]byte("DEL"), it.key) // replicas delete it too, as Redis's masters tell theirs
 		}
 	}
 	return nil

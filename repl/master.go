@@ -2,6 +2,8 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -9,7 +11,9 @@ import (
 	"io"
 	stdnet "net"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -313,7 +317,7 @@ func (m *master) readAcks(p *peer, in <-chan []byte, timeout time.Duration) {
 			}
 			scratch = res.Args[:0]
 			a := res.Args
-			if len(a) >= 3 && eq(a[0], "replconf") && eq(a[1], "ack") {
+			if len(a) >= 3 && bytes.EqualFold(a[0], []byte("replconf")) && bytes.EqualFold(a[1], []byte("ack")) {
 				if off, err := strconv.ParseInt(string(a[2]), 10, 64); err == nil {
 					p.ack.Store(off)
 					p.ackAt.Store(time.Now().UnixMilli())
@@ -325,19 +329,6 @@ func (m *master) readAcks(p *peer, in <-chan []byte, timeout time.Duration) {
 		}
 		buf = append([]byte(nil), buf...)
 	}
-}
-
-func eq(b []byte, s string) bool { return len(b) == len(s) && string(toLower(b)) == s }
-
-func toLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return out
 }
 
 // notifyAck wakes WAIT.
@@ -451,4 +442,7 @@ func (r *Replica) replicasStatus(st *command.ReplStatus) {
 		st.Replicas = append(st.Replicas, command.ReplicaInfo{Addr: p.addr, Port: p.port,
 			State: p.state.Load().(string), Offset: p.ack.Load(), Lag: (now - p.ackAt.Load()) / 1000})
 	}
+	slices.SortFunc(st.Replicas, func(a, b command.ReplicaInfo) int {
+		return cmp.Or(strings.Compare(a.Addr, b.Addr), cmp.Compare(a.Port, b.Port))
+	})
 }

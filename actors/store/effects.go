@@ -14,6 +14,7 @@ type Effect struct {
 type effects struct {
 	collect bool // Env.Effects: record the effects of writes
 	list    []Effect
+	own     int // effects the commands recorded (not the store's expiries)
 	writes  int // writes done so far, effects or not
 	depth   int // nesting of the commands running (a script's calls)
 }
@@ -35,12 +36,27 @@ func (t *Tx) AddEffect(args ...[]byte) {
 	if !t.fx.collect {
 		return
 	}
+	t.fx.own++
 	if len(args) == 0 { // a mark: the command streams nothing of its own
 		t.fx.list = append(t.fx.list, Effect{DB: int(t.db)})
 		return
 	}
 	t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: AppendCommand(nil, args...)})
 }
+
+// expired records the deletion of a key found expired by a write (which
+// replaces or removes it): a replica, which keeps an expired key until
+// its master deletes it (Redis's do), must not apply the write to the
+// old value.
+func (t *Tx) expired(key []byte) {
+	if t.fx.collect {
+		t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: AppendCommand(nil, []byte("DEL"), key)})
+	}
+}
+
+// OwnEffects returns how many effects the commands recorded (AddEffect),
+// not counting the deletions of expired keys the store records.
+func (t *Tx) OwnEffects() int { return t.fx.own }
 
 // EffectCount returns how many effects are recorded.
 func (t *Tx) EffectCount() int { return len(t.fx.list) }

@@ -506,6 +506,9 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 	if !old.exists {
 		return false, nil
 	}
+	if old.meta.Version >= t.minVer && old.meta.Expired(t.now) {
+		t.expired(key)
+	}
 	if old.meta.ExpireAt != 0 {
 		if err := t.txn.Delete(codec.TTLKey(old.meta.ExpireAt, t.slot, key)); err != nil {
 			return false, err
@@ -545,6 +548,9 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 const NoteNewClass uint16 = 1 << 13
 
 func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []byte) error {
+	if old.exists && old.meta.Version >= t.minVer && old.meta.Expired(t.now) {
+		t.expired(key)
+	}
 	if !t.live(old) {
 		t.AddNote(NoteNewClass, "new", key)
 		if c := t.shardCache(mk); c != nil && c.clock != nil && c.clock.lfu.On() {
