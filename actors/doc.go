@@ -42,6 +42,13 @@
 //     and open groups are touched only under it.
 //   - A panic inside a command is recovered: the client gets
 //     "ERR internal error", the transaction is discarded, the shard goes on.
+//   - Replication (feed.go): once a Sink is set, every writable
+//     transaction records its writes' effects (store.Effect: the command
+//     lines a replica runs, from command.Ctx.Effect or the command as
+//     sent), and every commit holds the feed's read lock from before the
+//     driver commit until the sink has them, with the shards still held.
+//     A transaction begun before the sink was set fails its commit with a
+//     conflict and runs again, so no committed write misses the stream.
 //   - On a store shared with other nodes (Options.Shared) the shards still
 //     order this node's commands, but other nodes write the same keys: the
 //     meta caches are off, conflicts are retried with back-off (then

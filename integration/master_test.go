@@ -307,3 +307,58 @@ func TestRekvFailover(t *testing.T) {
 	}
 	t.Logf("failover after %d writes, none lost", written)
 }
+
+// FAILOVER to a redis-server replica (Redis's side of PSYNC ... FAILOVER),
+// after an ABORT while the replica was busy.
+func TestFailoverToRedis(t *testing.T) {
+	ctx := context.Background()
+	n := startNode(t, "badger", nil)
+	m := newClient(t, n.Addr(), 2)
+	for i := range 500 {
+		must(t, m.Set(ctx, fmt.Sprintf("r:%d", i), i, 0).Err())
+	}
+	replica := redisServer(t, "--enable-debug-command", "yes")
+	r := newClient(t, replica, 2)
+	host, port, _ := strings.Cut(n.Addr(), ":")
+	must(t, r.Do(ctx, "replicaof", host, port).Err())
+	waitCaughtUp(t, ctx, m, r)
+	rhost, rport, _ := strings.Cut(replica, ":")
+
+	// The replica is stuck: the failover waits, writes pause, ABORT ends it.
+	go func() { _ = redis.NewClient(&redis.Options{Addr: replica, Protocol: 2}).Do(ctx, "debug", "sleep", "2").Err() }()
+	time.Sleep(100 * time.Millisecond)
+	must(t, m.Set(ctx, "before", "1", 0).Err())
+	must(t, m.Do(ctx, "failover", "to", rhost, rport).Err())
+	if got := infoMap(t, ctx, m, "replication")["master_failover_state"]; got != "waiting-for-sync" {
+		t.Fatalf("master_failover_state %q while the replica sleeps", got)
+	}
+	if err := m.Do(ctx, "failover").Err(); err == nil || err.Error() != "ERR FAILOVER already in progress." {
+		t.Fatalf("a second FAILOVER: %v", err)
+	}
+	must(t, m.Do(ctx, "failover", "abort").Err())
+	must(t, m.Set(ctx, "after-abort", "1", 0).Err()) // writes go on
+	if got := infoMap(t, ctx, m, "replication"); got["role"] != "master" || got["master_failover_state"] != "no-failover" {
+		t.Fatalf("after ABORT: %v", got)
+	}
+	time.Sleep(2 * time.Second) // the replica wakes up
+	waitCaughtUp(t, ctx, m, r)
+
+	must(t, m.Do(ctx, "failover", "to", rhost, rport, "timeout", "10000").Err())
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		im, ir := infoMap(t, ctx, m, "replication"), infoMap(t, ctx, r, "replication")
+		if im["role"] == "slave" && im["master_link_status"] == "up" && ir["role"] == "master" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no failover to redis-server: rekv %v, redis %v", im, ir)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	must(t, r.Set(ctx, "on-redis", "1", 0).Err())
+	waitCaughtUp(t, ctx, r, m)
+	compareServers(t, ctx, replica, n.Addr())
+	if st := infoMap(t, ctx, r, "stats"); st["sync_full"] != "0" {
+		t.Fatalf("redis-server served a full sync to its old master: %v", st["sync_full"])
+	}
+}

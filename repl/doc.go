@@ -25,6 +25,34 @@
 //   - The package never writes to a client: net reads Status for ROLE,
 //     INFO replication and the READONLY, MASTERDOWN and LOADING refusals.
 //
+// The master side (master.go, backlog.go, failover.go): once a replica
+// comes, the engine hands every committed transaction's effects to the
+// node (actors.Sink), which appends them to the backlog, the stream of
+// the node's writes numbered by offset.
+//
+// Invariants:
+//   - Effects are appended right after their commit, under the engine's
+//     commit read lock and while their keys' shards are held: the stream
+//     has every key's writes in commit order, and a full sync's snapshot,
+//     begun under the commit write lock (actors.Engine.Quiesce) with the
+//     backlog's end read there, holds exactly the writes before that
+//     offset; the replica joins the stream there.
+//   - The backlog keeps the last repl-backlog-size bytes and everything a
+//     connected replica was not sent, up to 256 MB behind its end; a
+//     replica further behind is dropped (it syncs again). The node's
+//     master_repl_offset is the backlog's end, set under its lock.
+//   - A replica's acknowledged offset comes only from its REPLCONF ACK;
+//     WAIT counts replicas whose acknowledgement reached the offset when
+//     it was called; a replica silent for repl-timeout once online is
+//     dropped.
+//   - While the node is a replica nothing is appended (its writes are its
+//     master's) and it serves no replica of its own; becoming one drops
+//     its replicas and its backlog.
+//   - FAILOVER pauses writes until the replica acknowledged the whole
+//     stream, then follows it with PSYNC ... FAILOVER: the replica
+//     promotes itself and continues this node's history, so neither loads
+//     anything; writes resume when the hand-over ends, either way.
+//
 // Export is the other direction's full sync: the whole store as an RDB
 // file (SYNC for redis-cli --rdb), read from one read-only driver
 // transaction, which every store transaction of the export shares (a
