@@ -325,7 +325,9 @@ func TestFailoverToRedis(t *testing.T) {
 	rhost, rport, _ := strings.Cut(replica, ":")
 
 	// The replica is stuck: the failover waits, writes pause, ABORT ends it.
-	go func() { _ = redis.NewClient(&redis.Options{Addr: replica, Protocol: 2}).Do(ctx, "debug", "sleep", "2").Err() }()
+	go func() {
+		_ = redis.NewClient(&redis.Options{Addr: replica, Protocol: 2}).Do(ctx, "debug", "sleep", "2").Err()
+	}()
 	time.Sleep(100 * time.Millisecond)
 	must(t, m.Set(ctx, "before", "1", 0).Err())
 	must(t, m.Do(ctx, "failover", "to", rhost, rport).Err())
