@@ -514,6 +514,10 @@ func (s *Server) applyConfig(name, value string) error {
 		s.rt.replicaReadOnly.Store(value == "yes")
 	case "replica-serve-stale-data":
 		s.rt.serveStale.Store(value == "yes")
+	case "repl-backlog-size":
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil && s.opts.Replication != nil {
+			s.opts.Replication.SetBacklogSize(n)
+		}
 	case "min-replicas-to-write", "min-slaves-to-write":
 		n, _ := strconv.ParseInt(value, 10, 64)
 		s.rt.minReplicas.Store(n)

@@ -27,6 +27,8 @@ type Replication interface {
 	Failover(o command.FailoverOptions) error
 	// Wait serves WAIT (command.Admin.WaitReplicas).
 	Wait(n int, timeout time.Duration, now bool, done func(int))
+	// SetBacklogSize applies repl-backlog-size.
+	SetBacklogSize(n int64)
 	// GoodReplicas returns how many replicas acknowledged within maxLag.
 	GoodReplicas(maxLag time.Duration) int
 }

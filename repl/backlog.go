@@ -19,7 +19,7 @@ type backlog struct {
 	cond  *sync.Cond // signalled when bytes are appended or a reader goes
 	buf   []byte     // the bytes from base on
 	base  int64
-	size  int64
+	size  *atomic.Int64 // repl-backlog-size, which CONFIG SET changes
 	limit int64
 	db    int // the database the stream's next command runs in (-1: SELECT it)
 	// readers are the offsets the replicas are at (kept while they read).
@@ -38,8 +38,8 @@ type reader struct {
 // errBehind ends a replica that fell further behind than the limit.
 var errBehind = errors.New("the replica fell too far behind the replication stream")
 
-func newBacklog(start, size, limit int64, offset *atomic.Int64) *backlog {
-	b := &backlog{base: start, size: size, limit: max(limit, size), db: -1, readers: map[*reader]struct{}{}, offset: offset}
+func newBacklog(start int64, size *atomic.Int64, limit int64, offset *atomic.Int64) *backlog {
+	b := &backlog{base: start, size: size, limit: limit, db: -1, readers: map[*reader]struct{}{}, offset: offset}
 	b.cond = sync.NewCond(&b.mu)
 	return b
 }
@@ -80,10 +80,11 @@ func (b *backlog) appendRaw(cmd []byte) int64 {
 func (b *backlog) grew() int64 {
 	end := b.end()
 	b.offset.Store(end)
-	keep := end - b.size // the oldest byte to keep for partial resyncs
+	size := b.size.Load()
+	keep := end - size // the oldest byte to keep for partial resyncs
 	for r := range b.readers {
 		switch {
-		case r.at < end-b.limit:
+		case r.at < end-max(b.limit, size):
 			r.gone = true
 			delete(b.readers, r)
 		case r.at < keep:

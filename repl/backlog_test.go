@@ -22,8 +22,9 @@ func never() bool { return false }
 // The stream SELECTs a database when it changes (before a MULTI, not
 // inside), and a reader gets the bytes from where it joined.
 func TestBacklogSelects(t *testing.T) {
-	var off atomic.Int64
-	b := newBacklog(100, 1<<20, 1<<20, &off)
+	var off, size atomic.Int64
+	size.Store(1 << 20)
+	b := newBacklog(100, &size, 1<<20, &off)
 	rd, at := b.joinEnd()
 	if at != 100 {
 		t.Fatalf("joined at %d", at)
@@ -63,9 +64,10 @@ func TestBacklogSelects(t *testing.T) {
 // The backlog keeps size bytes, or what a reader has not read, up to the
 // limit: a reader further behind is dropped.
 func TestBacklogTrim(t *testing.T) {
-	var off atomic.Int64
+	var off, sz atomic.Int64
 	const size, limit = 4 << 20, 16 << 20
-	b := newBacklog(0, size, limit, &off)
+	sz.Store(size)
+	b := newBacklog(0, &sz, limit, &off)
 	slow := b.join(0)
 	big := effect(0, "SET", "k", strings.Repeat("x", 64<<10))
 	for off.Load() < 12<<20 {

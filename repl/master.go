@@ -74,11 +74,21 @@ func (r *Replica) ensureMaster() *master {
 		return m
 	}
 	m := &master{replicas: map[*peer]struct{}{}, acked: make(chan struct{}), done: make(chan struct{})}
-	m.bl = newBacklog(r.offset.Load(), r.configInt("repl-backlog-size", 1<<20), 256<<20, &r.offset)
+	if r.backlogSize.Load() == 0 {
+		r.backlogSize.Store(r.configInt("repl-backlog-size", 1<<20))
+	}
+	m.bl = newBacklog(r.offset.Load(), &r.backlogSize, 256<<20, &r.offset)
 	r.master.Store(m)
 	r.o.Engine.SetSink(r)
 	go r.ping(m)
 	return m
+}
+
+// SetBacklogSize applies CONFIG SET repl-backlog-size.
+func (r *Replica) SetBacklogSize(n int64) {
+	if n > 0 {
+		r.backlogSize.Store(n)
+	}
 }
 
 // configInt reads a numeric parameter, or def.

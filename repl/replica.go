@@ -73,6 +73,9 @@ type Replica struct {
 	// foSent: its PSYNC went out.
 	fo     *failoverRun
 	foSent bool
+	// backlogSize is repl-backlog-size (0: read the parameter when the
+	// backlog starts).
+	backlogSize atomic.Int64
 }
 
 const (
