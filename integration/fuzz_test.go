@@ -24,12 +24,12 @@ import (
 // picks another seed.
 
 // fuzzSkip lists what the sweep leaves out: commands that stop the
-// server, block, wait out their timeout, pause or silence clients, or
-// reach the network.
+// server, block, wait out their timeout, pause or silence clients, reach
+// the network, or turn the connection into a replica's link.
 var fuzzSkip = map[string]bool{
 	"shutdown": true, "monitor": true, "quit": true, "migrate": true, "wait": true, "waitaof": true,
 	"client|kill": true, "client|pause": true, "client|reply": true, "config|set": true, "config|rewrite": true,
-	"save": true, "bgsave": true, "debug": true, "multi": true,
+	"save": true, "bgsave": true, "debug": true, "multi": true, "sync": true, "psync": true,
 }
 
 // fuzzVocabulary returns the edge-case values arguments are drawn from.

@@ -468,6 +468,14 @@ func TestReplicaRefusals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "shared store") {
 		t.Fatalf("REPLICAOF on TiKV: %v", err)
 	}
+	// Nor does it serve replicas; the connection stays a client's.
+	c := dialRaw(t, tk.Addr())
+	if r := c.do("PSYNC", "?", "-1"); !strings.HasPrefix(r, "-ERR replicas are not needed on a shared store") {
+		t.Fatalf("PSYNC on TiKV: %q", r)
+	}
+	if r := c.do("PING"); r != "+PONG\r\n" {
+		t.Fatalf("after the refusal: %q", r)
+	}
 }
 
 // TestReplicaOfRedisTLS: tls-replication yes, with a client certificate

@@ -20,6 +20,9 @@ type Replication interface {
 	// Mode is what admission checks on every command: the node is a
 	// replica, its link is up, it loads a full sync.
 	Mode() (replica, up, loading bool)
+	// RefuseReplica returns why this node serves no replica now (a
+	// shared store, a replica itself), or nil.
+	RefuseReplica(h command.ReplHello) error
 	// ServeReplica serves a replica on nc until it goes; in brings what
 	// it sends, and is closed with the connection.
 	ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplHello) error

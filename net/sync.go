@@ -108,6 +108,9 @@ func (s *Server) serveReplica(cl *client, h command.ReplHello) error {
 	if s.opts.Replication == nil {
 		return rerr.Errorf("ERR replication is not available on this node")
 	}
+	if err := s.opts.Replication.RefuseReplica(h); err != nil {
+		return err // the connection stays a client's
+	}
 	port, _ := strconv.Atoi(cl.replConf["listening-port"])
 	addr := cl.replConf["ip-address"]
 	if addr == "" {

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	stdnet "net"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/resp"
@@ -130,7 +130,27 @@ func (r *Replica) ping(m *master) {
 }
 
 // errChained refuses a replica of a replica.
-var errChained = errors.New("-ERR rekv does not chain replicas: replicate its master instead")
+var errChained = rerr.Errorf("ERR rekv does not chain replicas: replicate its master instead")
+
+// errSharedMaster refuses a replica on a shared store.
+var errSharedMaster = rerr.Errorf("ERR replicas are not needed on a shared store: every rekv node on this TiKV cluster already serves the same data")
+
+// errFailoverID refuses a FAILOVER PSYNC from another history.
+var errFailoverID = rerr.Errorf("ERR PSYNC FAILOVER replid must match my replid.")
+
+// RefuseReplica returns why the node serves no replica now, or nil.
+func (r *Replica) RefuseReplica(h command.ReplHello) error {
+	st := r.Status()
+	switch {
+	case r.o.Shared:
+		return errSharedMaster
+	case h.Failover && (!st.Replica || h.ReplID != st.ReplID):
+		return errFailoverID
+	case st.Replica && !h.Failover:
+		return errChained
+	}
+	return nil
+}
 
 // ServeReplica serves one replica on nc until it goes: a partial resync
 // when the backlog holds what it asks for, else a full sync (an RDB file
@@ -138,25 +158,17 @@ var errChained = errors.New("-ERR rekv does not chain replicas: replicate its ma
 // what the replica sends (its REPLCONF ACKs); it is closed when the
 // connection closes.
 func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplHello) error {
-	if r.o.Shared {
-		_, _ = io.WriteString(nc, "-"+ErrShared.Error()+"\r\n")
-		return ErrShared
+	if err := r.RefuseReplica(h); err != nil {
+		_, _ = io.WriteString(nc, "-"+err.Error()+"\r\n")
+		return err
 	}
 	if h.Failover {
 		// Our master hands us its role (FAILOVER): promote, then serve
 		// it as a replica continuing our old history (replid2).
-		if st := r.Status(); !st.Replica || h.ReplID != st.ReplID {
-			_, _ = io.WriteString(nc, "-ERR PSYNC FAILOVER replid must match my replid.\r\n")
-			return errors.New("a FAILOVER PSYNC for another history")
-		}
 		r.o.Log.Info("replication: MASTER MODE enabled (failover request)", "from", h.Addr)
 		if _, err := r.Follow("", 0); err != nil {
 			return err
 		}
-	}
-	if r.mode.Load()&modeReplica != 0 {
-		_, _ = io.WriteString(nc, errChained.Error()+"\r\n")
-		return errChained
 	}
 	m := r.ensureMaster()
 	p := &peer{addr: h.Addr, port: h.Port}
