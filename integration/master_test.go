@@ -364,3 +364,47 @@ func TestFailoverToRedis(t *testing.T) {
 		t.Fatalf("redis-server served a full sync to its old master: %v", st["sync_full"])
 	}
 }
+
+// After a partial resync the master's stream goes on in the database it
+// had selected (no SELECT after +CONTINUE): the replica must remember it.
+// The master is rekv, whose stream does not SELECT again; the link is cut
+// from its side (CLIENT KILL of the replica's connection).
+func TestReplicaResyncKeepsDB(t *testing.T) {
+	ctx := context.Background()
+	a, b := startNode(t, "badger", nil), startNode(t, "badger", nil)
+	m, r := newClient(t, a.Addr(), 2), newClient(t, b.Addr(), 2)
+	host, port, _ := strings.Cut(a.Addr(), ":")
+	must(t, r.Do(ctx, "replicaof", host, port).Err())
+	m1 := redis.NewClient(&redis.Options{Addr: a.Addr(), DB: 3, Protocol: 2})
+	defer m1.Close()
+	must(t, m1.Set(ctx, "before", "1", 0).Err()) // the stream SELECTs 3
+	waitCaughtUp(t, ctx, m, r)
+	killed := false
+	for _, line := range strings.Split(m.ClientList(ctx).Val(), "\n") {
+		if strings.Contains(line, "cmd=psync") {
+			for _, f := range strings.Fields(line) {
+				if addr, ok := strings.CutPrefix(f, "addr="); ok {
+					must(t, m.Do(ctx, "client", "kill", "addr", addr).Err())
+					killed = true
+				}
+			}
+		}
+	}
+	if !killed {
+		t.Fatalf("no replica link in CLIENT LIST: %s", m.ClientList(ctx).Val())
+	}
+	must(t, m1.Set(ctx, "after", "1", 0).Err()) // still in 3: no SELECT
+	time.Sleep(100 * time.Millisecond)
+	waitCaughtUp(t, ctx, m, r)
+	if st := infoMap(t, ctx, m, "stats"); st["sync_partial_ok"] != "1" {
+		t.Fatalf("sync_partial_ok %s: the test needs a partial resync", st["sync_partial_ok"])
+	}
+	r3 := redis.NewClient(&redis.Options{Addr: b.Addr(), DB: 3, Protocol: 2})
+	defer r3.Close()
+	if got := r3.Exists(ctx, "before", "after").Val(); got != 2 {
+		t.Fatalf("db 3 of the replica holds %d of the 2 keys", got)
+	}
+	if got := r.DBSize(ctx).Val(); got != 0 {
+		t.Fatalf("db 0 of the replica holds %d keys", got)
+	}
+}

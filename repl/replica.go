@@ -73,6 +73,9 @@ type Replica struct {
 	// foSent: its PSYNC went out.
 	fo     *failoverRun
 	foSent bool
+	// streamDB is the database the master's stream had selected at the
+	// offset applied: where a partial resync continues.
+	streamDB atomic.Int64
 	// backlogSize is repl-backlog-size (0: read the parameter when the
 	// backlog starts).
 	backlogSize atomic.Int64
@@ -294,6 +297,13 @@ func (r *Replica) session(ctx context.Context, addr string) error {
 		return err
 	}
 	a := newApplier(r.o.Engine, r.o.Registry, r.o.Log, r.o.Publish, &r.offset)
+	if !ps.full {
+		// The stream goes on where it stopped, in the database it had
+		// selected there (a master sends no SELECT after +CONTINUE).
+		a.db = int(r.streamDB.Load())
+	} else {
+		r.streamDB.Store(0)
+	}
 	if ps.full {
 		if err := r.fullSync(ctx, l, a, ps); err != nil {
 			return err
@@ -368,6 +378,7 @@ func (r *Replica) stream(l *link, a *applier) error {
 			}
 			if !a.multi { // a transaction counts at its EXEC
 				a.advance(at)
+				r.streamDB.Store(int64(a.db))
 			}
 		}
 		buf = compact(buf)
