@@ -13,6 +13,12 @@ import (
 	"github.com/rekv/rekv/resp"
 )
 
+// txPart is the commands of a transaction queued in one database.
+type txPart struct {
+	db    int
+	queue []actors.Queued
+}
+
 // maxInFlight bounds the master's commands handed to the engine and not
 // yet answered: the applier waits for room before it sends more.
 const maxInFlight = 1024
@@ -30,7 +36,10 @@ type applier struct {
 	seq     uint64
 	multi   bool
 	queue   []actors.Queued
-	multiDB int // the database the transaction started in
+	multiDB int // the database of the queued commands
+	// parts are a transaction's commands queued before a SELECT inside
+	// it, by database: all run at its EXEC, none before.
+	parts []txPart
 
 	slots  chan struct{} // a token per command in flight
 	mu     sync.Mutex
@@ -166,7 +175,7 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 		a.db = int(n)
 		return nil
 	case command.Is(args[0], "multi"):
-		a.multi, a.queue, a.multiDB = true, nil, a.db
+		a.multi, a.queue, a.multiDB, a.parts = true, nil, a.db, nil
 		return nil
 	case command.Is(args[0], "exec"):
 		if !a.multi {
@@ -175,7 +184,7 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 		a.exec()
 		return nil
 	case command.Is(args[0], "discard"):
-		a.multi, a.queue = false, nil
+		a.multi, a.queue, a.parts = false, nil, nil
 		return nil
 	case command.Is(args[0], "publish") && len(args) == 3:
 		if a.publish != nil {
@@ -193,8 +202,10 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 	run, err := spec.Parse(args)
 	if a.multi {
 		if a.db != a.multiDB { // a SELECT inside the transaction
-			a.exec()
-			a.multi, a.multiDB = true, a.db
+			if len(a.queue) > 0 {
+				a.parts = append(a.parts, txPart{a.multiDB, a.queue})
+			}
+			a.queue, a.multiDB = nil, a.db
 		}
 		a.queue = append(a.queue, actors.Queued{Spec: spec, Runner: run, Err: err, Args: args})
 		return nil
@@ -207,10 +218,24 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 	return nil
 }
 
-// exec runs the queued transaction as one EXEC in its database.
+// exec runs the queued transaction at its EXEC: one EXEC per database
+// it SELECTed, in order (nothing of it ran before: a link cut before the
+// EXEC leaves it whole to be sent again).
 func (a *applier) exec() {
+	parts := append(a.parts, txPart{a.multiDB, a.queue})
+	a.multi, a.queue, a.parts = false, nil, nil
+	for _, p := range parts {
+		if len(p.queue) > 0 || len(parts) == 1 {
+			a.execPart(p)
+		}
+	}
+}
+
+// execPart hands one database's part of a transaction to the engine as
+// one EXEC.
+func (a *applier) execPart(p txPart) {
 	shards := map[int]bool{}
-	for _, q := range a.queue {
+	for _, q := range p.queue {
 		for _, i := range a.e.Route(q.Spec, q.Args) {
 			shards[i] = true
 		}
@@ -225,8 +250,7 @@ func (a *applier) exec() {
 		list = []int{0}
 	}
 	spec, _ := a.reg.Resolve([][]byte{[]byte("exec")})
-	a.dispatch(spec, a.e.ExecRunner(nil, a.queue, nil), a.multiDB, list, nil)
-	a.multi, a.queue = false, nil
+	a.dispatch(spec, a.e.ExecRunner(nil, p.queue, nil), p.db, list, nil)
 }
 
 // run hands one command line to the engine in database db (the full

@@ -10,7 +10,8 @@
 //   - The master's commands go to the engine in stream order from one
 //     goroutine, as one client's (actors.Engine.Dispatch keeps a client's
 //     commands in order on every shard), so every key sees them in the
-//     master's order. A transaction (MULTI ... EXEC) runs as one EXEC.
+//     master's order. A transaction (MULTI ... EXEC) runs as one EXEC
+//     (one per database it SELECTs), none of it before its EXEC arrives.
 //   - The offset acknowledged and offered in PSYNC counts only the bytes
 //     of commands handed to the engine (none of a transaction until its
 //     EXEC), so a partial resync resends exactly what was not applied.
