@@ -30,6 +30,9 @@ type Publisher interface {
 // node's receivers, as Redis Cluster's PUBLISH counts its own.
 func (s *Server) Publish(channel, msg []byte) int {
 	n := s.Broker.Publish(channel, msg)
+	if s.opts.Replication != nil {
+		s.opts.Replication.Propagate([]byte("PUBLISH"), channel, msg) // replicas' subscribers hear it too
+	}
 	if s.opts.Bus != nil {
 		s.opts.Bus.Publish(channel, msg)
 	}

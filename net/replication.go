@@ -30,6 +30,9 @@ type Replication interface {
 	Failover(o command.FailoverOptions) error
 	// Wait serves WAIT (command.Admin.WaitReplicas).
 	Wait(n int, timeout time.Duration, now bool, done func(int))
+	// Propagate streams a command with no data effect (PUBLISH) to the
+	// replicas, if any.
+	Propagate(args ...[]byte)
 	// SetBacklogSize applies repl-backlog-size.
 	SetBacklogSize(n int64)
 	// GoodReplicas returns how many replicas acknowledged within maxLag.

@@ -65,6 +65,17 @@ func (r *Replica) Append(fx []store.Effect) {
 	m.bl.appendEffects(fx)
 }
 
+// Propagate streams a command that changes no data (PUBLISH)
+// to the replicas: nothing while there is no stream or the node is a
+// replica (its master's PUBLISH reached it by its own stream).
+func (r *Replica) Propagate(args ...[]byte) {
+	m := r.master.Load()
+	if m == nil || r.mode.Load()&modeReplica != 0 {
+		return
+	}
+	m.bl.appendRaw(store.AppendCommand(nil, args...))
+}
+
 // ensureMaster starts the stream (at the node's offset), once: from then
 // on every committed write is streamed.
 func (r *Replica) ensureMaster() *master {
