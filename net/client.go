@@ -64,17 +64,16 @@ type client struct {
 	// handoffSeq are written (sync.go); replConf is what REPLCONF said.
 	handoff    func(stdnet.Conn)
 	handoffSeq uint64
-	// inbound, set when the socket is handed to a replica's link, gets
-	// what the peer sends (the event loop still reads the socket); it
-	// is closed with the connection. Only the event loop touches it.
-	inbound     chan []byte
-	inboundCh   <-chan []byte // inbound, for the link's goroutine
-	wantInbound bool
-	replConf    map[string]string
-	tailWake    atomic.Bool // a wake-up to write more of tail is scheduled
-	replyOff    bool        // CLIENT REPLY OFF (event loop)
-	skipNext    bool        // CLIENT REPLY SKIP: the next command's reply is dropped
-	bigOut      bool        // a huge reply went out: release memory once tail is empty
+	handoffIn  chan []byte
+	// inbound, once the socket is handed off (handoffIn), gets what the
+	// peer sends (the event loop still reads the socket); it is closed
+	// with the connection. Only the event loop touches it.
+	inbound  chan []byte
+	replConf map[string]string
+	tailWake atomic.Bool // a wake-up to write more of tail is scheduled
+	replyOff bool        // CLIENT REPLY OFF (event loop)
+	skipNext bool        // CLIENT REPLY SKIP: the next command's reply is dropped
+	bigOut   bool        // a huge reply went out: release memory once tail is empty
 	// inBuf and outBuf are the bytes last seen waiting in the connection's
 	// input and output buffers, set on the event loop for INFO (gnet's
 	// buffers may only be read there).

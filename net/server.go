@@ -85,12 +85,6 @@ type Options struct {
 	// Replication, when set, is the node's replication (package repl):
 	// REPLICAOF, ROLE, INFO replication and a replica's refusals.
 	Replication Replication
-	// WriteRDB, when set, writes the store as an RDB file (SYNC for
-	// redis-cli --rdb): its keys, its function libraries, or both; it
-	// returns the size. SyncDir holds the file for a client that cannot
-	// take it with an end mark.
-	WriteRDB func(w io.Writer, keys, functions bool) (int64, error)
-	SyncDir  string
 }
 
 // Info is static server information reported by INFO and CONFIG GET.

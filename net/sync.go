@@ -1,26 +1,19 @@
 package net
 
 import (
-	"bufio"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
-	"io"
 	stdnet "net"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 )
 
-// SYNC and PSYNC for clients that want the store as an RDB file and
-// nothing after it (REPLCONF rdb-only 1: redis-cli --rdb). The file is
-// written on the connection's socket by a goroutine of its own, from a
-// duplicate of its descriptor, once every earlier reply is out (handOff);
-// the connection reads nothing more and closes after the file.
+// SYNC and PSYNC: the connection's socket goes to the replication master
+// (a replica's link, or the RDB file alone for REPLCONF rdb-only 1:
+// redis-cli --rdb), served by a goroutine of its own from a duplicate of
+// its descriptor once every earlier reply is out (handOff); the
+// connection reads no command any more and closes when that ends.
 
 // SetReplConf implements command.Client.
 func (cl *client) SetReplConf(option, value string) {
@@ -33,80 +26,20 @@ func (cl *client) SetReplConf(option, value string) {
 	cl.replConf[option] = value
 }
 
-// SendRDB implements command.Admin.
+// SendRDB implements command.Admin: the connection goes to the
+// replication master (Replication.ServeReplica), a replica's link from
+// now on, or the way its RDB file goes out (REPLCONF rdb-only 1).
 func (s *Server) SendRDB(c command.Client, h command.ReplHello) error {
 	cl, ok := c.(*client)
 	if !ok {
 		return rerr.ErrInternal
 	}
-	if cl.replConf["rdb-only"] != "1" {
-		return s.serveReplica(cl, h)
-	}
-	psync := h.PSync
-	if s.opts.WriteRDB == nil {
-		return rerr.Errorf("ERR this node cannot write an RDB file")
-	}
-	eof := strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
-	filter, filtered := cl.replConf["rdb-filter-only"]
-	keys, functions := !filtered, !filtered || filter == "functions"
-	st := s.Replication()
-	cl.handOff(func(nc stdnet.Conn) {
-		t0 := time.Now()
-		n, err := s.sendRDB(nc, psync, eof, st, keys, functions)
-		if err != nil {
-			s.log.Warn("SYNC: the RDB transfer failed", "addr", cl.addr, "err", err)
-			return
-		}
-		s.log.Info("SYNC: RDB file sent", "addr", cl.addr, "bytes", n, "took", time.Since(t0).Round(time.Millisecond))
-	})
-	return command.ErrReplyLater
-}
-
-// sendRDB writes the transfer: PSYNC's +FULLRESYNC, then the file with an
-// end mark (the client said capa eof) or its length (written to a
-// temporary file first).
-func (s *Server) sendRDB(nc stdnet.Conn, psync, eof bool, st command.ReplStatus, keys, functions bool) (int64, error) {
-	w := bufio.NewWriterSize(nc, 256<<10)
-	if psync {
-		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", st.ReplID, st.Offset)
-	}
-	if eof {
-		b := make([]byte, 20)
-		_, _ = rand.Read(b)
-		mark := hex.EncodeToString(b)
-		fmt.Fprintf(w, "$EOF:%s\r\n", mark)
-		n, err := s.opts.WriteRDB(w, keys, functions)
-		if err != nil {
-			return n, err
-		}
-		w.WriteString(mark)
-		return n, w.Flush()
-	}
-	f, err := os.CreateTemp(s.opts.SyncDir, "rekv-sync-*.rdb")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	n, err := s.opts.WriteRDB(f, keys, functions)
-	if err != nil {
-		return n, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return n, err
-	}
-	fmt.Fprintf(w, "$%d\r\n", n)
-	if _, err := io.Copy(w, f); err != nil {
-		return n, err
-	}
-	return n, w.Flush()
-}
-
-// serveReplica hands the connection to the replication master
-// (Replication.ServeReplica): a replica's link from now on.
-func (s *Server) serveReplica(cl *client, h command.ReplHello) error {
 	if s.opts.Replication == nil {
 		return rerr.Errorf("ERR replication is not available on this node")
+	}
+	h.RDBOnly = cl.replConf["rdb-only"] == "1"
+	if filter, filtered := cl.replConf["rdb-filter-only"]; filtered {
+		h.NoKeys, h.NoFunctions = true, filter != "functions"
 	}
 	if err := s.opts.Replication.RefuseReplica(h); err != nil {
 		return err // the connection stays a client's
@@ -120,22 +53,23 @@ func (s *Server) serveReplica(cl *client, h command.ReplHello) error {
 	}
 	h.Addr, h.Port = addr, port
 	h.EOF = strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
-	cl.wantInbound = true
+	in := make(chan []byte, 256)
 	cl.handOff(func(nc stdnet.Conn) {
-		err := s.opts.Replication.ServeReplica(nc, cl.inboundCh, h)
-		s.log.Info("replication: replica link closed", "replica", stdnet.JoinHostPort(addr, strconv.Itoa(port)), "err", err)
-	})
+		err := s.opts.Replication.ServeReplica(nc, in, h)
+		s.log.Info("replication: replica link closed", "replica", cl.addr, "err", err)
+	}, in)
 	return command.ErrReplyLater
 }
 
 // handOff makes fn own the connection's socket once every reply before
 // the current command's is written: it gets a duplicate of the
 // descriptor, and the connection closes when fn returns. The client
-// reads no further command.
-func (cl *client) handOff(fn func(stdnet.Conn)) {
+// reads no further command: what the peer sends from then on goes to in
+// (dropped when in is full), which is closed with the connection.
+func (cl *client) handOff(fn func(stdnet.Conn), in chan []byte) {
 	cl.waitSeq.Store(cl.curSeq + 1) // never replied: parsing stops here
 	cl.outMu.Lock()
-	cl.handoff, cl.handoffSeq = fn, cl.curSeq
+	cl.handoff, cl.handoffSeq, cl.handoffIn = fn, cl.curSeq, in
 	cl.outMu.Unlock()
 }
 
@@ -156,10 +90,7 @@ func (cl *client) tryHandOff() {
 	cl.outMu.Lock()
 	cl.handoff = nil
 	cl.outMu.Unlock()
-	if cl.wantInbound {
-		cl.inbound = make(chan []byte, 256)
-		cl.inboundCh = cl.inbound
-	}
+	cl.inbound = cl.handoffIn
 	conn := cl.conn
 	var nc stdnet.Conn
 	fd, err := conn.Dup()

@@ -137,8 +137,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Port:   func() int { return cfg.Server.Port },
 		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, PauseWrites: n.pauseWrites,
 		Log: log.With("component", "repl")})
-	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, WriteRDB: n.writeRDB,
-		SyncDir: syncDir(cfg.Storage), Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl,
+		Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,

@@ -2,14 +2,12 @@ package node
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rekv/rekv/conf"
-	"github.com/rekv/rekv/repl"
 )
 
 // configValue returns a parameter's value now (CONFIG GET name).
@@ -27,15 +25,6 @@ func syncDir(s conf.Storage) string {
 		return s.Badger.Dir
 	}
 	return os.TempDir()
-}
-
-// writeRDB writes the store's keys, function libraries or both as an RDB
-// file (SYNC for redis-cli --rdb and --functions-rdb), read from one
-// snapshot.
-func (n *Node) writeRDB(w io.Writer, keys, functions bool) (int64, error) {
-	st := n.repl.Status()
-	return repl.Export{Drv: n.drv, Markers: n.engine.FlushMarkers(), Aux: repl.Aux(Version, st.ReplID, st.Offset),
-		NoKeys: !keys, NoFunctions: !functions}.WriteTo(w)
 }
 
 // followConfigured starts replicating the master the replicaof parameter

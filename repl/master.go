@@ -49,10 +49,10 @@ type peer struct {
 }
 
 // pingCmd is the PING a master streams every repl-ping-replica-period.
-var pingCmd = store.AppendCommand(nil, []byte("PING"))
+var pingCmd = resp.AppendCommand(nil, []byte("PING"))
 
 // getAckCmd asks every replica for its offset (WAIT).
-var getAckCmd = store.AppendCommand(nil, []byte("REPLCONF"), []byte("GETACK"), []byte("*"))
+var getAckCmd = resp.AppendCommand(nil, []byte("REPLCONF"), []byte("GETACK"), []byte("*"))
 
 // Append implements actors.Sink: a committed transaction's effects go to
 // the stream (not while the node is a replica, whose writes are its
@@ -73,7 +73,7 @@ func (r *Replica) Propagate(args ...[]byte) {
 	if m == nil || r.mode.Load()&modeReplica != 0 {
 		return
 	}
-	m.bl.appendRaw(store.AppendCommand(nil, args...))
+	m.bl.appendRaw(resp.AppendCommand(nil, args...))
 }
 
 // ensureMaster starts the stream (at the node's offset), once: from then
@@ -153,6 +153,8 @@ var errFailoverID = rerr.Errorf("ERR PSYNC FAILOVER replid must match my replid.
 func (r *Replica) RefuseReplica(h command.ReplHello) error {
 	st := r.Status()
 	switch {
+	case h.RDBOnly:
+		return nil // the file alone: any node writes it
 	case r.o.Shared:
 		return errSharedMaster
 	case h.Failover && (!st.Replica || h.ReplID != st.ReplID):
@@ -172,6 +174,9 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 	if err := r.RefuseReplica(h); err != nil {
 		_, _ = io.WriteString(nc, "-"+err.Error()+"\r\n")
 		return err
+	}
+	if h.RDBOnly {
+		return r.sendFile(nc, h)
 	}
 	if h.Failover {
 		// Our master hands us its role (FAILOVER): promote, then serve
@@ -257,20 +262,11 @@ func (r *Replica) sendFullSync(m *master, p *peer, w *bufio.Writer, h command.Re
 		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", replID, at)
 	}
 	x := Export{Drv: r.o.Drv, Snap: snap, Markers: r.o.Engine.FlushMarkers(), Aux: Aux(r.o.Version, replID, at)}
-	var n int64
-	if h.EOF {
-		b := make([]byte, 20)
-		_, _ = rand.Read(b)
-		mark := hex.EncodeToString(b)
-		fmt.Fprintf(w, "$EOF:%s\r\n", mark)
-		if n, err = x.WriteTo(w); err != nil {
-			return err
-		}
-		w.WriteString(mark)
-	} else if n, err = r.fileSync(x, w); err != nil {
-		return err
+	n, err := r.writeFile(w, h.EOF, x)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
+	if err != nil {
 		return err
 	}
 	r.o.Log.Info("replication: full sync sent", "replica", p.addr, "offset", at, "bytes", n,
@@ -278,9 +274,47 @@ func (r *Replica) sendFullSync(m *master, p *peer, w *bufio.Writer, h command.Re
 	return nil
 }
 
-// fileSync writes the file to a temporary file first, to send its length
-// ahead of it (a replica that cannot take an end mark).
-func (r *Replica) fileSync(x Export, w *bufio.Writer) (int64, error) {
+// sendFile serves a client that wants the RDB file alone (REPLCONF
+// rdb-only 1: redis-cli --rdb): PSYNC's +FULLRESYNC, then the file of
+// the store as of now (its keys, its functions, or both); the
+// connection closes after it.
+func (r *Replica) sendFile(nc stdnet.Conn, h command.ReplHello) error {
+	t0 := time.Now()
+	st := r.Status()
+	w := bufio.NewWriterSize(nc, 256<<10)
+	if h.PSync {
+		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", st.ReplID, st.Offset)
+	}
+	x := Export{Drv: r.o.Drv, Markers: r.o.Engine.FlushMarkers(), Aux: Aux(r.o.Version, st.ReplID, st.Offset),
+		NoKeys: h.NoKeys, NoFunctions: h.NoFunctions}
+	n, err := r.writeFile(w, h.EOF, x)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		r.o.Log.Warn("SYNC: the RDB transfer failed", "addr", h.Addr, "err", err)
+		return err
+	}
+	r.o.Log.Info("SYNC: RDB file sent", "addr", h.Addr, "bytes", n, "took", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// writeFile writes x as a sync's RDB transfer to w and returns the
+// file's size: with an end mark (eof: the peer said capa eof), else
+// with its length ahead, from a temporary file in the data directory.
+func (r *Replica) writeFile(w *bufio.Writer, eof bool, x Export) (int64, error) {
+	if eof {
+		b := make([]byte, 20)
+		_, _ = rand.Read(b)
+		mark := hex.EncodeToString(b)
+		fmt.Fprintf(w, "$EOF:%s\r\n", mark)
+		n, err := x.WriteTo(w)
+		if err != nil {
+			return n, err
+		}
+		_, err = w.WriteString(mark)
+		return n, err
+	}
 	f, err := os.CreateTemp(r.o.Dir, "rekv-sync-*.rdb")
 	if err != nil {
 		return 0, err
@@ -399,13 +433,17 @@ func (r *Replica) Wait(numreplicas int, timeout time.Duration, now bool, done fu
 	if m != nil {
 		n, acked = m.count(target)
 	}
-	if now || n >= numreplicas {
+	switch {
+	case now || n >= numreplicas:
 		done(n)
 		return
+	case m == nil: // no replica can come to acknowledge what came before
+		if timeout > 0 {
+			time.AfterFunc(timeout, func() { done(0) })
+		}
+		return
 	}
-	if m != nil {
-		m.bl.appendRaw(getAckCmd)
-	}
+	m.bl.appendRaw(getAckCmd)
 	go func() {
 		var expire <-chan time.Time
 		if timeout > 0 {
@@ -413,19 +451,13 @@ func (r *Replica) Wait(numreplicas int, timeout time.Duration, now bool, done fu
 			defer t.Stop()
 			expire = t.C
 		}
-		var stop <-chan struct{}
-		if m != nil {
-			stop = m.done
-		}
 		for {
 			select {
 			case <-expire:
-				if m != nil {
-					n, _ = m.count(target)
-				}
+				n, _ = m.count(target)
 				done(n)
 				return
-			case <-stop:
+			case <-m.done:
 				done(n)
 				return
 			case <-acked:

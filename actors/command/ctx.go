@@ -289,8 +289,12 @@ type ReplHello struct {
 	// Failover: PSYNC ... FAILOVER, from this replica's master handing
 	// it the master role (FAILOVER).
 	Failover bool
-	Addr     string // the replica's IP address
-	Port     int    // its listening-port
+	// RDBOnly: the client wants the RDB file alone, then the connection
+	// closes (REPLCONF rdb-only 1: redis-cli --rdb); NoKeys and
+	// NoFunctions leave those out of it (rdb-filter-only).
+	RDBOnly, NoKeys, NoFunctions bool
+	Addr                         string // the replica's IP address
+	Port                         int    // its listening-port
 }
 
 // ReplicaInfo is one replica of this node, as INFO replication lists it:
