@@ -25,10 +25,8 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
-field() { redis-cli -p "$1" info replication | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 # acked prints the offset the master on $1 says replica number $2 acknowledged.
-acked() { field "$1" "slave$2" | grep -o 'offset=[0-9]*' | cut -d= -f2; }
+acked() { repl_field "$1" "slave$2" | grep -o 'offset=[0-9]*' | cut -d= -f2; }
 rekv_at() { "$work/rekv" --port "$1" --dir "$work/data-$1" --log-level info >"$work/rekv-$1.log" 2>&1 & pids+=("$!"); wait_port "$1"; }
 redis_at() { redis-server --port "$1" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" --repl-diskless-load disabled "${@:2}" >/dev/null 2>&1 & pids+=("$!"); wait_port "$1"; }
 load() { redis-benchmark -p "$1" -q -c 50 -n "$requests" -r 100000 -t set,incr,lpush,hset,zadd 2>&1 | tr '\r' '\n' | grep 'requests per second'; }
@@ -60,7 +58,7 @@ sync() {
   t0=$(date +%s.%N)
   redis-cli -p "$1" replicaof 127.0.0.1 "$mport" >/dev/null
   for _ in $(seq 6000); do # at most 10 minutes
-    [ "$(redis-cli -p "$1" dbsize)" = "$dbsize" ] && [ "$(acked "$mport" "$3")" = "$(field "$mport" master_repl_offset)" ] && break
+    [ "$(redis-cli -p "$1" dbsize)" = "$dbsize" ] && [ "$(acked "$mport" "$3")" = "$(repl_field "$mport" master_repl_offset)" ] && break
     sleep 0.1
   done
   t1=$(date +%s.%N)
@@ -81,7 +79,7 @@ lagged() {
   local lp=$!
   : >"$work/lag.txt"
   while kill -0 "$lp" 2>/dev/null; do
-    k=$(field "$1" slave_repl_offset); m=$(field "$mport" master_repl_offset) # an upper bound
+    k=$(repl_field "$1" slave_repl_offset); m=$(repl_field "$mport" master_repl_offset) # an upper bound
     echo "$((m - k))" >>"$work/lag.txt"
     sleep 0.1
   done

@@ -24,8 +24,6 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
-field() { redis-cli -p "$1" info replication | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 
 go build -o "$work/rekv" .
 mport=$(free_port); kport=$(free_port)
@@ -49,8 +47,8 @@ echo "master: $dbsize keys, used_memory $(redis-cli -p "$mport" info memory | tr
 t0=$(date +%s.%N)
 redis-cli -p "$kport" replicaof 127.0.0.1 "$mport" >/dev/null
 for _ in $(seq 6000); do # at most 10 minutes
-  [ "$(field "$kport" master_link_status)" = up ] &&
-    [ "$(field "$mport" master_repl_offset)" = "$(field "$kport" slave_repl_offset)" ] && break
+  [ "$(repl_field "$kport" master_link_status)" = up ] &&
+    [ "$(repl_field "$mport" master_repl_offset)" = "$(repl_field "$kport" slave_repl_offset)" ] && break
   sleep 0.1
 done
 t1=$(date +%s.%N)
@@ -68,14 +66,14 @@ redis-benchmark -p "$mport" -q -c 50 -n "$requests" -r 100000 -t set,incr,lpush,
 load=$!
 : >"$work/lag.txt"
 while kill -0 "$load" 2>/dev/null; do
-  k=$(field "$kport" slave_repl_offset); m=$(field "$mport" master_repl_offset) # an upper bound
-  ack=$(field "$mport" slave0 | grep -o 'lag=[0-9]*' | cut -d= -f2)
+  k=$(repl_field "$kport" slave_repl_offset); m=$(repl_field "$mport" master_repl_offset) # an upper bound
+  ack=$(repl_field "$mport" slave0 | grep -o 'lag=[0-9]*' | cut -d= -f2)
   echo "$((m - k)) ${ack:-0}" >>"$work/lag.txt"
   sleep 0.1
 done
 t2=$(date +%s.%N)
 for _ in $(seq 3000); do
-  [ "$(field "$mport" master_repl_offset)" = "$(field "$kport" slave_repl_offset)" ] && break
+  [ "$(repl_field "$mport" master_repl_offset)" = "$(repl_field "$kport" slave_repl_offset)" ] && break
   sleep 0.1
 done
 t3=$(date +%s.%N)

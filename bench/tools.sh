@@ -1,12 +1,20 @@
 # Shared by the bench scripts (sourced): installs redis-server and
-# redis-tools if missing, and defines free_port, last_rps and start_rekv
-# (which starts a server when called). Sourcing it starts nothing.
+# redis-tools if missing, and defines free_port, wait_port, repl_field, last_rps
+# and start_rekv (which starts a server when called). Sourcing it starts
+# nothing.
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
 fi
 
 # free_port prints a free loopback TCP port.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# wait_port waits until a server answers PING on loopback port $1, or
+# exits after 10 s.
+wait_port() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
+
+# repl_field prints the INFO replication field $2 of the server on port $1.
+repl_field() { redis-cli -p "$1" info replication | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'; }
 
 # last_rps reads redis-benchmark --csv output and prints the requests/s.
 last_rps() {

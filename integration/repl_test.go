@@ -62,10 +62,7 @@ func TestReplicaOfRedis(t *testing.T) {
 			if err := r.Set(ctx, "mine", "1", 0).Err(); err == nil || err.Error() != "READONLY You can't write against a read only replica." {
 				t.Fatalf("SET on the replica: %v", err)
 			}
-			secs := 4
-			if s, err := strconv.Atoi(os.Getenv("REKVTEST_REPL_SECONDS")); err == nil && s > 0 {
-				secs = s
-			}
+			secs := replSeconds()
 			ops := mixedWrites(t, ctx, master, time.Duration(secs)*time.Second, func() {
 				// Halfway: drop the link; the replica continues where
 				// it was (+CONTINUE), without a second full sync.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -274,6 +273,3 @@ func argAt(args [][]byte, i int) []byte {
 	}
 	return nil
 }
-
-// itoa is strconv.AppendInt into a fresh slice.
-func itoa(n int64) []byte { return strconv.AppendInt(nil, n, 10) }

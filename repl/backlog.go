@@ -5,7 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/resp"
 )
 
 // backlog is a master's replication stream: the bytes of its effects,
@@ -48,9 +50,8 @@ func newBacklog(start int64, size *atomic.Int64, limit int64, offset *atomic.Int
 func (b *backlog) end() int64 { return b.base + int64(len(b.buf)) }
 
 // appendEffects adds one transaction's effects, each after a SELECT of
-// its database when the stream is in another one, and returns the new
-// end.
-func (b *backlog) appendEffects(fx []store.Effect) int64 {
+// its database when the stream is in another one.
+func (b *backlog) appendEffects(fx []store.Effect) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i, e := range fx {
@@ -59,25 +60,26 @@ func (b *backlog) appendEffects(fx []store.Effect) int64 {
 			db = fx[i+1].DB // SELECT before MULTI, not inside
 		}
 		if db >= 0 && db != b.db {
-			b.buf = store.AppendCommand(b.buf, []byte("SELECT"), itoa(int64(db)))
+			b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), command.Itoa(int64(db)))
 			b.db = db
 		}
 		b.buf = append(b.buf, e.Cmd...)
 	}
-	return b.grew()
+	b.grew()
 }
 
 // appendRaw adds a command that runs in no database (PING, REPLCONF
-// GETACK) and returns the new end.
-func (b *backlog) appendRaw(cmd []byte) int64 {
+// GETACK, PUBLISH).
+func (b *backlog) appendRaw(cmd []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf = append(b.buf, cmd...)
-	return b.grew()
+	b.grew()
 }
 
-// grew wakes the readers and trims what nobody needs; mu is held.
-func (b *backlog) grew() int64 {
+// grew publishes the new end as the node's offset, wakes the readers and
+// trims what nobody needs; mu is held.
+func (b *backlog) grew() {
 	end := b.end()
 	b.offset.Store(end)
 	size := b.size.Load()
@@ -97,11 +99,10 @@ func (b *backlog) grew() int64 {
 		b.base = keep
 	}
 	b.cond.Broadcast()
-	return end
 }
 
-// join registers a reader at offset at (which has must hold); mu is held
-// or the backlog is not shared yet.
+// join registers a reader at offset at, which the backlog holds; mu is
+// held or the backlog is not shared yet.
 func (b *backlog) join(at int64) *reader {
 	r := &reader{at: at}
 	b.readers[r] = struct{}{}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/resp"
 )
 
 func effect(db int, args ...string) store.Effect {
@@ -14,7 +15,7 @@ func effect(db int, args ...string) store.Effect {
 	for i, a := range args {
 		bs[i] = []byte(a)
 	}
-	return store.Effect{DB: db, Cmd: store.AppendCommand(nil, bs...)}
+	return store.Effect{DB: db, Cmd: resp.AppendCommand(nil, bs...)}
 }
 
 func never() bool { return false }
@@ -30,7 +31,7 @@ func TestBacklogSelects(t *testing.T) {
 		t.Fatalf("joined at %d", at)
 	}
 	b.appendEffects([]store.Effect{effect(0, "SET", "a", "1")})
-	b.appendEffects([]store.Effect{{DB: 2, Cmd: store.AppendCommand(nil, []byte("MULTI"))}, effect(2, "INCR", "n"), {DB: -1, Cmd: store.AppendCommand(nil, []byte("EXEC"))}})
+	b.appendEffects([]store.Effect{{DB: 2, Cmd: resp.AppendCommand(nil, []byte("MULTI"))}, effect(2, "INCR", "n"), {DB: -1, Cmd: resp.AppendCommand(nil, []byte("EXEC"))}})
 	b.appendEffects([]store.Effect{effect(2, "DEL", "b")})
 	got, err := b.next(rd, nil, 1<<20, never)
 	if err != nil {

@@ -74,7 +74,7 @@ func (r *Replica) load(ctx context.Context, f *os.File, size int64, a *applier) 
 			}
 			keys++
 			payload := rdb.Seal(append([]byte{e.Type}, e.Payload...))
-			return a.run(e.DB, []byte("RESTORE"), append([]byte(nil), e.Key...), itoa(e.ExpireAt), payload,
+			return a.run(e.DB, []byte("RESTORE"), append([]byte(nil), e.Key...), command.Itoa(e.ExpireAt), payload,
 				[]byte("REPLACE"), []byte("ABSTTL"))
 		},
 		Function: func(code []byte) error {

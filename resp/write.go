@@ -243,3 +243,19 @@ func AppendFloat(dst []byte, f float64) []byte {
 
 // Raw appends an already encoded reply (EXEC's array of replies).
 func (w *Writer) Raw(b []byte) { w.buf = append(w.buf, b...) }
+
+// AppendCommand appends args to dst as a RESP array of bulk strings: a
+// command line as a client (or a master, to its replicas) sends it.
+func AppendCommand(dst []byte, args ...[]byte) []byte {
+	dst = append(dst, '*')
+	dst = strconv.AppendInt(dst, int64(len(args)), 10)
+	dst = append(dst, '\r', '\n')
+	for _, a := range args {
+		dst = append(dst, '$')
+		dst = strconv.AppendInt(dst, int64(len(a)), 10)
+		dst = append(dst, '\r', '\n')
+		dst = append(dst, a...)
+		dst = append(dst, '\r', '\n')
+	}
+	return dst
+}

@@ -1,6 +1,6 @@
 package store
 
-import "strconv"
+import "github.com/rekv/rekv/resp"
 
 // Effect is one command line of a transaction's replication stream: what
 // a replica runs to make the same change (a write's effect form), as a
@@ -41,7 +41,7 @@ func (t *Tx) AddEffect(args ...[]byte) {
 		t.fx.list = append(t.fx.list, Effect{DB: int(t.db)})
 		return
 	}
-	t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: AppendCommand(nil, args...)})
+	t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: resp.AppendCommand(nil, args...)})
 }
 
 // expired records the deletion of a key found expired by a write (which
@@ -50,16 +50,13 @@ func (t *Tx) AddEffect(args ...[]byte) {
 // old value.
 func (t *Tx) expired(key []byte) {
 	if t.fx.collect {
-		t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: AppendCommand(nil, []byte("DEL"), key)})
+		t.fx.list = append(t.fx.list, Effect{DB: int(t.db), Cmd: resp.AppendCommand(nil, []byte("DEL"), key)})
 	}
 }
 
 // OwnEffects returns how many effects the commands recorded (AddEffect),
 // not counting the deletions of expired keys the store records.
 func (t *Tx) OwnEffects() int { return t.fx.own }
-
-// EffectCount returns how many effects are recorded.
-func (t *Tx) EffectCount() int { return len(t.fx.list) }
 
 // Effects returns the effects recorded, in order.
 func (t *Tx) Effects() []Effect { return t.fx.list }
@@ -97,36 +94,13 @@ func (t *Tx) LeaveCommand(from int) {
 	t.fx.list = append(t.fx.list[:from], group...)
 }
 
-// DropEffects forgets the effects recorded from position from on (a
-// command whose writes were undone).
-func (t *Tx) DropEffects(from int) {
-	if from < len(t.fx.list) {
-		t.fx.list = t.fx.list[:from]
-	}
-}
-
 var (
-	multiCmd = AppendCommand(nil, []byte("MULTI"))
-	execCmd  = AppendCommand(nil, []byte("EXEC"))
+	multiCmd = resp.AppendCommand(nil, []byte("MULTI"))
+	execCmd  = resp.AppendCommand(nil, []byte("EXEC"))
 )
 
 // IsMulti reports whether an effect opens a transaction (its DB is the
 // first command's).
 func (e Effect) IsMulti() bool {
 	return len(e.Cmd) == len(multiCmd) && string(e.Cmd) == string(multiCmd)
-}
-
-// AppendCommand appends args as a RESP array of bulk strings.
-func AppendCommand(dst []byte, args ...[]byte) []byte {
-	dst = append(dst, '*')
-	dst = strconv.AppendInt(dst, int64(len(args)), 10)
-	dst = append(dst, '\r', '\n')
-	for _, a := range args {
-		dst = append(dst, '$')
-		dst = strconv.AppendInt(dst, int64(len(a)), 10)
-		dst = append(dst, '\r', '\n')
-		dst = append(dst, a...)
-		dst = append(dst, '\r', '\n')
-	}
-	return dst
 }

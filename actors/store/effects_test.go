@@ -69,7 +69,7 @@ func TestEffectsOff(t *testing.T) {
 	if err := tx.SetString([]byte("a"), []byte("1"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if tx.EffectCount() != 0 || tx.Writes() <= w {
-		t.Fatalf("effects %d, writes %d -> %d", tx.EffectCount(), w, tx.Writes())
+	if len(tx.Effects()) != 0 || tx.Writes() <= w {
+		t.Fatalf("effects %d, writes %d -> %d", len(tx.Effects()), w, tx.Writes())
 	}
 }
