@@ -43,7 +43,7 @@ type fieldsRun struct {
 // fieldsSpec declares the GC's field expiry; it notes its own events
 // ("hexpired", then "del" for an emptied hash).
 func fieldsSpec() *command.Spec {
-	return &command.Spec{Name: "gc-hexpire", Flags: command.Write | command.OwnEvents, Class: command.NotifyHash}
+	return &command.Spec{Name: "gc-hexpire", Flags: command.Write | command.OwnEvents | command.NoTouch, Class: command.NotifyHash}
 }
 
 func (r *fieldsRun) count() int { return r.n }

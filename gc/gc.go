@@ -108,6 +108,9 @@ type Collector struct {
 	// beforePass, if set, runs at the start of every timer pass (tests
 	// inject panics with it).
 	beforePass atomic.Pointer[func()]
+	// beforeRun, if set, runs after a walk and before its removals run
+	// on their shards (tests write keys in between).
+	beforeRun atomic.Pointer[func()]
 
 	// Flush sweep progress per db: only hints, storage decides. swept is
 	// the marker a full sweep found nothing under; cursor where the
@@ -149,6 +152,16 @@ func (c *Collector) SetActiveExpire(on bool) { c.noExpire.Store(!on) }
 // SetBeforePass installs a hook run at the start of every timer pass;
 // tests inject faults with it. Safe while the collector runs.
 func (c *Collector) SetBeforePass(fn func()) { c.beforePass.Store(&fn) }
+
+// SetBeforeRun installs a hook that runs between a walk of the TTL index
+// or of flushed keys and the removals it found, run on their shards.
+func (c *Collector) SetBeforeRun(fn func()) { c.beforeRun.Store(&fn) }
+
+func (c *Collector) runHook() {
+	if fn := c.beforeRun.Load(); fn != nil {
+		(*fn)()
+	}
+}
 
 // Start spawns the collector's actor under the engine's guardian.
 func (c *Collector) Start() error {
@@ -384,6 +397,9 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 		if err != nil {
 			return done, err
 		}
+		if len(groups) > 0 {
+			c.runHook()
+		}
 		for sh, keys := range groups {
 			run := &reclaimFlushedRun{keys: keys, slot: db}
 			if err := c.eng.Exec(ctx, sh, markers.DBOf(db), reclaimFlushedSpec(), run); err != nil {
@@ -415,7 +431,7 @@ type reclaimFlushedRun struct {
 // reclaimFlushedSpec declares the GC's removal of flushed keys: a write
 // that raises no keyspace event (FLUSHDB raised none either).
 func reclaimFlushedSpec() *command.Spec {
-	return &command.Spec{Name: "gc-flush", Flags: command.Write | command.Unseen}
+	return &command.Spec{Name: "gc-flush", Flags: command.Write | command.Unseen | command.NoTouch}
 }
 
 func (r *reclaimFlushedRun) Run(c *command.Ctx) error {
@@ -516,6 +532,9 @@ type countedRun interface {
 func (c *Collector) onShards(ctx context.Context, groups map[[2]int][]ttlItem, spec *command.Spec,
 	newRun func(items []ttlItem, slot int) countedRun) (int, error) {
 	markers := c.eng.FlushMarkers()
+	if len(groups) > 0 {
+		c.runHook()
+	}
 	type result struct {
 		n   int
 		err error
@@ -554,7 +573,7 @@ type expireRun struct {
 // expireSpec declares the GC's expiry: each key it removes raises Redis's
 // "expired" event (class x).
 func expireSpec() *command.Spec {
-	return &command.Spec{Name: "gc-expire", Flags: command.Write, Class: command.NotifyExpired, Event: "expired"}
+	return &command.Spec{Name: "gc-expire", Flags: command.Write | command.NoTouch, Class: command.NotifyExpired, Event: "expired"}
 }
 
 func (r *expireRun) count() int { return r.n }

@@ -407,3 +407,42 @@ func TestSwappedDatabasesExpireAndReclaim(t *testing.T) {
 		t.Fatalf("SCARD s7 = %d", got)
 	}
 }
+
+// TestSweepsAreNoAccess checks the GC's removals leave keys' LFU counters
+// alone, as Redis's background expiry does. Each key is written again
+// between the walk that found its old state (flushed; expiring) and the
+// run that removes it, which then reads the new, live key: no access.
+func TestSweepsAreNoAccess(t *testing.T) {
+	n, c := start(t, time.Hour, nil)
+	ctx := context.Background()
+	for _, kv := range [][2]string{{"maxmemory-policy", "allkeys-lfu"}, {"lfu-decay-time", "0"}} {
+		if err := c.ConfigSet(ctx, kv[0], kv[1]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Set(ctx, "flushed", "old", 0)
+	if err := c.FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.Set(ctx, "expiring", "old", time.Millisecond)
+	time.Sleep(5 * time.Millisecond)
+	// A pass expires, then sweeps flushed keys: the first run finds
+	// "expiring", the second "flushed". Each is written once, a new key
+	// (a SET over an expired or flushed key creates it): counter 5.
+	order := []string{"expiring", "flushed"}
+	var runs atomic.Int32
+	n.GC().SetBeforeRun(func() {
+		if i := int(runs.Add(1)) - 1; i < len(order) {
+			c.Set(ctx, order[i], "new", 0)
+		}
+	})
+	drain(t, n, 20)
+	if got := runs.Load(); got != 2 {
+		t.Fatalf("the GC ran %d removals, want 2 (the expiry, the flush sweep)", got)
+	}
+	for _, k := range []string{"flushed", "expiring"} {
+		if got := c.ObjectFreq(ctx, k).Val(); got != 5 {
+			t.Errorf("OBJECT FREQ %s after the GC read it = %d, want 5 (no access)", k, got)
+		}
+	}
+}
