@@ -63,6 +63,22 @@ type Options struct {
 	// something other than a Redis error or a conflict: a storage fault,
 	// or a panic (the node then checks the store).
 	StorageError func(err error)
+	// Serves, when set (cluster mode), is asked before each commit whether
+	// this node still serves the keys written: a refusal (MOVED, TRYAGAIN,
+	// CLUSTERDOWN as a *rerr.Error) fails the commit with it. It is asked
+	// under the commit barrier (Quiesce), so once a new slot map is
+	// published and a Quiesce returned, no write the map refuses commits.
+	Serves func(keys []store.KeyRef) error
+	// Leased, when set (cluster mode), reports whether the node's lease
+	// still holds by its own clock: reads from the caches need it (writes
+	// are fenced by the store's clock: drivers.Fencer).
+	Leased func() bool
+	// Owned (cluster mode on a shared store, with Serves) makes the meta
+	// caches authoritative for the keys of the slots this node serves, as
+	// on an unshared store: no other node writes them (they are fenced
+	// and handed over: package cluster/membership), so reads found whole
+	// in the cache are answered without the store (owned.go).
+	Owned bool
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -118,13 +134,18 @@ type Engine struct {
 	rt       Runtime
 	log      *slog.Logger
 	caches   []*store.MetaCache
-	pids     []*actor.PID
-	shards   []*shard
-	holds1   []func([]byte) bool // holds1[i] is holder([]int{i})
-	guardian *actor.PID
-	all      []int
-	maxRetry int
-	shared   bool // other nodes write the store (Options.Shared)
+	// readerCaches, when Owned, are the caches the snapshot readers use:
+	// disabled, sharing the shards' access clocks, since the shards'
+	// own are not safe for use off their goroutines.
+	readerCaches []*store.MetaCache
+	owned        bool
+	pids         []*actor.PID
+	shards       []*shard
+	holds1       []func([]byte) bool // holds1[i] is holder([]int{i})
+	guardian     *actor.PID
+	all          []int
+	maxRetry     int
+	shared       bool // other nodes write the store (Options.Shared)
 	// syncs reports whether each commit waits for a disk sync now
 	// (drivers.CommitSyncer); nil: never.
 	syncs func() bool
@@ -135,6 +156,8 @@ type Engine struct {
 	hits, misses atomic.Int64
 	inval        func(Replier, []store.KeyRef, bool)
 	storeErr     func(error)
+	serves       func([]store.KeyRef) error
+	leased       func() bool
 	ready        func([]store.KeyRef) // Options.Ready
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
@@ -180,7 +203,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
 	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
-		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError, ready: o.Ready,
+		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError, ready: o.Ready, serves: o.Serves, leased: o.Leased,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
@@ -193,9 +216,10 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		return nil, fmt.Errorf("actors: load flush markers: %w", err)
 	}
 	per := max(o.MetaCacheSize/o.Shards, 1)
-	if o.Shared || o.MetaCacheSize == 0 {
+	if o.Shared && !o.Owned || o.MetaCacheSize == 0 {
 		per = 0 // disabled
 	}
+	e.owned = o.Shared && o.Owned
 	if o.Shared {
 		e.maxRetry, e.shared = 100, true
 		if sn, ok := drv.(drivers.Snapshotter); ok {
@@ -212,6 +236,11 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 		c.EnableMembers(o.MemberCacheSize / o.Shards)
 		c.EnableLists(o.ListCacheBytes / o.Shards)
 		e.caches = append(e.caches, c)
+		if e.owned {
+			rc := store.NewMetaCache(0)
+			rc.SetClock(clock)
+			e.readerCaches = append(e.readerCaches, rc)
+		}
 		e.all = append(e.all, i)
 		e.holds1 = append(e.holds1, func(key []byte) bool { return e.ShardOf(key) == i })
 	}
@@ -415,6 +444,9 @@ func (e *Engine) execute(req *Request, own int) {
 	switch {
 	case len(req.Shards) > 1:
 		caches, purge = e.cachesOf(req.Shards)
+	case req.at != 0 && e.owned: // a snapshot reader's goroutine
+		c := e.readerCaches[own]
+		caches, purge = func([]byte) *store.MetaCache { return c }, func() {}
 	default:
 		caches, purge = e.shards[own].cacheFns()
 	}
@@ -532,7 +564,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		}
 		var re *rerr.Error
 		if e.storeErr != nil && !errors.As(err, &re) && !errors.Is(err, drivers.ErrConflict) &&
-			!errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrTooBig) {
+			!errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrTooBig) && !errors.Is(err, store.ErrFenced) {
 			e.storeErr(err)
 		}
 		command.Reply(w, err, req.Spec.FullName(), e.log)

@@ -54,13 +54,20 @@ func (e *Engine) effects() bool { return e.feed.on.Load() }
 
 // commit commits tx and hands its effects to the sink. A transaction that
 // wrote without recording its effects (begun before SetSink) is refused
-// with a conflict, so it runs again and records them.
+// with a conflict, so it runs again and records them; one that wrote keys
+// this node no longer serves (Options.Serves) is refused with the
+// redirection.
 func (e *Engine) commit(tx *store.Tx) error {
 	e.feed.mu.RLock()
 	defer e.feed.mu.RUnlock()
 	on := e.feed.on.Load()
 	if on && !tx.Collecting() && tx.Writes() > 0 {
 		return drivers.ErrConflict
+	}
+	if e.serves != nil && tx.Writes() > 0 {
+		if err := e.serves(tx.Touched()); err != nil {
+			return err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return err

@@ -92,6 +92,10 @@ func (s *shard) Receive(ctx actor.Context) {
 	}
 	defer s.mu.Unlock()
 	if m, ok := ctx.Message().(*Request); ok && s.e.snaps != nil && snapshotRead(m) {
+		if s.e.owned && s.readCached(m) {
+			s.runQueuedIfDue() // writes the read left queued
+			return
+		}
 		s.readAt(m)
 		s.runQueuedIfDue() // writes the read left queued
 		return

@@ -244,3 +244,40 @@ func LockRead(tx Txn, key []byte) error {
 	}
 	return nil
 }
+
+// ErrFenced reports a commit refused because it would have come after the
+// fence its driver was given (Fencer): nothing was written.
+var ErrFenced = errors.New("drivers: commit past the node's lease")
+
+// Fencer is implemented by drivers of a store several nodes share that can
+// refuse a commit by the store's own clock: after SetFence(until), a
+// writable transaction commits only with a commit time (unix ms, the
+// store's clock) before until() read at its commit, else it fails with
+// ErrFenced and writes nothing. A node whose lease on some keys ends at
+// until by that clock thus never writes them once another node may have
+// taken them over (cluster mode's slot ownership). until returning 0 sets
+// no bound. Transactions that must commit regardless (renewing the lease
+// itself) call Unfence (FenceExempt) before committing.
+type Fencer interface {
+	SetFence(until func() int64)
+}
+
+// FenceExempt is implemented by transactions of a Fencer's driver.
+type FenceExempt interface {
+	Unfence()
+}
+
+// Unfence exempts tx from its driver's fence, if it has one.
+func Unfence(tx Txn) {
+	if u, ok := tx.(FenceExempt); ok {
+		u.Unfence()
+	}
+}
+
+// Clocked is implemented by transactions of a store with a clock of its
+// own (TiKV's timestamp oracle): StartMillis is the transaction's start by
+// that clock, in unix ms. Leases several nodes compare are written and
+// judged in it.
+type Clocked interface {
+	StartMillis() int64
+}

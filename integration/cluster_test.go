@@ -129,13 +129,39 @@ func awaitAgreement(t *testing.T, clients []*redis.Client, want int) []redis.Clu
 			owners[s.Nodes[0].Addr] = true
 			covered += s.End - s.Start + 1
 		}
-		if agree && covered == cluster.Slots && len(owners) == want {
+		if agree && covered == cluster.Slots && len(owners) == want && serving(ctx, clients, first) {
 			return first
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the nodes do not agree on %d owners of every slot: %v", want, first)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// serving reports whether each node serves the first slot of each of its
+// ranges (no TRYAGAIN: the slots were handed over to it).
+func serving(ctx context.Context, clients []*redis.Client, slots []redis.ClusterSlot) bool {
+	for _, s := range slots {
+		for _, c := range clients {
+			if c.Options().Addr != s.Nodes[0].Addr {
+				continue
+			}
+			err := c.Get(ctx, keyInSlot(s.Start)).Err()
+			if err != nil && !errors.Is(err, redis.Nil) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keyInSlot returns a key of slot.
+func keyInSlot(slot int) string {
+	for i := 0; ; i++ {
+		if k := "slot:" + strconv.Itoa(i); cluster.KeySlot([]byte(k)) == slot {
+			return k
+		}
 	}
 }
 

@@ -39,7 +39,8 @@ func (s *Server) ClusterLinks() []command.ClusterLink {
 
 // clusterRouted is Redis Cluster's redirection (getNodeByQuery): in
 // cluster mode a command's keys must share one slot (CROSSSLOT), which
-// this node must own (MOVED to its owner, CLUSTERDOWN when none). EXEC
+// this node must serve (MOVED to its owner, CLUSTERDOWN when none,
+// TRYAGAIN while it is handed over). EXEC
 // checks every queued command's keys, and a refused EXEC ends the
 // transaction; any other refused command in MULTI aborts the EXEC to come
 // (the caller's fail), as in Redis. Keyless commands go through.
@@ -67,17 +68,7 @@ func clusterRouted(s *Server, a *admission) error {
 		}
 	}
 	if err == nil && slot >= 0 {
-		st := s.opts.Cluster.State()
-		if st.Mine(slot) { // the common case: no map look-up
-			return nil
-		}
-		owner, ok := st.Owner(slot)
-		switch {
-		case !ok:
-			err = rerr.ErrClusterDown
-		case owner.ID != st.Self.ID:
-			err = rerr.Moved(slot, owner.Addr())
-		}
+		err = command.ClusterRefusal(s.opts.Cluster.State(), slot)
 	}
 	if err != nil && exec {
 		a.cl.endMulti()

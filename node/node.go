@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors"
+	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/all"
 	"github.com/rekv/rekv/actors/command/scripting"
 	"github.com/rekv/rekv/actors/command/server"
@@ -55,6 +56,8 @@ type Node struct {
 	// store); serving is set once the engine and clients may take what
 	// the bus brings.
 	members atomic.Pointer[membership.Membership]
+	// live is the engine once started, for the membership's goroutine.
+	live    atomic.Pointer[actors.Engine]
 	bus     *bus.Bus
 	serving atomic.Bool
 	// repl is the node's replication (REPLICAOF).
@@ -184,19 +187,27 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
 
+	var eo struct {
+		serves func([]store.KeyRef) error
+		leased func() bool
+	}
+	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
+		eo.serves, eo.leased = serves(m), m.Healthy
+	}
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage}, drv, reg, n.net, log)
+		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: eo.serves, Leased: eo.leased, Owned: eo.serves != nil && shared}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
+	n.live.Store(n.engine)
 	gco := gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
 		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys}
 	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
 		// Each node collects the keys of its own slots, all at once.
-		gco.Owns = func(key []byte) bool { return m.State().Mine(cluster.KeySlot(key)) }
+		gco.Owns = func(key []byte) bool { return m.State().Serves(cluster.KeySlot(key)) }
 		gco.Sweeps = func() bool { return m.State().Mine(0) }
 	} else {
 		gco.Lease = lease(shared, cfg.Storage.TiKV)
@@ -315,6 +326,20 @@ func (n *Node) joinPeers(cfg conf.Config, shared bool, log *slog.Logger) error {
 		self.BusPort, _ = strconv.Atoi(p)
 	}
 	m, err := membership.Join(n.drv, membership.Options{Self: self, Term: cfg.Cluster.NodeTimeout, NoSlots: !cfg.Cluster.Enabled,
+		Apply: func() {
+			if e := n.live.Load(); e != nil {
+				e.Quiesce(func() {}) // the writes begun under the old map are done
+			}
+		},
+		Gained: func() error {
+			if e := n.live.Load(); e != nil {
+				// Entries of slots served before may be stale now.
+				ctx, cancel := context.WithTimeout(context.Background(), cfg.Cluster.NodeTimeout)
+				defer cancel()
+				return e.PurgeCaches(ctx)
+			}
+			return nil
+		},
 		Log: log.With("component", "cluster")})
 	if err != nil {
 		if n.bus != nil {
@@ -323,7 +348,26 @@ func (n *Node) joinPeers(cfg conf.Config, shared bool, log *slog.Logger) error {
 		return err
 	}
 	n.members.Store(m)
+	if f, ok := n.drv.(drivers.Fencer); ok && cfg.Cluster.Enabled {
+		// No write commits once the lease ended by the store's clock: by
+		// then the other nodes may have taken this node's slots.
+		f.SetFence(m.Until)
+	}
 	return nil
+}
+
+// serves is the engine's Serves in cluster mode: the keys a transaction
+// wrote must be of slots the node serves.
+func serves(m *membership.Membership) func([]store.KeyRef) error {
+	return func(keys []store.KeyRef) error {
+		st := m.State()
+		for _, k := range keys {
+			if err := command.ClusterRefusal(st, cluster.KeySlot(k.Key)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // peers returns the bus addresses of the other nodes (none before the
@@ -362,6 +406,14 @@ func (n *Node) busHandler() bus.Handler {
 			}
 		},
 		Invalidate: func(keys []bus.Key, flushed bool) {
+			if flushed && n.cfg.Cluster.Enabled && n.serving.Load() {
+				// Another node flushed: this node's caches are authoritative
+				// and must see the new flush marker now (the GC reloads the
+				// markers at each pass too).
+				if err := n.engine.FlushMarkers().Reload(n.drv); err != nil {
+					n.log.Warn("cluster: could not reload the flush markers", "err", err)
+				}
+			}
 			if n.serving.Load() {
 				n.net.Invalidate(nil, keyRefs(keys), flushed)
 			}

@@ -45,6 +45,8 @@ func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 		w.Error(rerr.ErrUndetermined.Msg)
 	case errors.Is(err, store.ErrUnavailable):
 		w.Error(rerr.ErrUnavailable.Msg)
+	case errors.Is(err, store.ErrFenced):
+		w.Error(rerr.ErrClusterLease.Msg)
 	case storageFault(err) != nil:
 		// The file system refused the write: the command was not applied,
 		// and the health check, told of it, marks the store failed and

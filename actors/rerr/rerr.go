@@ -57,8 +57,12 @@ var (
 	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}
 	ErrNoPassword      = &Error{"ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"}
 	// Cluster mode's refusals (Redis Cluster's texts).
-	ErrCrossSlot       = &Error{"CROSSSLOT Keys in request don't hash to the same slot"}
-	ErrClusterDown     = &Error{"CLUSTERDOWN Hash slot not served"}
+	ErrCrossSlot   = &Error{"CROSSSLOT Keys in request don't hash to the same slot"}
+	ErrClusterDown = &Error{"CLUSTERDOWN Hash slot not served"}
+	// ErrClusterLease: the node's lease ended (it could not renew it in
+	// the store), so the other nodes may take its slots; Redis's reply of
+	// a node that lost its cluster.
+	ErrClusterLease    = &Error{"CLUSTERDOWN The cluster is down"}
 	ErrClusterDisabled = &Error{"ERR This instance has cluster support disabled"}
 	ErrSelectInCluster = &Error{"ERR SELECT is not allowed in cluster mode"}
 	ErrNotInMulti      = &Error{"ERR Command not allowed inside a transaction"}

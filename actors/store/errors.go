@@ -14,4 +14,7 @@ var (
 	// ErrUndetermined a commit whose outcome the store did not tell.
 	ErrUnavailable  = drivers.ErrUnavailable
 	ErrUndetermined = drivers.ErrUndetermined
+	// ErrFenced is a commit refused because the node's cluster lease had
+	// ended by the store's clock (drivers.Fencer): nothing was written.
+	ErrFenced = drivers.ErrFenced
 )

@@ -33,8 +33,17 @@ type Options struct {
 	// the nodes need each other's addresses for the bus, not slots): the
 	// node neither reads nor writes the slot map.
 	NoSlots bool
-	Now     func() time.Time
-	Log     *slog.Logger
+	// Gained, if set, runs before the node starts serving slots it did
+	// not serve (the node's caches of them may be stale: it empties
+	// them); on an error the node goes on serving what it served, and
+	// tries again at its next renewal.
+	Gained func() error
+	// Apply, if set, runs once the node read a new map, before it says
+	// it applied it (Member.Applied): it returns once every write begun
+	// under the old map finished (the engine's commit barrier).
+	Apply func()
+	Now   func() time.Time
+	Log   *slog.Logger
 }
 
 // NewID returns a random node id: 40 hex digits, as Redis's.
@@ -53,8 +62,8 @@ type Membership struct {
 	state atomic.Pointer[cluster.State]
 	// Rebalances counts the map changes this node wrote.
 	Rebalances atomic.Int64
-	lastSync   atomic.Int64 // unix ms of the last successful sync
-	failing    bool         // the last sync failed (logged once), owned by loop
+	applied    atomic.Uint64 // the newest map epoch Apply ran for
+	failing    bool          // the last sync failed (logged once), owned by loop
 	stop       chan struct{}
 	done       chan struct{}
 	closeOnce  sync.Once
@@ -76,7 +85,7 @@ func Join(drv drivers.Driver, o Options) (*Membership, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	m := &Membership{drv: drv, o: o, stop: make(chan struct{}), done: make(chan struct{})}
-	if err := m.syncRetry(true); err != nil {
+	if err := m.syncApply(); err != nil {
 		return nil, fmt.Errorf("cluster: join: %w", err)
 	}
 	o.Log.Info("cluster: joined", "id", o.Self.ID, "addr", o.Self.Addr(), "bus", o.Self.BusAddr(), "slots", m.State().Map.Count(o.Self.ID),
@@ -100,10 +109,21 @@ func (m *Membership) Peers() map[string]string {
 	return out
 }
 
-// Healthy reports whether the node's last sync is within its lease term:
-// past that, the other nodes may have taken its slots.
+// Healthy reports whether the node's lease still holds (State.Deadline):
+// past it, the other nodes may have taken its slots.
 func (m *Membership) Healthy() bool {
-	return m.o.Now().UnixMilli()-m.lastSync.Load() < m.o.Term.Milliseconds()
+	st := m.State()
+	return st != nil && m.o.Now().UnixMilli() < st.Deadline
+}
+
+// Until returns the end of the node's lease by the store's clock (unix
+// ms; 0 before it joined): the fence of its writes (drivers.Fencer), so
+// none commits once other nodes may take its slots.
+func (m *Membership) Until() int64 {
+	if st := m.State(); st != nil {
+		return st.Self.Until
+	}
+	return 0
 }
 
 // Leave removes the node from the cluster: its record goes and its slots
@@ -113,6 +133,16 @@ func (m *Membership) Leave() error {
 	m.closeOnce.Do(func() {
 		close(m.stop)
 		<-m.done
+		if st := m.State(); !m.o.NoSlots && st != nil {
+			// Serve nothing more, and let the writes under way finish,
+			// before the others may serve this node's slots.
+			quit := *st
+			quit.Serving = &cluster.Slotset{}
+			m.state.Store(&quit)
+			if m.o.Apply != nil {
+				m.o.Apply()
+			}
+		}
 		if err = m.syncRetry(false); err != nil {
 			err = fmt.Errorf("cluster: leave: %w", err)
 		}
@@ -122,7 +152,7 @@ func (m *Membership) Leave() error {
 
 func (m *Membership) loop() {
 	defer close(m.done)
-	t := time.NewTicker(m.o.Interval)
+	t := time.NewTimer(m.next())
 	defer t.Stop()
 	for {
 		select {
@@ -130,7 +160,8 @@ func (m *Membership) loop() {
 			return
 		case <-t.C:
 		}
-		err := m.syncRetry(true)
+		err := m.syncApply()
+		t.Reset(m.next())
 		switch {
 		case err != nil && !m.failing:
 			m.failing = true
@@ -140,6 +171,40 @@ func (m *Membership) loop() {
 			m.o.Log.Info("cluster: membership renewed again")
 		}
 	}
+}
+
+// next is how long the loop waits for its next renewal: the interval, or
+// a tenth of it while slots the map gives this node wait for the other
+// nodes to apply that map (the clients of those slots get TRYAGAIN
+// meanwhile).
+func (m *Membership) next() time.Duration {
+	if st := m.State(); st != nil && !m.o.NoSlots {
+		for s, o := range st.Map.Owners {
+			if o == st.Self.ID && !st.Serves(s) {
+				return max(m.o.Interval/10, time.Millisecond)
+			}
+		}
+	}
+	return m.o.Interval
+}
+
+// syncApply renews the node's membership; when that brought a new map, it
+// applies it (Options.Apply) and renews again at once, so the nodes
+// waiting for it to apply the map (to serve the slots they gained) see it
+// without waiting for the next renewal.
+func (m *Membership) syncApply() error {
+	if err := m.syncRetry(true); err != nil {
+		return err
+	}
+	epoch := m.State().Map.Epoch
+	if m.o.NoSlots || epoch <= m.applied.Load() {
+		return nil
+	}
+	if m.o.Apply != nil {
+		m.o.Apply()
+	}
+	m.applied.Store(epoch)
+	return m.syncRetry(true)
 }
 
 // syncRetry runs sync, again after a conflict with another node's.
@@ -158,19 +223,29 @@ func (m *Membership) syncRetry(present bool) error {
 // this node's address (an earlier process here), reads the map, and
 // writes it rebalanced when the live members changed.
 func (m *Membership) sync(present bool) error {
-	now := m.o.Now().UnixMilli()
+	local := m.o.Now().UnixMilli()
 	tx, err := m.drv.Begin(true)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	drivers.Unfence(tx) // a lease that ended is renewed all the same
+	now := local        // leases are written and judged by the store's clock
+	if c, ok := tx.(drivers.Clocked); ok {
+		now = c.StartMillis()
+	}
+	term := m.o.Term.Milliseconds()
+	deadline := local + term - term/10
 	self := m.o.Self
-	self.Until = now + m.o.Term.Milliseconds()
+	self.Until = now + term
+	self.Applied = m.applied.Load()
 	members := map[string]cluster.Member{}
 	start, end := codec.ClusterMembers()
 	var stale [][]byte
+	found := false // this node's record, not deleted by another node
 	err = tx.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
 		id := string(k[len(start):])
+		found = found || id == self.ID
 		mem, err := cluster.DecodeMember(id, v)
 		if err != nil || id != self.ID && (mem.Until <= now || mem.Addr() == self.Addr()) {
 			stale = append(stale, append([]byte(nil), k...))
@@ -201,8 +276,7 @@ func (m *Membership) sync(present bool) error {
 		if err := tx.Commit(); err != nil {
 			return err
 		}
-		m.lastSync.Store(now)
-		m.state.Store(&cluster.State{Self: self, Members: members, Map: &cluster.Map{}})
+		m.state.Store(&cluster.State{Self: self, Members: members, Map: &cluster.Map{}, Deadline: deadline})
 		return nil
 	}
 	old := &cluster.Map{}
@@ -227,7 +301,52 @@ func (m *Membership) sync(present bool) error {
 		m.Rebalances.Add(1)
 		m.o.Log.Info("cluster: slots rebalanced", "epoch", next.Epoch, "members", len(members), "mine", next.Count(self.ID))
 	}
-	m.lastSync.Store(now)
-	m.state.Store(&cluster.State{Self: self, Members: members, Map: next})
+	// The slots served under the last map hold on only if the lease held
+	// since: a node whose lease ended (its record gone, or renewed too
+	// late) may have had its slots taken, written and handed back.
+	prev := m.State()
+	if prev != nil && (!found || now >= prev.Self.Until) {
+		prev = nil
+	}
+	serving := serving(self, members, next, prev)
+	if m.o.Gained != nil && gained(prev, serving) {
+		if err := m.o.Gained(); err != nil {
+			return fmt.Errorf("cluster: before serving new slots: %w", err)
+		}
+	}
+	m.state.Store(&cluster.State{Self: self, Members: members, Map: next, Serving: serving, Deadline: deadline})
 	return nil
+}
+
+// serving returns the slots self serves under map next: those it served
+// under the map before (prev, nil if none), and all it owns once every
+// other live member has applied next.
+func serving(self cluster.Member, members map[string]cluster.Member, next *cluster.Map, prev *cluster.State) *cluster.Slotset {
+	ready := true
+	for id, mem := range members {
+		if id != self.ID && mem.Applied < next.Epoch {
+			ready = false
+		}
+	}
+	out := &cluster.Slotset{}
+	for s, o := range next.Owners {
+		if o == self.ID && (ready || prev != nil && prev.Serves(s)) {
+			out.Add(s)
+		}
+	}
+	return out
+}
+
+// gained reports whether serving holds a slot prev did not serve.
+func gained(prev *cluster.State, serving *cluster.Slotset) bool {
+	for i, w := range serving {
+		var had uint64
+		if prev != nil && prev.Serving != nil {
+			had = prev.Serving[i]
+		}
+		if w&^had != 0 {
+			return true
+		}
+	}
+	return false
 }

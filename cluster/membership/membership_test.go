@@ -152,3 +152,90 @@ func TestMembersWithoutSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHandover: a node serves the slots it gains only once every other
+// live node applied the map that moved them (after its commit barrier);
+// a node whose lease ended serves nothing of its old share until the
+// others applied the map again.
+func TestHandover(t *testing.T) {
+	drv, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	c := &clock{}
+	c.ms.Store(1_000_000)
+	var applies, gains atomic.Int32
+	join := func(id string, port int) *Membership {
+		t.Helper()
+		m, err := Join(drv, Options{Self: member(id, port), Term: 5 * time.Second, Interval: time.Hour, Now: c.now,
+			Apply: func() { applies.Add(1) }, Gained: func() error { gains.Add(1); return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	syncApply := func(ms ...*Membership) {
+		t.Helper()
+		for _, m := range ms {
+			if err := m.syncApply(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	served := func(m *Membership) int {
+		n := 0
+		for s := range cluster.Slots {
+			if m.State().Serves(s) {
+				if !m.State().Mine(s) {
+					t.Fatalf("%s serves slot %d it does not own", m.State().Self.ID, s)
+				}
+				n++
+			}
+		}
+		return n
+	}
+	a := join("a", 7001)
+	if served(a) != cluster.Slots || gains.Load() != 1 {
+		t.Fatalf("a alone serves %d slots (%d gains)", served(a), gains.Load())
+	}
+	b := join("b", 7002)
+	if n := b.State().Map.Count("b"); n != cluster.Slots/2 || served(b) != 0 {
+		t.Fatalf("b owns %d slots and serves %d before a applied the map", n, served(b))
+	}
+	if served(a) != cluster.Slots {
+		t.Fatal("a stopped serving before it read the new map")
+	}
+	before := applies.Load()
+	syncApply(a) // reads the map, runs its barrier, says so
+	if applies.Load() != before+1 || a.State().Self.Applied != b.State().Map.Epoch {
+		t.Fatalf("a applied %d times, record says epoch %d, map %d", applies.Load()-before, a.State().Self.Applied, b.State().Map.Epoch)
+	}
+	if served(a) != cluster.Slots/2 {
+		t.Fatalf("a serves %d slots after applying the map", served(a))
+	}
+	gainsBefore := gains.Load()
+	syncApply(b)
+	if served(b) != cluster.Slots/2 || gains.Load() != gainsBefore+1 {
+		t.Fatalf("b serves %d slots once a applied (%d gains)", served(b), gains.Load()-gainsBefore)
+	}
+
+	// b stops renewing; a takes its slots when its lease ends (b is not
+	// waited for: its writes are fenced at its lease's end).
+	c.add(6 * time.Second)
+	syncApply(a)
+	if served(a) != cluster.Slots {
+		t.Fatalf("a serves %d slots after b's lease ended", served(a))
+	}
+	// b comes back: its record was deleted, so what it served before
+	// does not count; it waits for a to apply the map that gives it
+	// slots again.
+	syncApply(b)
+	if n := b.State().Map.Count("b"); n == 0 || served(b) != 0 {
+		t.Fatalf("b back owns %d slots and serves %d before a applied", n, served(b))
+	}
+	syncApply(a, b)
+	if served(a)+served(b) != cluster.Slots {
+		t.Fatalf("a and b serve %d + %d slots", served(a), served(b))
+	}
+}

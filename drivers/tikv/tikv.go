@@ -93,6 +93,7 @@ type DB struct {
 	// network: connected to PD endpoints (not a mock), so Reconnect can
 	// make a new client.
 	network bool
+	fence   atomic.Pointer[func() int64] // SetFence's
 }
 
 // client is one client-go store and the context of every call made on
@@ -371,8 +372,18 @@ func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, err
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
 	tx.SetVars(c.vars)
-	return &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}, nil
+	t := &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}
+	if f := d.fence.Load(); f != nil && writable {
+		t.fence = *f
+	}
+	return t, nil
 }
+
+var _ drivers.Fencer = (*DB)(nil)
+
+// SetFence bounds every writable transaction's commit time from now on
+// (drivers.Fencer).
+func (d *DB) SetFence(until func() int64) { d.fence.Store(&until) }
 
 var _ drivers.Snapshotter = (*DB)(nil)
 

@@ -249,3 +249,56 @@ func TestCommitErrorsClassified(t *testing.T) {
 		t.Errorf("region unavailable: %v, want ErrUnavailable", err)
 	}
 }
+
+// TestFence: with a fence behind PD's clock a write does not commit
+// (ErrFenced) and leaves nothing; ahead of it, or exempted, it commits.
+func TestFence(t *testing.T) {
+	d, err := Open(Options{PD: []string{MockPD}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var until int64
+	d.SetFence(func() int64 { return until })
+	write := func(key string, exempt bool) error {
+		tx, err := d.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if exempt {
+			drivers.Unfence(tx)
+		}
+		if start := tx.(drivers.Clocked).StartMillis(); start < time.Now().Add(-time.Minute).UnixMilli() {
+			t.Fatalf("StartMillis %d is not PD's unix ms", start)
+		}
+		if err := tx.Set([]byte(key), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+		return tx.Commit()
+	}
+	read := func(key string) bool {
+		tx, _ := d.Begin(false)
+		defer tx.Rollback()
+		_, err := tx.Get([]byte(key))
+		return err == nil
+	}
+	until = time.Now().Add(-time.Second).UnixMilli()
+	if err := write("late", false); !errors.Is(err, drivers.ErrFenced) {
+		t.Fatalf("commit past the fence: %v, want ErrFenced", err)
+	}
+	if read("late") {
+		t.Fatal("a fenced commit wrote its key")
+	}
+	if err := write("exempt", true); err != nil || !read("exempt") {
+		t.Fatalf("exempt commit past the fence: %v", err)
+	}
+	until = time.Now().Add(time.Minute).UnixMilli()
+	if err := write("early", false); err != nil || !read("early") {
+		t.Fatalf("commit before the fence: %v", err)
+	}
+	until = 0
+	if err := write("none", false); err != nil {
+		t.Fatalf("commit without a fence: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tikv/client-go/v2/oracle"
 	"time"
 
 	tikverr "github.com/tikv/client-go/v2/error"
@@ -28,12 +29,23 @@ type txn struct {
 	writes   int
 	reads    [][]byte // LockRead keys, locked at commit if the txn writes
 	done     bool
+	fence    func() int64 // DB.SetFence's, nil once Unfence
 }
 
 var (
-	_ drivers.Txn        = (*txn)(nil)
-	_ drivers.ReadLocker = (*txn)(nil)
+	_ drivers.Txn         = (*txn)(nil)
+	_ drivers.ReadLocker  = (*txn)(nil)
+	_ drivers.FenceExempt = (*txn)(nil)
+	_ drivers.Clocked     = (*txn)(nil)
 )
+
+// Unfence exempts the transaction from the driver's fence
+// (drivers.FenceExempt).
+func (t *txn) Unfence() { t.fence = nil }
+
+// StartMillis is the start timestamp's physical part: unix ms by PD's
+// clock (drivers.Clocked).
+func (t *txn) StartMillis() int64 { return oracle.ExtractPhysical(t.tx.StartTS()) }
 
 func wrap(err error) error {
 	var conflict *tikverr.ErrWriteConflict
@@ -263,7 +275,22 @@ func (t *txn) Commit() error {
 			return wrapIn(ctx, err)
 		}
 	}
-	return committed(wrapIn(ctx, t.tx.Commit(ctx)))
+	fenced := false
+	if t.fence != nil {
+		until := t.fence
+		t.tx.SetCommitTSUpperBoundCheck(func(ts uint64) bool {
+			u := until()
+			fenced = u > 0 && oracle.ExtractPhysical(ts) >= u
+			return !fenced
+		})
+	}
+	err := t.tx.Commit(ctx)
+	if fenced {
+		// Refused before the primary's commit: the prewritten locks are
+		// rolled back by whoever meets them.
+		return fmt.Errorf("%w: %w", drivers.ErrFenced, err)
+	}
+	return committed(wrapIn(ctx, err))
 }
 
 // wrapIn is wrap for an error of a call made with ctx: once ctx ended

@@ -1,0 +1,101 @@
+package actors
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/drivers/tikv"
+)
+
+// ownedEngine is heldEngine in owned mode: caches authoritative for the
+// keys Serves accepts, which refuses everything while refuse is set.
+func ownedEngine(t *testing.T, refuse *atomic.Bool) (*Engine, *heldStamps, *command.Registry) {
+	m, err := tikv.NewMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := m.Open(tikv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldStamps{DB: db, open: make(chan struct{})}
+	close(h.open)
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	serves := func([]store.KeyRef) error {
+		if refuse.Load() {
+			return rerr.Moved(1, "127.0.0.1:1")
+		}
+		return nil
+	}
+	e, err := New(Options{Shards: 2, Shared: true, Owned: true, Serves: serves, MetaCacheSize: 1000, ScanCursors: 10},
+		h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.Stop(context.Background())
+		_ = db.Close()
+		_ = m.Close()
+	})
+	return e, h, reg
+}
+
+// TestOwnedReadsFromCache: in owned mode a GET of a key the node wrote is
+// answered from its shard's cache (no stamp, no read of the store); a
+// miss, a key the node no longer serves, and a read after PurgeCaches
+// take the snapshot path and still read what was written; a GET
+// pipelined after a SET of its key sees it; a write of a key not served
+// is refused with the redirection.
+func TestOwnedReadsFromCache(t *testing.T) {
+	var refuse atomic.Bool
+	e, h, reg := ownedEngine(t, &refuse)
+	send(t, e, reg, []string{"set k1 v1", "set k2 v2"}, nil)
+
+	asked, reads := h.asked.Load(), h.atReads.Load()
+	got := send(t, e, reg, []string{"get k1", "get k2", "strlen k1", "exists k1 k2"}, nil)
+	if want := []string{"$2\r\nv1\r\n", "$2\r\nv2\r\n", ":2\r\n", ":2\r\n"}; !slices.Equal(got, want) {
+		t.Fatalf("cached reads: %q, want %q", got, want)
+	}
+	if h.asked.Load() != asked || h.atReads.Load() != reads {
+		t.Fatalf("cached reads asked %d stamps and read the store %d times", h.asked.Load()-asked, h.atReads.Load()-reads)
+	}
+
+	// A miss reads the store.
+	if got := send(t, e, reg, []string{"get nokey"}, nil); got[0] != "$-1\r\n" || h.asked.Load() == asked {
+		t.Fatalf("GET of a missing key: %q after %d stamps", got[0], h.asked.Load()-asked)
+	}
+
+	// A write, then a read of its key in one pipeline: the read sees it.
+	if got := send(t, e, reg, []string{"set k1 v3", "get k1"}, nil); got[1] != "$2\r\nv3\r\n" {
+		t.Fatalf("GET after SET in one pipeline: %q", got[1])
+	}
+
+	// Not served: the snapshot path answers reads; writes are refused.
+	refuse.Store(true)
+	asked = h.asked.Load()
+	if got := send(t, e, reg, []string{"get k1"}, nil); got[0] != "$2\r\nv3\r\n" || h.asked.Load() == asked {
+		t.Fatalf("GET of a key not served: %q after %d stamps", got[0], h.asked.Load()-asked)
+	}
+	if got := send(t, e, reg, []string{"set k1 v4"}, nil); got[0] != "-MOVED 1 127.0.0.1:1\r\n" {
+		t.Fatalf("SET of a key not served: %q", got[0])
+	}
+	refuse.Store(false)
+
+	// Emptied caches: the next read goes to the store, then is cached.
+	if err := e.PurgeCaches(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	asked = h.asked.Load()
+	if got := send(t, e, reg, []string{"get k2"}, nil); got[0] != "$2\r\nv2\r\n" || h.asked.Load() == asked {
+		t.Fatalf("GET after PurgeCaches: %q after %d stamps", got[0], h.asked.Load()-asked)
+	}
+}
