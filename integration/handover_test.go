@@ -43,6 +43,9 @@ func TestClusterHandover(t *testing.T) {
 				pd, open = strings.Split(env, ","), tikv.Open
 				ns = netNamespace(t, pd)
 			} else {
+				if !hasDriver("tikv") {
+					t.Skip("the in-process mock runs with the tikv driver (REKVTEST_DRIVERS)")
+				}
 				open = sharedMock(t).Open
 			}
 			edit := func(c *conf.Config) {
