@@ -99,3 +99,26 @@ func TestOwnedReadsFromCache(t *testing.T) {
 		t.Fatalf("GET after PurgeCaches: %q after %d stamps", got[0], h.asked.Load()-asked)
 	}
 }
+
+// TestOwnedReadsInPlace: in owned mode an event loop answers a cached
+// read itself (RunHere), and leaves a miss to the shard.
+func TestOwnedReadsInPlace(t *testing.T) {
+	var refuse atomic.Bool
+	e, h, reg := ownedEngine(t, &refuse)
+	send(t, e, reg, []string{"set k1 v1"}, nil)
+	asked := h.asked.Load()
+	col := &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: 1}
+	if !e.RunHere(request(t, e, reg, col, "get k1")) {
+		t.Fatal("a cached GET was not answered in place")
+	}
+	if got := col.results(t, 1); got[0] != "$2\r\nv1\r\n" || h.asked.Load() != asked {
+		t.Fatalf("in place: %q after %d stamps", got[0], h.asked.Load()-asked)
+	}
+	if e.RunHere(request(t, e, reg, &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: 1}, "get nokey")) {
+		t.Fatal("a GET of a key not cached was answered in place")
+	}
+	refuse.Store(true)
+	if e.RunHere(request(t, e, reg, &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: 1}, "get k1")) {
+		t.Fatal("a GET of a key not served was answered in place")
+	}
+}

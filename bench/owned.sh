@@ -13,6 +13,10 @@
 #
 #   bench/owned.sh [rounds]            default 3
 #   CLIENTS=50 REQUESTS=100000 (per redis-benchmark run)
+#   PIN=1 (default): the servers (rekv, redis-server) run on every CPU but
+#   the last, and redis-benchmark, PD and the store on the last, as when
+#   the clients and the store are on other machines (bench/compare.sh's
+#   pinning, with the store counted as elsewhere); PIN=0 shares every CPU.
 #   PD_PORT / KV_PORT: the cluster's ports (default 22379 / 22160)
 #
 # Bounded: fixed request counts, a time limit per run; everything it
@@ -36,12 +40,17 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/rekv" .
-pd=$(bash "$cluster" start | tail -n 1)
+srv=() cli=()
+if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+  last=$(($(nproc) - 1))
+  srv=(taskset -c "0-$((last - 1))") cli=(taskset -c "$last")
+fi
+pd=$("${cli[@]}" bash "$cluster" start | tail -n 1)
 run=$$
 start() { # port namespace flags...
   local port=$1 ns=$2
   shift 2
-  REKV_STORAGE__TIKV__NAMESPACE="$ns" "$work/rekv" --driver tikv --pd "$pd" --port "$port" --log-level warn "$@" \
+  REKV_STORAGE__TIKV__NAMESPACE="$ns" "${srv[@]}" "$work/rekv" --driver tikv --pd "$pd" --port "$port" --log-level warn "$@" \
     >"$work/rekv$port.log" 2>&1 &
   pids+=($!)
   wait_port "$port"
@@ -49,14 +58,14 @@ start() { # port namespace flags...
 sport=$(free_port); oport=$(free_port); rport=$(free_port)
 start "$sport" "bench-owned/$run/shared/"
 start "$oport" "bench-owned/$run/owned/" --cluster
-redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
+"${srv[@]}" redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null 2>&1 &
 pids+=($!)
 wait_port "$rport"
 
 bench() { # port test pipeline [extra redis-benchmark flags]
-  timeout 300 redis-benchmark -h 127.0.0.1 -p "$1" -c "$clients" -n "$requests" -r 100000 -P "$3" -t "$2" --csv "${@:4}" 2>/dev/null | last_rps
+  timeout 300 "${cli[@]}" redis-benchmark -h 127.0.0.1 -p "$1" -c "$clients" -n "$requests" -r 100000 -P "$3" -t "$2" --csv "${@:4}" 2>/dev/null | last_rps
 }
-for p in "$sport" "$oport" "$rport"; do bench "$p" set 16 >/dev/null; done # the keys, written
+for p in "$sport" "$oport" "$rport"; do requests=400000 bench "$p" set 16 >/dev/null; done # (nearly) every key, written
 declare -A res
 for r in $(seq "$rounds"); do
   for t in "get 1" "get 16" "set 1"; do
@@ -64,7 +73,7 @@ for r in $(seq "$rounds"); do
     for p in "$rport" "$sport" "$oport"; do res["$1 $2 $p"]+="$(bench "$p" "$1" "$2") "; done
   done
 done
-echo "rounds: $rounds; $clients clients, $requests requests per run, keys over a 100,000-key space; PD $pd"
+echo "pinned: ${PIN:-1}; rounds: $rounds; $clients clients, $requests requests per run, keys over a 100,000-key space; PD $pd"
 echo
 echo "| test | redis-server | shared mode | cluster mode (owned) | owned / shared |"
 echo "|---|---:|---:|---:|---:|"
@@ -90,7 +99,7 @@ if [ "$nodes" -gt 1 ]; then
     sleep 0.2
   done
   sleep 3
-  bench "${cports[0]}" set 16 --cluster >/dev/null
+  requests=400000 bench "${cports[0]}" set 16 --cluster >/dev/null
   echo
   echo "$nodes nodes in cluster mode (redis-benchmark --cluster, median of $rounds):"
   echo
