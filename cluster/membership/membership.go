@@ -306,6 +306,15 @@ func (m *Membership) sync(present bool) error {
 	// late) may have had its slots taken, written and handed back.
 	prev := m.State()
 	if prev != nil && (!found || now >= prev.Self.Until) {
+		if m.o.Apply != nil && prev.Serving != nil {
+			// Before the new lease is published (the fence of this node's
+			// commits): serve nothing, and let the writes under way end,
+			// fenced by the lease that ended.
+			quit := *prev
+			quit.Serving = &cluster.Slotset{}
+			m.state.Store(&quit)
+			m.o.Apply()
+		}
 		prev = nil
 	}
 	serving := serving(self, members, next, prev)

@@ -1,6 +1,7 @@
 package membership
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -166,13 +167,39 @@ func TestHandover(t *testing.T) {
 	c := &clock{}
 	c.ms.Store(1_000_000)
 	var applies, gains atomic.Int32
+	// seen records, at each Apply of a node, the lease and the slots its
+	// published state then had.
+	type seen struct {
+		until  int64
+		served int
+	}
+	var seenMu sync.Mutex
+	applied := map[string][]seen{}
+	self := map[string]*Membership{}
 	join := func(id string, port int) *Membership {
 		t.Helper()
+		apply := func() {
+			applies.Add(1)
+			seenMu.Lock()
+			defer seenMu.Unlock()
+			if m := self[id]; m != nil {
+				n := 0
+				for s := range cluster.Slots {
+					if m.State().Serves(s) {
+						n++
+					}
+				}
+				applied[id] = append(applied[id], seen{m.State().Self.Until, n})
+			}
+		}
 		m, err := Join(drv, Options{Self: member(id, port), Term: 5 * time.Second, Interval: time.Hour, Now: c.now,
-			Apply: func() { applies.Add(1) }, Gained: func() error { gains.Add(1); return nil }})
+			Apply: apply, Gained: func() error { gains.Add(1); return nil }})
 		if err != nil {
 			t.Fatal(err)
 		}
+		seenMu.Lock()
+		self[id] = m
+		seenMu.Unlock()
 		return m
 	}
 	syncApply := func(ms ...*Membership) {
@@ -228,9 +255,18 @@ func TestHandover(t *testing.T) {
 		t.Fatalf("a serves %d slots after b's lease ended", served(a))
 	}
 	// b comes back: its record was deleted, so what it served before
-	// does not count; it waits for a to apply the map that gives it
-	// slots again.
+	// does not count (it drains its writes under the old lease first); it
+	// waits for a to apply the map that gives it slots again.
+	oldUntil := b.State().Self.Until
+	seenMu.Lock()
+	applied["b"] = nil
+	seenMu.Unlock()
 	syncApply(b)
+	seenMu.Lock()
+	if len(applied["b"]) == 0 || applied["b"][0] != (seen{oldUntil, 0}) {
+		t.Fatalf("b's first barrier after its lease ended saw %+v, want serving nothing under the old lease (%d)", applied["b"], oldUntil)
+	}
+	seenMu.Unlock()
 	if n := b.State().Map.Count("b"); n == 0 || served(b) != 0 {
 		t.Fatalf("b back owns %d slots and serves %d before a applied", n, served(b))
 	}
