@@ -16,10 +16,17 @@
 //     every node computes the same map from the same records. Slots move
 //     only from nodes that left or hold more than their share, and a
 //     node's share is a run of slots as long as it can be.
-//   - A node serves the slots the newest map it read gives it, and
-//     answers MOVED for the others. Between two reads of the map (one
-//     renewal interval) two nodes may both serve a slot that moved: in
-//     shared mode that is safe, since every command validates what it
-//     reads in its store transaction and caches are only hints.
+//   - A slot is served by one node at a time (its caches are
+//     authoritative for it). A node serves the slots the newest map it
+//     read gives it (MOVED for the others), but a slot it gained only once
+//     every other live node applied that map (State.Serving; TRYAGAIN
+//     meanwhile): applying a map means having stopped serving what it
+//     took away and let every write begun before end.
+//   - Leases are written and judged by the store's clock (drivers.Clocked),
+//     and no write of a node commits after its lease by that clock
+//     (drivers.Fencer): when a node's lease ended and its slots went to
+//     others without its consent, its writes are all in the store or
+//     never will be. It serves from memory only until a tenth of its
+//     term before its lease ends by its own clock (State.Deadline).
 //   - KeySlot is Redis's: CRC16 (XMODEM) of the key's hash tag, mod 16384.
 package cluster
