@@ -60,4 +60,12 @@
 //     group whose first round trip reads all their keys (batch.go),
 //     WATCH also compares write stamps, and keys with blocked clients are
 //     re-checked every 50 ms (poll.go).
+//   - In cluster mode on a shared store (Options.Owned) no other node
+//     writes the keys of the slots this node serves: the meta caches are
+//     on and authoritative for them, and a read found whole in its shard's
+//     cache is answered there or on the event loop without the store
+//     (owned.go); every commit first checks that the node still serves
+//     the slots it wrote (Options.Serves), under the feed's read lock, so
+//     a Quiesce after a new slot map is published is the barrier after
+//     which no write of a slot given away commits.
 package actors
