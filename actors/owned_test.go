@@ -2,52 +2,26 @@ package actors
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/command/keys"
-	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/drivers/tikv"
 )
 
 // ownedEngine is heldEngine in owned mode: caches authoritative for the
 // keys Serves accepts, which refuses everything while refuse is set.
 func ownedEngine(t *testing.T, refuse *atomic.Bool) (*Engine, *heldStamps, *command.Registry) {
-	m, err := tikv.NewMock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := m.Open(tikv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &heldStamps{DB: db, open: make(chan struct{})}
-	close(h.open)
-	reg := command.NewRegistry(strings.Commands(), keys.Commands())
 	serves := func([]store.KeyRef) error {
 		if refuse.Load() {
 			return rerr.Moved(1, "127.0.0.1:1")
 		}
 		return nil
 	}
-	e, err := New(Options{Shards: 2, Shared: true, Owned: true, Serves: serves, MetaCacheSize: 1000, ScanCursors: 10},
-		h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = e.Stop(context.Background())
-		_ = db.Close()
-		_ = m.Close()
-	})
-	return e, h, reg
+	return heldEngineWith(t, Options{Shards: 2, Shared: true, Owned: true, Serves: serves, MetaCacheSize: 1000, ScanCursors: 10})
 }
 
 // TestOwnedReadsFromCache: in owned mode a GET of a key the node wrote is

@@ -45,6 +45,11 @@ func (h *heldStamps) BeginAt(ts uint64) (drivers.Txn, error) {
 // in-process TiKV mock) whose stamps come at once until the test holds
 // them (heldStamps.hold).
 func heldEngine(t *testing.T, shards int) (*Engine, *heldStamps, *command.Registry) {
+	return heldEngineWith(t, Options{Shards: shards, Shared: true, ScanCursors: 10})
+}
+
+// heldEngineWith is heldEngine with options o.
+func heldEngineWith(t *testing.T, o Options) (*Engine, *heldStamps, *command.Registry) {
 	m, err := tikv.NewMock()
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +61,7 @@ func heldEngine(t *testing.T, shards int) (*Engine, *heldStamps, *command.Regist
 	h := &heldStamps{DB: db, open: make(chan struct{})}
 	close(h.open)
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: shards, Shared: true, ScanCursors: 10}, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e, err := New(o, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

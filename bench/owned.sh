@@ -29,18 +29,7 @@ rounds=${1:-3}
 clients=${CLIENTS:-50}
 requests=${REQUESTS:-100000}
 nodes=${NODES:-1}
-export PD_PORT=${PD_PORT:-22379} KV_PORT=${KV_PORT:-22160}
-cluster=${TIKV_CLUSTER_SCRIPT:-../shared/tikv/tikv-cluster.sh}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  bash "$cluster" stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-go build -o "$work/rekv" .
+tikv_bench_setup
 srv=() cli=()
 if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
   last=$(($(nproc) - 1))

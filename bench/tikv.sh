@@ -22,18 +22,8 @@ clients=${*:-1 10 50 200}
 requests=${REQUESTS:-20000}
 raw_seconds=${SECONDS_RAW:-8}
 nodes=${NODES:-1}
-export PD_PORT=${PD_PORT:-22379} KV_PORT=${KV_PORT:-22160}
-cluster=${TIKV_CLUSTER_SCRIPT:-../shared/tikv/tikv-cluster.sh}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  bash "$cluster" stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-go build -o "$work/rekv" .
+source bench/tools.sh
+tikv_bench_setup
 go build -o "$work/tikvload" ./bench/tikvload
 pd=$(bash "$cluster" start | tail -n 1)
 ports=()

@@ -38,3 +38,17 @@ start_rekv() {
   pid=$!
   for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }
+
+# tikv_bench_setup: for the scripts on the network TiKV cluster of
+# ../shared/tikv (TIKV_CLUSTER_SCRIPT): its ports (PD_PORT, KV_PORT:
+# 22379 / 22160 unless set), a work directory with rekv built in it, pids
+# (append what you start), and on exit everything in pids stopped, the
+# cluster stopped and work removed. Sets cluster, work and pids.
+tikv_bench_setup() {
+  export PD_PORT=${PD_PORT:-22379} KV_PORT=${KV_PORT:-22160}
+  cluster=${TIKV_CLUSTER_SCRIPT:-../shared/tikv/tikv-cluster.sh}
+  work=$(mktemp -d)
+  pids=()
+  trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; bash "$cluster" stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+  go build -o "$work/rekv" .
+}

@@ -20,14 +20,21 @@ func member(id string, port int) cluster.Member {
 	return cluster.Member{ID: id, IP: "127.0.0.1", Port: port}
 }
 
-func TestMembership(t *testing.T) {
+// testStore returns an in-memory store, closed when the test ends, and a
+// fake clock at 1,000 s.
+func testStore(t *testing.T) (*badger.DB, *clock) {
 	drv, err := badger.Open(badger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer drv.Close()
+	t.Cleanup(func() { drv.Close() })
 	c := &clock{}
 	c.ms.Store(1_000_000)
+	return drv, c
+}
+
+func TestMembership(t *testing.T) {
+	drv, c := testStore(t)
 	join := func(id string, port int) *Membership {
 		t.Helper()
 		// No ticks: the test syncs by hand.
@@ -159,13 +166,7 @@ func TestMembersWithoutSlots(t *testing.T) {
 // a node whose lease ended serves nothing of its old share until the
 // others applied the map again.
 func TestHandover(t *testing.T) {
-	drv, err := badger.Open(badger.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drv.Close()
-	c := &clock{}
-	c.ms.Store(1_000_000)
+	drv, c := testStore(t)
 	var applies, gains atomic.Int32
 	// seen records, at each Apply of a node, the lease and the slots its
 	// published state then had.
