@@ -198,9 +198,9 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	}
 	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
-	err := e.rt.Step(tx, w, Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, Purge: purge, NoTouch: req.NoTouch,
-		User: req.User, ClientInfo: req.ClientInfo,
-		Holds: e.holder(req.Shards), Stats: &g.nested, TrackRead: trackRead})
+	call := e.callOf(req, purge)
+	call.Stats, call.TrackRead = &g.nested, trackRead
+	err := e.rt.Step(tx, w, call)
 	e.timed(req, t0, err != nil || errorReply(w.Bytes()))
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)

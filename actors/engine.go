@@ -73,8 +73,8 @@ type Options struct {
 	// still holds by its own clock: reads from the caches need it (writes
 	// are fenced by the store's clock: drivers.Fencer).
 	Leased func() bool
-	// Owned (cluster mode on a shared store, with Serves) makes the meta
-	// caches authoritative for the keys of the slots this node serves, as
+	// Owned (cluster mode, with Serves; it only matters on a shared store,
+	// whose caches are otherwise off) makes the meta caches authoritative for the keys of the slots this node serves, as
 	// on an unshared store: no other node writes them (they are fenced
 	// and handed over: package cluster/membership), so reads found whole
 	// in the cache are answered without the store (owned.go).
@@ -519,8 +519,7 @@ func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
-	call := Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
-		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
+	call := e.callOf(req, purge)
 	if req.Track {
 		call.TrackRead = e.startTracking(req.Client, req.Spec, req.Args)
 	}
@@ -570,6 +569,13 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		command.Reply(w, err, req.Spec.FullName(), e.log)
 		return w.Bytes(), effects{}, err
 	}
+}
+
+// callOf returns the Call that runs req, purge emptying the caches of the
+// shards it holds (nil: none to empty).
+func (e *Engine) callOf(req *Request, purge func()) Call {
+	return Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
+		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
 }
 
 // conflictBackoff sleeps before retry attempt+1 of a conflicting

@@ -89,8 +89,9 @@ func (e *Engine) runCached(req *Request, caches store.CacheResolver) (out []byte
 	defer tx.Rollback()
 	var nested []command.CmdStat
 	w := resp.NewWriter(req.Proto)
-	err = e.rt.Step(tx, w, Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, Holds: e.holder(req.Shards),
-		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo, Stats: &nested})
+	call := e.callOf(req, nil)
+	call.Stats = &nested
+	err = e.rt.Step(tx, w, call)
 	if errors.Is(err, errNeedStore) {
 		return nil, false
 	}

@@ -187,17 +187,15 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
 
-	var eo struct {
-		serves func([]store.KeyRef) error
-		leased func() bool
-	}
+	var servesFn func([]store.KeyRef) error
+	var leased func() bool
 	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
-		eo.serves, eo.leased = serves(m), m.Healthy
+		servesFn, leased = serves(m), m.Healthy
 	}
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: eo.serves, Leased: eo.leased, Owned: eo.serves != nil && shared}, drv, reg, n.net, log)
+		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: servesFn, Leased: leased, Owned: servesFn != nil}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
