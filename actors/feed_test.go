@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
@@ -77,6 +78,61 @@ func TestSinkEffects(t *testing.T) {
 	got := sk.take()
 	if len(got) != 1 || !stdstrings.HasPrefix(got[0], "0:SET b v PXAT ") {
 		t.Fatalf("SET EX streamed %q", got)
+	}
+}
+
+// Hash-field expiries go out absolute (HPEXPIREAT, HSETEX ... PXAT), and
+// as HDEL of the fields an expiry already past deleted; what changed
+// nothing goes nowhere.
+func TestSinkFieldExpiries(t *testing.T) {
+	reg := command.NewRegistry(hash.Commands())
+	e := newEngine(t, reg, 1)
+	sk := &sink{}
+	e.SetSink(sk)
+	abs := func(line string) string { // the absolute time replaced by "T"
+		parts := stdstrings.Fields(line)
+		for i, p := range parts {
+			p = p[stdstrings.IndexByte(p, ':')+1:] // the first has its db
+			if (p == "HPEXPIREAT" || p == "PXAT") && i+2 < len(parts) {
+				at := parts[i+2]
+				if p == "PXAT" {
+					at = parts[i+1]
+				}
+				var ms int64
+				if _, err := fmt.Sscan(at, &ms); err != nil || ms < time.Now().UnixMilli() {
+					return line + " (not a future time)"
+				}
+				if p == "PXAT" {
+					parts[i+1] = "T"
+				} else {
+					parts[i+2] = "T"
+				}
+			}
+		}
+		return stdstrings.Join(parts, " ")
+	}
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"HSET h f 1 g 2 k 3", []string{"0:HSET h f 1 g 2 k 3"}},
+		{"HEXPIRE h 100 FIELDS 2 f nofield", []string{"0:HPEXPIREAT h T FIELDS 1 f"}},
+		{"HEXPIRE h 100 NX FIELDS 1 f", nil}, // f has a TTL: nothing changed
+		{"HPEXPIRE h 0 FIELDS 2 f g", []string{"0:HDEL h f g"}},
+		{"HSETEX h EX 100 FIELDS 1 f v", []string{"0:HSETEX h PXAT T FIELDS 1 f v"}},
+		{"HGETEX h PX 100000 FIELDS 2 k nofield", []string{"0:HPEXPIREAT h T FIELDS 1 k"}},
+		{"HGETEX h PERSIST FIELDS 1 k", []string{"0:HGETEX h PERSIST FIELDS 1 k"}},
+		{"HGETEX h EX 100 FIELDS 1 nofield", nil},
+		{"HSETEX h PXAT 1 FIELDS 1 f v", []string{"0:HDEL h f"}},
+	} {
+		send(t, e, reg, []string{tc.line}, nil)
+		var got []string
+		for _, l := range sk.take() {
+			got = append(got, abs(l))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: streamed %q, want %q", tc.line, got, tc.want)
+		}
 	}
 }
 

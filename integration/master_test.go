@@ -275,6 +275,7 @@ func TestRekvFailover(t *testing.T) {
 	host, port, _ := strings.Cut(a.Addr(), ":")
 	must(t, cb.Do(ctx, "replicaof", host, port).Err())
 	waitCaughtUp(t, ctx, ca, cb)
+	sameFieldTTLs(t, ctx, ca, cb)
 	bhost, bport, _ := strings.Cut(b.Addr(), ":")
 	if err := ca.Do(ctx, "failover", "to", bhost, "1").Err(); err == nil || err.Error() != "ERR FAILOVER target HOST and PORT is not a replica." {
 		t.Fatalf("FAILOVER to a stranger: %v", err)
@@ -323,6 +324,36 @@ func TestRekvFailover(t *testing.T) {
 		t.Fatalf("a write on the old master: %v", err)
 	}
 	t.Logf("failover after %d writes, none lost", written)
+}
+
+// sameFieldTTLs sets relative hash-field expiries on master m and checks
+// that replica r holds the same absolute times (streamed as HPEXPIREAT,
+// not as the relative command a replica would apply later).
+func sameFieldTTLs(t *testing.T, ctx context.Context, m, r *redis.Client) {
+	t.Helper()
+	const n = 20
+	for i := range n {
+		f := fmt.Sprintf("f%d", i)
+		switch i % 3 {
+		case 0:
+			must(t, m.Do(ctx, "hset", "hfe", f, i).Err())
+			must(t, m.Do(ctx, "hexpire", "hfe", 100+i, "fields", 1, f).Err())
+		case 1:
+			must(t, m.Do(ctx, "hsetex", "hfe", "px", 100000+i, "fields", 1, f, i).Err())
+		default:
+			must(t, m.Do(ctx, "hset", "hfe", f, i).Err())
+			must(t, m.Do(ctx, "hgetex", "hfe", "ex", 100+i, "fields", 1, f).Err())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	waitCaughtUp(t, ctx, m, r)
+	for i := range n {
+		f := fmt.Sprintf("f%d", i)
+		want := m.Do(ctx, "hpexpiretime", "hfe", "fields", 1, f).Val()
+		if got := r.Do(ctx, "hpexpiretime", "hfe", "fields", 1, f).Val(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("field %s expires at %v on the replica, %v on the master", f, got, want)
+		}
+	}
 }
 
 // FAILOVER to a redis-server replica (Redis's side of PSYNC ... FAILOVER),

@@ -136,3 +136,24 @@ func writeValues(c *command.Ctx, vals []fieldValue) {
 		}
 	}
 }
+
+// fieldTTLEffect records what an expiry given to fields did, in the form
+// a replica repeats whatever its clock (Redis 7.4 propagates HEXPIRE so):
+// HPEXPIREAT key at FIELDS n of the fields that got it, and HDEL of the
+// fields it deleted (an expiry already past); nothing when neither.
+func fieldTTLEffect(c *command.Ctx, key []byte, at int64, set, deleted [][]byte) {
+	if !c.Effects() {
+		return
+	}
+	if len(set) == 0 && len(deleted) == 0 {
+		c.NoEffect()
+		return
+	}
+	if len(set) > 0 {
+		args := append([][]byte{[]byte("HPEXPIREAT"), key, command.Itoa(at), []byte("FIELDS"), command.Itoa(int64(len(set)))}, set...)
+		c.Effect(args...)
+	}
+	if len(deleted) > 0 {
+		c.Effect(append([][]byte{[]byte("HDEL"), key}, deleted...)...)
+	}
+}

@@ -63,7 +63,7 @@ func (h *hexpire) Run(c *command.Ctx) error {
 		return nil
 	}
 	codes := make([]int64, 0, len(h.fields))
-	var updated, deleted int
+	var updated, deleted [][]byte
 	for _, f := range h.fields {
 		code, err := h.one(coll, f, at, c.Now)
 		if err != nil {
@@ -71,18 +71,19 @@ func (h *hexpire) Run(c *command.Ctx) error {
 		}
 		switch code {
 		case 1:
-			updated++
+			updated = append(updated, f)
 		case 2:
-			deleted++
+			deleted = append(deleted, f)
 		}
 		codes = append(codes, code)
 	}
 	writeInts(c, codes)
-	if deleted > 0 {
+	if len(deleted) > 0 {
 		c.Tx.AddNote(uint16(command.NotifyHash), "hdel", h.key)
-	} else if updated > 0 {
+	} else if len(updated) > 0 {
 		c.Tx.AddNote(uint16(command.NotifyHash), "hexpire", h.key)
 	}
+	fieldTTLEffect(c, h.key, at, updated, deleted)
 	return nil
 }
 

@@ -60,7 +60,8 @@ func (h *hgetex) Run(c *command.Ctx) error {
 		return nil
 	}
 	vals := make([]fieldValue, 0, len(h.fields))
-	var updated, deleted int
+	var updated int
+	var set, deleted [][]byte
 	for _, f := range h.fields {
 		v, ok, err := coll.Get(f)
 		if err != nil {
@@ -81,22 +82,25 @@ func (h *hgetex) Run(c *command.Ctx) error {
 			if _, err := rhash.Delete(coll, [][]byte{f}); err != nil {
 				return err
 			}
-			deleted++
+			deleted = append(deleted, f)
 		case h.expire:
 			if err := coll.SetFieldTTL(f, at); err != nil {
 				return err
 			}
-			updated++
+			set = append(set, f)
 		}
 	}
 	writeValues(c, vals)
 	switch {
-	case updated > 0 && h.persist:
-		c.Tx.AddNote(uint16(command.NotifyHash), "hpersist", h.key)
 	case updated > 0:
+		c.Tx.AddNote(uint16(command.NotifyHash), "hpersist", h.key)
+	case len(set) > 0:
 		c.Tx.AddNote(uint16(command.NotifyHash), "hexpire", h.key)
-	case deleted > 0:
+	case len(deleted) > 0:
 		c.Tx.AddNote(uint16(command.NotifyHash), "hdel", h.key)
+	}
+	if h.expire {
+		fieldTTLEffect(c, h.key, at, set, deleted) // PERSIST goes as sent
 	}
 	return nil
 }

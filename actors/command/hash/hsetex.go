@@ -124,7 +124,27 @@ func (h hsetex) Run(c *command.Ctx) error {
 		} else {
 			c.Tx.AddNote(uint16(command.NotifyHash), "hexpire", h.key)
 		}
+		h.effect(c, at)
 	}
 	c.W.Int(1)
 	return nil
+}
+
+// effect records the fields set with an absolute expiry (PXAT), whatever
+// the command's own form: a replica behind does not extend them; with an
+// expiry already past, the fields are gone (HDEL).
+func (h hsetex) effect(c *command.Ctx, at int64) {
+	if !c.Effects() {
+		return
+	}
+	n := command.Itoa(int64(len(h.pairs) / 2))
+	if at > c.Now {
+		c.Effect(append([][]byte{[]byte("HSETEX"), h.key, []byte("PXAT"), command.Itoa(at), []byte("FIELDS"), n}, h.pairs...)...)
+		return
+	}
+	fields := make([][]byte, 0, len(h.pairs)/2)
+	for i := 0; i < len(h.pairs); i += 2 {
+		fields = append(fields, h.pairs[i])
+	}
+	c.Effect(append([][]byte{[]byte("HDEL"), h.key}, fields...)...)
 }
