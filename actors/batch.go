@@ -110,6 +110,9 @@ func (s *shard) runQueued() {
 	}
 	s.queued = nil
 	for i, req := range q {
+		if s.groupTooOld() {
+			s.commitOpen() // see groupJoinWindow
+		}
 		if i == 0 || s.group == nil { // a group to join, or one to open
 			s.ahead = q[i:]
 		}
@@ -235,6 +238,11 @@ func (s *shard) feedsWaiters(g *group) bool {
 // replies.
 func (s *shard) flush() {
 	s.runQueued()
+	s.commitOpen()
+}
+
+// commitOpen commits the open group, if any, and sends its replies.
+func (s *shard) commitOpen() {
 	g := s.group
 	if g == nil {
 		return

@@ -468,7 +468,7 @@ func (e *Engine) execute(req *Request, own int) {
 	if errors.Is(err, command.ErrWouldBlock) {
 		e.park(req, req.Runner.(command.Blocker))
 	} else {
-		req.reply(out, err)
+		e.replyAfterFlush(req, out, err, fx)
 	}
 	e.after(fx, req.Shards, caches)
 }
