@@ -48,7 +48,8 @@ func (c Config) Budget(machine int64) int64 {
 // cache B/16, memtables of B/64 each (4 to 16 MiB; Badger keeps up to
 // six), tables of 1 MiB instead of 2 under a 512 MiB budget (Badger's
 // compactions build several at once, about 100 MiB with 2 MiB tables
-// while loading data), the meta cache B/16 (170 bytes an entry) and the
+// while loading data), the meta cache B/16 (170 bytes an entry; at most
+// MaxMetaCacheSize entries) and the
 // member cache B/16 (110 bytes a member), the list cache B/32, and clients B/8 in all
 // (maxmemory-clients: past it the biggest client is disconnected), each
 // client's pipeline of commands in flight B/64 (8 to 256 MiB) of
@@ -70,6 +71,15 @@ type Sizing struct {
 	OutputBytes     int64 // one client's unread replies before it is paused
 }
 
+// MaxMetaCacheSize bounds the meta cache a budget gives (262,144
+// entries, about 45 MiB; set actors.meta_cache_size for more). A write
+// caches its key's meta, so a cache of B/16 held every key of a data set
+// loaded into it on a big machine, a second copy of the keyspace beside
+// the store's (1,000,000 keys: 166 MiB of cache, RSS 2x Redis's); keys
+// past it are read from the store's memtables and block cache, also in
+// memory on Badger.
+const MaxMetaCacheSize = 1 << 18
+
 // SizingFor shares budget bytes (see Sizing).
 func SizingFor(budget int64) Sizing {
 	mib := budget >> 20
@@ -85,7 +95,7 @@ func SizingFor(budget int64) Sizing {
 		IndexCacheMiB:   max(mib/16, 1),
 		MemTableMiB:     clamp(mib/64, 4, 16),
 		BaseTableMiB:    baseTable,
-		MetaCacheSize:   int(budget / 16 / 170),
+		MetaCacheSize:   min(int(budget/16/170), MaxMetaCacheSize),
 		MemberCacheSize: int(budget / 16 / 110),
 		ListCacheMiB:    int(max(mib/32, 1)),
 		ClientsBytes:    budget / 8,

@@ -57,6 +57,9 @@ func TestSizingShares(t *testing.T) {
 			t.Errorf("budget %d MiB: %+v", mib, s)
 		}
 	}
+	if small, big := SizingFor(256<<20).MetaCacheSize, SizingFor(6<<30).MetaCacheSize; small != 256<<20/16/170 || big != MaxMetaCacheSize {
+		t.Errorf("meta cache of B/16 at 170 bytes an entry, at most %d: %d at 256 MiB, %d at 6 GiB", MaxMetaCacheSize, small, big)
+	}
 	if SizingFor(256<<20).BaseTableMiB != 1 || SizingFor(1<<30).BaseTableMiB != 0 {
 		t.Error("tables of 1 MiB under a 512 MiB budget, Badger's default above")
 	}

@@ -70,6 +70,26 @@ func TestMetaCacheBounded(t *testing.T) {
 	}
 }
 
+// TestMetaCachePurgeFrees: a purge (FLUSHALL) lets go of the slots a full
+// cache grew, and the cache fills again after it.
+func TestMetaCachePurgeFrees(t *testing.T) {
+	c := NewMetaCache(4096)
+	for i := range 4096 {
+		c.put(fmt.Sprint(i), metaOf(uint64(i)), 0)
+	}
+	if cap(c.metas.slots) < 4096 {
+		t.Fatalf("%d slots for 4096 entries", cap(c.metas.slots))
+	}
+	c.Purge()
+	if c.Len() != 0 || cap(c.metas.slots) != 0 {
+		t.Fatalf("after a purge: %d entries, %d slots kept", c.Len(), cap(c.metas.slots))
+	}
+	c.put("k", metaOf(7), 0)
+	if e, _, ok := get(c, "k"); !ok || e.meta.Version != 7 {
+		t.Fatalf("k after the purge = %+v %v", e.meta, ok)
+	}
+}
+
 // TestMetaCacheHints: a hint updates its key's entry in place; a stale one
 // (its slot taken by another key, or the cache purged) is ignored and
 // never overwrites another key's entry.

@@ -113,14 +113,15 @@ func (c *clockIndex[K, V]) removeAt(i int) {
 	*s = clockSlot[K, V]{}
 }
 
-// purge forgets every entry.
+// purge forgets every entry and lets go of the memory they took: the
+// slots and the map are made anew as entries come back (a FLUSHALL
+// empties the caches, and what the keyspace held before must not stay
+// allocated while a smaller one is used).
 func (c *clockIndex[K, V]) purge() {
 	for i := range c.slots {
 		c.release(&c.slots[i])
 	}
-	clear(c.idx)
-	clear(c.slots)
-	c.slots, c.hand = c.slots[:0], 0
+	c.idx, c.slots, c.hand = make(map[K]int32), nil, 0
 }
 
 func (c *clockIndex[K, V]) release(s *clockSlot[K, V]) {

@@ -140,7 +140,7 @@ func (c *MetaCache) ListElements() int {
 }
 
 func (lc *listCache) purge() {
-	clear(lc.wins)
+	lc.wins = make(map[uint64]*listWindow) // a cleared map keeps its buckets
 	lc.bytes = 0
 }
 
