@@ -157,6 +157,8 @@ for i in range(n):
     echo "$1: RSS $(rss "$3") after loading $rsskeys 100-byte values (dbsize $(redis-cli -p "$2" dbsize))"
     sleep 3 # idle: rekv returns a burst's free heap (runtime.idle_release_mib)
     echo "$1: RSS $(rss "$3") 3 s later"
+    sleep 2
+    echo "$1: RSS $(rss "$3") 5 s later"
   }
   echo
   # ledisdb is left out: it does not get through redis-cli --pipe (no
