@@ -28,8 +28,8 @@ import (
 	"time"
 
 	tikverr "github.com/tikv/client-go/v2/error"
-	"github.com/tikv/client-go/v2/txnkv/transaction"
 	"github.com/tikv/client-go/v2/txnkv"
+	"github.com/tikv/client-go/v2/txnkv/transaction"
 )
 
 func main() {
