@@ -77,6 +77,7 @@ func TestRedisReplicaOfRekv(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the replica's subscriber got nothing")
 	}
+	subscriberHears(t, ctx, m, r, "spublish")
 
 	// WAIT counts the replica once it acknowledged; min-replicas-to-write
 	// refuses writes without enough of them.
@@ -276,6 +277,8 @@ func TestRekvFailover(t *testing.T) {
 	must(t, cb.Do(ctx, "replicaof", host, port).Err())
 	waitCaughtUp(t, ctx, ca, cb)
 	sameFieldTTLs(t, ctx, ca, cb)
+	subscriberHears(t, ctx, ca, cb, "publish")
+	subscriberHears(t, ctx, ca, cb, "spublish")
 	bhost, bport, _ := strings.Cut(b.Addr(), ":")
 	if err := ca.Do(ctx, "failover", "to", bhost, "1").Err(); err == nil || err.Error() != "ERR FAILOVER target HOST and PORT is not a replica." {
 		t.Fatalf("FAILOVER to a stranger: %v", err)
@@ -324,6 +327,33 @@ func TestRekvFailover(t *testing.T) {
 		t.Fatalf("a write on the old master: %v", err)
 	}
 	t.Logf("failover after %d writes, none lost", written)
+}
+
+// subscriberHears checks that a PUBLISH or SPUBLISH (how) on master m
+// reaches a subscriber of replica r (SUBSCRIBE or SSUBSCRIBE), carried by
+// the replication stream as Redis 7.0 carries it outside cluster mode.
+func subscriberHears(t *testing.T, ctx context.Context, m, r *redis.Client, how string) {
+	t.Helper()
+	channel := "chan-" + how
+	var sub *redis.PubSub
+	if how == "spublish" {
+		sub = r.SSubscribe(ctx, channel)
+	} else {
+		sub = r.Subscribe(ctx, channel)
+	}
+	defer sub.Close()
+	if _, err := sub.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	must(t, m.Do(ctx, how, channel, "hello").Err())
+	select {
+	case msg := <-sub.Channel():
+		if msg.Channel != channel || msg.Payload != "hello" {
+			t.Fatalf("%s: the replica's subscriber got %q on %q", how, msg.Payload, msg.Channel)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: the replica's subscriber got nothing", how)
+	}
 }
 
 // sameFieldTTLs sets relative hash-field expiries on master m and checks

@@ -42,6 +42,9 @@ func (s *Server) Publish(channel, msg []byte) int {
 // PublishShard implements command.Server, as Publish for SPUBLISH.
 func (s *Server) PublishShard(channel, msg []byte) int {
 	n := s.Broker.PublishShard(channel, msg)
+	if s.opts.Replication != nil {
+		s.opts.Replication.Propagate([]byte("SPUBLISH"), channel, msg) // as Redis 7.0 outside cluster mode
+	}
 	if s.opts.Bus != nil {
 		s.opts.Bus.PublishShard(channel, msg)
 	}

@@ -138,7 +138,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
 		Port:   func() int { return cfg.Server.Port },
-		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) }, PauseWrites: n.pauseWrites,
+		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) },
+		PublishShard: func(ch, msg []byte) { n.net.PublishShard(ch, msg) }, PauseWrites: n.pauseWrites,
 		Log: log.With("component", "repl")})
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl,
 		Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,

@@ -27,9 +27,9 @@ type applier struct {
 	e   *actors.Engine
 	reg *command.Registry
 	log *slog.Logger
-	// publish delivers a PUBLISH of the master to this node's
-	// subscribers (nil: dropped).
-	publish func(channel, msg []byte)
+	// publish and publishShard deliver a PUBLISH or SPUBLISH of the
+	// master to this node's subscribers (nil: dropped).
+	publish, publishShard func(channel, msg []byte)
 
 	db      int
 	seq     uint64
@@ -57,8 +57,8 @@ type applier struct {
 	logged atomic.Int64
 }
 
-func newApplier(e *actors.Engine, reg *command.Registry, log *slog.Logger, publish func(channel, msg []byte), applied *atomic.Int64) *applier {
-	a := &applier{e: e, reg: reg, log: log, publish: publish, slots: make(chan struct{}, maxInFlight),
+func newApplier(e *actors.Engine, reg *command.Registry, log *slog.Logger, publish, publishShard func(channel, msg []byte), applied *atomic.Int64) *applier {
+	a := &applier{e: e, reg: reg, log: log, publish: publish, publishShard: publishShard, slots: make(chan struct{}, maxInFlight),
 		next: 1, done: map[uint64]bool{}, ends: map[uint64]int64{}, applied: applied}
 	a.idle = sync.NewCond(&a.mu)
 	return a
@@ -188,6 +188,11 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 	case command.Is(args[0], "publish") && len(args) == 3:
 		if a.publish != nil {
 			a.publish(args[1], args[2])
+		}
+		return nil
+	case command.Is(args[0], "spublish") && len(args) == 3:
+		if a.publishShard != nil {
+			a.publishShard(args[1], args[2])
 		}
 		return nil
 	}

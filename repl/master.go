@@ -65,7 +65,7 @@ func (r *Replica) Append(fx []store.Effect) {
 	m.bl.appendEffects(fx)
 }
 
-// Propagate streams a command that changes no data (PUBLISH)
+// Propagate streams a command that changes no data (PUBLISH, SPUBLISH)
 // to the replicas: nothing while there is no stream or the node is a
 // replica (its master's PUBLISH reached it by its own stream).
 func (r *Replica) Propagate(args ...[]byte) {

@@ -32,8 +32,9 @@ type Options struct {
 	// Config returns a configuration parameter's value now (masterauth,
 	// masteruser, repl-timeout).
 	Config func(name string) string
-	// Publish delivers the master's PUBLISH to this node's subscribers.
-	Publish func(channel, msg []byte)
+	// Publish and PublishShard deliver the master's PUBLISH and SPUBLISH
+	// to this node's subscribers.
+	Publish, PublishShard func(channel, msg []byte)
 	// Shared: the store is shared with other nodes (TiKV), which makes
 	// REPLICAOF pointless: every node already sees the same data.
 	Shared bool
@@ -296,7 +297,7 @@ func (r *Replica) session(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	a := newApplier(r.o.Engine, r.o.Registry, r.o.Log, r.o.Publish, &r.offset)
+	a := newApplier(r.o.Engine, r.o.Registry, r.o.Log, r.o.Publish, r.o.PublishShard, &r.offset)
 	if !ps.full {
 		// The stream goes on where it stopped, in the database it had
 		// selected there (a master sends no SELECT after +CONTINUE).
