@@ -69,11 +69,11 @@ func run(pd []string, op string, clients int, dur time.Duration, keys, batch int
 			defer wg.Done()
 			val := []byte("xxx")
 			for time.Now().Before(deadline) {
-				key := []byte(fmt.Sprintf("%skey:%d", ns, rand.IntN(keys)))
 				tx, err := c.Begin()
 				if err == nil && batch > 1 && op == "write" {
 					err = writeBatch(ctx, tx, ns, keys, batch, val)
 				} else if err == nil {
+					key := []byte(fmt.Sprintf("%skey:%d", ns, rand.IntN(keys)))
 					if op == "read" {
 						_, err = tx.Get(ctx, key)
 						if tikverr.IsErrNotFound(err) {

@@ -60,7 +60,7 @@ func (h *hgetex) Run(c *command.Ctx) error {
 		return nil
 	}
 	vals := make([]fieldValue, 0, len(h.fields))
-	var updated int
+	var persisted int
 	var set, deleted [][]byte
 	for _, f := range h.fields {
 		v, ok, err := coll.Get(f)
@@ -76,7 +76,7 @@ func (h *hgetex) Run(c *command.Ctx) error {
 				return err
 			}
 			if had {
-				updated++
+				persisted++
 			}
 		case h.expire && at <= c.Now:
 			if _, err := rhash.Delete(coll, [][]byte{f}); err != nil {
@@ -92,7 +92,7 @@ func (h *hgetex) Run(c *command.Ctx) error {
 	}
 	writeValues(c, vals)
 	switch {
-	case updated > 0:
+	case persisted > 0:
 		c.Tx.AddNote(uint16(command.NotifyHash), "hpersist", h.key)
 	case len(set) > 0:
 		c.Tx.AddNote(uint16(command.NotifyHash), "hexpire", h.key)

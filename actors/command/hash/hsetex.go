@@ -146,5 +146,5 @@ func (h hsetex) effect(c *command.Ctx, at int64) {
 	for i := 0; i < len(h.pairs); i += 2 {
 		fields = append(fields, h.pairs[i])
 	}
-	c.Effect(append([][]byte{[]byte("HDEL"), h.key}, fields...)...)
+	fieldTTLEffect(c, h.key, at, nil, fields)
 }
