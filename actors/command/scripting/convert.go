@@ -23,7 +23,7 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 		}
 		return lua.LString(r.Str)
 	case '+':
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("ok", lua.LString(r.Str))
 		return t
 	case '-':
@@ -42,7 +42,7 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 		for i := 0; i+1 < len(r.Elems); i += 2 {
 			m.RawSet(toLua(L, r.Elems[i]), toLua(L, r.Elems[i+1]))
 		}
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("map", m)
 		return t
 	case '~':
@@ -50,7 +50,7 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 		for _, e := range r.Elems {
 			m.RawSet(toLua(L, e), lua.LTrue)
 		}
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("set", m)
 		return t
 	case '_':
@@ -64,18 +64,18 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 		} else if string(r.Str) == "-inf" {
 			f = math.Inf(-1)
 		}
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("double", lua.LNumber(f))
 		return t
 	case '(':
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("big_number", lua.LString(r.Str))
 		return t
 	case '=':
-		v := L.NewTable()
+		v := L.CreateTable(0, 2)
 		v.RawSetString("format", lua.LString("txt"))
 		v.RawSetString("string", lua.LString(r.Str))
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("verbatim_string", v)
 		return t
 	}
@@ -134,6 +134,19 @@ func (c *converter) value(v lua.LValue, slots int) {
 	if c.over {
 		return
 	}
+	// The bound is checked before every value, a string counted before
+	// it is written: a table's strings come after its first nested value
+	// (depth first), so a cyclic table of big strings writes them once
+	// per level on the way back, 7,995 levels deep. Checking only at
+	// tables let one such script write 176 GB.
+	size := 0
+	if x, ok := v.(lua.LString); ok {
+		size = len(x)
+	}
+	if c.w.Len()-c.start+size > c.limit {
+		c.over = true
+		return
+	}
 	if slots+4 > luaMaxCStack {
 		c.w.Error(errStackLimit)
 		return
@@ -154,10 +167,6 @@ func (c *converter) value(v lua.LValue, slots int) {
 			w.Bool(bool(x))
 		}
 	case *lua.LTable:
-		if w.Len()-c.start > c.limit {
-			c.over = true
-			return
-		}
 		c.table(x, slots)
 	default: // nil, functions, userdata...
 		w.Null()

@@ -29,7 +29,7 @@ func openCJSON(L *lua.LState, v *vm, null lua.LValue) *lua.LTable {
 	}))
 	t.RawSetString("decode", L.NewFunction(func(L *lua.LState) int {
 		cjsonOneArg(L)
-		d := &jsonDecoder{L: L, s: L.CheckString(1), null: null, opt: v.cjsonOptions().snapshot()}
+		d := &jsonDecoder{L: L, s: L.CheckString(1), null: null, opt: v.cjsonOptions().snapshot(), out: outBound{L: L, v: v}}
 		d.skip()
 		v := d.value()
 		d.skip()
@@ -57,6 +57,10 @@ func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
 	if depth >= e.opt.encodeMaxDepth && isTable(v) {
 		L.RaiseError("Cannot serialise, excessive nesting (%d)", depth+1)
 	}
+	// Every value is counted, not only strings: a table shared at every
+	// level repeats its numbers 2^depth times, and the watchdog cannot
+	// stop a Go function.
+	e.out.grow(len(b) + 32)
 	switch x := v.(type) {
 	case lua.LBool:
 		if x {
@@ -191,6 +195,9 @@ type jsonDecoder struct {
 	// depth counts the arrays and objects open, bounded as Redis's
 	// cjson's decode_max_depth (1000) bounds them.
 	depth int
+	// out counts the values made against the script's memory bound: "[],"
+	// makes a table of 3 bytes, and the watchdog cannot stop a Go function.
+	out outBound
 }
 
 // jsonMaxDepth is Redis's cjson decode_max_depth default.
@@ -227,6 +234,7 @@ func (d *jsonDecoder) value() lua.LValue {
 	if d.pos >= len(d.s) {
 		d.fail("value")
 	}
+	d.out.use(valueCost)
 	rest := d.s[d.pos:]
 	switch c := d.s[d.pos]; {
 	case c == '{':
@@ -234,7 +242,9 @@ func (d *jsonDecoder) value() lua.LValue {
 	case c == '[':
 		return d.array()
 	case c == '"':
-		return lua.LString(d.str())
+		s := d.str()
+		d.out.use(len(s))
+		return lua.LString(s)
 	case c == '-' || c >= '0' && c <= '9':
 		if !d.opt.decodeInvalid && invalidJSONNumber(rest) {
 			d.failToken("value", "invalid number")
@@ -356,7 +366,8 @@ func isHex(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 func (d *jsonDecoder) object() lua.LValue {
 	d.nest()
 	defer func() { d.depth-- }()
-	t := d.L.NewTable()
+	d.out.use(tableCost)
+	t := d.L.CreateTable(0, 0)
 	d.pos++
 	d.skip()
 	if d.pos < len(d.s) && d.s[d.pos] == '}' {
@@ -369,6 +380,7 @@ func (d *jsonDecoder) object() lua.LValue {
 			d.fail("object key string")
 		}
 		k := d.str()
+		d.out.use(entryCost + len(k))
 		d.skip()
 		if d.pos >= len(d.s) || d.s[d.pos] != ':' {
 			d.fail("colon")
@@ -392,7 +404,8 @@ func (d *jsonDecoder) object() lua.LValue {
 func (d *jsonDecoder) array() lua.LValue {
 	d.nest()
 	defer func() { d.depth-- }()
-	t := d.L.NewTable()
+	d.out.use(tableCost)
+	t := d.L.CreateTable(0, 0)
 	d.pos++
 	d.skip()
 	if d.pos < len(d.s) && d.s[d.pos] == ']' {

@@ -30,7 +30,7 @@ func openCMsgpack(L *lua.LState, v *vm) *lua.LTable {
 	}))
 	unpack := func(limit int) lua.LGFunction {
 		return func(L *lua.LState) int {
-			d := &mpDecoder{L: L, s: L.CheckString(1)}
+			d := &mpDecoder{L: L, s: L.CheckString(1), out: outBound{L: L, v: v}}
 			n := 0
 			for d.pos < len(d.s) && (limit <= 0 || n < limit) {
 				L.Push(d.value(0))
@@ -48,6 +48,10 @@ func mpEncode(out *outBound, b []byte, v lua.LValue, depth int) []byte {
 	if depth > 16 {
 		return append(b, 0xc0) // lua-cmsgpack encodes over-deep tables as nil
 	}
+	// Every value is counted, not only strings: a table shared at each of
+	// 16 levels (or a cyclic one) repeats its numbers and headers
+	// billions of times, and the watchdog cannot stop a Go function.
+	out.grow(len(b) + 9)
 	switch x := v.(type) {
 	case lua.LBool:
 		if x {
@@ -132,10 +136,14 @@ func mpInt(b []byte, n int64) []byte {
 	return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(n))
 }
 
+// mpDecoder is one cmsgpack.unpack: the tables it makes are counted
+// against the script's memory bound (a 2-byte array header makes a
+// table, and the watchdog cannot stop a Go function).
 type mpDecoder struct {
 	L   *lua.LState
 	s   string
 	pos int
+	out outBound
 }
 
 func (d *mpDecoder) take(n int) string {
@@ -159,6 +167,7 @@ func (d *mpDecoder) value(depth int) lua.LValue {
 	if depth > 1000 {
 		d.L.RaiseError("Bad data format in input.")
 	}
+	d.out.use(valueCost)
 	c := d.take(1)[0]
 	switch {
 	case c <= 0x7f:
@@ -216,6 +225,7 @@ func (d *mpDecoder) array(n, depth int) lua.LValue {
 	if n > len(d.s)-d.pos {
 		d.L.RaiseError("Missing bytes in input.")
 	}
+	d.out.use(tableCost + 16*n)
 	t := d.L.CreateTable(n, 0)
 	for i := 1; i <= n; i++ {
 		t.RawSetInt(i, d.value(depth+1))
@@ -227,6 +237,7 @@ func (d *mpDecoder) mapOf(n, depth int) lua.LValue {
 	if 2*n > len(d.s)-d.pos {
 		d.L.RaiseError("Missing bytes in input.")
 	}
+	d.out.use(tableCost + entryCost*n)
 	t := d.L.CreateTable(0, n)
 	for i := 0; i < n; i++ {
 		k := d.value(depth + 1)

@@ -45,6 +45,23 @@ func TestReplyTooLarge(t *testing.T) {
 	}
 }
 
+// TestReplyTooLargeStrings: a table holding itself first and big strings
+// after writes the strings once per level on the way back up, 7,995
+// levels (a fuzz input once made that 176 GB and the process was killed):
+// the bound stops it as it grows, with the same error, and the next
+// script runs.
+func TestReplyTooLargeStrings(t *testing.T) {
+	h := harness(t)
+	got := h.Do(`eval "local t = {}; t[1] = t; for i = 2, 24 do t[i] = string.rep('x', 1048576) end; return t" 0`)
+	want := fmt.Sprintf("-ERR script reply is too large (over %d bytes): is a table nested in itself?\r\n", maxScriptReply)
+	if got != want {
+		t.Fatalf("reply = %d bytes %.200q, want %q", len(got), got, want)
+	}
+	if got := h.Do(`eval "return 1" 0`); got != ":1\r\n" {
+		t.Fatalf("next script = %q", got)
+	}
+}
+
 // TestSyntaxLevels: nesting is refused at the depths where Redis 7.0's Lua
 // refuses it (each boundary measured on redis-server 7.0.15), and a long
 // left-associative chain compiles as in Redis up to the tree depth bound.

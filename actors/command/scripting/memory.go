@@ -20,7 +20,13 @@ import (
 // (string.rep of 2^30, cjson.encode of a table of big strings,
 // table.concat of many references to one big string) ask reserve first,
 // which refuses any one allocation past Options.MaxMemory: one such call
-// would otherwise end the process before anything could stop it.
+// would otherwise end the process before anything could stop it. The
+// encoders (cjson.encode, cmsgpack.pack, struct.pack) count every value
+// they write and the decoders (cjson.decode, cmsgpack.unpack) every table
+// and value they make (use), asking reserve each reserveFree: the
+// watchdog cancels the script's context, which a Go function does not
+// look at, and a shared or cyclic table encodes to 2^depth values, a
+// decoded "[]," to a 112-byte table.
 //
 // Growth: once a script has run for watchAfter, its watchdog collects
 // garbage once and takes the live heap then as the script's baseline,
@@ -176,6 +182,7 @@ type outBound struct {
 	L       *lua.LState
 	v       *vm
 	checked int // the output length reserve last allowed
+	used    int // use's count of bytes allocated so far
 }
 
 // grow reserves room for the output to reach n bytes (the buffer's next
@@ -186,6 +193,27 @@ func (o *outBound) grow(n int) {
 		o.checked = n + reserveFree
 	}
 }
+
+// use counts n more bytes a library call allocates apart from one buffer
+// (a decoder's tables and values, estimated with the costs below) and
+// asks reserve for the next reserveFree each time the count passes the
+// last check: what was allocated so far is in the heap reserve samples.
+func (o *outBound) use(n int) {
+	o.used += n
+	if o.used > o.checked {
+		o.v.reserve(o.L, reserveFree+n)
+		o.checked = o.used + reserveFree
+	}
+}
+
+// What a decoder's values cost on Go's heap, about (gopher-lua, measured):
+// an empty table made by CreateTable(0, 0) 112 bytes, an array slot or a
+// boxed number 16 each, a hash entry about 150.
+const (
+	tableCost = 112
+	valueCost = 32
+	entryCost = 150
+)
 
 // boundAllocations replaces the two standard library functions whose
 // output is a multiple of their input, string.rep and table.concat, by

@@ -3,6 +3,7 @@ package scripting
 import (
 	"fmt"
 	"math"
+	"runtime"
 	stdstrings "strings"
 	"testing"
 
@@ -146,5 +147,41 @@ func TestMemoryBound(t *testing.T) {
 	}
 	if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
 		t.Fatalf("after the stopped script: %q", got)
+	}
+}
+
+// TestDecodersBounded: cjson.decode and cmsgpack.unpack make a table of
+// every 3 (or 1) bytes of "[],[]," (or msgpack's empty array): 10 million
+// tables from a 30 MB string would take the heap past the bound (64 MiB
+// here) inside one Go call the watchdog cannot stop, so the decoders count
+// what they make and the script is stopped as one over lua_max_memory.
+func TestDecodersBounded(t *testing.T) {
+	h := harness(t)
+	for _, script := range []string{
+		"local t = cjson.decode('[' .. string.rep('[],', 10000000) .. '[]]') return 'finished'",
+		"local t = cmsgpack.unpack(string.char(221, 0, 152, 150, 128) .. string.rep(string.char(144), 10000000)) return 'finished'",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := h.DoArgs([]byte("eval"), []byte(script), []byte("0"))
+		runtime.ReadMemStats(&after)
+		if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
+			t.Errorf("%s: reply %.200q", script, got)
+		}
+		// Stopped inside the decode, not after it: the whole decode
+		// allocates over 1 GB, the bound (with the garbage of the
+		// growing array, and what it made before the watchdog's first
+		// look) about 400 MB.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 700<<20 {
+			t.Errorf("%s: allocated %d MB before it was stopped", script, n>>20)
+		}
+		if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
+			t.Fatalf("after the stopped script: %q", got)
+		}
+	}
+	// Within the bound both still decode.
+	got := h.Do("eval \"return #cjson.decode('[' .. string.rep('[],', 10000) .. '[]]') + #cmsgpack.unpack(string.char(221, 0, 0, 39, 16) .. string.rep(string.char(144), 10000))\" 0")
+	if got != ":20001\r\n" {
+		t.Errorf("small decodes: %q", got)
 	}
 }
