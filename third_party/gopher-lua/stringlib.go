@@ -152,7 +152,7 @@ func strGsub(L *LState) int {
 	repl := L.CheckAny(3)
 	limit := L.OptInt(4, -1)
 
-	mds, err := pm.Find(pat, unsafeFastStringToReadOnlyBytes(str), 0, limit)
+	mds, err := pm.FindCheck(pat, unsafeFastStringToReadOnlyBytes(str), 0, limit, L.checkMatches)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -200,48 +200,65 @@ func capturedString(L *LState, m *pm.MatchData, str string, idx int) string {
 
 }
 
-func strGsubDoReplace(str string, info []replaceInfo) string {
-	offset := 0
-	buf := []byte(str)
+// strGsubDoReplace builds the result in one pass (rekv: upstream copied
+// the whole string once per match, quadratic), its size asked of
+// AllocHook first.
+func strGsubDoReplace(L *LState, str string, info []replaceInfo) string {
+	size := len(str)
 	for _, replace := range info {
-		oldlen := len(buf)
-		b1 := append([]byte(""), buf[0:offset+replace.Indicies[0]]...)
-		b2 := []byte("")
-		index2 := offset + replace.Indicies[1]
-		if index2 <= len(buf) {
-			b2 = append(b2, buf[index2:len(buf)]...)
-		}
-		buf = append(b1, replace.String...)
-		buf = append(buf, b2...)
-		offset += len(buf) - oldlen
+		end := min(replace.Indicies[1], len(str))
+		size += len(replace.String) - (end - replace.Indicies[0])
 	}
+	L.checkAlloc(size)
+	buf := make([]byte, 0, size)
+	prev := 0
+	for _, replace := range info {
+		buf = append(buf, str[prev:replace.Indicies[0]]...)
+		buf = append(buf, replace.String...)
+		prev = min(replace.Indicies[1], len(str))
+	}
+	buf = append(buf, str[prev:]...)
 	return string(buf)
 }
 
+// strGsubStr follows Lua 5.1's add_s (rekv): "%d" is capture d ("%0" the
+// whole match), '%' before any other byte is that byte ("%a" is "a"), and
+// a '%' ending the replacement is a NUL byte, C's terminator (upstream
+// kept "%a" and a final '%' as they are).
 func strGsubStr(L *LState, str string, repl string, matches []*pm.MatchData) string {
 	infoList := make([]replaceInfo, 0, len(matches))
+	made := 0
+	plain := strings.IndexByte(repl, '%') < 0
 	for _, match := range matches {
 		start, end := match.Capture(0), match.Capture(1)
-		sc := newFlagScanner('%', "", "", repl)
-		for c, eos := sc.Next(); !eos; c, eos = sc.Next() {
-			if !sc.ChangeFlag {
-				if sc.HasFlag {
-					if c >= '0' && c <= '9' {
-						sc.AppendString(capturedString(L, match, str, 2*(int(c)-48)))
-					} else {
-						sc.AppendChar('%')
-						sc.AppendChar(c)
-					}
-					sc.HasFlag = false
+		r := repl
+		if !plain {
+			var b []byte
+			for i := 0; i < len(repl); i++ {
+				c := repl[i]
+				if c != '%' {
+					b = append(b, c)
+					continue
+				}
+				i++
+				var d byte
+				if i < len(repl) {
+					d = repl[i]
+				}
+				if d < '0' || d > '9' {
+					b = append(b, d)
 				} else {
-					sc.AppendChar(c)
+					b = append(b, capturedString(L, match, str, 2*int(d-'0'))...)
 				}
 			}
+			r = string(b)
+			made += len(r)
+			L.checkAlloc(made) // the replacements are strings of their own (rekv)
 		}
-		infoList = append(infoList, replaceInfo{[]int{start, end}, sc.String()})
+		infoList = append(infoList, replaceInfo{[]int{start, end}, r})
 	}
 
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 func strGsubTable(L *LState, str string, repl *LTable, matches []*pm.MatchData) string {
@@ -261,7 +278,7 @@ func strGsubTable(L *LState, str string, repl *LTable, matches []*pm.MatchData) 
 			infoList = append(infoList, replaceInfo{[]int{match.Capture(0), match.Capture(1)}, LVAsString(value)})
 		}
 	}
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 func strGsubFunc(L *LState, str string, repl *LFunction, matches []*pm.MatchData) string {
@@ -289,7 +306,7 @@ func strGsubFunc(L *LState, str string, repl *LFunction, matches []*pm.MatchData
 			infoList = append(infoList, replaceInfo{[]int{start, end}, LVAsString(ret)})
 		}
 	}
-	return strGsubDoReplace(str, infoList)
+	return strGsubDoReplace(L, str, infoList)
 }
 
 type strMatchData struct {
@@ -327,7 +344,7 @@ func strGmatchIter(L *LState) int {
 func strGmatch(L *LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
-	mds, err := pm.Find(pattern, []byte(str), 0, -1)
+	mds, err := pm.FindCheck(pattern, []byte(str), 0, -1, L.checkMatches)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}

@@ -102,6 +102,21 @@ func (st LString) Type() LValueType { return LTString }
 // fmt.Formatter interface
 func (st LString) Format(f fmt.State, c rune) {
 	switch c {
+	case 'q': // Lua 5.1's addquoted (rekv; upstream quoted as Go does)
+		b := []byte{'"'}
+		for i := 0; i < len(st); i++ {
+			switch ch := st[i]; ch {
+			case '"', '\\', '\n':
+				b = append(b, '\\', ch)
+			case '\r':
+				b = append(b, '\\', 'r')
+			case 0:
+				b = append(b, '\\', '0', '0', '0')
+			default:
+				b = append(b, ch)
+			}
+		}
+		f.Write(append(b, '"'))
 	case 'd', 'i':
 		if nm, err := parseNumber(string(st)); err != nil {
 			defaultFormat(nm, f, 'd')
@@ -202,6 +217,14 @@ type LState struct {
 	Panic   func(*LState)
 	Dead    bool
 	Options Options
+	// AllocHook (rekv), when set, is called before the VM's concatenation
+	// or string.gsub builds a string of n bytes, and as string.gsub and
+	// string.gmatch find matches (n: their memory), n at least AllocHookMin:
+	// it may raise an error to refuse it. One such string can be many
+	// times the memory the script held a moment before (s = s .. s, a
+	// gsub with a long replacement), more than a watchdog looking
+	// between instructions can stop.
+	AllocHook func(L *LState, n int)
 
 	stop         int32
 	reg          *registry
@@ -215,6 +238,20 @@ type LState struct {
 	ctx          context.Context
 	ctxCancelFn  context.CancelFunc
 }
+
+// AllocHookMin is the smallest string AllocHook is asked about (rekv).
+const AllocHookMin = 64 << 10
+
+// checkAlloc asks AllocHook about a string of n bytes (rekv).
+func (ls *LState) checkAlloc(n int) {
+	if n >= AllocHookMin && ls.AllocHook != nil {
+		ls.AllocHook(ls, n)
+	}
+}
+
+// checkMatches asks AllocHook about the memory of n pattern matches,
+// about 96 bytes each (rekv).
+func (ls *LState) checkMatches(n int) { ls.checkAlloc(96 * n) }
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }
 func (ls *LState) Type() LValueType { return LTThread }

@@ -14,9 +14,9 @@ import (
 
 // luaGen builds a Lua program from fuzz bytes with a small grammar aimed at
 // what can hurt a server: nested and cyclic tables returned as replies,
-// deep syntax, huge strings, deep recursion, pcall/error chains, cjson and
-// cmsgpack on hostile input, and redis.call in between. Every loop it
-// writes is bounded, so a program always ends.
+// deep syntax, huge strings (concatenated, gsub'd), deep recursion,
+// pcall/error chains, cjson and cmsgpack on hostile input, and redis.call
+// in between. Every loop it writes is bounded, so a program always ends.
 type luaGen struct {
 	data  []byte
 	pos   int
@@ -114,7 +114,7 @@ func (g *luaGen) expr() string {
 	if g.depth > 6 {
 		return "t1"
 	}
-	switch g.pick(24) {
+	switch g.pick(26) {
 	case 0:
 		return "t1"
 	case 1:
@@ -164,6 +164,10 @@ func (g *luaGen) expr() string {
 		return "select(2, pcall(error, " + g.expr() + "))"
 	case 22:
 		return "tostring(" + g.expr() + ")"
+	case 23:
+		return "(tostring(" + g.expr() + ") .. tostring(" + g.expr() + "))"
+	case 24:
+		return "(string.gsub(tostring(" + g.expr() + "), '.', tostring(" + g.expr() + ")))"
 	default:
 		return g.str()
 	}

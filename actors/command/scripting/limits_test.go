@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"fmt"
+	"runtime"
 	stdstrings "strings"
 	"testing"
 )
@@ -145,4 +146,42 @@ func TestBigAllocationsBounded(t *testing.T) {
 		{`eval "local s = string.rep('x', 2^10) local t = {} for i = 1, 1000 do t[i] = s end return #table.concat(t, ',')" 0`, ":1024999\r\n"},
 		{`eval "local s = string.rep(string.char(1), 2^10) local t = {} for i = 1, 1000 do t[i] = s end return #cjson.encode(t)" 0`, ":6147001\r\n"},
 	})
+}
+
+// TestOneStepGrowthBounded: Lua builds some strings many times the size of
+// what the script held a moment before, in one instruction the watchdog
+// cannot stop: a concatenation of 64 terms, a gsub with a long
+// replacement, a format of many %s (each 512 MiB here; doubling s = s .. s
+// reached a 4 GB allocation and ended the process), a pattern's millions
+// of matches. Each is refused as it grows past lua_max_memory (64 MiB
+// here), as a script over it.
+func TestOneStepGrowthBounded(t *testing.T) {
+	h := harness(t)
+	for _, script := range []string{
+		"local s = string.rep('x', 8388608) local x = s" + stdstrings.Repeat(" .. s", 63) + " return #x",
+		"local x = string.gsub(string.rep('x', 8192), 'x', string.rep('y', 65536)) return #x",
+		"local s, t = string.rep('x', 8388608), {} for i = 1, 64 do t[i] = s end return #string.format(string.rep('%s', 64), unpack(t))",
+		// Every match is listed before any is used: 4 million here.
+		"local x, n = string.gsub(string.rep('x', 4194304), '.', 'y') return n",
+		"for w in string.gmatch(string.rep('x', 4194304), '.') do return 1 end",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := h.DoArgs([]byte("eval"), []byte(script), []byte("0"))
+		runtime.ReadMemStats(&after)
+		if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
+			t.Errorf("%.80s: reply %.200q", script, got)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 200<<20 {
+			t.Errorf("%.80s: allocated %d MB", script, n>>20)
+		}
+		if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
+			t.Fatalf("after the stopped script: %q", got)
+		}
+	}
+	// Below the bound they run, and gsub gives Lua's result.
+	got := h.Do("eval \"local s = string.rep('ab', 40000) .. 'c' local x, n = string.gsub(s, 'b', 'xyz') return {#(s .. s), #x, n, (string.gsub('hello world', 'o', '[%0]'))}\" 0")
+	if want := "*4\r\n:160002\r\n:160001\r\n:40000\r\n$15\r\nhell[o] w[o]rld\r\n"; got != want {
+		t.Errorf("small growth: %q, want %q", got, want)
+	}
 }

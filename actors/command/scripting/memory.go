@@ -278,8 +278,10 @@ func boundAllocations(L *lua.LState, v *vm, g *lua.LTable) {
 // slots, the call's arguments included), and a format's flags, width and
 // precision are checked as Lua's scanformat checks them (at most 5 flags,
 // 2 digits each) before gopher-lua formats it: an unchecked width of
-// 99999999 would be one allocation of that size.
-func boundStack(L *lua.LState, g *lua.LTable) {
+// 99999999 would be one allocation of that size. The output's size is
+// reserved first too: string.format(string.rep('%s', 7000), s, s, ...)
+// is thousands of times its arguments.
+func boundStack(L *lua.LState, v *vm, g *lua.LTable) {
 	g.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
 		i := int64(int32(int64(L.OptNumber(2, 1))))
@@ -301,6 +303,7 @@ func boundStack(L *lua.LState, g *lua.LTable) {
 	str.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
 		f := L.CheckString(1)
 		arg := 1
+		size := len(f)
 		for p := 0; p < len(f); p++ {
 			if f[p] != '%' {
 				continue
@@ -333,7 +336,18 @@ func boundStack(L *lua.LState, g *lua.LTable) {
 			if arg > L.GetTop() {
 				L.ArgError(arg, "no value")
 			}
+			// At most 99 of width or precision and a number's digits;
+			// %q writes a byte as at most 4 ("\000").
+			size += 128
+			if x := L.Get(arg); (f[p] == 's' || f[p] == 'q') && lua.LVCanConvToString(x) {
+				n := len(lua.LVAsString(x))
+				if f[p] == 'q' {
+					n *= 4
+				}
+				size += n
+			}
 		}
+		v.reserve(L, size)
 		return format(L)
 	}))
 }

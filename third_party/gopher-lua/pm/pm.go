@@ -613,7 +613,18 @@ redo:
 
 /* API {{{ */
 
+// CheckEvery is how many matches FindCheck finds between calls of check.
+const CheckEvery = 4096
+
 func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err error) {
+	return FindCheck(p, src, offset, limit, nil)
+}
+
+// FindCheck is Find calling check (when not nil) with the number of
+// matches found so far at every CheckEvery of them (rekv: a gsub of '.'
+// over a 4 MB string made 4 million of them, 500 MB, before anything
+// looked); check may panic to stop the search, and its panic goes on up.
+func FindCheck(p string, src []byte, offset, limit int, check func(matches int)) (matches []*MatchData, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if perr, ok := v.(*Error); ok {
@@ -634,6 +645,9 @@ func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err er
 				sp = nsp
 			}
 			matches = append(matches, ms)
+			if check != nil && len(matches)%CheckEvery == 0 {
+				check(len(matches))
+			}
 		}
 		if len(matches) == limit || pat.MustHead {
 			break
