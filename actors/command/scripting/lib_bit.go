@@ -52,6 +52,9 @@ func openBit(L *lua.LState) *lua.LTable {
 				n = tobit(L, 2)
 			}
 			digits := "0123456789abcdef"
+			if n == math.MinInt32 {
+				n = math.MinInt32 + 1 // Redis's LuaBitOp: -n would stay negative
+			}
 			if n < 0 {
 				n, digits = -n, strings.ToUpper(digits)
 			}

@@ -339,7 +339,12 @@ func boundStack(L *lua.LState, v *vm, g *lua.LTable) {
 			// At most 99 of width or precision and a number's digits;
 			// %q writes a byte as at most 4 ("\000").
 			size += 128
-			if x := L.Get(arg); (f[p] == 's' || f[p] == 'q') && lua.LVCanConvToString(x) {
+			x := L.Get(arg)
+			if (f[p] == 's' || f[p] == 'q') && !lua.LVCanConvToString(x) {
+				// Lua 5.1 takes a string or a number, not __tostring.
+				L.ArgError(arg, "string expected, got "+x.Type().String())
+			}
+			if f[p] == 's' || f[p] == 'q' {
 				n := len(lua.LVAsString(x))
 				if f[p] == 'q' {
 					n *= 4
@@ -350,6 +355,26 @@ func boundStack(L *lua.LState, v *vm, g *lua.LTable) {
 		v.reserve(L, size)
 		return format(L)
 	}))
+	byteOf := str.RawGetString("byte").(*lua.LFunction).GFunction
+	str.RawSetString("byte", L.NewFunction(func(L *lua.LState) int {
+		// Lua 5.1's str_byte checks the stack for its results first.
+		n := float64(len(L.CheckString(1)))
+		i := strPos(math.Trunc(float64(L.OptNumber(2, 1))), n)
+		j := strPos(math.Trunc(float64(L.OptNumber(3, lua.LNumber(i)))), n)
+		i, j = max(i, 1), min(j, n)
+		if j-i+1 > float64(luaMaxCStack-L.GetTop()) {
+			L.RaiseError("stack overflow (string slice too long)")
+		}
+		return byteOf(L)
+	}))
+}
+
+// strPos is Lua 5.1's posrelat: a negative position counts from the end.
+func strPos(pos, n float64) float64 {
+	if pos < 0 {
+		pos += n + 1
+	}
+	return pos
 }
 
 // skipDigits skips at most two digits of f from p.

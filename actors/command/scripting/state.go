@@ -48,6 +48,7 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 	g := L.G.Global
 	boundAllocations(L, v, g)
 	boundStack(L, v, g)
+	openMathRandom(L, g)
 	L.AllocHook = func(L *lua.LState, n int) { v.reserve(L, n) }
 	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
