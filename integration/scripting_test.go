@@ -245,8 +245,8 @@ func TestScriptInMulti(t *testing.T) {
 
 // TestScriptBusyAndKill: past busy-reply-threshold other clients get BUSY;
 // SCRIPT KILL stops a script that has not written (its caller gets
-// Redis's error) and refuses one that has (UNKILLABLE); FUNCTION KILL
-// stops a function.
+// Redis's error), even inside a long pattern search, and refuses one that
+// has (UNKILLABLE); FUNCTION KILL stops a function.
 func TestScriptBusyAndKill(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
@@ -281,6 +281,16 @@ func TestScriptBusyAndKill(t *testing.T) {
 		}
 		if err := b.ScriptKill(ctx).Err(); err == nil || !strings.HasPrefix(err.Error(), "NOTBUSY ") {
 			t.Fatalf("SCRIPT KILL with none running: %v", err)
+		}
+		// A script inside one library call: a pattern search quadratic in
+		// its subject (about 4 * 10^12 steps) stops too.
+		go func() {
+			done <- a.Eval(ctx, "return string.find(string.rep('a', 2000000), '(.-)%1$')", nil).Err()
+		}()
+		waitBusy()
+		must(t, b.ScriptKill(ctx).Err())
+		if err := <-done; err == nil || !strings.HasPrefix(err.Error(), "ERR Script killed by user with SCRIPT KILL... script: ") {
+			t.Fatalf("killed pattern search replied %v", err)
 		}
 
 		go func() {

@@ -112,7 +112,7 @@ func strFind(L *LState) int {
 		return 2
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), init, 1)
+	mds, err := pm.FindCheck(pattern, unsafeFastStringToReadOnlyBytes(str), init, 1, L.checkMatches)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -380,7 +380,7 @@ func strMatch(L *LState) int {
 		offset = 0
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), offset, 1)
+	mds, err := pm.FindCheck(pattern, unsafeFastStringToReadOnlyBytes(str), offset, 1, L.checkMatches)
 	if err != nil {
 		L.RaiseError(err.Error())
 	}

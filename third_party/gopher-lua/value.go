@@ -249,9 +249,15 @@ func (ls *LState) checkAlloc(n int) {
 	}
 }
 
-// checkMatches asks AllocHook about the memory of n pattern matches,
-// about 96 bytes each (rekv).
-func (ls *LState) checkMatches(n int) { ls.checkAlloc(96 * n) }
+// checkMatches stops a pattern search whose script's context is done (as
+// the VM loop does between instructions), and asks AllocHook about the
+// memory of its n matches, about 96 bytes each (rekv).
+func (ls *LState) checkMatches(n int) {
+	if ls.ctx != nil && ls.ctx.Err() != nil {
+		ls.RaiseError(ls.ctx.Err().Error())
+	}
+	ls.checkAlloc(96 * n)
+}
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }
 func (ls *LState) Type() LValueType { return LTThread }

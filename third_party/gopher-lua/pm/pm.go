@@ -46,9 +46,28 @@ type MatchData struct {
 	// xxxx xxxx xxxx xxx0 : caputured positions
 	// xxxx xxxx xxxx xxx1 : position captured positions
 	captures []uint32
+	// tick counts the matcher's steps for FindCheck (rekv); nil in Find.
+	tick *ticker
 }
 
-func newMatchState() *MatchData { return &MatchData{[]uint32{}} }
+// ticker calls check every 2^16 steps of the matcher (rekv): a pattern
+// such as "(.-)%1$" takes time quadratic in its subject, 4 * 10^12 steps
+// for 2 MB, in one Go call a script's kill could not stop.
+type ticker struct {
+	steps   int
+	matches *[]*MatchData
+	check   func(matches int)
+}
+
+// step counts n steps (a back-reference's comparison counts its bytes).
+func (t *ticker) step(n int) {
+	if before := t.steps; (before+n)>>16 != before>>16 {
+		t.check(len(*t.matches))
+	}
+	t.steps += n
+}
+
+func newMatchState() *MatchData { return &MatchData{captures: []uint32{}} }
 
 func (st *MatchData) addPosCapture(s, pos int) {
 	for s+1 >= len(st.captures) {
@@ -538,6 +557,9 @@ func recursiveVM(src []byte, insts []inst, pc, sp, recLevel int, ms ...*MatchDat
 	} else {
 		m = ms[0]
 	}
+	if m.tick != nil {
+		m.tick.step(1)
+	}
 redo:
 	inst := insts[pc]
 	switch inst.OpCode {
@@ -597,6 +619,9 @@ redo:
 			panic(newError(_UNKNOWN, "invalid capture index"))
 		}
 		capture := src[m.Capture(idx):m.Capture(idx+1)]
+		if m.tick != nil {
+			m.tick.step(len(capture))
+		}
 		for i := 0; i < len(capture); i++ {
 			if i+sp >= len(src) || capture[i] != src[i+sp] {
 				return false, sp, m
@@ -621,9 +646,11 @@ func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err er
 }
 
 // FindCheck is Find calling check (when not nil) with the number of
-// matches found so far at every CheckEvery of them (rekv: a gsub of '.'
-// over a 4 MB string made 4 million of them, 500 MB, before anything
-// looked); check may panic to stop the search, and its panic goes on up.
+// matches found so far at every CheckEvery of them and every 2^16 steps
+// of the matcher (rekv: a gsub of '.' over a 4 MB string made 4 million
+// of them, 500 MB, before anything looked, and some patterns take time
+// quadratic in the subject); check may panic to stop the search, and its
+// panic goes on up.
 func FindCheck(p string, src []byte, offset, limit int, check func(matches int)) (matches []*MatchData, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -637,8 +664,14 @@ func FindCheck(p string, src []byte, offset, limit int, check func(matches int))
 	pat := parsePattern(newScanner([]byte(p)), true)
 	insts := compilePattern(pat)
 	matches = []*MatchData{}
+	var tick *ticker
+	if check != nil {
+		tick = &ticker{matches: &matches, check: check}
+	}
 	for sp := offset; sp <= len(src); {
-		ok, nsp, ms := recursiveVM(src, insts, 0, sp, 0)
+		m := newMatchState()
+		m.tick = tick
+		ok, nsp, ms := recursiveVM(src, insts, 0, sp, 0, m)
 		sp++
 		if ok {
 			if sp < nsp {
