@@ -2,7 +2,6 @@ package scripting
 
 import (
 	"fmt"
-	"runtime"
 	stdstrings "strings"
 	"testing"
 )
@@ -165,19 +164,7 @@ func TestOneStepGrowthBounded(t *testing.T) {
 		"local x, n = string.gsub(string.rep('x', 4194304), '.', 'y') return n",
 		"for w in string.gmatch(string.rep('x', 4194304), '.') do return 1 end",
 	} {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got := h.DoArgs([]byte("eval"), []byte(script), []byte("0"))
-		runtime.ReadMemStats(&after)
-		if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
-			t.Errorf("%.80s: reply %.200q", script, got)
-		}
-		if n := after.TotalAlloc - before.TotalAlloc; n > 200<<20 {
-			t.Errorf("%.80s: allocated %d MB", script, n>>20)
-		}
-		if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
-			t.Fatalf("after the stopped script: %q", got)
-		}
+		evalOverMemory(t, h, script, 200<<20)
 	}
 	// Below the bound they run, and gsub gives Lua's result.
 	got := h.Do("eval \"local s = string.rep('ab', 40000) .. 'c' local x, n = string.gsub(s, 'b', 'xyz') return {#(s .. s), #x, n, (string.gsub('hello world', 'o', '[%0]'))}\" 0")

@@ -339,12 +339,11 @@ func boundStack(L *lua.LState, v *vm, g *lua.LTable) {
 			// At most 99 of width or precision and a number's digits;
 			// %q writes a byte as at most 4 ("\000").
 			size += 128
-			x := L.Get(arg)
-			if (f[p] == 's' || f[p] == 'q') && !lua.LVCanConvToString(x) {
-				// Lua 5.1 takes a string or a number, not __tostring.
-				L.ArgError(arg, "string expected, got "+x.Type().String())
-			}
-			if f[p] == 's' || f[p] == 'q' {
+			if x := L.Get(arg); f[p] == 's' || f[p] == 'q' {
+				if !lua.LVCanConvToString(x) {
+					// Lua 5.1 takes a string or a number, not __tostring.
+					L.ArgError(arg, "string expected, got "+x.Type().String())
+				}
 				n := len(lua.LVAsString(x))
 				if f[p] == 'q' {
 					n *= 4

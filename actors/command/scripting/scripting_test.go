@@ -161,27 +161,35 @@ func TestDecodersBounded(t *testing.T) {
 		"local t = cjson.decode('[' .. string.rep('[],', 10000000) .. '[]]') return 'finished'",
 		"local t = cmsgpack.unpack(string.char(221, 0, 152, 150, 128) .. string.rep(string.char(144), 10000000)) return 'finished'",
 	} {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got := h.DoArgs([]byte("eval"), []byte(script), []byte("0"))
-		runtime.ReadMemStats(&after)
-		if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
-			t.Errorf("%s: reply %.200q", script, got)
-		}
 		// Stopped inside the decode, not after it: the whole decode
 		// allocates over 1 GB, the bound (with the garbage of the
 		// growing array, and what it made before the watchdog's first
 		// look) about 400 MB.
-		if n := after.TotalAlloc - before.TotalAlloc; n > 700<<20 {
-			t.Errorf("%s: allocated %d MB before it was stopped", script, n>>20)
-		}
-		if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
-			t.Fatalf("after the stopped script: %q", got)
-		}
+		evalOverMemory(t, h, script, 700<<20)
 	}
 	// Within the bound both still decode.
 	got := h.Do("eval \"return #cjson.decode('[' .. string.rep('[],', 10000) .. '[]]') + #cmsgpack.unpack(string.char(221, 0, 0, 39, 16) .. string.rep(string.char(144), 10000))\" 0")
 	if got != ":20001\r\n" {
 		t.Errorf("small decodes: %q", got)
+	}
+}
+
+// evalOverMemory runs script, which must end with the lua_max_memory
+// error having allocated at most maxAlloc bytes (stopped as it grew, not
+// after), and checks that the next script runs.
+func evalOverMemory(t *testing.T, h *commandtest.Harness, script string, maxAlloc uint64) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := h.DoArgs([]byte("eval"), []byte(script), []byte("0"))
+	runtime.ReadMemStats(&after)
+	if !stdstrings.HasPrefix(got, "-ERR Script used more memory than allowed (lua_max_memory_mib) script: ") {
+		t.Errorf("%.80s: reply %.200q", script, got)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > maxAlloc {
+		t.Errorf("%.80s: allocated %d MB before it was stopped", script, n>>20)
+	}
+	if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
+		t.Fatalf("after the stopped script: %q", got)
 	}
 }
