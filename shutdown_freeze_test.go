@@ -109,6 +109,7 @@ func TestShutdownOnFrozenFileSystem(t *testing.T) {
 		}
 	}
 	must("fsfreeze", "-f", mnt)
+	checkKilledWriter(t, mnt)
 	_, _ = conn.Write(set) // its commit blocks in the frozen file system
 	time.Sleep(1500 * time.Millisecond)
 	start := time.Now()
@@ -140,14 +141,70 @@ func TestShutdownOnFrozenFileSystem(t *testing.T) {
 	}
 }
 
-// procExiting reads /proc/<pid>/stat: the state letter, and whether the
-// process has begun to exit (a zombie, or PF_EXITING in its flags: its
-// exit may itself wait on the frozen file system, in state D).
+// checkKilledWriter checks procExiting on the case it must see through: a
+// process whose only thread is stuck writing to the frozen file system
+// (state D) and then killed is exiting, though its stat shows D without
+// PF_EXITING until the thaw.
+func checkKilledWriter(t *testing.T, mnt string) {
+	t.Helper()
+	w := exec.Command("dd", "if=/dev/zero", "of="+filepath.Join(mnt, "w"), "bs=4k", "count=1", "conv=fsync")
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = exec.Command("fsfreeze", "-u", mnt).Run() // before the wait, which needs the thaw
+		_ = w.Wait()
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		state, exiting := procExiting(t, w.Process.Pid)
+		if state == "D" && !exiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a write to the frozen file system: the writer is %q (exiting %v), not blocked", state, exiting)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := w.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if state, exiting := procExiting(t, w.Process.Pid); !exiting {
+		t.Fatalf("a writer killed while blocked in the frozen file system is %q and not seen exiting", state)
+	}
+}
+
+// procExiting reports the process's state letter and whether it has
+// begun to exit: gone, a zombie, or any of its threads with PF_EXITING in
+// its flags or SIGKILL pending (exit_group kills every other thread so;
+// a thread stuck in a write to the frozen file system, in state D, takes
+// the signal only when the write returns, and when that thread is the
+// leader, the process's own /proc stat shows D without PF_EXITING, which
+// CI saw once).
 func procExiting(t *testing.T, pid int) (string, bool) {
 	t.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	dir := "/proc/" + strconv.Itoa(pid)
+	state, exiting, ok := taskExiting(t, dir)
+	if !ok {
 		return "gone", true
+	}
+	tasks, _ := os.ReadDir(dir + "/task")
+	for _, task := range tasks {
+		if _, e, ok := taskExiting(t, dir+"/task/"+task.Name()); ok && e {
+			exiting = true
+		}
+	}
+	return state, exiting
+}
+
+// taskExiting reads one task's (or the process's) stat and status: its
+// state letter, whether it is exiting, and false if it is gone.
+func taskExiting(t *testing.T, dir string) (string, bool, bool) {
+	t.Helper()
+	b, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return "", false, false
 	}
 	// pid (comm) state ppid pgrp session tty tpgid flags ...
 	rest := string(b[strings.LastIndexByte(string(b), ')')+2:])
@@ -157,5 +214,20 @@ func procExiting(t *testing.T, pid int) (string, bool) {
 	}
 	flags, _ := strconv.ParseUint(f[6], 10, 64)
 	const pfExiting = 0x4
-	return f[0], f[0] == "Z" || flags&pfExiting != 0
+	exiting := f[0] == "Z" || f[0] == "X" || flags&pfExiting != 0
+	status, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return f[0], exiting, true
+	}
+	const sigkill = 1 << (9 - 1)
+	for _, line := range strings.Split(string(status), "\n") {
+		name, val, ok := strings.Cut(line, ":")
+		if !ok || (name != "SigPnd" && name != "ShdPnd") {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(val), 16, 64); err == nil && mask&sigkill != 0 {
+			exiting = true
+		}
+	}
+	return f[0], exiting, true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
 	"github.com/rekv/rekv/actors/command/keys"
@@ -191,6 +192,15 @@ func checkOneReply(t *testing.T, src string, b string) {
 // well-formed reply, and the scripting engine must still answer after it.
 // A Go stack overflow or runaway allocation would end the process, which
 // fails the fuzz run. .ci/run runs it for a bounded count.
+//
+// A script that runs past fuzzBudget is killed, written or not: the fuzz
+// engine ends a worker whose input runs 10 s ("deadlocked!", exit status
+// 2, CI twice), and a program of this grammar can run that long within
+// the memory bound (cmsgpack.pack of a table shared 49 ways at each of
+// 16 levels: 11.8 s with a bound of 256 MiB). The bound here is 64 MiB,
+// which such a script reaches sooner and the collections it takes are
+// shorter; the kill lands wherever the script is, which the run then
+// checks too.
 func FuzzScript(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0})                     // return t2
@@ -200,18 +210,37 @@ func FuzzScript(f *testing.F) {
 	f.Add([]byte{0, 3, 3, 3, 3, 3, 12, 0})     // pcall chains encoding a cycle
 	f.Add([]byte{1, 2, 8, 8, 19, 8, 20, 9, 0}) // deep syntax
 	f.Add([]byte{0, 1, 0, 2, 2, 0, 1})         // t1[#t1+1] = {t1, t2}
-	h := commandtest.New(f, Commands(New(Options{Version: "7.2.0", MaxMemory: 256 << 20, MaxReply: 4 << 20})),
-		cmdstrings.Commands(), keys.Commands(), list.Commands())
+	s := New(Options{Version: "7.2.0", MaxMemory: 64 << 20, MaxReply: 4 << 20})
+	h := commandtest.New(f, Commands(s), cmdstrings.Commands(), keys.Commands(), list.Commands())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := h.For(t)
 		g := &luaGen{data: data}
 		src := g.program()
 		for _, proto := range []int{2, 3} {
 			h.Proto, h.Client.Prot = proto, proto
-			checkOneReply(t, src, h.DoArgs([]byte("eval"), []byte(src), []byte("0")))
+			budget := time.AfterFunc(fuzzBudget, func() { s.stopOlder(fuzzBudget) })
+			reply := h.DoArgs([]byte("eval"), []byte(src), []byte("0"))
+			budget.Stop()
+			checkOneReply(t, src, reply)
 			if got := h.DoArgs([]byte("eval"), []byte("return 1"), []byte("0")); got != ":1\r\n" {
 				t.Fatalf("after %q: EVAL return 1 = %q", src, got)
 			}
 		}
 	})
+}
+
+// fuzzBudget is how long one generated script may run.
+const fuzzBudget = time.Second
+
+// stopOlder ends every script that has run for d or more as SCRIPT KILL
+// would, even one that wrote: the fuzz harness's time budget.
+func (s *Scripts) stopOlder(d time.Duration) {
+	s.running.mu.Lock()
+	defer s.running.mu.Unlock()
+	for r := range s.running.all {
+		if time.Since(r.start) >= d {
+			r.killed.Store(true)
+			r.cancel()
+		}
+	}
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	stdstrings "strings"
 	"testing"
+	"time"
+
+	"github.com/rekv/rekv/actors/command/commandtest"
 )
 
 // TestCyclicTableReply: a table that holds itself converts as Redis 7.0
@@ -170,5 +173,39 @@ func TestOneStepGrowthBounded(t *testing.T) {
 	got := h.Do("eval \"local s = string.rep('ab', 40000) .. 'c' local x, n = string.gsub(s, 'b', 'xyz') return {#(s .. s), #x, n, (string.gsub('hello world', 'o', '[%0]'))}\" 0")
 	if want := "*4\r\n:160002\r\n:160001\r\n:40000\r\n$15\r\nhell[o] w[o]rld\r\n"; got != want {
 		t.Errorf("small growth: %q, want %q", got, want)
+	}
+}
+
+// TestKillInsideLibraryCall: SCRIPT KILL ends a script inside one long
+// encoder call (cmsgpack.pack and cjson.encode of a table shared 16^15
+// ways), which never returns to the VM's loop that looks at the kill:
+// without the check in reserve the call ran on until the memory bound
+// (1 GiB here) and the script ended over lua_max_memory, not killed.
+func TestKillInsideLibraryCall(t *testing.T) {
+	s := New(Options{Version: "7.2.0", MaxMemory: 1 << 30})
+	h := commandtest.New(t, Commands(s))
+	for _, enc := range []string{"cmsgpack.pack", "cjson.encode"} {
+		// 15 levels (cmsgpack encodes at most 16), 16 ways each.
+		script := "local t = {} for i = 1, 15 do local u = {} for j = 1, 16 do u[j] = t end t = u end return #" + enc + "(t)"
+		done := make(chan string, 1)
+		go func() { done <- h.DoArgs([]byte("eval"), []byte(script), []byte("0")) }()
+		for busy := false; !busy; {
+			select {
+			case got := <-done:
+				t.Fatalf("%s: the script ended before the kill: %.200q", enc, got)
+			case <-time.After(5 * time.Millisecond):
+			}
+			d, _ := s.Busy()
+			busy = d >= 200*time.Millisecond
+		}
+		if err := s.kill(false); err != nil {
+			t.Fatalf("%s: SCRIPT KILL: %v", enc, err)
+		}
+		if got := <-done; !stdstrings.HasPrefix(got, "-ERR Script killed by user with SCRIPT KILL... script: ") {
+			t.Errorf("%s: killed script replied %.200q", enc, got)
+		}
+	}
+	if got := h.Do("eval \"return 'still serving'\" 0"); got != "$13\r\nstill serving\r\n" {
+		t.Fatalf("after the killed scripts: %q", got)
 	}
 }
