@@ -101,7 +101,12 @@ func (s *Scripts) kill(function bool) error {
 	case r.function != function:
 		return BusyError(r.function)
 	}
+	r.kill()
+	return nil
+}
+
+// kill ends r as SCRIPT KILL does: its caller gets the "killed" error.
+func (r *running) kill() {
 	r.killed.Store(true)
 	r.cancel()
-	return nil
 }

@@ -239,8 +239,7 @@ func (s *Scripts) stopOlder(d time.Duration) {
 	defer s.running.mu.Unlock()
 	for r := range s.running.all {
 		if time.Since(r.start) >= d {
-			r.killed.Store(true)
-			r.cancel()
+			r.kill()
 		}
 	}
 }

@@ -180,9 +180,16 @@ func TestOneStepGrowthBounded(t *testing.T) {
 // encoder call (cmsgpack.pack and cjson.encode of a table shared 16^15
 // ways), which never returns to the VM's loop that looks at the kill:
 // without the check in reserve the call ran on until the memory bound
-// (1 GiB here) and the script ended over lua_max_memory, not killed.
+// (1 GiB here) and the script ended over lua_max_memory, not killed; and
+// without a bound (lua_max_memory_mib 0) the kill reaches it too.
 func TestKillInsideLibraryCall(t *testing.T) {
-	s := New(Options{Version: "7.2.0", MaxMemory: 1 << 30})
+	for _, bound := range []uint64{1 << 30, 0} {
+		t.Run(fmt.Sprintf("bound %d", bound), func(t *testing.T) { killInsideLibraryCall(t, bound) })
+	}
+}
+
+func killInsideLibraryCall(t *testing.T, bound uint64) {
+	s := New(Options{Version: "7.2.0", MaxMemory: bound})
 	h := commandtest.New(t, Commands(s))
 	for _, enc := range []string{"cmsgpack.pack", "cjson.encode"} {
 		// 15 levels (cmsgpack encodes at most 16), 16 ways each.

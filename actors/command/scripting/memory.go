@@ -149,17 +149,21 @@ func (s *Scripts) watch(r *running) (stop func()) {
 // reserve raises Lua's "not enough memory" in L unless n more bytes fit
 // the running script's memory bound; the script then ends with the same
 // error as one the watchdog stops. It also ends a script whose context
-// is cancelled, so a long encoder or decoder call stops on SCRIPT KILL.
-// Without a bound (MaxMemory 0) every allocation is let through, as
-// before. Outside a run (a library's load) only n itself is bounded.
+// is cancelled, bound or not, so a long encoder or decoder call stops on
+// SCRIPT KILL. Without a bound (MaxMemory 0) every allocation is let
+// through, as before. Outside a run (a library's load) only n itself is
+// bounded.
 func (v *vm) reserve(L *lua.LState, n int) {
-	if v.maxMemory == 0 || n < reserveFree {
+	if n < reserveFree {
 		return
 	}
 	if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
 		// Killed (SCRIPT KILL, the memory watchdog): a Go library call
 		// does not look at the context, so its next reservation ends it.
 		L.RaiseError("%s", ctx.Err().Error())
+	}
+	if v.maxMemory == 0 {
+		return
 	}
 	r := v.run
 	var state *running
