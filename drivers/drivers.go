@@ -1,6 +1,7 @@
 package drivers
 
 import (
+	"context"
 	"errors"
 	"io"
 )
@@ -130,12 +131,15 @@ type BlindDeleter interface {
 
 // DeleteKeys deletes keys that no transaction reads or writes any more:
 // through the driver's BlindDeleter, or in transactions of at most chunk
-// deletes.
-func DeleteKeys(d Driver, keys [][]byte, chunk int) error {
+// deletes. It stops between transactions once ctx ends, with ctx's error.
+func DeleteKeys(ctx context.Context, d Driver, keys [][]byte, chunk int) error {
 	if bd, ok := d.(BlindDeleter); ok {
 		return bd.DeleteKeys(keys)
 	}
 	for len(keys) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		n := min(chunk, len(keys))
 		tx, err := d.Begin(true)
 		if err != nil {

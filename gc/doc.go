@@ -44,4 +44,9 @@
 //     while a slot moves, its old and new owners may both try a key, and
 //     their shards' transactions conflict so one wins. The orphan sweep,
 //     whose cursor is in the store, runs on one node (Options.Sweeps).
+//   - A shutdown never waits for a whole pass: Stop, called before the
+//     engine stops, ends the timer pass at its next transaction (a reclaim
+//     of a big collection on a slow store runs for seconds). What it
+//     deleted stays deleted; a garbage entry goes only after its members,
+//     so the next start finds the rest.
 package gc

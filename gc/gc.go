@@ -138,12 +138,22 @@ type Collector struct {
 	countedVersions, countedExpired time.Time
 	// noExpire pauses the expiry of keys (DEBUG SET-ACTIVE-EXPIRE 0).
 	noExpire atomic.Bool
+	// life ends at Stop: a pass in progress gives up at its next step,
+	// so a shutdown does not wait on a long reclaim.
+	life context.Context
+	stop context.CancelFunc
 }
 
 // New returns a collector; it does nothing until Start.
 func New(o Options, drv drivers.Driver, eng Engine, stats *Stats, log *slog.Logger) *Collector {
-	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log}
+	life, stop := context.WithCancel(context.Background())
+	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log, life: life, stop: stop}
 }
+
+// Stop ends the timer pass in progress at its next step and makes later
+// timer passes return at once; call it before stopping the engine. What a
+// pass had deleted stays deleted; the rest waits for the next start.
+func (c *Collector) Stop() { c.stop() }
 
 // SetActiveExpire pauses (false) or resumes the expiry of keys; expired
 // keys read as missing either way.
@@ -200,10 +210,10 @@ func (a *gcActor) Receive(ctx actor.Context) {
 		// the guardian must not wait on a blocked collector.
 		next := a.c.o.Interval
 		if a.c.holding() {
-			pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			pctx, cancel := context.WithTimeout(a.c.life, 10*time.Second)
 			t0 := time.Now()
 			n, err := a.c.Pass(pctx)
-			if err != nil {
+			if err != nil && a.c.life.Err() == nil { // not stopped
 				a.c.log.Warn("gc pass", "err", err)
 			} else if n >= a.c.o.BatchSize {
 				next = a.c.pace(n, time.Since(t0)) // a backlog: go on
@@ -330,7 +340,7 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 	if err != nil {
 		return n + f, err
 	}
-	m, err := c.reclaim(budget - n - f)
+	m, err := c.reclaim(ctx, budget-n-f)
 	if err != nil {
 		return n + f + m, err
 	}

@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"context"
 	"sync/atomic"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 
 // reclaim deletes the members of dead versions, then their 'g' entries,
 // several versions to a batch.
-func (c *Collector) reclaim(budget int) (int, error) {
-	if budget <= 0 {
+func (c *Collector) reclaim(ctx context.Context, budget int) (int, error) {
+	if budget <= 0 || ctx.Err() != nil {
 		return 0, nil
 	}
 	start, end := []byte{codec.PrefixGarbage}, []byte{codec.PrefixGarbage + 1}
@@ -46,7 +47,7 @@ func (c *Collector) reclaim(budget int) (int, error) {
 	full := visited == c.o.BatchSize
 	deleted := 0
 	for len(dead) > 0 && deleted < budget {
-		n, err := c.deleteChunk(&dead, min(chunk, budget-deleted))
+		n, err := c.deleteChunk(ctx, &dead, min(chunk, budget-deleted))
 		deleted += n
 		if err != nil {
 			return deleted, err
@@ -104,7 +105,7 @@ const chunk = 1024
 // deleted. The members are found in a snapshot and deleted blind
 // (drivers.DeleteKeys): nothing writes a dead version again, so no
 // conflict can arise. A garbage key goes only once its members are gone.
-func (c *Collector) deleteChunk(dead *[][]byte, limit int) (int, error) {
+func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) (int, error) {
 	if c.resume == nil {
 		c.resume = map[string]*[2][]byte{}
 	}
@@ -163,7 +164,7 @@ func (c *Collector) deleteChunk(dead *[][]byte, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := drivers.DeleteKeys(c.drv, keys, chunk); err != nil {
+	if err := drivers.DeleteKeys(ctx, c.drv, keys, chunk); err != nil {
 		return 0, err
 	}
 	finished := 0
@@ -182,7 +183,7 @@ func (c *Collector) deleteChunk(dead *[][]byte, limit int) (int, error) {
 		for i, p := range touched[:finished] {
 			gs[i] = p.g
 		}
-		if err := drivers.DeleteKeys(c.drv, gs, chunk); err != nil {
+		if err := drivers.DeleteKeys(ctx, c.drv, gs, chunk); err != nil {
 			return 0, err
 		}
 		for _, g := range gs {

@@ -278,6 +278,9 @@ func (n *Node) Close(ctx context.Context) error {
 		}
 		n.repl.Close()
 		errNet := n.net.Stop(ctx)
+		if n.gc != nil {
+			n.gc.Stop() // a long reclaim must not hold the actors' stop
+		}
 		errActors := n.engine.Stop(ctx)
 		errDrv := n.drv.Close()
 		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)

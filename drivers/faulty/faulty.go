@@ -1,5 +1,6 @@
 // Package faulty wraps a driver to inject storage faults in tests: commits
-// that fail (a full disk, an I/O error, an unreachable cluster), a Check
+// that fail (a full disk, an I/O error, an unreachable cluster) or are
+// slow (a loaded store), a Check
 // that fails (a data directory gone), a Close that hangs (storage that
 // does not answer). Faults are switched on and off while the store runs.
 package faulty
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rekv/rekv/drivers"
 )
@@ -17,6 +19,7 @@ type Driver struct {
 	inner     drivers.Driver
 	commitErr atomic.Pointer[error]
 	checkErr  atomic.Pointer[error]
+	slow      atomic.Int64 // nanoseconds each writing commit waits
 	mu        sync.Mutex
 	hang      chan struct{} // Close waits on it while set
 	// Commits counts commits that reached the inner store.
@@ -29,6 +32,10 @@ func Wrap(inner drivers.Driver) *Driver { return &Driver{inner: inner} }
 // FailCommits makes every commit of a writing transaction fail with err
 // (nil: commits work again). Nothing of a failed commit is stored.
 func (d *Driver) FailCommits(err error) { d.commitErr.Store(ptr(err)) }
+
+// SlowCommits makes every commit of a writing transaction wait d before
+// it reaches the inner store (0: no wait).
+func (d *Driver) SlowCommits(wait time.Duration) { d.slow.Store(int64(wait)) }
 
 // FailCheck makes Check report err (nil: the inner driver's Check again).
 func (d *Driver) FailCheck(err error) { d.checkErr.Store(ptr(err)) }
@@ -105,6 +112,9 @@ func (t *txn) Commit() error {
 	if e := t.d.commitErr.Load(); e != nil && t.writable && t.wrote {
 		t.Txn.Rollback()
 		return *e
+	}
+	if w := t.d.slow.Load(); w > 0 && t.writable && t.wrote {
+		time.Sleep(time.Duration(w))
 	}
 	if err := t.Txn.Commit(); err != nil {
 		return err
