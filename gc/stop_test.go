@@ -73,7 +73,7 @@ func TestCloseStopsALongReclaim(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, 6*time.Second)
 	defer cancel()
 	t0 := time.Now()
 	err = n.Close(cctx)
