@@ -213,9 +213,12 @@ func (a *gcActor) Receive(ctx actor.Context) {
 			pctx, cancel := context.WithTimeout(a.c.life, 10*time.Second)
 			t0 := time.Now()
 			n, err := a.c.Pass(pctx)
-			if err != nil && a.c.life.Err() == nil { // not stopped
-				a.c.log.Warn("gc pass", "err", err)
-			} else if n >= a.c.o.BatchSize {
+			switch {
+			case err != nil:
+				if a.c.life.Err() == nil { // not stopped
+					a.c.log.Warn("gc pass", "err", err)
+				}
+			case n >= a.c.o.BatchSize:
 				next = a.c.pace(n, time.Since(t0)) // a backlog: go on
 			}
 			cancel()

@@ -40,13 +40,25 @@ func testConfig(t testing.TB, interval time.Duration) conf.Config {
 }
 
 func startCfg(t testing.TB, cfg conf.Config, beforePass func()) (*node.Node, *redis.Client) {
+	return startDriver(t, cfg, nil, beforePass)
+}
+
+// startDriver is startCfg on drv (nil: the store cfg opens). The node is
+// closed at the test's end unless the test closed it (Close runs once).
+func startDriver(t testing.TB, cfg conf.Config, drv drivers.Driver, beforePass func()) (*node.Node, *redis.Client) {
 	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Server.Port = l.Addr().(*stdnet.TCPAddr).Port
 	l.Close()
-	n, err := node.Start(cfg, "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var n *node.Node
+	if drv == nil {
+		n, err = node.Start(cfg, "", log)
+	} else {
+		n, err = node.StartWithDriver(cfg, "", drv, log)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,18 +2,12 @@ package gc_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	stdnet "net"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/drivers/faulty"
-	"github.com/rekv/rekv/node"
 )
 
 // TestCloseStopsALongReclaim: a node closing while its collector is deep
@@ -25,29 +19,12 @@ import (
 func TestCloseStopsALongReclaim(t *testing.T) {
 	cfg := testConfig(t, 20*time.Millisecond)
 	cfg.GC.BatchSize = 40000
-	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Server.Port = l.Addr().(*stdnet.TCPAddr).Port
-	l.Close()
 	bd, err := badger.Open(badger.Options{Dir: cfg.Storage.Badger.Dir, Durability: "no", MemTableSize: 16 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fd := faulty.Wrap(bd)
-	n, err := node.StartWithDriver(cfg, "", fd, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := false
-	t.Cleanup(func() {
-		if !closed {
-			_ = n.Close(context.Background())
-		}
-	})
-	c := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
-	defer c.Close()
+	n, c := startDriver(t, cfg, fd, nil)
 	ctx := context.Background()
 	const members = 30000
 	for i := 0; i < members; i += 1000 {
@@ -76,9 +53,7 @@ func TestCloseStopsALongReclaim(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 6*time.Second)
 	defer cancel()
 	t0 := time.Now()
-	err = n.Close(cctx)
-	closed = true
-	if err != nil {
+	if err := n.Close(cctx); err != nil {
 		t.Fatalf("close during a long reclaim, after %v: %v", time.Since(t0).Round(time.Millisecond), err)
 	}
 	t.Logf("closed in %v, %d commits", time.Since(t0).Round(time.Millisecond), fd.Commits.Load()-before)

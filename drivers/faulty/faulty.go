@@ -1,8 +1,8 @@
 // Package faulty wraps a driver to inject storage faults in tests: commits
 // that fail (a full disk, an I/O error, an unreachable cluster) or are
-// slow (a loaded store), a Check
-// that fails (a data directory gone), a Close that hangs (storage that
-// does not answer). Faults are switched on and off while the store runs.
+// slow (a loaded store), a Check that fails (a data directory gone), a
+// Close that hangs (storage that does not answer). Faults are switched on
+// and off while the store runs.
 package faulty
 
 import (
@@ -33,8 +33,8 @@ func Wrap(inner drivers.Driver) *Driver { return &Driver{inner: inner} }
 // (nil: commits work again). Nothing of a failed commit is stored.
 func (d *Driver) FailCommits(err error) { d.commitErr.Store(ptr(err)) }
 
-// SlowCommits makes every commit of a writing transaction wait d before
-// it reaches the inner store (0: no wait).
+// SlowCommits delays every commit of a writing transaction by wait before
+// it reaches the inner store (0: no delay).
 func (d *Driver) SlowCommits(wait time.Duration) { d.slow.Store(int64(wait)) }
 
 // FailCheck makes Check report err (nil: the inner driver's Check again).
