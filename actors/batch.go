@@ -212,7 +212,8 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	var re *rerr.Error
 	if !errors.As(err, &re) {
 		// Storage trouble, too big, conflict, a panic: not this group's
-		// business; its commands re-run alone.
+		// business; its commands re-run alone (but one that panicked).
+		req.panicked = errors.Is(err, ErrPanic)
 		return nil, nil, false
 	}
 	w.Reset(req.Proto)

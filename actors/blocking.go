@@ -10,6 +10,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -203,15 +204,29 @@ func (e *Engine) Unblock(c Replier, asError bool) bool {
 		return false
 	}
 	e.blocked.remove(w)
-	out := resp.NewWriter(w.req.Proto)
-	if asError {
-		out.Error("UNBLOCKED client unblocked via CLIENT UNBLOCK")
-	} else {
-		w.b.TimedOut(out)
-	}
 	e.countUnblocked(w.req, asError)
-	w.req.Client.Reply(w.req.Seq, out.Bytes())
+	if asError {
+		out := resp.NewWriter(w.req.Proto)
+		out.Error("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+		w.req.Client.Reply(w.req.Seq, out.Bytes())
+	} else {
+		w.req.Client.Reply(w.req.Seq, e.timedOut(w))
+	}
 	return true
+}
+
+// timedOut returns the time-out reply of w's command, or an internal
+// error if making it panicked (reported once, with the stack).
+func (e *Engine) timedOut(w *waiter) (reply []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			guard.Guard{Log: e.log, Count: e.rt.Panics}.Report(p, "command panicked", "cmd", w.req.Spec.FullName())
+			reply = []byte("-" + rerr.ErrInternal.Msg + "\r\n")
+		}
+	}()
+	out := resp.NewWriter(w.req.Proto)
+	w.b.TimedOut(out)
+	return out.Bytes()
 }
 
 // countUnblocked counts a blocking command that timed out or was
@@ -238,10 +253,8 @@ func (e *Engine) park(req *Request, b command.Blocker) {
 	e.blocked.add(w, func() {
 		if w.claim() {
 			e.blocked.remove(w)
-			out := resp.NewWriter(w.req.Proto)
-			w.b.TimedOut(out)
 			e.countUnblocked(w.req, false)
-			w.req.Client.Reply(w.req.Seq, out.Bytes())
+			w.req.Client.Reply(w.req.Seq, e.timedOut(w))
 		}
 	})
 }

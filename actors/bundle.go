@@ -176,6 +176,10 @@ func (e *Engine) commitFailed(g *group, err error, purge func()) {
 // holds their shards.
 func (e *Engine) runAlone(reqs []*Request) {
 	for _, req := range reqs {
+		if req.panicked {
+			e.replyError(req, ErrPanic) // logged when it panicked
+			continue
+		}
 		e.execute(req, req.Shards[0])
 	}
 }

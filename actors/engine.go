@@ -20,11 +20,14 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
 // Options configure the engine.
 type Options struct {
+	// Panics, when set, counts the commands' panics the engine recovered.
+	Panics        *guard.Counter
 	Shards        int // number of shard actors
 	MetaCacheSize int // meta cache entries in all, split across shards
 	// MemberCacheSize: member cache entries in all, split across shards
@@ -116,6 +119,10 @@ type Request struct {
 
 	wait *waiter    // a waiter run again after a serve it could not take
 	done chan error // Exec's: receives the command's error after commit
+	// panicked: it panicked in a group, which re-runs its commands alone
+	// (runAlone): this one answers an internal error instead of panicking
+	// again.
+	panicked bool
 	// arrived is when it was dispatched, and at the snapshot it reads
 	// (snapshot.go); both only on a shared store.
 	arrived time.Time
@@ -204,7 +211,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	}
 	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
 		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError, ready: o.Ready, serves: o.Serves, leased: o.Leased,
-		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors)}}
+		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors), Panics: o.Panics}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
 	}))

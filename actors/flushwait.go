@@ -2,6 +2,8 @@ package actors
 
 import (
 	"time"
+
+	"github.com/rekv/rekv/guard"
 )
 
 // Flushes on a shared store, and the writes of other nodes' groups.
@@ -48,5 +50,5 @@ func (e *Engine) replyAfterFlush(req *Request, out []byte, err error, fx effects
 		req.reply(out, err)
 		return
 	}
-	time.AfterFunc(flushSettle, func() { req.reply(out, err) })
+	time.AfterFunc(flushSettle, guard.Guard{Log: e.log, Count: e.rt.Panics}.Func("reply after a flush", func() { req.reply(out, err) }))
 }

@@ -2,20 +2,20 @@ package actors
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
 // ErrPanic is what Step returns for a command that panicked: the panic is
-// logged with the command's name and the caller replies "ERR internal
-// error" (a group commit re-runs its commands alone instead).
-var ErrPanic = errors.New("actors: command panicked")
+// logged once with the command's name and its stack, and the caller replies
+// "ERR internal error" (a group commit re-runs its commands alone instead).
+var ErrPanic = guard.ErrPanic
 
 // Runtime is what every command execution shares: the server commands see,
 // the command table, the log and the SCAN cursors.
@@ -24,6 +24,8 @@ type Runtime struct {
 	Registry *command.Registry
 	Log      *slog.Logger
 	Cursors  *store.Cursors
+	// Panics counts the panics Step recovered (INFO); nil: not counted.
+	Panics *guard.Counter
 }
 
 // Call is one parsed command to run in a transaction.
@@ -66,9 +68,7 @@ type Call struct {
 func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if rt.Log != nil {
-				rt.Log.Error("command panicked", "cmd", call.Spec.FullName(), "panic", fmt.Sprint(p))
-			}
+			guard.Guard{Log: rt.Log, Count: rt.Panics}.Report(p, "command panicked", "cmd", call.Spec.FullName())
 			err = ErrPanic
 		}
 	}()

@@ -326,10 +326,20 @@ func (x *execRunner) Run(c *command.Ctx) error {
 				c.Tx.Use(x.client.DB()) // SELECT
 			}
 		}
+		if errors.Is(err, command.ErrReplyLater) {
+			// A connection command that answers later cannot inside EXEC
+			// (its reply belongs in the array now): a defect of that
+			// command, answered as an internal error in its place.
+			x.e.log.Error("a command queued in MULTI tried to answer later", "cmd", q.Spec.FullName())
+			err = rerr.ErrInternal
+		}
 		if err != nil {
 			var re *rerr.Error
 			if !errors.As(err, &re) {
-				return err // storage failure or conflict: the whole EXEC retries or fails
+				// Storage failure or conflict: the whole EXEC retries or
+				// fails. A panic too: what the command half did is rolled
+				// back with the rest, so EXEC stays all or nothing.
+				return err
 			}
 			sub.Reset(proto)
 			command.Reply(sub, err, q.Spec.FullName(), x.e.log)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rekv/rekv/guard"
 )
 
 // Key is a key of a logical database.
@@ -42,6 +44,9 @@ type Options struct {
 	QueueLen int
 	Handler  Handler
 	Log      *slog.Logger
+	// Panics, when set, counts the panics of handlers the bus recovered
+	// (package guard): the frame's link is closed, the bus goes on.
+	Panics *guard.Counter
 }
 
 // MaxFrame bounds a frame's payload (a Pub/Sub message is at most
@@ -395,12 +400,24 @@ func (b *Bus) read(c net.Conn, l *inLink) {
 			b.inMu.Unlock()
 			continue
 		}
-		if err := b.dispatch(head[0], payload); err != nil {
+		if err := b.handle(head[0], payload, c); err != nil {
 			b.o.Log.Warn("bus: bad frame from a peer", "err", err, "remote", c.RemoteAddr().String())
 			return
 		}
 		b.received.Add(1)
 	}
+}
+
+// handle dispatches one frame; a handler's panic is reported and ends
+// the frame's link (errFrame), not the process.
+func (b *Bus) handle(kind byte, p []byte, c net.Conn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			guard.Guard{Log: b.o.Log, Count: b.o.Panics}.Report(r, "bus: a peer's frame panicked", "kind", kind, "remote", c.RemoteAddr().String())
+			err = errFrame
+		}
+	}()
+	return b.dispatch(kind, p)
 }
 
 func (b *Bus) dispatch(kind byte, p []byte) error {

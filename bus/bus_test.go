@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"encoding/binary"
 	"fmt"
 	"net"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rekv/rekv/guard"
 )
 
 // recorder collects what a bus hands its handler.
@@ -152,5 +155,52 @@ func TestBadFrames(t *testing.T) {
 	}
 	if got := r.wait(t, 0); len(got) != 0 {
 		t.Fatalf("bad frames delivered %q", r.msgs)
+	}
+}
+
+// TestHandlerPanic: a handler that panics on a peer's frame costs that
+// link only: the panic is counted, the link closes, and the bus serves the
+// next connection.
+func TestHandlerPanic(t *testing.T) {
+	var r recorder
+	var panics guard.Counter
+	h := handler(&r)
+	h.Publish = func(ch, msg []byte) {
+		if string(msg) == "boom" {
+			panic("injected")
+		}
+		r.add("pub " + string(ch) + " " + string(msg))
+	}
+	b, err := Start(Options{Addr: "127.0.0.1:0", Handler: h, Peers: func() map[string]string { return nil }, Panics: &panics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	frame := func(msg string) []byte {
+		p := binary.BigEndian.AppendUint32(nil, 2)
+		p = append(append(p, "ch"...), msg...)
+		return append(binary.BigEndian.AppendUint32([]byte{kindPublish}, uint32(len(p))), p...)
+	}
+	c, err := net.Dial("tcp", b.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(append(frame("boom"), frame("lost")...))
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.Read(make([]byte, 1)); err == nil {
+		t.Fatal("the link that panicked is still open")
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("panics counted: %d", panics.Load())
+	}
+	c2, err := net.Dial("tcp", b.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	c2.Write(frame("fine"))
+	if got := r.wait(t, 1); len(got) != 1 || got[0] != "pub ch fine" {
+		t.Fatalf("after the panic: %q", got)
 	}
 }

@@ -78,3 +78,37 @@ func TestDebugLikeRedis(t *testing.T) {
 		}
 	})
 }
+
+// TestDebugSleepInMulti: MULTI; DEBUG SLEEP 0.2; EXEC answers [OK] after
+// the sleep, as Redis does, and the server is still there afterwards
+// (the sleep's deferred reply once came 0.2 s after EXEC's and ended the
+// process: index out of range in the reply writer). WAIT in MULTI
+// answers at once.
+func TestDebugSleepInMulti(t *testing.T) {
+	red := dialRaw(t, redisServer(t, "--enable-debug-command", "yes"))
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, func(c *conf.Config) {
+				c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
+			})
+			a := dialRaw(t, n.Addr())
+			for i := 0; i < 3; i++ {
+				start := time.Now()
+				var got, want []string
+				for _, args := range [][]string{{"MULTI"}, {"DEBUG", "SLEEP", "0.2"}, {"WAIT", "0", "0"}, {"EXEC"}} {
+					got, want = append(got, a.do(args...)), append(want, red.do(args...))
+				}
+				if took := time.Since(start); took < 190*time.Millisecond {
+					t.Errorf("EXEC answered after %v, before the sleep ended", took)
+				}
+				if strings.Join(got, "") != strings.Join(want, "") {
+					t.Errorf("rekv %q, redis %q", got, want)
+				}
+				time.Sleep(300 * time.Millisecond) // when the stray reply came
+				if got := a.do("PING"); got != "+PONG\r\n" {
+					t.Fatalf("PING after: %q", got)
+				}
+			}
+		})
+	}
+}

@@ -142,6 +142,14 @@ func freePort(t *testing.T) int {
 // config. It is closed when the test ends.
 func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node {
 	t.Helper()
+	n, _ := startNodeWith(t, driver, edit)
+	return n
+}
+
+// startNodeWith is startNode with node options; it also returns the tail
+// of the server's log.
+func startNodeWith(t *testing.T, driver string, edit func(*conf.Config), opts ...node.Option) (*node.Node, *logTail) {
+	t.Helper()
 	cfg := conf.Default()
 	cfg.Storage.Driver = driver
 	cfg.Storage.Badger.Dir = t.TempDir()
@@ -178,7 +186,7 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 	var err error
 	for try := 0; try < 5; try++ {
 		cfg.Server.Port = freePort(t)
-		if n, err = node.Start(cfg, "", log); err == nil {
+		if n, err = node.Start(cfg, "", log, opts...); err == nil {
 			break
 		}
 	}
@@ -193,7 +201,7 @@ func startNode(t *testing.T, driver string, edit func(*conf.Config)) *node.Node 
 		}
 		tail.report(t)
 	})
-	return n
+	return n, tail
 }
 
 func newClient(t *testing.T, addr string, proto int) *redis.Client {

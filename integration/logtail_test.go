@@ -36,3 +36,10 @@ func (l *logTail) report(t *testing.T) {
 		t.Logf("the server's log (last %d bytes):\n%s", len(l.buf), l.buf)
 	}
 }
+
+// String returns what the tail holds.
+func (l *logTail) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
+}

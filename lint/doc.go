@@ -4,7 +4,7 @@
 // tests; past that a file is split by role), and that collection counts
 // are kept by the type packages, never by a command (bookkeeping_test.go).
 //
-// The layers, bottom up: codec, rerr, resp, glob, the command facts
+// The layers, bottom up: codec, rerr, resp, glob, guard, the command facts
 // (actors/command/facts), cluster (slots and the slot map) and drivers
 // know nothing of rekv; cluster/membership keeps records in the store; acl knows
 // users and permissions and sees a command only through acl.Command; the

@@ -152,27 +152,49 @@ type client struct {
 // arrives between reads. Everything ready by then goes out in one writev,
 // so a pipeline's replies cost one syscall per wake-up, not one each.
 
-// Reply implements actors.Replier: it is called from any goroutine.
+// Reply implements actors.Replier: it is called from any goroutine. A
+// reply to a sequence number that has one already, or that was never
+// handed out, is a defect of its caller: it is dropped and logged, never
+// written (a reply out of place would answer another command).
 func (cl *client) Reply(seq uint64, b []byte) {
+	wake, release, stray := cl.deliver(seq, b)
+	if release {
+		cl.srv.release.soon()
+	}
+	if stray {
+		cl.srv.log.Error("a second reply to a command was dropped", "id", cl.id, "seq", seq, "reply", truncate(b, 64))
+	}
+	if wake {
+		_ = cl.conn.Wake(nil)
+	}
+}
+
+// deliver files the reply of seq under outMu (released whatever happens):
+// whether the event loop must wake up, memory be released, and whether
+// the reply was stray.
+func (cl *client) deliver(seq uint64, b []byte) (wake, release, stray bool) {
 	cl.outMu.Lock()
+	defer cl.outMu.Unlock()
 	if cl.closed {
 		// Dropped: replies to a client that went away mid-pipeline
 		// (one that never read them) are garbage at once.
 		cl.dropped += len(b)
-		release := cl.dropped >= bigTransient
+		release = cl.dropped >= bigTransient
 		if release {
 			cl.dropped = 0
 		}
-		cl.outMu.Unlock()
-		if release {
-			cl.srv.release.soon()
-		}
-		return
+		return false, release, false
+	}
+	if seq < cl.written || seq >= cl.assigned.Load() {
+		return false, false, true
 	}
 	i := int(seq - cl.written)
 	i += cl.phead
 	for len(cl.pending) <= i {
 		cl.pending = append(cl.pending, nil)
+	}
+	if cl.pending[i] != nil {
+		return false, false, true
 	}
 	if len(b) > 0 && b[0] == '-' {
 		cl.srv.stats.cmds.CountError(b)
@@ -190,10 +212,9 @@ func (cl *client) Reply(seq uint64, b []byte) {
 	cl.answeredLocked(seq)
 	if cl.bigSeqs[seq] {
 		delete(cl.bigSeqs, seq)
-		cl.srv.release.soon()
+		release = true
 	}
 	cl.advanceLocked()
-	wake := false
 	if w := cl.waitSeq.Load(); w != 0 && seq+1 == w {
 		cl.waitSeq.Store(0)
 		wake = true // parse what arrived while the client was blocked
@@ -203,10 +224,15 @@ func (cl *client) Reply(seq uint64, b []byte) {
 		wake = true // parse the rest of what the client sent
 	}
 	wake = cl.needWakeLocked() || wake
-	cl.outMu.Unlock()
-	if wake {
-		_ = cl.conn.Wake(nil)
+	return wake, release, false
+}
+
+// truncate returns at most n bytes of b, as a string for a log line.
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
 	}
+	return string(b)
 }
 
 // advanceLocked moves the ready prefix of pending (and the pushes held
@@ -324,10 +350,10 @@ func (cl *client) endBatch() {
 // (one at a time), to write what the socket could not take yet.
 func (cl *client) wakeSoon() {
 	if cl.tailWake.CompareAndSwap(false, true) {
-		time.AfterFunc(time.Millisecond, func() {
+		time.AfterFunc(time.Millisecond, cl.srv.guard().Func("output wake-up", func() {
 			cl.tailWake.Store(false)
 			_ = cl.conn.Wake(nil)
-		})
+		}))
 	}
 }
 

@@ -126,7 +126,7 @@ func (cl *client) DeferReply(d time.Duration, reply []byte) {
 	seq := cl.curSeq
 	cl.waitSeq.Store(seq + 1)
 	if d > 0 {
-		time.AfterFunc(d, func() { cl.Reply(seq, reply) })
+		time.AfterFunc(d, cl.srv.guard().Func("deferred reply", func() { cl.Reply(seq, reply) }))
 	}
 }
 
@@ -134,7 +134,8 @@ func (cl *client) DeferReply(d time.Duration, reply []byte) {
 func (cl *client) ReplyLater() func(reply []byte) {
 	seq := cl.curSeq
 	cl.waitSeq.Store(seq + 1)
-	return func(reply []byte) { cl.Reply(seq, reply) }
+	g := cl.srv.guard()
+	return func(reply []byte) { g.Func("reply", func() { cl.Reply(seq, reply) })() }
 }
 
 // SetReplyMode implements command.Client: OFF silences every reply until

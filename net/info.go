@@ -383,6 +383,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		add("total_writes_processed", s.stats.writes.Load())
 		add("io_threaded_reads_processed", 0)
 		add("io_threaded_writes_processed", 0)
+		add("recovered_panics", s.panics.Load()) // rekv's: commands that panicked and answered an internal error
 	case "replication":
 		s.replicationInfo(add, conf("repl-backlog-size"))
 	case "cpu":

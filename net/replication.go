@@ -49,6 +49,8 @@ func (s *Server) Failover(o command.FailoverOptions) error {
 
 // WaitReplicas implements command.Admin.
 func (s *Server) WaitReplicas(n int, timeout time.Duration, now bool, done func(int)) {
+	g, reply := s.guard(), done
+	done = func(k int) { g.Func("WAIT reply", func() { reply(k) })() } // called from timers and goroutines
 	if s.opts.Replication != nil {
 		s.opts.Replication.Wait(n, timeout, now, done)
 		return

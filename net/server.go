@@ -19,6 +19,7 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 	"github.com/rekv/rekv/state"
 )
@@ -85,6 +86,10 @@ type Options struct {
 	// Replication, when set, is the node's replication (package repl):
 	// REPLICAOF, ROLE, INFO replication and a replica's refusals.
 	Replication Replication
+	// Panics counts the panics recovered (package guard), shared with the
+	// engine, replication and the bus: INFO's recovered_panics. Nil: the
+	// server counts its own.
+	Panics *guard.Counter
 }
 
 // Info is static server information reported by INFO and CONFIG GET.
@@ -128,6 +133,8 @@ type Server struct {
 	notify    atomic.Uint32 // command.NotifyClass
 	busyMs    atomic.Int64  // busy-reply-threshold in ms (0: never BUSY)
 
+	// panics counts the panics recovered (guard.go): Options.Panics.
+	panics     *guard.Counter
 	nextID     atomic.Int64
 	clients    sync.Map // id -> *client
 	passes     passes
@@ -171,6 +178,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 		s.notify.Store(uint32(n))
 	}
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
+	s.panics = cmp.Or(o.Panics, &guard.Counter{})
 	s.stats = newServerStats()
 	s.pipelineBytes, s.outputPause = cmp.Or(o.PipelineBytes, 16<<20), cmp.Or(o.OutputBytes, 16<<20)
 	cat, err := acl.RedisCatalog()
@@ -279,7 +287,8 @@ func (s *Server) OnTick() (time.Duration, gnet.Action) {
 }
 
 // OnOpen registers a client.
-func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
+func (s *Server) OnOpen(c gnet.Conn) (out []byte, action gnet.Action) {
+	defer s.recoverConn(nil, &action)
 	if c.Context() == nil && s.relisten.retired.Load() {
 		return nil, gnet.Close // the port or address it came to is no longer served (rebind.go)
 	}
@@ -311,7 +320,8 @@ func (s *Server) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 }
 
 // OnClose forgets a client; replies still in flight are dropped.
-func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
+func (s *Server) OnClose(c gnet.Conn, _ error) (action gnet.Action) {
+	defer s.recoverConn(nil, &action)
 	if cl, ok := c.Context().(*client); ok {
 		if cl.inPass {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
@@ -339,11 +349,12 @@ func (s *Server) OnClose(c gnet.Conn, _ error) gnet.Action {
 }
 
 // OnTraffic parses every complete command in the inbound buffer.
-func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
+func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 	cl, ok := c.Context().(*client)
 	if !ok {
 		return gnet.None
 	}
+	defer s.recoverConn(cl, &action)
 	if cl.inbound != nil { // a replica's link: what it sends goes there
 		buf, _ := c.Next(-1)
 		select {
@@ -425,7 +436,7 @@ func (s *Server) OnTraffic(c gnet.Conn) gnet.Action {
 			if spec, _ := s.reg.Resolve(r.Args); spec != nil {
 				if until, held := s.held(spec); held {
 					c := cl.conn
-					time.AfterFunc(time.Until(until), func() { _ = c.Wake(nil) })
+					time.AfterFunc(time.Until(until), s.guard().Func("pause wake-up", func() { _ = c.Wake(nil) }))
 					break // stays in the input buffer until the pause ends
 				}
 			}
@@ -472,6 +483,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	seq := cl.nextSeq
 	cl.nextSeq++
 	cl.assigned.Store(cl.nextSeq)
+	defer s.recoverCommand(cl, seq, args)
 
 	size := argsSize(args)
 	if size >= bigTransient {

@@ -102,9 +102,9 @@ func (cl *client) tryHandOff() {
 		_ = conn.Close()
 		return
 	}
-	go func() {
+	cl.srv.guard().Go("SYNC", func() {
 		defer conn.Close()
 		defer nc.Close()
 		fn(nc)
-	}()
+	})
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/drivers/tikv"
 	"github.com/rekv/rekv/gc"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/metrics"
 	rnet "github.com/rekv/rekv/net"
 	"github.com/rekv/rekv/repl"
@@ -44,6 +45,9 @@ const Version = "7.2.0"
 
 // Node is a running server.
 type Node struct {
+	// panics counts the panics recovered anywhere in the node (package
+	// guard; INFO's recovered_panics).
+	panics guard.Counter
 	lfu    *store.LFU // the LFU policy's settings (OBJECT FREQ)
 	cfg    conf.Config
 	drv    drivers.Driver
@@ -81,7 +85,14 @@ type Node struct {
 type Option func(*options)
 
 type options struct {
-	level *slog.LevelVar
+	level    *slog.LevelVar
+	commands []*command.Spec
+}
+
+// WithCommands adds commands to the ones rekv serves (an embedder's own,
+// or a test's faults): each Spec runs like rekv's, on the same path.
+func WithCommands(specs ...*command.Spec) Option {
+	return func(o *options) { o.commands = append(o.commands, specs...) }
 }
 
 // WithLogLevel hands the node the level of its logger, which CONFIG SET
@@ -113,7 +124,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		opt(&o)
 	}
 	scripts := scripting.New(scripting.Options{Version: Version, MaxMemory: uint64(cfg.Server.LuaMaxMemoryMiB) << 20})
-	reg := all.Registry(scripts)
+	reg := all.Registry(scripts, o.commands)
 	n := &Node{lfu: store.NewLFU(), cfg: cfg, drv: drv, log: log, GCStats: &gc.Stats{}, shutdown: make(chan struct{}),
 		suspect: make(chan struct{}, 1), stopWatch: make(chan struct{})}
 	var err error
@@ -140,8 +151,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Port:   func() int { return cfg.Server.Port },
 		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) },
 		PublishShard: func(ch, msg []byte) { n.net.PublishShard(ch, msg) }, PauseWrites: n.pauseWrites,
-		Log: log.With("component", "repl")})
-	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl,
+		Log: log.With("component", "repl"), Panics: &n.panics})
+	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, Panics: &n.panics,
 		Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
@@ -196,7 +207,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: servesFn, Leased: leased, Owned: servesFn != nil}, drv, reg, n.net, log)
+		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: servesFn, Leased: leased, Owned: servesFn != nil,
+		Panics: &n.panics}, drv, reg, n.net, log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}
@@ -320,7 +332,7 @@ func (n *Node) joinPeers(cfg conf.Config, shared bool, log *slog.Logger) error {
 	if shared {
 		var err error
 		n.bus, err = bus.Start(bus.Options{Addr: net.JoinHostPort(bind, strconv.Itoa(cfg.Cluster.BusPort)), ID: self.ID,
-			Peers: n.peers, Handler: n.busHandler(), Log: log.With("component", "bus")})
+			Peers: n.peers, Handler: n.busHandler(), Log: log.With("component", "bus"), Panics: &n.panics})
 		if err != nil {
 			return err
 		}

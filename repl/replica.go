@@ -18,6 +18,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -45,6 +46,9 @@ type Options struct {
 	// PauseWrites holds (true) or releases clients' writes (FAILOVER).
 	PauseWrites func(on bool)
 	Log         *slog.Logger
+	// Panics, when set, counts the panics of links recovered (package
+	// guard).
+	Panics *guard.Counter
 }
 
 // Replica is a node's replication state: a master (the default), or a
@@ -224,7 +228,7 @@ func (r *Replica) follow(ctx context.Context, host string, port int, ended chan 
 	defer close(ended)
 	addr := stdnet.JoinHostPort(host, strconv.Itoa(port))
 	for {
-		err := r.session(ctx, addr)
+		err := r.guardedSession(ctx, addr)
 		wasUp := false
 		r.update(func(st *command.ReplStatus) {
 			wasUp = st.Up
@@ -244,6 +248,22 @@ func (r *Replica) follow(ctx context.Context, host string, port int, ended chan 
 		}
 	}
 }
+
+// guardedSession runs session; a panic in it (applying the master's
+// stream) is reported and ends the link like an error, and follow
+// connects again.
+func (r *Replica) guardedSession(ctx context.Context, addr string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			guard.Guard{Log: r.o.Log, Count: r.o.Panics}.Report(p, "replication: the link with the MASTER panicked", "master", addr)
+			err = errLinkPanicked
+		}
+	}()
+	return r.session(ctx, addr)
+}
+
+// errLinkPanicked ends a link whose session panicked.
+var errLinkPanicked = errors.New("a panic while following the master (logged)")
 
 // timeout is repl-timeout.
 func (r *Replica) timeout() time.Duration {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -36,6 +37,8 @@ func Reply(w *resp.Writer, err error, cmd string, log *slog.Logger) {
 		w.Error(e.Msg)
 	case errors.As(err, &pe):
 		w.Error("ERR " + pe.Error())
+	case errors.Is(err, guard.ErrPanic):
+		w.Error(rerr.ErrInternal.Msg) // logged with its stack where it was recovered
 	case errors.Is(err, store.ErrTooBig):
 		w.Error(rerr.ErrStorageTooBig.Msg)
 	case errors.Is(err, store.ErrConflict):

@@ -23,9 +23,9 @@ import (
 
 // Registry returns the table of every command rekv serves, with scripts
 // served from s (nil: the table only, for tests and tools that run no
-// script).
-func Registry(s *scripting.Scripts) *command.Registry {
-	return command.NewRegistry(
+// script), and the extra tables given (an embedder's commands).
+func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry {
+	return command.NewRegistry(append([][]*command.Spec{
 		command.WithClass(command.NotifyString, strings.Commands()),
 		command.WithClass(command.NotifyGeneric, keys.Commands()),
 		server.Commands(),
@@ -38,5 +38,5 @@ func Registry(s *scripting.Scripts) *command.Registry {
 		command.WithClass(command.NotifyZSet, geo.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
-		scripting.Commands(s))
+		scripting.Commands(s)}, extra...)...)
 }

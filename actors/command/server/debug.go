@@ -83,7 +83,12 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		})
 	case "sleep":
 		secs, _ := strconv.ParseFloat(string(d.args[2]), 64) // Redis's strtod: junk is 0
-		if dur := time.Duration(secs * float64(time.Second)); dur > 0 {
+		dur := time.Duration(secs * float64(time.Second))
+		if dur > 0 && c.Tx != nil {
+			// Queued in MULTI: EXEC sleeps, holding its shards, as
+			// Redis's whole server sleeps.
+			time.Sleep(dur)
+		} else if dur > 0 {
 			c.Client.DeferReply(dur, []byte("+OK\r\n"))
 			return command.ErrReplyLater
 		}

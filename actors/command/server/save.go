@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -19,12 +20,19 @@ func (saveCmd) Run(c *command.Ctx) error {
 	reply, proto, srv, log := c.Client.ReplyLater(), c.W.Proto(), c.Server, c.Log
 	go func() {
 		w := resp.NewWriter(proto)
+		defer func() {
+			if p := recover(); p != nil { // answered even if the save panicked
+				guard.Guard{Log: log}.Report(p, "command panicked", "cmd", "save")
+				w.Reset(proto)
+				command.Reply(w, guard.ErrPanic, "save", log)
+			}
+			reply(w.Bytes())
+		}()
 		if status, err := srv.Save(false, false); err != nil {
 			command.Reply(w, err, "save", log)
 		} else {
 			w.Simple(status)
 		}
-		reply(w.Bytes())
 	}()
 	return command.ErrReplyLater
 }
