@@ -312,7 +312,9 @@ func baseRawGet(L *LState) int {
 }
 
 func baseRawSet(L *LState) int {
-	L.RawSet(L.CheckTable(1), L.CheckAny(2), L.CheckAny(3))
+	tb := L.CheckTable(1)
+	L.checkWritable(tb, 0)
+	L.RawSet(tb, L.CheckAny(2), L.CheckAny(3))
 	return 0
 }
 
@@ -391,6 +393,9 @@ func baseSetMetatable(L *LState) int {
 		L.RaiseError("cannot set metatable to a nil object.")
 	}
 	mt := L.Get(2)
+	if tb, ok := obj.(*LTable); ok {
+		L.checkWritable(tb, 0)
+	}
 	if m := L.metatable(obj, true); m != LNil {
 		if tb, ok := m.(*LTable); ok && tb.RawGetString("__metatable") != LNil {
 			L.RaiseError("cannot change a protected metatable")

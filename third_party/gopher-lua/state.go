@@ -1340,6 +1340,7 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)
 		if istable {
+			ls.checkWritable(tb, 1)
 			if tb.RawGet(key) != LNil {
 				ls.RawSet(tb, key, value)
 				return
@@ -1372,6 +1373,7 @@ func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)
 		if istable {
+			ls.checkWritable(tb, 1)
 			if tb.RawGetString(key) != LNil {
 				tb.RawSetString(key, value)
 				return

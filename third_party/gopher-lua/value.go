@@ -177,6 +177,10 @@ func (nm LNumber) Format(f fmt.State, c rune) {
 type LTable struct {
 	Metatable LValue
 
+	// readonly (rekv's patch, README.rekv.md): Lua code may not change
+	// the table (SetReadOnly).
+	readonly bool
+
 	array   []LValue
 	dict    map[LValue]LValue
 	strdict map[string]LValue
@@ -184,7 +188,29 @@ type LTable struct {
 	k2i     map[LValue]int
 }
 
-func (tb *LTable) String() string   { return fmt.Sprintf("table: %p", tb) }
+func (tb *LTable) String() string { return fmt.Sprintf("table: %p", tb) }
+
+// SetReadOnly makes the table read-only for Lua code (or writable again),
+// as Redis 7's patched Lua 5.1 does (lua_enablereadonlytable): an
+// assignment, rawset, table.insert, table.remove, table.sort or
+// setmetatable on it then raises "Attempt to modify a readonly table".
+// Go code may still write it (RawSet*, SetMetatable).
+func (tb *LTable) SetReadOnly(on bool) { tb.readonly = on }
+
+// ReadOnly reports whether the table is read-only for Lua code.
+func (tb *LTable) ReadOnly() bool { return tb.readonly }
+
+// errReadOnly is Redis's wording for a write to a read-only table.
+const errReadOnly = "Attempt to modify a readonly table"
+
+// checkWritable raises errReadOnly when tb is read-only: with the Lua
+// caller's position at level 1 (an assignment in a script), without one at
+// level 0 (a library function, as Lua raises from C).
+func (ls *LState) checkWritable(tb *LTable, level int) {
+	if tb.readonly {
+		ls.raiseError(level, errReadOnly)
+	}
+}
 func (tb *LTable) Type() LValueType { return LTTable }
 
 type LFunction struct {

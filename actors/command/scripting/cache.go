@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -21,9 +22,13 @@ type Scripts struct {
 	mu        sync.RWMutex
 	byHash    map[string]*script
 	states    sync.Pool
-	fns       Functions
-	running   registry
-	cjson     [2]*cjsonOptions // scripts', functions' (lib_cjson_options.go)
+	// gen is the Lua states' generation: SCRIPT FLUSH starts a new one,
+	// as Redis's starts a new Lua state, and states of older ones are
+	// dropped rather than reused (state, release).
+	gen     atomic.Uint64
+	fns     Functions
+	running registry
+	cjson   [2]*cjsonOptions // scripts', functions' (lib_cjson_options.go)
 }
 
 // script is one compiled script.
@@ -52,8 +57,36 @@ func New(o Options) *Scripts {
 	}
 	s := &Scripts{version: o.Version, maxMemory: o.MaxMemory, maxReply: o.MaxReply, byHash: map[string]*script{}}
 	s.cjson = [2]*cjsonOptions{newCJSONOptions(), newCJSONOptions()}
-	s.states.New = func() any { return newState(s.version, s.maxMemory, s.cjson) }
+	s.states.New = func() any { return nil }
 	return s
+}
+
+// state takes a Lua state of the current generation from the pool, or
+// makes one.
+func (s *Scripts) state() *vm {
+	gen := s.gen.Load()
+	for {
+		v, _ := s.states.Get().(*vm)
+		if v == nil {
+			v = newState(s.version, s.maxMemory, s.cjson)
+			v.gen = gen
+			return v
+		}
+		if v.gen == gen {
+			return v
+		}
+		v.L.Close() // made before a SCRIPT FLUSH
+	}
+}
+
+// release gives v back to the pool, unless a SCRIPT FLUSH came since it
+// was made.
+func (s *Scripts) release(v *vm) {
+	if v.gen != s.gen.Load() {
+		v.L.Close()
+		return
+	}
+	s.states.Put(v)
 }
 
 // SHA1 returns body's lower-case hex SHA1, the script's name.
@@ -98,6 +131,7 @@ func (s *Scripts) flush() {
 	s.byHash = map[string]*script{}
 	s.mu.Unlock()
 	s.cjson[0].reset() // Redis's SCRIPT FLUSH starts a new Lua state
+	s.gen.Add(1)       // so does rekv: no state made before is used again
 }
 
 // compile parses the shebang and compiles the body. The shebang line is

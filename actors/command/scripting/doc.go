@@ -13,9 +13,17 @@
 //     the script again holding every shard. Scripts are Serial: their
 //     connection reads nothing more until they reply, so no later command
 //     of the same client can overtake the re-run.
-//   - Lua states are pooled. A script cannot leave state behind: globals are
-//     read-only (writing one is an error, reading a missing one too) and
-//     the libraries are read-only proxies; KEYS and ARGV are set per run.
+//   - Lua states are pooled. A script cannot leave state behind: every
+//     table reachable from the globals (the libraries, the metatables) is
+//     read-only (gopher-lua's read-only tables, rekv's patch), reading a
+//     missing global is an error, getfenv and setfenv are gone, and KEYS
+//     and ARGV are set from Go per run. SCRIPT FLUSH starts a new
+//     generation of states; older ones are dropped, never reused.
+//   - Library code (FUNCTION LOAD) runs in its own environment, with only
+//     redis.register_function, redis.log and the constants; the functions
+//     it registers read the full, read-only globals through it. A
+//     library's own upvalues live per state (each pooled state loads the
+//     libraries once per generation of them).
 //   - Replies convert between Lua and RESP exactly as Redis 7.0 does
 //     (convert.go); error replies carry " script: <sha>, on
 //     @user_script:<line>." as Redis's do.

@@ -44,8 +44,8 @@ func (x *fcall) Run(c *command.Ctx) error {
 	if x.readOnly && !fn.noWrites {
 		return rerr.Errorf("ERR Can not execute a script with write flag using *_ro command.")
 	}
-	v := x.s.states.Get().(*vm)
-	defer x.s.states.Put(v)
+	v := x.s.state()
+	defer x.s.release(v)
 	closure, err := v.bind(libs, gen, x.name)
 	if err != nil || closure == nil {
 		return rerr.Errorf("ERR Function not found")

@@ -38,8 +38,8 @@ func (l *library) find(name string) *function {
 }
 
 // parseLibrary validates code as FUNCTION LOAD does: the "#!lua
-// name=<name>" shebang, then a run of the code in a load-only state whose
-// redis library has only register_function, log and the constants.
+// name=<name>" shebang, then a run of the code on a state of its own, in
+// the environment library code loads in (state.go).
 func parseLibrary(code string) (*library, error) {
 	first, _, _ := strings.Cut(code, "\n")
 	if !strings.HasPrefix(first, "#!") {
@@ -63,10 +63,8 @@ func parseLibrary(code string) (*library, error) {
 	if !validName(lib.name) {
 		return nil, rerr.Errorf("ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long")
 	}
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 128})
-	defer L.Close()
-	v := &vm{L: L, maxMemory: loadMaxMemory, cjson: [2]*cjsonOptions{newCJSONOptions(), newCJSONOptions()}}
-	setup(L, v, "", true)
+	v := newState("", loadMaxMemory, [2]*cjsonOptions{newCJSONOptions(), newCJSONOptions()})
+	defer v.L.Close()
 	v.loading = &loading{lib: lib}
 	if err := v.loadLibrary(code); err != nil {
 		return nil, rerr.Errorf("ERR Error registering functions: %s", err.Error())
@@ -104,7 +102,14 @@ func (v *vm) loadLibrary(code string) error {
 	defer cancel()
 	v.L.SetContext(ctx)
 	defer v.L.RemoveContext()
-	v.L.Push(v.L.NewFunctionFromProto(proto))
+	// The code runs with the load API for globals; the functions it
+	// registers keep its environment, which reads the full globals once
+	// the load is over.
+	v.libMeta.RawSetString("__index", v.loadAPI)
+	defer v.libMeta.RawSetString("__index", v.L.G.Global)
+	fn := v.L.NewFunctionFromProto(proto)
+	fn.Env = v.libEnv
+	v.L.Push(fn)
 	if err := v.L.PCall(0, 0, v.L.NewFunction(errorHandler)); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return rerr.Errorf("ERR FUNCTION LOAD timeout")

@@ -38,10 +38,10 @@ const errAbort = "rekv: script aborted"
 
 // exec runs sc with keys and argv and writes its reply to c.W.
 func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
-	v := s.states.Get().(*vm)
+	v := s.state()
 	r := &run{scripts: s, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
 		client: &scriptClient{db: c.DB}}
-	defer s.states.Put(v)
+	defer s.release(v)
 	g := v.L.G.Global
 	g.RawSetString("KEYS", stringsTable(v.L, keys))
 	g.RawSetString("ARGV", stringsTable(v.L, argv))

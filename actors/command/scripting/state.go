@@ -14,10 +14,18 @@ type vm struct {
 	L       *lua.LState
 	run     *run     // the script running on it; nil between runs
 	loading *loading // a library load in progress (register_function)
+	// gen is the Scripts' state generation the vm was made in: SCRIPT
+	// FLUSH starts a new one, and older vms are dropped (cache.go).
+	gen uint64
 	// The function libraries loaded on this state: their closures by
 	// function name, as of the Functions generation fnGen.
 	fnGen uint64
 	fns   map[string]*lua.LFunction
+	// libEnv is the globals table of the library code and functions
+	// loaded on this state (library.go): empty and read-only, its
+	// metatable's __index is the load API while a library loads, the
+	// globals afterwards. loadAPI is what a library sees as it loads.
+	libEnv, libMeta, loadAPI *lua.LTable
 	// maxMemory is Options.MaxMemory: what reserve (memory.go) lets a
 	// script's big allocations take.
 	maxMemory uint64
@@ -26,21 +34,36 @@ type vm struct {
 	cjson [2]*cjsonOptions
 }
 
-// newState prepares a Lua state as Redis does: the base, table, string and
-// math libraries, Redis's cjson, cmsgpack, bit and struct, the redis
-// library, and read-only globals.
+// newState prepares a Lua state as Redis 7 does: the base, table, string
+// and math libraries, Redis's cjson, cmsgpack, bit and struct, the redis
+// library, everything reachable from the globals read-only, and the
+// restricted environment library code loads in.
 func newState(version string, maxMemory uint64, cjson [2]*cjsonOptions) *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 8,
 		RegistryMaxSize: 1024 * 256})
 	v := &vm{L: L, maxMemory: maxMemory, cjson: cjson}
-	setup(L, v, version, false)
+	setup(L, v, version)
 	return v
 }
 
-// setup opens the libraries on L. A load-only state (FUNCTION LOAD's
-// check) has a redis library with only register_function, log and the
-// constants; reading anything else from it is an error, as in Redis.
-func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
+// The sandbox, as Redis 7.0's:
+//   - Every table reachable from the globals (the globals, the libraries,
+//     the strings' metatable, the metatables themselves) is read-only
+//     (gopher-lua's SetReadOnly, rekv's patch): assigning a global or a
+//     library field, rawset, table.insert and setmetatable on them raise
+//     "Attempt to modify a readonly table". A script can change nothing
+//     the next script on the same state would see; KEYS and ARGV are set
+//     from Go for each run.
+//   - Reading a missing global is an error (the globals' metatable).
+//   - getfenv, setfenv and the file and module functions are gone, as in
+//     Redis 7.0: nothing can swap a function's or the thread's globals.
+//   - Library code (FUNCTION LOAD) runs in an environment of its own with
+//     only the load API (redis.register_function, redis.log, the
+//     constants): its functions keep that environment, which then reads
+//     through to the full, read-only globals.
+
+// setup opens the libraries on L.
+func setup(L *lua.LState, v *vm, version string) {
 	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
@@ -50,120 +73,96 @@ func setup(L *lua.LState, v *vm, version string, loadOnly bool) {
 	boundStack(L, v, g)
 	openMathRandom(L, g)
 	L.AllocHook = func(L *lua.LState, n int) { v.reserve(L, n) }
-	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
+	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs",
+		"getfenv", "setfenv"} {
 		g.RawSetString(name, lua.LNil)
 	}
 	r := L.NewTable()
-	fns := map[string]lua.LGFunction{
-		"register_function": v.registerFunction,
-		"log":               func(L *lua.LState) int { return v.log(L) },
-	}
-	if !loadOnly {
-		for name, fn := range map[string]lua.LGFunction{
-			"call":               func(L *lua.LState) int { return v.call(L, true) },
-			"pcall":              func(L *lua.LState) int { return v.call(L, false) },
-			"acl_check_cmd":      func(L *lua.LState) int { return v.aclCheckCmd(L) },
-			"error_reply":        errorReply,
-			"status_reply":       statusReply,
-			"sha1hex":            sha1hex,
-			"setresp":            func(L *lua.LState) int { return v.setresp(L) },
-			"set_repl":           func(*lua.LState) int { return 0 }, // no replicas: nothing to choose
-			"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
-			"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
-			"debug":              func(*lua.LState) int { return 0 },
-		} {
-			fns[name] = fn
-		}
-	}
-	for name, fn := range fns {
+	for name, fn := range map[string]lua.LGFunction{
+		"log":                func(L *lua.LState) int { return v.log(L) },
+		"call":               func(L *lua.LState) int { return v.call(L, true) },
+		"pcall":              func(L *lua.LState) int { return v.call(L, false) },
+		"acl_check_cmd":      func(L *lua.LState) int { return v.aclCheckCmd(L) },
+		"error_reply":        errorReply,
+		"status_reply":       statusReply,
+		"sha1hex":            sha1hex,
+		"setresp":            func(L *lua.LState) int { return v.setresp(L) },
+		"set_repl":           func(*lua.LState) int { return 0 }, // no replicas: nothing to choose
+		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
+		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
+		"debug":              func(*lua.LState) int { return 0 },
+	} {
 		r.RawSetString(name, L.NewFunction(fn))
 	}
-	for name, n := range map[string]int{"LOG_DEBUG": 0, "LOG_VERBOSE": 1, "LOG_NOTICE": 2, "LOG_WARNING": 3,
-		"REPL_NONE": 0, "REPL_AOF": 1, "REPL_SLAVE": 2, "REPL_REPLICA": 2, "REPL_ALL": 3} {
-		r.RawSetString(name, lua.LNumber(n))
-	}
-	r.RawSetString("REDIS_VERSION", lua.LString(version))
-	r.RawSetString("REDIS_VERSION_NUM", lua.LNumber(versionNum(version)))
+	constants(r, version)
 	g.RawSetString("redis", r)
 	null := L.NewUserData() // cjson.null
 	g.RawSetString("cjson", openCJSON(L, v, null))
 	g.RawSetString("cmsgpack", openCMsgpack(L, v))
 	g.RawSetString("bit", openBit(L))
 	g.RawSetString("struct", openStruct(L, v))
-	libs := map[*lua.LTable]bool{}
-	for _, lib := range []string{"redis", "string", "table", "math", "cjson", "cmsgpack", "bit", "struct"} {
-		proxy := readOnly(L, g.RawGetString(lib).(*lua.LTable), loadOnly && lib == "redis")
-		g.RawSetString(lib, proxy)
-		libs[proxy] = true
-	}
+	setErrorMetatable(L, g)
+	protect(g)
 	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
-		// ("x"):rep(2) reads the string library through its proxy, so
-		// getmetatable('').__index == string, as in Redis; the
-		// metatable itself is read-only.
-		mt.RawSetString("__index", g.RawGetString("string"))
-		mt.RawSetString("__metatable", readOnly(L, mt, false))
+		// getmetatable('').__index == string, as in Redis; read-only.
+		protect(mt)
 	}
-	guardRaw(L, g, libs)
-	protectGlobals(L, g)
+	setupLibraryEnv(L, v, version, g)
 }
 
-// guardRaw replaces rawset, setmetatable and getmetatable so that the
-// globals table and the libraries stay read-only, as Redis 7.0's Lua
-// keeps them (its tables carry a read-only flag; here they are proxies
-// whose raw fields would shadow the library for every later script).
-func guardRaw(L *lua.LState, g *lua.LTable, libs map[*lua.LTable]bool) {
-	readonly := func(L *lua.LState) {
-		if t, ok := L.Get(1).(*lua.LTable); ok && (t == g || libs[t]) {
-			raise(L, "Attempt to modify a readonly table")
+// setupLibraryEnv makes the environment library code loads in: the load
+// API is a redis table with only register_function, log and the
+// constants, whose missing fields are errors; no other global exists
+// while a library loads.
+func setupLibraryEnv(L *lua.LState, v *vm, version string, g *lua.LTable) {
+	r := L.NewTable()
+	r.RawSetString("register_function", L.NewFunction(v.registerFunction))
+	r.RawSetString("log", L.NewFunction(func(L *lua.LState) int { return v.log(L) }))
+	constants(r, version)
+	setErrorMetatable(L, r)
+	api := L.NewTable()
+	api.RawSetString("redis", r)
+	setErrorMetatable(L, api)
+	protect(api)
+	v.loadAPI = api
+	v.libMeta = L.NewTable()
+	v.libMeta.RawSetString("__index", g)
+	v.libEnv = L.NewTable()
+	L.SetMetatable(v.libEnv, v.libMeta)
+	v.libEnv.SetReadOnly(true)
+	v.libMeta.SetReadOnly(true) // switched from Go (library.go)
+}
+
+// constants sets redis's log levels, replication flags and version.
+func constants(r *lua.LTable, version string) {
+	for name, n := range map[string]int{"LOG_DEBUG": 0, "LOG_VERBOSE": 1, "LOG_NOTICE": 2, "LOG_WARNING": 3,
+		"REPL_NONE": 0, "REPL_AOF": 1, "REPL_SLAVE": 2, "REPL_REPLICA": 2, "REPL_ALL": 3} {
+		r.RawSetString(name, lua.LNumber(n))
+	}
+	r.RawSetString("REDIS_VERSION", lua.LString(version))
+	r.RawSetString("REDIS_VERSION_NUM", lua.LNumber(versionNum(version)))
+}
+
+// protect makes t, and every table reachable from it through its fields
+// and metatables, read-only (Redis's luaSetTableProtectionRecursively).
+func protect(t *lua.LTable) {
+	if t.ReadOnly() {
+		return
+	}
+	t.SetReadOnly(true)
+	if mt, ok := t.Metatable.(*lua.LTable); ok {
+		protect(mt)
+	}
+	t.ForEach(func(_, v lua.LValue) {
+		if sub, ok := v.(*lua.LTable); ok {
+			protect(sub)
 		}
-	}
-	for _, name := range []string{"rawset", "setmetatable"} {
-		orig := g.RawGetString(name).(*lua.LFunction).GFunction
-		g.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			readonly(L)
-			return orig(L)
-		}))
-	}
-	getmt := g.RawGetString("getmetatable").(*lua.LFunction).GFunction
-	g.RawSetString("getmetatable", L.NewFunction(func(L *lua.LState) int {
-		if t, ok := L.Get(1).(*lua.LTable); ok && libs[t] {
-			L.Push(lua.LNil) // Redis's libraries have no metatable
-			return 1
-		}
-		return getmt(L)
-	}))
+	})
 }
 
-// readOnly returns an empty proxy of t whose reads go to t and whose
-// writes are refused, so a script cannot change a library for the next;
-// with strict, reading a missing field is an error too.
-func readOnly(L *lua.LState, t *lua.LTable, strict bool) *lua.LTable {
-	proxy := L.NewTable()
-	mt := L.NewTable()
-	mt.RawSetString("__index", t)
-	if strict {
-		mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-			k := L.CheckAny(2)
-			if v := t.RawGet(k); v != lua.LNil {
-				L.Push(v)
-				return 1
-			}
-			L.RaiseError("Script attempted to access nonexistent global variable '%s'", k.String())
-			return 0
-		}))
-	}
-	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Attempt to modify a readonly table")
-		return 0
-	}))
-	mt.RawSetString("__metatable", lua.LFalse)
-	L.SetMetatable(proxy, mt)
-	return proxy
-}
-
-// protectGlobals makes reading a missing global and writing any global an
-// error, with Redis 7.0's texts.
-func protectGlobals(L *lua.LState, g *lua.LTable) {
+// setErrorMetatable makes reading a missing field of t (the globals, the
+// load API) an error, with Redis 7.0's text.
+func setErrorMetatable(L *lua.LState, t *lua.LTable) {
 	mt := L.NewTable()
 	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
 		name := L.CheckAny(2).String()
@@ -173,12 +172,7 @@ func protectGlobals(L *lua.LState, g *lua.LTable) {
 		L.RaiseError("Script attempted to access nonexistent global variable '%s'", name)
 		return 0
 	}))
-	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Attempt to modify a readonly table")
-		return 0
-	}))
-	mt.RawSetString("__metatable", readOnly(L, mt, false)) // getmetatable(_G), read-only
-	L.SetMetatable(g, mt)
+	L.SetMetatable(t, mt)
 }
 
 // versionNum encodes "7.2.0" as 0x070200, like REDIS_VERSION_NUM.
