@@ -18,6 +18,63 @@ type admission struct {
 	args  [][]byte
 	proto int
 	user  *acl.User
+	// does is what the guards judge the command by (effective).
+	does effect
+	// judged: does is set.
+	judged bool
+}
+
+// effect is what a command line does, as the admission guards judge it:
+// Redis's getCommandFlags (a script's declared flags) and, for EXEC,
+// the flags of every queued command (mstate.cmd_flags).
+type effect struct {
+	// stores: it may write the store (MISCONF); writes: Redis's table
+	// says write (READONLY, NOREPLICAS: PFCOUNT, which may cache, does
+	// not); denyOOM: it may grow the data set; stale: a stale replica
+	// may serve it.
+	stores, writes, denyOOM, stale bool
+}
+
+// effectOf is what spec does with args: its declared flags (FlagsFor),
+// else its Spec's.
+func effectOf(spec *command.Spec, args [][]byte) effect {
+	f := spec.Flags
+	if spec.FlagsFor != nil {
+		declared, ok := spec.FlagsFor(args)
+		if !ok {
+			// A script without flags: judged by its calls, as each
+			// runs (Redis's eval compat mode); itself it reads.
+			return effect{stale: f&command.Stale != 0}
+		}
+		return effect{stores: declared&command.Write != 0, writes: declared&command.Write != 0,
+			denyOOM: declared&command.DenyOOM != 0, stale: declared&command.Stale != 0}
+	}
+	return effect{stores: f&command.Write != 0, writes: f&command.Write != 0 && spec.Info.Has("write"),
+		denyOOM: f&command.DenyOOM != 0, stale: f&command.Stale != 0}
+}
+
+// effective returns what the command does: for EXEC, what its queued
+// commands do together.
+func (a *admission) effective() effect {
+	if a.judged {
+		return a.does
+	}
+	a.judged = true
+	if a.spec.Flags&command.RunsQueued == 0 {
+		a.does = effectOf(a.spec, a.args)
+		return a.does
+	}
+	a.does = effect{stale: a.spec.Flags&command.Stale != 0}
+	if !a.cl.multi {
+		return a.does
+	}
+	for _, q := range a.cl.queue {
+		e := effectOf(q.Spec, q.Args)
+		a.does.stores = a.does.stores || e.stores
+		a.does.writes = a.does.writes || e.writes
+		a.does.denyOOM = a.does.denyOOM || e.denyOOM
+	}
+	return a.does
 }
 
 // admit runs the admission guards in Redis's order (processCommand's):
@@ -87,7 +144,7 @@ func notBusy(s *Server, a *admission) error { return s.busy(a.spec) }
 
 // storageWritable refuses writes while the store fails (MISCONF).
 func storageWritable(s *Server, a *admission) error {
-	if a.spec.Flags&command.Write != 0 && s.storageErr.Load() != nil {
+	if s.storageErr.Load() != nil && a.effective().stores {
 		return rerr.Misconf(s.StorageFailed())
 	}
 	return nil
@@ -95,9 +152,14 @@ func storageWritable(s *Server, a *admission) error {
 
 // underMaxMemory refuses the commands Redis flags denyoom while used
 // memory is over maxmemory (rekv evicts nothing: every policy is
-// noeviction).
+// noeviction), and, as Redis does, every command a MULTI would queue:
+// the queue itself takes memory.
 func underMaxMemory(s *Server, a *admission) error {
-	if a.spec.Flags&command.DenyOOM != 0 && s.overMemory() {
+	if !s.overMemory() {
+		return nil
+	}
+	queued := a.cl.multi && a.spec.Flags&(command.Transaction|command.NotQueued) == 0
+	if queued || a.effective().denyOOM {
 		return rerr.ErrOOM
 	}
 	return nil
@@ -105,8 +167,8 @@ func underMaxMemory(s *Server, a *admission) error {
 
 // replicaAllows refuses, on a replica, writes (replica-read-only), what
 // a stale replica may not serve (replica-serve-stale-data no) and what
-// waits for a full sync's load, as Redis does. EXEC is checked by its
-// queued commands, refused (or not) one by one when queued.
+// waits for a full sync's load, as Redis does. EXEC is judged by its
+// queued commands (a write among them makes it a write).
 func replicaAllows(s *Server, a *admission) error {
 	if s.opts.Replication == nil {
 		return nil
@@ -115,12 +177,12 @@ func replicaAllows(s *Server, a *admission) error {
 	if !replica {
 		return nil
 	}
-	f := a.spec.Flags
+	f, does := a.spec.Flags, a.effective()
 	// Write as Redis flags it: PFCOUNT (which may cache) reads here.
-	if f&command.Write != 0 && f&command.Transaction == 0 && a.spec.Info.Has("write") && s.rt.replicaReadOnly.Load() {
+	if does.writes && s.rt.replicaReadOnly.Load() {
 		return rerr.ErrReadOnlyReplica
 	}
-	if !up && f&command.Stale == 0 && !s.rt.serveStale.Load() {
+	if !up && !does.stale && !s.rt.serveStale.Load() {
 		return rerr.ErrMasterDown
 	}
 	if loading && f&command.Loading == 0 {
@@ -133,8 +195,18 @@ func replicaAllows(s *Server, a *admission) error {
 // acknowledging within min-replicas-max-lag seconds than
 // min-replicas-to-write, as Redis does.
 func enoughReplicas(s *Server, a *admission) error {
+	if s.rt.minReplicas.Load() <= 0 || !a.effective().writes {
+		return nil
+	}
+	return s.replicasRefusal()
+}
+
+// replicasRefusal returns NOREPLICAS when a master has fewer replicas
+// acknowledging within min-replicas-max-lag seconds than
+// min-replicas-to-write (Redis's checkGoodReplicasStatus), else nil.
+func (s *Server) replicasRefusal() error {
 	need := s.rt.minReplicas.Load()
-	if need <= 0 || s.opts.Replication == nil || a.spec.Flags&command.Write == 0 || !a.spec.Info.Has("write") {
+	if need <= 0 || s.opts.Replication == nil {
 		return nil
 	}
 	lag := s.rt.minReplicasLag.Load()
@@ -149,6 +221,25 @@ func enoughReplicas(s *Server, a *admission) error {
 	}
 	return nil
 }
+
+// WriteRefusal implements command.Observer: why a script's first write
+// may not run now, in Redis's order (scriptVerifyWriteCommandAllow):
+// READONLY on a read-only replica, MISCONF while the store fails,
+// NOREPLICAS under min-replicas-to-write; nil when it may.
+func (s *Server) WriteRefusal() error {
+	if s.ReadOnlyReplica() {
+		return rerr.ErrReadOnlyReplica
+	}
+	if s.storageErr.Load() != nil {
+		return rerr.Misconf(s.StorageFailed())
+	}
+	return s.replicasRefusal()
+}
+
+// OverMaxMemory implements command.Observer: used memory is over
+// maxmemory (scripts remember it as they start, as Redis's
+// pre_command_oom_state).
+func (s *Server) OverMaxMemory() bool { return s.overMemory() }
 
 // pubSubContext allows a RESP2 client with subscriptions only the
 // commands of the Pub/Sub context.

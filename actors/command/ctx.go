@@ -332,10 +332,13 @@ type Observer interface {
 	ClusterLinks() []ClusterLink
 	// Replication returns the node's replication state.
 	Replication() ReplStatus
-	// ReadOnlyReplica reports whether the node is a replica refusing
-	// clients' writes (replica-read-only), cheaply: scripts ask on each
-	// write they call.
-	ReadOnlyReplica() bool
+	// WriteRefusal returns why a write may not run now (READONLY on a
+	// read-only replica, MISCONF while the store fails, NOREPLICAS under
+	// min-replicas-to-write), or nil: a script asks before its first
+	// write. OverMaxMemory reports whether used memory is over
+	// maxmemory (a script asks as it starts).
+	WriteRefusal() error
+	OverMaxMemory() bool
 	// CommandDone counts a command run inside another (INFO commandstats,
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.

@@ -80,6 +80,10 @@ const (
 	// no_multi: SYNC, PSYNC, SAVE, SHUTDOWN): refused there, which
 	// aborts the EXEC.
 	NoMulti
+	// RunsQueued commands run the client's queued commands (EXEC): the
+	// admission guards judge them by what those do (a queued write makes
+	// EXEC a write, as Redis's mstate.cmd_flags).
+	RunsQueued
 )
 
 // Flag sets most commands use.
@@ -133,6 +137,13 @@ type Spec struct {
 	// EventTTL makes the command also raise the generic "expire" for a
 	// key it wrote and left with a TTL (SET EX, SETEX, PSETEX).
 	EventTTL bool
+	// FlagsFor, when set, returns the flags the admission guards judge a
+	// command line by when they depend on its arguments (a script's
+	// shebang or function flags, as Redis's getCommandFlags): whether it
+	// writes (Write), may grow the data set (DenyOOM) and may run on a
+	// stale replica (Stale). False: judge it by its Spec (a script without
+	// flags, which its calls are checked for instead).
+	FlagsFor func(args [][]byte) (Flags, bool)
 
 	// Info is Redis's command-table entry for the command (its flags,
 	// ACL categories, tips and key specifications), nil when Redis has

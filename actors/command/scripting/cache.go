@@ -35,7 +35,8 @@ type Scripts struct {
 type script struct {
 	sha      string
 	proto    *lua.FunctionProto
-	noWrites bool // #!lua flags=no-writes
+	flags    scriptFlags // #!lua flags=...
+	declared bool        // it has a shebang: judged by its flags, not its calls
 }
 
 // Options configure scripting.
@@ -168,21 +169,21 @@ func (sc *script) parseShebang(line string) error {
 	if len(fields) == 0 || fields[0] != "#!lua" {
 		return rerr.Errorf("ERR Unexpected engine in script shebang: %s", line)
 	}
+	sc.declared = true
 	for _, f := range fields[1:] {
 		list, ok := strings.CutPrefix(f, "flags=")
 		if !ok {
 			return rerr.Errorf("ERR Unknown lua shebang option: %s", f)
 		}
 		for _, flag := range strings.Split(list, ",") {
-			switch flag {
-			case "no-writes":
-				sc.noWrites = true
-			case "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys", "":
-				// No meaning here: rekv has no OOM refusal, replicas or
-				// cluster slots (cross-shard keys are always allowed).
-			default:
+			if flag == "" {
+				continue
+			}
+			bit, ok := flagNames[flag]
+			if !ok {
 				return rerr.Errorf("ERR Unexpected flag in script shebang: %s", flag)
 			}
+			sc.flags |= bit
 		}
 	}
 	return nil

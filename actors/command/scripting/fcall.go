@@ -41,7 +41,7 @@ func (x *fcall) Run(c *command.Ctx) error {
 	if fn == nil {
 		return rerr.Errorf("ERR Function not found")
 	}
-	if x.readOnly && !fn.noWrites {
+	if x.readOnly && fn.sf&flagNoWrites == 0 {
 		return rerr.Errorf("ERR Can not execute a script with write flag using *_ro command.")
 	}
 	v := x.s.state()
@@ -50,7 +50,7 @@ func (x *fcall) Run(c *command.Ctx) error {
 	if err != nil || closure == nil {
 		return rerr.Errorf("ERR Function not found")
 	}
-	r := &run{scripts: x.s, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.noWrites, resp: 2,
+	r := &run{scripts: x.s, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.sf&flagNoWrites != 0, resp: 2, flags: fn.sf, declared: true,
 		client: &scriptClient{db: c.DB}, command: x.args}
 	return v.runFunction(r, closure, stringsTable(v.L, x.keys), stringsTable(v.L, x.argv))
 }

@@ -56,7 +56,7 @@ func (x *fnLoad) Run(c *command.Ctx) error {
 			}
 		}
 	}
-	if err := saveLibraries(c.Tx, map[string]*library{lib.name: lib}, nil); err != nil {
+	if err := x.s.fns.save(c.Tx, libs, map[string]*library{lib.name: lib}, nil); err != nil {
 		return err
 	}
 	c.W.BulkString(lib.name)
@@ -81,7 +81,7 @@ func (x *fnDelete) Run(c *command.Ctx) error {
 	if _, ok := libs[x.name]; !ok {
 		return rerr.Errorf("ERR Library not found")
 	}
-	if err := saveLibraries(c.Tx, nil, []string{x.name}); err != nil {
+	if err := x.s.fns.save(c.Tx, libs, nil, []string{x.name}); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -104,7 +104,7 @@ func (x *fnFlush) Run(c *command.Ctx) error {
 		return err
 	}
 	names := libraryNames(libs)
-	if err := saveLibraries(c.Tx, nil, names); err != nil {
+	if err := x.s.fns.save(c.Tx, libs, nil, names); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -319,7 +319,7 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 		}
 		changes[lib.name] = lib
 	}
-	if err := saveLibraries(c.Tx, changes, deleted); err != nil {
+	if err := x.s.fns.save(c.Tx, libs, changes, deleted); err != nil {
 		return err
 	}
 	c.W.OK()

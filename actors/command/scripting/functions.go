@@ -53,8 +53,11 @@ func (f *Functions) sync(tx *store.Tx) (map[string]*library, uint64, error) {
 }
 
 // save stores the libraries that changed (nil code deletes) and a new
-// version, in tx.
-func saveLibraries(tx *store.Tx, changes map[string]*library, deleted []string) error {
+// version, in tx, and makes them the node's copy at once (libs is the
+// copy they change), so that FCALL's admission judges a function loaded
+// a moment ago by its flags. Should tx not commit, the next sync finds
+// the stored version differs from the copy's and reads the store again.
+func (f *Functions) save(tx *store.Tx, libs map[string]*library, changes map[string]*library, deleted []string) error {
 	for _, name := range deleted {
 		if err := tx.DeleteSystem(codec.FunctionKey(name)); err != nil {
 			return err
@@ -67,7 +70,24 @@ func saveLibraries(tx *store.Tx, changes map[string]*library, deleted []string) 
 	}
 	var v [8]byte
 	_, _ = rand.Read(v[:]) // crypto/rand never fails on Linux
-	return tx.SetSystem(codec.FunctionsVersionKey(), v[:])
+	if err := tx.SetSystem(codec.FunctionsVersionKey(), v[:]); err != nil {
+		return err
+	}
+	next := make(map[string]*library, len(libs)+len(changes))
+	for name, lib := range libs {
+		next[name] = lib
+	}
+	for _, name := range deleted {
+		delete(next, name)
+	}
+	for name, lib := range changes {
+		next[name] = lib
+	}
+	f.mu.Lock()
+	f.libs, f.version = next, v[:]
+	f.gen++
+	f.mu.Unlock()
+	return nil
 }
 
 // bind makes sure v has every library of generation gen loaded and returns

@@ -25,7 +25,7 @@ type function struct {
 	name     string
 	desc     string
 	flags    []string
-	noWrites bool
+	sf       scriptFlags
 }
 
 func (l *library) find(name string) *function {
@@ -174,13 +174,11 @@ func (v *vm) registerFunction(L *lua.LState) int {
 		raise(L, "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long") // sic: Redis 7.0 says "Library" here too
 	}
 	for _, fl := range f.flags {
-		switch fl {
-		case "no-writes":
-			f.noWrites = true
-		case "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys":
-		default:
+		bit, ok := flagNames[fl]
+		if !ok {
 			raise(L, "unknown flag given")
 		}
+		f.sf |= bit
 	}
 	if ld.lib.find(f.name) != nil {
 		raise(L, "Function already exists in the library")

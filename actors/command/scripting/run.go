@@ -24,6 +24,14 @@ type run struct {
 	name     string   // the script's sha, or the function's name
 	source   string   // "user_script" or "user_function"
 	readOnly bool     // EVAL_RO or #!lua flags=no-writes
+	// flags are the script's or function's declared flags; declared: it
+	// has them (a function, or a script with a shebang).
+	flags    scriptFlags
+	declared bool
+	// oomAtStart: used memory was over maxmemory as the script started
+	// (Redis's pre_command_oom_state); dirty: it called a write already.
+	// Both decide what its next write meets (callCommand).
+	oomAtStart, dirty bool
 	resp     int      // redis.setresp: 2 or 3
 	abort    error    // a Go error that ends the script (ErrAllShards, storage)
 	command  [][]byte // the command line that runs it (FUNCTION STATS)
@@ -39,7 +47,7 @@ const errAbort = "rekv: script aborted"
 // exec runs sc with keys and argv and writes its reply to c.W.
 func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly bool) error {
 	v := s.state()
-	r := &run{scripts: s, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.noWrites, resp: 2,
+	r := &run{scripts: s, c: c, name: sc.sha, source: "user_script", readOnly: readOnly || sc.flags&flagNoWrites != 0, resp: 2, flags: sc.flags, declared: sc.declared,
 		client: &scriptClient{db: c.DB}}
 	defer s.release(v)
 	g := v.L.G.Global
@@ -51,6 +59,12 @@ func (s *Scripts) exec(c *command.Ctx, sc *script, keys, argv [][]byte, readOnly
 // runFunction calls fn (already given its arguments on the stack after
 // it, nargs of them) for r and writes its reply or error to r.c.W.
 func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
+	if r.declared && r.flags&flagNoCluster != 0 && r.c.ClusterMode() {
+		return rerr.Errorf("ERR Can not run script on cluster, 'no-cluster' flag is set.")
+	}
+	if r.c.Server != nil && r.flags&flagAllowOOM == 0 {
+		r.oomAtStart = r.c.Server.OverMaxMemory()
+	}
 	L := v.L
 	v.run = r
 	state, ctx := r.scripts.running.add(r.source == "user_function", r.name, r.command)
@@ -220,8 +234,8 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if r.readOnly && spec.Flags&command.Write != 0 {
 		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
 	}
-	if spec.Flags&command.Write != 0 && c.Server != nil && spec.Info.Has("write") && c.Server.ReadOnlyReplica() {
-		return errTable(L, "-"+rerr.ErrReadOnlyReplica.Msg), nil
+	if refusal := r.writeRefusal(spec); refusal != nil {
+		return errTable(L, "-"+refusal.Msg), nil
 	}
 	if c.Holds != nil {
 		if spec.Flags&(command.Keyspace|command.AllShards) != 0 {
@@ -277,6 +291,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	r.client.proto = r.resp
 	if spec.Flags&command.Write != 0 {
 		r.state.wrote.Store(true)
+		r.dirty = r.dirty || spec.Info.Has("write")
 	}
 	if err := c.Call(spec, args, runner, r.client, w); err != nil {
 		var re *rerr.Error
@@ -293,6 +308,26 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		return nil, fmt.Errorf("scripting: %s replied %q: %w", spec.FullName(), w.Bytes(), err)
 	}
 	return toLua(L, rep), nil
+}
+
+// writeRefusal returns why a write the script calls may not run, as
+// Redis's scriptVerifyWriteCommandAllow and scriptVerifyOOM: only its
+// first write is checked (once it wrote, failing it on the server's state
+// would leave it half done) against a read-only replica, a failing store
+// and min-replicas-to-write, and then, unless the script is allow-oom,
+// against maxmemory as it stood when the script started.
+func (r *run) writeRefusal(spec *command.Spec) *rerr.Error {
+	if r.dirty || r.c.Server == nil || spec.Flags&command.Write == 0 || !spec.Info.Has("write") {
+		return nil
+	}
+	var re *rerr.Error
+	if err := r.c.Server.WriteRefusal(); errors.As(err, &re) {
+		return re
+	}
+	if r.oomAtStart && spec.Flags&command.DenyOOM != 0 {
+		return rerr.ErrOOM
+	}
+	return nil
 }
 
 // commandArgs returns the arguments of a redis.call (or pcall,
