@@ -22,10 +22,10 @@ type library struct {
 
 // function is one registered function.
 type function struct {
-	name     string
-	desc     string
-	flags    []string
-	sf       scriptFlags
+	name  string
+	desc  string
+	flags []string
+	sf    scriptFlags
 }
 
 func (l *library) find(name string) *function {

@@ -21,9 +21,9 @@ type run struct {
 	scripts  *Scripts
 	state    *running
 	c        *command.Ctx
-	name     string   // the script's sha, or the function's name
-	source   string   // "user_script" or "user_function"
-	readOnly bool     // EVAL_RO or #!lua flags=no-writes
+	name     string // the script's sha, or the function's name
+	source   string // "user_script" or "user_function"
+	readOnly bool   // EVAL_RO or #!lua flags=no-writes
 	// flags are the script's or function's declared flags; declared: it
 	// has them (a function, or a script with a shebang).
 	flags    scriptFlags
@@ -32,10 +32,10 @@ type run struct {
 	// (Redis's pre_command_oom_state); dirty: it called a write already.
 	// Both decide what its next write meets (callCommand).
 	oomAtStart, dirty bool
-	resp     int      // redis.setresp: 2 or 3
-	abort    error    // a Go error that ends the script (ErrAllShards, storage)
-	command  [][]byte // the command line that runs it (FUNCTION STATS)
-	client   *scriptClient
+	resp              int      // redis.setresp: 2 or 3
+	abort             error    // a Go error that ends the script (ErrAllShards, storage)
+	command           [][]byte // the command line that runs it (FUNCTION STATS)
+	client            *scriptClient
 }
 
 // errAbort is raised in Lua to unwind a script that must stop for a Go
