@@ -90,14 +90,20 @@ type effects struct {
 }
 
 // after reacts to a committed command: WATCHes of the keys it touched
-// break, then clients blocked on the lists it pushed to are served (which
-// may commit more).
+// break, then clients blocked on the keys it pushed to, deleted by a
+// flush or moved by a swap are served (which may commit more).
 func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
 	e.watches.touch(fx.touched, fx.flushed)
 	if e.ready != nil && len(fx.ready) > 0 {
 		e.ready(fx.ready)
 	}
 	ready := fx.ready
+	for _, db := range fx.flushed {
+		// Every key a client waits on in a flushed database was deleted:
+		// served, a stream reader group's waiter learns it (UNBLOCKED),
+		// others wait on, as Redis's scanDatabaseForDeletedKeys.
+		ready = append(ready, e.blocked.keysIn(db, db)...)
+	}
 	if len(fx.swapped) > 0 {
 		ready = append(ready, e.afterSwap(fx.swapped, caches)...)
 	}

@@ -492,9 +492,16 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	cl.inFlight(seq, size)
 	s.totalCmds.Add(1)
 	spec, resolveErr := s.reg.Resolve(args)
-	if (cl.replyOff || cl.skipNext) && (spec == nil || spec.FullName() != "client|reply") {
-		cl.skipNext = false // CLIENT REPLY decides its own reply
-		cl.silence(seq)
+	// quiet: CLIENT REPLY OFF or SKIP silences this command's reply, but
+	// for pushes (SUBSCRIBE's confirmations), which Redis always sends,
+	// and CLIENT REPLY's own, which it decides (both silenced if refused:
+	// fail).
+	quiet := cl.replyOff || cl.skipNext
+	if quiet && (spec == nil || spec.Flags&command.SetsReplyMode == 0) {
+		cl.skipNext = false
+		if spec == nil || spec.Flags&command.Pushes == 0 {
+			cl.silence(seq)
+		}
 	}
 	cl.mu.Lock()
 	db, proto := cl.db, cl.proto
@@ -504,6 +511,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	}
 	cl.mu.Unlock()
 	fail := func(err error, name string) {
+		if quiet {
+			cl.silence(seq) // an error is no push
+		}
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
 		if command.Is(args[0], "exec") && !errors.As(err, new(redirection)) {

@@ -84,6 +84,14 @@ const (
 	// admission guards judge them by what those do (a queued write makes
 	// EXEC a write, as Redis's mstate.cmd_flags).
 	RunsQueued
+	// Pushes commands answer with push messages (SUBSCRIBE and friends'
+	// confirmations, arrays in RESP2): CLIENT REPLY OFF or SKIP does not
+	// silence them, as Redis sends pushes whatever the reply mode.
+	Pushes
+	// SetsReplyMode commands set the connection's reply mode (CLIENT
+	// REPLY) and so decide their own reply; refused, they are silent
+	// like any other while replies are off.
+	SetsReplyMode
 )
 
 // Flag sets most commands use.

@@ -5,7 +5,7 @@ import "github.com/rekv/rekv/actors/command"
 // Commands returns the Pub/Sub commands' registration table.
 func Commands() []*command.Spec {
 	conn := command.Conn
-	sub := command.Conn | command.PubSubContext
+	sub := command.Conn | command.PubSubContext | command.Pushes
 	return []*command.Spec{
 		{Name: "subscribe", Arity: -2, Flags: sub | command.NoScript, Parse: subParser(false, true)},
 		{Name: "unsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(false, false)},

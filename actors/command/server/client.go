@@ -20,7 +20,7 @@ func clientSubcommands() []*command.Spec {
 		{Name: "unblock", Arity: -3, Flags: command.Conn | command.Fast, Parse: parseClientUnblock},
 		{Name: "pause", Arity: -3, Flags: command.Conn, Parse: parseClientPause},
 		{Name: "unpause", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientUnpause{}, nil }},
-		{Name: "reply", Arity: 3, Flags: command.Conn, Parse: parseClientReply},
+		{Name: "reply", Arity: 3, Flags: command.Conn | command.SetsReplyMode, Parse: parseClientReply},
 		{Name: "no-evict", Arity: 3, Flags: command.Conn, Parse: parseClientNoEvict},
 		{Name: "no-touch", Arity: 3, Flags: command.Conn | command.Fast, Parse: parseClientNoTouch},
 		{Name: "getredir", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientGetRedir{}, nil }},
