@@ -50,8 +50,7 @@ func (c Config) Budget(machine int64) int64 {
 // compactions build several at once, about 100 MiB with 2 MiB tables
 // while loading data), the meta cache B/16 (170 bytes an entry; at most
 // MaxMetaCacheSize entries) and the
-// member cache B/16 (110 bytes a member), the list cache B/32, and clients B/8 in all
-// (maxmemory-clients: past it the biggest client is disconnected), each
+// member cache B/16 (110 bytes a member), the list cache B/32; each
 // client's pipeline of commands in flight B/64 (8 to 256 MiB) of
 // arguments, and its unread replies B/64 (8 to 64 MiB) before rekv stops
 // running its commands until it reads. What is left is headroom for
@@ -66,9 +65,12 @@ type Sizing struct {
 	MetaCacheSize   int
 	MemberCacheSize int
 	ListCacheMiB    int
-	ClientsBytes    int64 // all clients' buffers (maxmemory-clients)
-	PipelineBytes   int64 // one client's arguments in flight
-	OutputBytes     int64 // one client's unread replies before it is paused
+	// ClientsBytes is maxmemory-clients' start value: 0 (off), Redis's
+	// default. A B/8 share once evicted the client of a legal 511 MiB
+	// SET; each client's own pipeline and unread replies stay bounded.
+	ClientsBytes  int64
+	PipelineBytes int64 // one client's arguments in flight
+	OutputBytes   int64 // one client's unread replies before it is paused
 }
 
 // MaxMetaCacheSize bounds the meta cache a budget gives (262,144
@@ -98,7 +100,6 @@ func SizingFor(budget int64) Sizing {
 		MetaCacheSize:   min(int(budget/16/170), MaxMetaCacheSize),
 		MemberCacheSize: int(budget / 16 / 110),
 		ListCacheMiB:    int(max(mib/32, 1)),
-		ClientsBytes:    budget / 8,
 		PipelineBytes:   clamp(budget/64, 8<<20, 256<<20),
 		OutputBytes:     clamp(budget/64, 8<<20, 64<<20),
 	}
@@ -139,13 +140,10 @@ func (c *Config) ApplyBudget(machine int64, set func(key string) bool) Sizing {
 }
 
 // Sizing returns what ApplyBudget shared out; before it ran (a Config not
-// from Load: tests), the sharing of a 1 GiB budget without a bound on all
-// clients' buffers (maxmemory-clients 0, Redis's default).
+// from Load: tests), the sharing of a 1 GiB budget.
 func (m Memory) Sizing() Sizing {
 	if m.sizing.Budget == 0 {
-		s := SizingFor(1 << 30)
-		s.ClientsBytes = 0
-		return s
+		return SizingFor(1 << 30)
 	}
 	return m.sizing
 }

@@ -76,7 +76,7 @@ func TestLoadAppliesBudget(t *testing.T) {
 		t.Errorf("meta_cache_size set to 1000, got %d", c.Actors.MetaCacheSize)
 	}
 	if c.Storage.Badger.BlockCacheMiB != 128 || c.Actors.MemberCacheSize != s.MemberCacheSize ||
-		c.Runtime.MemoryLimitMiB != 384 || c.Memory.Sizing().ClientsBytes != 64<<20 {
+		c.Runtime.MemoryLimitMiB != 384 || c.Memory.Sizing().ClientsBytes != 0 {
 		t.Errorf("budget 512 MiB: block cache %d MiB, member cache %d, Go limit %d MiB, clients %d",
 			c.Storage.Badger.BlockCacheMiB, c.Actors.MemberCacheSize, c.Runtime.MemoryLimitMiB, c.Memory.Sizing().ClientsBytes)
 	}
@@ -98,5 +98,16 @@ func TestLoadAppliesBudget(t *testing.T) {
 func TestMachineMemory(t *testing.T) {
 	if MachineMemory() <= 0 {
 		t.Error("no memory size read from /proc/meminfo or the cgroup")
+	}
+}
+
+// TestClientsUnboundedByDefault: the budget leaves maxmemory-clients at
+// 0 (off), Redis's default: a legal 511 MiB SET next to a 256 MiB one
+// must not evict its client on a machine whose budget is 6 GiB.
+func TestClientsUnboundedByDefault(t *testing.T) {
+	for _, budget := range []int64{256 << 20, 1 << 30, 6 << 30, 64 << 30} {
+		if got := SizingFor(budget).ClientsBytes; got != 0 {
+			t.Errorf("budget %d MiB: maxmemory-clients %d, want 0", budget>>20, got)
+		}
 	}
 }

@@ -128,7 +128,8 @@ func (s *Server) evictClients() {
 			continue // being closed already (counted in total until it is gone)
 		}
 		s.log.Warn("client evicted: all clients' buffers over maxmemory-clients", "id", h.cl.id, "addr", h.cl.addr,
-			"client_bytes", h.n, "clients_bytes", total, "maxmemory_clients", limit)
+			"client_bytes", h.n, "query_buffer", h.cl.inBuf.Load(), "assembling", h.cl.asmBuf.Load(),
+			"output", h.cl.outBuf.Load(), "in_flight", h.cl.inflight.Load(), "clients_bytes", total, "maxmemory_clients", limit)
 		s.stats.evictedClients.Add(1)
 		h.cl.markClosed()
 		_ = h.cl.conn.Close()

@@ -412,7 +412,11 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 			if args == nil {
 				break
 			}
+			// Its bytes are the arguments in flight from now on
+			// (dispatch counts them): no longer the assembler's, or a
+			// check while the command runs counts them twice.
 			cl.asm = nil
+			cl.asmBuf.Store(0)
 			if len(args) > 0 {
 				s.dispatch(cl, args)
 			}
