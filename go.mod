@@ -15,6 +15,7 @@ require (
 	github.com/knadh/koanf/providers/file v1.2.1
 	github.com/knadh/koanf/v2 v2.3.5
 	github.com/panjf2000/gnet/v2 v2.10.0
+	github.com/pingcap/kvproto v0.0.0-20260408021215-335c5c64af53
 	github.com/pingcap/log v1.1.1-0.20221110025148-ca232912c9f3
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/common v0.66.1
@@ -23,6 +24,7 @@ require (
 	github.com/yuin/gopher-lua v1.1.2
 	go.uber.org/zap v1.28.0
 	go.yaml.in/yaml/v3 v3.0.4
+	google.golang.org/grpc v1.77.0
 )
 
 require (
@@ -64,7 +66,6 @@ require (
 	github.com/pingcap/errors v0.11.5-0.20241219054535-6b8c588c3122 // indirect
 	github.com/pingcap/failpoint v0.0.0-20240528011301-b51a646c7c86 // indirect
 	github.com/pingcap/goleveldb v0.0.0-20191226122134-f82aafb29989 // indirect
-	github.com/pingcap/kvproto v0.0.0-20260408021215-335c5c64af53 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/otlptranslator v0.0.2 // indirect
@@ -96,7 +97,6 @@ require (
 	golang.org/x/time v0.12.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20251022142026-3a174f9686a8 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20251022142026-3a174f9686a8 // indirect
-	google.golang.org/grpc v1.77.0 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
@@ -110,3 +110,7 @@ replace github.com/panjf2000/gnet/v2 => ./third_party/gnet
 
 // gopher-lua printing numbers as Lua 5.1 does (third_party/gopher-lua/README.rekv.md).
 replace github.com/yuin/gopher-lua => ./third_party/gopher-lua
+
+// Badger v4.9.2 plus the patches of third_party/patches/badger
+// (third_party/badger/README.rekv.md; made by third_party/rebuild.sh).
+replace github.com/dgraph-io/badger/v4 => ./third_party/badger

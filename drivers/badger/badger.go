@@ -107,6 +107,8 @@ type DB struct {
 	// syncErr holds the last failed sync (everysec's, or Sync's); Check
 	// reports it until a sync succeeds.
 	syncErr atomic.Pointer[error]
+	// space refuses commits under minFree (volume.go).
+	space space
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -115,6 +117,11 @@ var _ drivers.Driver = (*DB)(nil)
 func Open(o Options) (*DB, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if fitToVolume(&o) {
+		o.Logger.Warn("badger: a small volume: files sized to it", "dir", o.Dir,
+			"value_log_file_mib", float64(o.ValueLogFileSize)/(1<<20), "memtable_mib", float64(o.MemTableSize)/(1<<20),
+			"min_free_mib", float64(o.MinFreeBytes)/(1<<20))
 	}
 	bo := bdg.DefaultOptions(o.Dir).
 		WithInMemory(o.InMemory).
@@ -243,7 +250,7 @@ func (d *DB) Check() error {
 		}
 		if d.minFree > 0 {
 			if free := int64(st.Bavail) * st.Bsize; free < d.minFree {
-				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d): %w",
+				return fmt.Errorf("badger: the data directory's file system has %d MiB free, under storage.badger.min_free_mib (%d MiB on this volume): %w",
 					free>>20, d.minFree>>20, syscall.ENOSPC)
 			}
 		}

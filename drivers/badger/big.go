@@ -196,6 +196,9 @@ func (t *txn) commitBig() error {
 	if err := d.gone(); err != nil {
 		return err
 	}
+	if err := d.room(t.bytes + 2*t.big.bytes); err != nil { // its journal, then the writes
+		return err
+	}
 	id, err := d.NextVersion()
 	if err != nil {
 		return err

@@ -30,6 +30,8 @@ type txn struct {
 	// big transaction (big.go).
 	count, size int64
 	big         *overlay
+	// bytes are the keys' and values' bytes written (room, volume.go).
+	bytes int64
 }
 
 // entry returns a new entry for key and value from the transaction's
@@ -40,6 +42,7 @@ func (t *txn) entry(key, value []byte) *bdg.Entry {
 		t.ents = make([]bdg.Entry, 0, min(max(2*cap(t.ents), 4), 64))
 	}
 	t.wrote = true
+	t.bytes += int64(len(key) + len(value))
 	t.ents = append(t.ents, bdg.Entry{Key: key, Value: value})
 	return &t.ents[len(t.ents)-1]
 }
@@ -214,6 +217,9 @@ func (t *txn) Commit() error {
 	}
 	if t.wrote {
 		if err := t.d.gone(); err != nil {
+			return err
+		}
+		if err := t.d.room(t.bytes); err != nil {
 			return err
 		}
 	}
