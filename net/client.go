@@ -139,6 +139,8 @@ type client struct {
 	// noEvict is CLIENT NO-EVICT: maxmemory-clients never disconnects it.
 	noEvict atomic.Bool
 	evicted atomic.Bool // disconnected by maxmemory-clients
+	// forgotten: no longer listed (Server.forget).
+	forgotten atomic.Bool
 	// outPaused: parsing stopped because replies wait unread; endBatch
 	// resumes it (event loop only). replyEst is the size of the client's
 	// recent big replies (under outMu).
@@ -518,6 +520,7 @@ func (cl *client) checkOutput(c gnet.Conn) {
 		cl.srv.log.Warn("client closed for exceeding its output buffer limit", "id", cl.id, "addr", cl.addr,
 			"buffered", buffered, "limit", limit)
 		cl.markClosed()
+		cl.srv.forget(cl)
 		_ = c.Close()
 	}
 }

@@ -98,6 +98,7 @@ func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
 			return true
 		}
 		cl.markClosed()
+		s.forget(cl) // gone from CLIENT LIST before the KILL answers
 		_ = cl.conn.Close()
 		return true
 	})

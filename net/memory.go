@@ -132,6 +132,7 @@ func (s *Server) evictClients() {
 			"output", h.cl.outBuf.Load(), "in_flight", h.cl.inflight.Load(), "clients_bytes", total, "maxmemory_clients", limit)
 		s.stats.evictedClients.Add(1)
 		h.cl.markClosed()
+		s.forget(h.cl)
 		_ = h.cl.conn.Close()
 		total -= h.n
 	}

@@ -340,8 +340,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) (action gnet.Action) {
 		s.unsubscribeAll(cl)
 		s.RemoveMonitor(cl)
 		cl.disableTracking()
-		s.clients.Delete(cl.id)
-		s.nclients.Add(-1)
+		s.forget(cl)
 	}
 	return gnet.None
 }
@@ -478,4 +477,15 @@ func (s *Server) protocolError(cl *client, err error) {
 	cl.Reply(seq, w.Bytes())
 	cl.closeAfter(seq)
 	cl.quitting = true
+}
+
+// forget removes a client from the clients the server lists (CLIENT
+// LIST, INFO's connected_clients), once: when it closes, or as soon as it
+// is killed (CLIENT KILL), before its connection has finished closing on
+// its event loop.
+func (s *Server) forget(cl *client) {
+	if cl.forgotten.CompareAndSwap(false, true) {
+		s.clients.Delete(cl.id)
+		s.nclients.Add(-1)
+	}
 }
