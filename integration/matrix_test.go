@@ -78,9 +78,7 @@ var matrixContexts = []struct {
 	{"eval-resp3", func(cmd []string) [][]string {
 		return [][]string{{"HELLO", "3"}, append([]string{"EVAL", "redis.setresp(3) return redis.pcall(unpack(ARGV))", "0"}, cmd...)}
 	}},
-	{"fcall", func(cmd []string) [][]string {
-		return [][]string{{"FUNCTION", "LOAD", "REPLACE", matrixLibrary}, append([]string{"FCALL", "m", "0"}, cmd...)}
-	}},
+	{"fcall", func(cmd []string) [][]string { return [][]string{append([]string{"FCALL", "m", "0"}, cmd...)} }},
 	{"reply-off", func(cmd []string) [][]string {
 		return [][]string{{"CLIENT", "REPLY", "OFF"}, cmd, {"CLIENT", "REPLY", "ON"}}
 	}},
@@ -191,31 +189,53 @@ func stripOptional(a facts.Arg) facts.Arg {
 	return a
 }
 
-// matrixRun sends lines, RESET and a PING on a fresh connection and reads
-// what comes back until the PING's answer, the connection's end or a
-// short silence (a SYNC's stream). It returns the replies.
-func matrixRun(t *testing.T, addr string, lines [][]string) string {
-	c := dialRaw(t, addr)
-	defer c.conn.Close()
+// matrixConn is a connection the matrix runs command lines on, one
+// context after another: RESET between them gives each a connection in
+// its initial state (RESP2, replies on, no MULTI, subscription, MONITOR
+// or WATCH, database 0). A run that closed it (QUIT) or took it over
+// (SYNC) leaves it nil, and the next dials again.
+type matrixConn struct {
+	t    *testing.T
+	addr string
+	c    *raw
+}
+
+// run sends lines, RESET and a PING and reads what comes back until the
+// PING's answer, the connection's end or a short silence (a SYNC's
+// stream). It returns the replies.
+func (m *matrixConn) run(lines [][]string) string {
+	if m.c == nil {
+		m.c = dialRaw(m.t, m.addr)
+	}
+	c := m.c
 	var all strings.Builder
 	for _, l := range lines {
 		all.WriteString(encode(l...))
 	}
-	// RESET turns replies back on (and ends MULTI, subscriptions,
-	// MONITOR) in any context, so the PING after it answers unless the
-	// connection was closed (QUIT) or handed off (SYNC).
 	all.WriteString(encode("RESET") + encode("PING", "matrix-end"))
 	if _, err := c.conn.Write([]byte(all.String())); err != nil {
-		return "" // closed by an earlier command of the same run (QUIT)
+		m.close()
+		return ""
 	}
 	var out strings.Builder
 	for {
 		_ = c.conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 		s, err := readReply(c.r)
 		out.WriteString(s)
-		if err != nil || strings.Contains(s, "matrix-end") {
+		if err != nil {
+			m.close()
 			return out.String()
 		}
+		if strings.Contains(s, "matrix-end") {
+			return out.String()
+		}
+	}
+}
+
+func (m *matrixConn) close() {
+	if m.c != nil {
+		m.c.conn.Close()
+		m.c = nil
 	}
 }
 
@@ -258,6 +278,8 @@ func TestContextMatrix(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					mc := &matrixConn{t: t, addr: addr}
+					defer mc.close()
 					for {
 						i := int(next.Add(1) - 1)
 						if i >= len(cmds) || t.Failed() {
@@ -266,12 +288,19 @@ func TestContextMatrix(t *testing.T) {
 						for _, ctx := range matrixContexts {
 							// An internal error is a defect too: a panic
 							// contained, or a reply out of place.
-							if got := matrixRun(t, addr, ctx.lines(cmds[i])); strings.Contains(got, "internal error") {
+							got := mc.run(ctx.lines(cmds[i]))
+							if strings.Contains(got, "Function not found") {
+								// A FUNCTION FLUSH (this line's or another
+								// worker's) removed the library: load it again.
+								mc.run([][]string{{"FUNCTION", "LOAD", "REPLACE", matrixLibrary}})
+								got = mc.run(ctx.lines(cmds[i]))
+							}
+							if strings.Contains(got, "internal error") {
 								t.Errorf("%s %q: %q", ctx.name, cmds[i], got)
 							}
 						}
 						for _, undo := range after[i] {
-							matrixRun(t, addr, [][]string{undo})
+							mc.run([][]string{undo})
 						}
 						if err := matrixHealthy(t, addr); err != nil {
 							t.Errorf("after %q in every context: %v\n%s", cmds[i], err, tail.String())

@@ -89,8 +89,8 @@ const (
 	// silence them, as Redis sends pushes whatever the reply mode.
 	Pushes
 	// SetsReplyMode commands set the connection's reply mode (CLIENT
-	// REPLY) and so decide their own reply; refused, they are silent
-	// like any other while replies are off.
+	// REPLY; RESET turns replies back on) and so decide their own reply;
+	// refused, they are silent like any other while replies are off.
 	SetsReplyMode
 )
 

@@ -70,7 +70,7 @@ func Commands() []*command.Spec {
 		{Name: "lastsave", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseLastSave},
 		{Name: "wait", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseWait},
 		{Name: "waitaof", Arity: 4, Flags: command.Conn | command.NoScript, Parse: parseWaitAOF},
-		{Name: "reset", Arity: 1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.NotQueued | command.PubSubContext | command.AllowBusy, Parse: parseReset},
+		{Name: "reset", Arity: 1, Flags: command.Conn | command.Fast | command.NoAuth | command.NoScript | command.NotQueued | command.PubSubContext | command.AllowBusy | command.SetsReplyMode, Parse: parseReset},
 		{Name: "slowlog", Arity: -2, Flags: command.Conn, Subcommands: []*command.Spec{
 			{Name: "get", Arity: -2, Flags: command.Conn, Parse: parseSlowlogGet},
 			{Name: "len", Arity: 2, Flags: command.Conn, Parse: parseSlowlogLen},
