@@ -1,5 +1,3 @@
-// Command rekv is a Redis-compatible server that keeps every Redis type on
-// an ordered key-value store: embedded Badger by default.
 package main
 
 import (

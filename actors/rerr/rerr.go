@@ -1,6 +1,3 @@
-// Package rerr holds Redis's error replies as sentinel values, so every layer
-// can return them and check them with errors.Is, and command.Reply can send
-// them to the client byte for byte.
 package rerr
 
 import (

@@ -1,8 +1,3 @@
-// Package faulty wraps a driver to inject storage faults in tests: commits
-// that fail (a full disk, an I/O error, an unreachable cluster) or are
-// slow (a loaded store), a Check that fails (a data directory gone), a
-// Close that hangs (storage that does not answer). Faults are switched on
-// and off while the store runs.
 package faulty
 
 import (

@@ -1,7 +1,3 @@
-// Package all lists every command family's registration table: the one
-// place that decides which commands rekv serves. Adding a family means
-// adding its table here; adding a command to a family needs nothing
-// here.
 package all
 
 import (

@@ -1,7 +1,3 @@
-// Package commandtest runs one-line commands ("set k v nx ex 10") against
-// in-memory Badger with a clock the test controls, for command table tests.
-// Commands run through actors.Runtime.Step, the path the server uses, so
-// the tests also exercise keyspace events and panic recovery.
 package commandtest
 
 import (

@@ -1,5 +1,3 @@
-// Package storetest gives the type-operation tests a store on in-memory
-// Badger: Begin opens a write transaction, Commit commits it.
 package storetest
 
 import (

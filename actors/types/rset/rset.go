@@ -1,7 +1,3 @@
-// Package rset is the set type's operations on a store transaction: one
-// sub-key per member (empty value) under the key's version, the exact
-// member count in the meta. A nil *store.Coll is a missing key and reads
-// as empty.
 package rset
 
 import (

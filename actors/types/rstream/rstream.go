@@ -1,7 +1,3 @@
-// Package rstream is the stream type's operations on a store transaction:
-// entries as sub-keys ordered by ID (codec stream entry fields) under the
-// key's version, the length, last ID, largest deleted ID and entries-added
-// count in the meta. A stream exists even when empty.
 package rstream
 
 import (
