@@ -102,7 +102,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 )
 
-// Badger's memory-mapped files allocated, not sparse (third_party/ristretto/README.md).
+// Badger's memory-mapped files allocated, not sparse (third_party/ristretto/README.rekv.md).
 replace github.com/dgraph-io/ristretto/v2 => ./third_party/ristretto
 
 // gnet with pausable reading (third_party/gnet/README.rekv.md).

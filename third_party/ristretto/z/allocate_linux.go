@@ -1,5 +1,5 @@
 /*
- * rekv's patch (see ../README.md): files Badger writes through memory maps
+ * rekv's patch (see ../README.rekv.md): files Badger writes through memory maps
  * are allocated when created or grown, not left sparse.
  */
 

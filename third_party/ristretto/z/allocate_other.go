@@ -1,7 +1,7 @@
 //go:build !linux
 
 /*
- * rekv's patch (see ../README.md): elsewhere files stay sparse, as upstream.
+ * rekv's patch (see ../README.rekv.md): elsewhere files stay sparse, as upstream.
  */
 
 package z
