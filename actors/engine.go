@@ -498,7 +498,7 @@ func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
 	switch {
 	case e.slow != nil && req.Args != nil:
 		e.slow(req.Client, req.Spec, req.Args, time.Since(t0), failed)
-	case req.Spec != nil && req.Spec.Name == "exec" && e.rt.Server != nil:
+	case req.Spec != nil && req.Spec.Flags&command.RunsQueued != 0 && e.rt.Server != nil:
 		// EXEC has no Args (it is not slow-logged, as in Redis) but is
 		// counted in INFO commandstats.
 		e.rt.Server.CommandDone(req.Spec, time.Since(t0), failed)

@@ -55,6 +55,8 @@ type Call struct {
 	Stats *[]command.CmdStat
 	// TrackRead: see command.Ctx.
 	TrackRead func()
+	// InScript: a script called it (command.Ctx.InScript).
+	InScript bool
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -76,8 +78,8 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
 		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats,
-		TrackRead: call.TrackRead}
-	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Name != "touch"))
+		TrackRead: call.TrackRead, InScript: call.InScript}
+	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Flags&command.Touches == 0))
 	fxFrom, wFrom, ownFrom := tx.EnterCommand(), tx.Writes(), tx.OwnEffects()
 	defer tx.LeaveCommand(fxFrom)
 	err = call.Runner.Run(ctx)
@@ -98,7 +100,7 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 // runsOthers reports whether a command's effects are those of the
 // commands it runs (a script's calls, EXEC's queued commands) rather than
 // its own command line.
-func runsOthers(spec *command.Spec) bool { return spec.Script() || spec.Name == "exec" }
+func runsOthers(spec *command.Spec) bool { return spec.Script() || spec.Flags&command.RunsQueued != 0 }
 
 // Nest implements command.Nester: a nested command (a script's
 // redis.call) runs through Step in its caller's transaction, inheriting
@@ -107,7 +109,7 @@ func runsOthers(spec *command.Spec) bool { return spec.Script() || spec.Name == 
 func (rt *Runtime) Nest(c *command.Ctx, spec *command.Spec, args [][]byte, r command.Runner, client command.Client, w *resp.Writer) error {
 	t0 := time.Now()
 	err := rt.Step(c.Tx, w, Call{Spec: spec, Args: args, Runner: r, Client: client, NoBlock: true, Purge: c.PurgeCaches, Holds: c.Holds,
-		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats, TrackRead: c.TrackRead})
+		NoTouch: c.NoTouch, User: c.User, ClientInfo: c.ClientInfo, Stats: c.Stats, TrackRead: c.TrackRead, InScript: true})
 	addStat(c.Stats, spec, t0, err)
 	return err
 }

@@ -2,7 +2,9 @@
 // makes: the layering rules between rekv's packages (lint_test.go), the
 // length of a source file (length_test.go: at most 700 lines outside
 // tests; past that a file is split by role), that every package has a
-// doc.go with its comment and invariants (doc_test.go), and that collection counts
+// doc.go with its comment and invariants (doc_test.go), that nothing
+// decides by a command's name instead of its Spec (names_test.go), and
+// that collection counts
 // are kept by the type packages, never by a command (bookkeeping_test.go).
 //
 // The layers, bottom up: codec, rerr, resp, glob, guard, the command facts

@@ -49,7 +49,7 @@ func effectOf(spec *command.Spec, args [][]byte) effect {
 		return effect{stores: declared&command.Write != 0, writes: declared&command.Write != 0,
 			denyOOM: declared&command.DenyOOM != 0, stale: declared&command.Stale != 0}
 	}
-	return effect{stores: f&command.Write != 0, writes: f&command.Write != 0 && spec.Info.Has("write"),
+	return effect{stores: f&command.Write != 0, writes: spec.RedisWrite(),
 		denyOOM: f&command.DenyOOM != 0, stale: f&command.Stale != 0}
 }
 

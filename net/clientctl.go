@@ -38,16 +38,10 @@ func (s *Server) held(spec *command.Spec) (time.Time, bool) {
 }
 
 // mayWrite reports the commands a WRITE pause holds: writes, and those
-// that may write or replicate (scripts, PUBLISH).
+// that may write or replicate (scripts, PUBLISH: MayReplicate; EXEC:
+// RunsQueued).
 func mayWrite(spec *command.Spec) bool {
-	if spec.Flags&command.Write != 0 {
-		return true
-	}
-	switch spec.Name {
-	case "eval", "evalsha", "fcall", "publish", "exec":
-		return true
-	}
-	return false
+	return spec.Flags&(command.Write|command.MayReplicate|command.RunsQueued) != 0
 }
 
 // Pause implements command.Server.

@@ -60,7 +60,7 @@ func clusterRouted(s *Server, a *admission) error {
 		}
 		return nil
 	}
-	exec := a.spec.Name == "exec" && a.cl.multi
+	exec := a.spec.Flags&command.RunsQueued != 0 && a.cl.multi
 	err := keys(a.spec, a.args)
 	if exec {
 		for i := 0; i < len(a.cl.queue) && err == nil; i++ {

@@ -52,7 +52,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		}
 		w := resp.NewWriter(proto)
 		command.Reply(w, err, name, s.log)
-		if command.Is(args[0], "exec") && !errors.As(err, new(redirection)) {
+		if spec != nil && spec.Flags&command.RunsQueued != 0 && !errors.As(err, new(redirection)) {
 			// As Redis's rejectCommand: a refused EXEC discards the
 			// transaction (and its WATCH) and says why.
 			msg := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(string(w.Bytes()), "-"), "\r\n"), "ERR ")
@@ -145,7 +145,8 @@ func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner c
 	}
 	t0 := time.Now()
 	err := runner.Run(ctx)
-	if spec.Name != "exec" && spec.Name != "watch" { // timed by the engine
+	if handedOff := spec.Flags&command.Transaction != 0 && errors.Is(err, command.ErrReplyLater); !handedOff {
+		// WATCH and EXEC hand their work to the engine, which times it.
 		d := time.Since(t0)
 		s.commandDone(spec, d, err != nil && !errors.Is(err, command.ErrReplyLater))
 		s.slowCommand(cl, args, d)
@@ -224,14 +225,14 @@ func argsSize(args [][]byte) int {
 // commands it runs, SELECT with the database it selects.
 func (s *Server) monitorConn(cl *client, spec *command.Spec, args [][]byte) {
 	db := cl.DB()
-	switch spec.Name {
-	case "exec":
+	switch {
+	case spec.Flags&command.RunsQueued != 0:
 		if cl.multi && !cl.multiErr {
 			for _, q := range cl.queue {
 				s.Monitor(db, cl.addr, q.Args)
 			}
 		}
-	case "select":
+	case spec.Flags&command.SelectsDB != 0:
 		if n, ok := resp.ParseInt(args[1]); ok && n >= 0 && n < 16 {
 			db = int(n)
 		}

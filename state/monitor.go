@@ -59,18 +59,9 @@ func (m *Monitors) RemoveMonitor(s Subscriber) {
 // work of showing commands otherwise.
 func (m *Monitors) Monitoring() bool { return m.n.Load() > 0 }
 
-// Unmonitored reports the commands monitors do not see (Redis's admin
-// commands, and MONITOR itself).
-func Unmonitored(spec *command.Spec) bool {
-	switch spec.FullName() {
-	case "config|get", "config|set", "config|resetstat", "config|rewrite", "config|help", "monitor",
-		"client|kill", "client|list", "client|no-evict", "client|pause", "client|unpause", "client|unblock",
-		"slowlog|get", "slowlog|len", "slowlog|reset", "slowlog|help", "shutdown", "debug",
-		"latency|latest", "latency|history", "latency|reset", "latency|histogram", "latency|graph", "latency|doctor", "latency|help":
-		return true
-	}
-	return false
-}
+// Unmonitored reports the commands monitors do not see (Spec flag
+// NoMonitor: Redis's admin commands, and MONITOR itself).
+func Unmonitored(spec *command.Spec) bool { return spec.Flags&command.NoMonitor != 0 }
 
 // Monitor shows a command run in db to the monitors; source is the
 // client's address, or "lua" for a script's calls.

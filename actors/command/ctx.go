@@ -453,9 +453,11 @@ type Ctx struct {
 	Cursors *store.Cursors
 	// Nester runs the nested commands of Call; nil where commands do not
 	// nest. NoTouch is the calling client's CLIENT NO-TOUCH, which nested
-	// commands inherit.
-	Nester  Nester
-	NoTouch bool
+	// commands inherit. InScript: a script called this command
+	// (redis.call), where Redis refuses some options (XREAD's BLOCK).
+	Nester   Nester
+	NoTouch  bool
+	InScript bool
 	// Holds reports whether the command holds key's shard; nil: every
 	// shard.
 	Holds func(key []byte) bool

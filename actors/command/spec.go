@@ -24,7 +24,8 @@ const (
 	Keyspace
 	// AllShards commands run under a barrier over every shard (FLUSHDB).
 	AllShards
-	// Fast marks O(1) commands, as COMMAND INFO reports.
+	// Fast marks O(1) commands, as COMMAND INFO reports (from Redis's
+	// table where it has the command: NewRegistry).
 	Fast
 	// NoAuth commands run before a client authenticates (AUTH, HELLO,
 	// QUIT); every other command then answers NOAUTH.
@@ -46,7 +47,8 @@ const (
 	// holding every shard, and no later command of its client may overtake
 	// it).
 	Serial
-	// NoScript commands may not be called from scripts (Redis's noscript).
+	// NoScript commands may not be called from scripts (Redis's noscript;
+	// set from Redis's table by NewRegistry too).
 	NoScript
 	// AllowBusy commands are served while a script runs past
 	// busy-reply-threshold (SCRIPT KILL...); others then get BUSY.
@@ -92,6 +94,20 @@ const (
 	// REPLY; RESET turns replies back on) and so decide their own reply;
 	// refused, they are silent like any other while replies are off.
 	SetsReplyMode
+	// NoMonitor commands are not shown to MONITOR clients (Redis's admin
+	// commands among them, and MONITOR itself): NotMonitored sets it on a
+	// container and its subcommands.
+	NoMonitor
+	// Touches marks the command that counts as an access to its keys even
+	// for a client with CLIENT NO-TOUCH ON (TOUCH).
+	Touches
+	// SelectsDB marks the command whose first argument is the database the
+	// connection selects (SELECT): MONITOR shows it in that database.
+	SelectsDB
+	// MayReplicate commands are held by CLIENT PAUSE WRITE although they
+	// do not write themselves: what they run may (scripts, PUBLISH), as
+	// Redis's may_replicate.
+	MayReplicate
 )
 
 // Flag sets most commands use.
@@ -191,8 +207,15 @@ func (s *Spec) CheckArity(args [][]byte) error {
 	return nil
 }
 
-// Writes reports whether the command may modify the keyspace.
+// Writes reports whether the command may modify the keyspace (Write: the
+// engine runs it as a write).
 func (s *Spec) Writes() bool { return s.Flags&Write != 0 }
+
+// RedisWrite reports whether Redis's table flags the command write: what
+// a read-only replica, min-replicas-to-write and MISCONF refuse. Every
+// such command Writes; a few that Write are not (PFCOUNT, which may cache
+// its estimate; EXEC and the scripts, judged by what they run).
+func (s *Spec) RedisWrite() bool { return s.Info.Has("write") }
 
 // Script reports whether the command runs a script or a function (EVAL,
 // FCALL and their variants): what it reads is known only as it runs.
@@ -245,9 +268,15 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	}
 	attach := func(s *Spec) {
 		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
-		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale, "no_multi": NoMulti} {
+		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale, "no_multi": NoMulti, "noscript": NoScript} {
 			if s.Info.Has(name) {
 				s.Flags |= f
+			}
+		}
+		if s.Info != nil { // Redis's table says which commands are fast
+			s.Flags &^= Fast
+			if s.Info.Has("fast") {
+				s.Flags |= Fast
 			}
 		}
 	}
@@ -351,6 +380,15 @@ func NumKeys(at int, hasDest bool) func(args [][]byte) []int {
 		}
 		return out
 	}
+}
+
+// NotMonitored sets NoMonitor on s and its subcommands, and returns s.
+func NotMonitored(s *Spec) *Spec {
+	s.Flags |= NoMonitor
+	for _, sub := range s.Subcommands {
+		sub.Flags |= NoMonitor
+	}
+	return s
 }
 
 // HelpSpec returns the HELP subcommand of a container: it answers lines

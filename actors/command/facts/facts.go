@@ -21,7 +21,10 @@ var (
 // Info is a command's entry in Redis's command table (COMMAND INFO).
 type Info struct {
 	// Name is the full name the entry belongs to.
-	Name  string   `json:"-"`
+	Name string `json:"-"`
+	// Arity is Redis's: N exact arguments (the name included), -N at
+	// least N; 0 for an entry not read from a server (kept by hand).
+	Arity int      `json:"arity"`
 	Flags []string `json:"flags"`
 	// First, Last and Step are the legacy key range COMMAND INFO shows.
 	First    int       `json:"first"`

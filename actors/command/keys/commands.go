@@ -12,7 +12,7 @@ func Commands() []*command.Spec {
 		{Name: "del", Arity: -2, Flags: command.Write, Keys: all, Event: "del", Parse: parseDel},
 		{Name: "unlink", Arity: -2, Flags: command.WriteFast, Keys: all, Event: "del", Parse: parseDel},
 		{Name: "exists", Arity: -2, Flags: command.ReadFast | command.NoTouch, Keys: all, Parse: parseExists},
-		{Name: "touch", Arity: -2, Flags: command.ReadFast, Keys: all, Parse: parseTouch},
+		{Name: "touch", Arity: -2, Flags: command.ReadFast | command.Touches, Keys: all, Parse: parseTouch},
 		{Name: "type", Arity: 2, Flags: command.ReadFast | command.NoTouch, Keys: first, Parse: parseType},
 		{Name: "expire", Arity: -3, Flags: command.WriteFast, Keys: first, Event: "expire", Parse: expireParser("expire", false, true)},
 		{Name: "pexpire", Arity: -3, Flags: command.WriteFast, Keys: first, Event: "expire", Parse: expireParser("pexpire", false, false)},

@@ -11,7 +11,7 @@ func Commands() []*command.Spec {
 		{Name: "unsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(false, false)},
 		{Name: "psubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: subParser(true, true)},
 		{Name: "punsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: subParser(true, false)},
-		{Name: "publish", Arity: 3, Flags: conn | command.Fast, Parse: parsePublish},
+		{Name: "publish", Arity: 3, Flags: conn | command.Fast | command.MayReplicate, Parse: parsePublish},
 		{Name: "ssubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: shardSubParser(true)},
 		{Name: "sunsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: shardSubParser(false)},
 		{Name: "spublish", Arity: 3, Flags: conn | command.Fast, Parse: parseSPublish},

@@ -8,11 +8,11 @@ func Commands(s *Scripts) []*command.Spec {
 	keys := command.NumKeys(2, false)
 	script := command.NoScript | command.Serial
 	return []*command.Spec{
-		{Name: "eval", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.evalParser(false, false), FlagsFor: s.evalFlags},
-		{Name: "evalsha", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.evalParser(true, false), FlagsFor: s.evalSHAFlags},
+		{Name: "eval", Arity: -3, Flags: command.Write | command.MayReplicate | script, KeysFunc: keys, Parse: s.evalParser(false, false), FlagsFor: s.evalFlags},
+		{Name: "evalsha", Arity: -3, Flags: command.Write | command.MayReplicate | script, KeysFunc: keys, Parse: s.evalParser(true, false), FlagsFor: s.evalSHAFlags},
 		{Name: "eval_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(false, true), FlagsFor: s.evalFlags},
 		{Name: "evalsha_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(true, true), FlagsFor: s.evalSHAFlags},
-		{Name: "fcall", Arity: -3, Flags: command.Write | script, KeysFunc: keys, Parse: s.fcallParser(false), FlagsFor: s.fcallFlags},
+		{Name: "fcall", Arity: -3, Flags: command.Write | command.MayReplicate | script, KeysFunc: keys, Parse: s.fcallParser(false), FlagsFor: s.fcallFlags},
 		{Name: "fcall_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.fcallParser(true), FlagsFor: s.fcallFlags},
 		{Name: "function", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
 			{Name: "load", Arity: -3, Flags: command.Write | command.NoScript, Parse: s.parseFnLoad},

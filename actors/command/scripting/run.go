@@ -282,16 +282,11 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if err != nil {
 		return errTable(L, "-"+errMessage(err)), nil
 	}
-	if b, ok := runner.(command.Blocker); ok && b.MayBlock() && (spec.Name == "xread" || spec.Name == "xreadgroup") {
-		// Redis refuses BLOCK from scripts for the stream reads (the
-		// list and zset pops just do not wait).
-		return errTable(L, "-ERR "+string(args[0])+" command is not allowed with BLOCK option from scripts"), nil
-	}
 	w := resp.NewWriter(r.resp)
 	r.client.proto = r.resp
 	if spec.Flags&command.Write != 0 {
 		r.state.wrote.Store(true)
-		r.dirty = r.dirty || spec.Info.Has("write")
+		r.dirty = r.dirty || spec.RedisWrite()
 	}
 	if err := c.Call(spec, args, runner, r.client, w); err != nil {
 		var re *rerr.Error
@@ -317,7 +312,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 // and min-replicas-to-write, and then, unless the script is allow-oom,
 // against maxmemory as it stood when the script started.
 func (r *run) writeRefusal(spec *command.Spec) *rerr.Error {
-	if r.dirty || r.c.Server == nil || spec.Flags&command.Write == 0 || !spec.Info.Has("write") {
+	if r.dirty || r.c.Server == nil || !spec.RedisWrite() {
 		return nil
 	}
 	var re *rerr.Error

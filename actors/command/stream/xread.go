@@ -22,11 +22,22 @@ type xread struct {
 	last         []bool // "$"
 }
 
-// readOpts are the COUNT and BLOCK options of XREAD and XREADGROUP.
+// readOpts are the COUNT and BLOCK options of XREAD and XREADGROUP, and
+// the command's name as the client wrote it (for errors).
 type readOpts struct {
 	count   int64 // 0: all
 	block   bool
 	timeout time.Duration
+	name    string
+}
+
+// scriptBlock is the refusal of BLOCK in a script's call: Redis's stream
+// reads refuse it there (the list and sorted-set pops just do not wait).
+func (o *readOpts) scriptBlock(c *command.Ctx) error {
+	if o.block && c.InScript {
+		return rerr.Errorf("ERR %s command is not allowed with BLOCK option from scripts", o.name)
+	}
+	return nil
 }
 
 // wait returns what a read of keys with these options waits on: readers
@@ -74,7 +85,7 @@ func streamsKeys(args [][]byte) []int {
 }
 
 func parseXRead(args [][]byte) (command.Runner, error) {
-	x := &xread{}
+	x := &xread{readOpts: readOpts{name: string(args[0])}}
 	i := 1
 	for ; i < len(args); i++ {
 		switch {
@@ -123,6 +134,9 @@ func blockTimeout(b []byte) (time.Duration, error) {
 // Run reads every stream; with nothing and BLOCK it asks to wait. "$" is
 // resolved here, on the first attempt, and kept for the wait.
 func (x *xread) Run(c *command.Ctx) error {
+	if err := x.scriptBlock(c); err != nil {
+		return err
+	}
 	type found struct {
 		key []byte
 		es  []rstream.Entry

@@ -25,7 +25,7 @@ type xreadgroup struct {
 }
 
 func parseXReadGroup(args [][]byte) (command.Runner, error) {
-	x := &xreadgroup{}
+	x := &xreadgroup{readOpts: readOpts{name: string(args[0])}}
 	for i := 1; i < len(args); i++ {
 		switch {
 		case command.Is(args[i], "group") && i+2 < len(args):
@@ -73,6 +73,9 @@ type groupRead struct {
 }
 
 func (x *xreadgroup) Run(c *command.Ctx) error {
+	if err := x.scriptBlock(c); err != nil {
+		return err
+	}
 	streams := make([]*rstream.Stream, len(x.Keys))
 	for i, key := range x.Keys {
 		s, err := rstream.Open(c.Tx, key, false)

@@ -149,6 +149,7 @@ func collectInfo(e []any, info, acl entries) {
 	name := e[0].(string)
 	cats := strs(e[6])
 	info[name] = map[string]any{
+		"arity":     e[1],
 		"flags":     strs(e[2]),
 		"first":     e[3],
 		"last":      e[4],
