@@ -13,8 +13,9 @@ import (
 // are kept.
 type wakeConn struct {
 	gnet.Conn
-	wakes int
-	out   bytes.Buffer
+	wakes  int
+	out    bytes.Buffer
+	closed bool
 }
 
 func (c *wakeConn) Wake(gnet.AsyncCallback) error { c.wakes++; return nil }
@@ -27,12 +28,14 @@ func (c *wakeConn) Writev(bs [][]byte) (int, error) {
 	return n, nil
 }
 func (c *wakeConn) OutboundBuffered() int { return 0 }
+func (c *wakeConn) Close() error          { c.closed = true; return nil }
 
 // testClient returns a client of a bare server, with n commands
 // dispatched (sequence numbers 0..n-1), and the server's log.
 func testClient(n uint64) (*client, *wakeConn, *bytes.Buffer) {
 	var log bytes.Buffer
-	s := &Server{log: slog.New(slog.NewTextHandler(&log, nil)), stats: newServerStats()}
+	s := &Server{log: slog.New(slog.NewTextHandler(&log, nil)), stats: newServerStats(),
+		pipelineBytes: 16 << 20, outputPause: 16 << 20}
 	conn := &wakeConn{}
 	cl := &client{srv: s, conn: conn}
 	cl.nextSeq = n
