@@ -108,7 +108,7 @@ func BenchmarkShardSet(b *testing.B) {
 		b.Fatal(err)
 	}
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(Options{Shards: 4, MetaCacheSize: 100000, ScanCursors: 10}, bdb, reg, nil,
+	e, err := New(Options{Shards: 4, MetaCacheSize: 100000, ScanCursors: 10}, bdb, reg, command.Server{},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)

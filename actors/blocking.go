@@ -233,8 +233,8 @@ func (e *Engine) timedOut(w *waiter) (reply []byte) {
 // unblocked (CLIENT UNBLOCK) in INFO commandstats, as Redis does; Redis
 // does not slow-log it.
 func (e *Engine) countUnblocked(req *Request, failed bool) {
-	if e.rt.Server != nil {
-		e.rt.Server.CommandDone(req.Spec, 0, failed)
+	if e.rt.Server.Status != nil {
+		e.rt.Server.Status.CommandDone(req.Spec, 0, failed)
 	}
 }
 

@@ -164,8 +164,8 @@ func (e *Engine) commitFailed(g *group, err error, purge func()) {
 	}
 	g.tx.Rollback()
 	purge()
-	if e.storeErr != nil {
-		e.storeErr(err)
+	if e.hooks.StorageError != nil {
+		e.hooks.StorageError(err)
 	}
 	for _, req := range g.reqs {
 		e.replyError(req, err)

@@ -9,7 +9,7 @@ import (
 
 // trackKeys hands the keys of a tracked read to Options.Track.
 func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
-	if e.track == nil || args == nil {
+	if e.hooks.Track == nil || args == nil {
 		return
 	}
 	var idx [8]int
@@ -21,7 +21,7 @@ func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
 	for i, at := range is {
 		keys[i] = args[at]
 	}
-	e.track(client, keys)
+	e.hooks.Track(client, keys)
 }
 
 // startTracking tracks, for a client with CLIENT TRACKING on, the keys a
@@ -29,7 +29,7 @@ func (e *Engine) trackKeys(client Replier, spec *command.Spec, args [][]byte) {
 // once it calls a read-only command (the returned command.Ctx.TrackRead),
 // as Redis 7.0 does.
 func (e *Engine) startTracking(client Replier, spec *command.Spec, args [][]byte) func() {
-	if e.track == nil || client == nil {
+	if e.hooks.Track == nil || client == nil {
 		return nil
 	}
 	if spec.Script() {
@@ -76,8 +76,8 @@ func (e *Engine) ResetKeyspaceStats() {
 // invalidate hands the keys a committed command wrote to
 // Options.Invalidate.
 func (e *Engine) invalidate(by Replier, keys []store.KeyRef, flushed bool) {
-	if e.inval != nil && (len(keys) > 0 || flushed) {
-		e.inval(by, keys, flushed)
+	if e.hooks.Invalidate != nil && (len(keys) > 0 || flushed) {
+		e.hooks.Invalidate(by, keys, flushed)
 	}
 }
 
@@ -94,8 +94,8 @@ type effects struct {
 // flush or moved by a swap are served (which may commit more).
 func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
 	e.watches.touch(fx.touched, fx.flushed)
-	if e.ready != nil && len(fx.ready) > 0 {
-		e.ready(fx.ready)
+	if e.hooks.Ready != nil && len(fx.ready) > 0 {
+		e.hooks.Ready(fx.ready)
 	}
 	ready := fx.ready
 	for _, db := range fx.flushed {

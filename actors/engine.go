@@ -45,6 +45,19 @@ type Options struct {
 	// per transaction, and conflicts retried with a growing, jittered
 	// back-off, since they are then expected under contention.
 	Shared bool
+	// Hooks are the engine's calls into the rest of the node.
+	Hooks Hooks
+	// Owned (cluster mode, with Serves; it only matters on a shared store,
+	// whose caches are otherwise off) makes the meta caches authoritative for the keys of the slots this node serves, as
+	// on an unshared store: no other node writes them (they are fenced
+	// and handed over: package cluster/membership), so reads found whole
+	// in the cache are answered without the store (owned.go).
+	Owned bool
+}
+
+// Hooks are what the engine tells the rest of the node and asks of it,
+// each nil when nothing listens: one struct, not a field per callback.
+type Hooks struct {
 	// Slow, when set, receives every client command's execution time and
 	// whether it failed (SLOWLOG and INFO commandstats).
 	Slow func(client Replier, spec *command.Spec, args [][]byte, d time.Duration, failed bool)
@@ -76,12 +89,6 @@ type Options struct {
 	// still holds by its own clock: reads from the caches need it (writes
 	// are fenced by the store's clock: drivers.Fencer).
 	Leased func() bool
-	// Owned (cluster mode, with Serves; it only matters on a shared store,
-	// whose caches are otherwise off) makes the meta caches authoritative for the keys of the slots this node serves, as
-	// on an unshared store: no other node writes them (they are fenced
-	// and handed over: package cluster/membership), so reads found whole
-	// in the cache are answered without the store (owned.go).
-	Owned bool
 }
 
 // Replier receives a command's reply bytes, which it then owns.
@@ -156,16 +163,10 @@ type Engine struct {
 	// syncs reports whether each commit waits for a disk sync now
 	// (drivers.CommitSyncer); nil: never.
 	syncs func() bool
-	slow  func(Replier, *command.Spec, [][]byte, time.Duration, bool)
-	track func(Replier, [][]byte)
+	hooks Hooks
 	// hits and misses count the keys read-only commands found or not
 	// (INFO keyspace_hits / keyspace_misses).
 	hits, misses atomic.Int64
-	inval        func(Replier, []store.KeyRef, bool)
-	storeErr     func(error)
-	serves       func([]store.KeyRef) error
-	leased       func() bool
-	ready        func([]store.KeyRef) // Options.Ready
 	// multiMu makes the enqueueing of a multi-shard command's messages
 	// atomic, so every mailbox sees multi-shard commands in one global order.
 	multiMu sync.Mutex
@@ -209,8 +210,7 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	if o.Shards < 1 {
 		return nil, fmt.Errorf("actors: shards must be positive, got %d", o.Shards)
 	}
-	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), slow: o.Slow,
-		track: o.Track, inval: o.Invalidate, storeErr: o.StorageError, ready: o.Ready, serves: o.Serves, leased: o.Leased,
+	e := &Engine{stopped: make(chan struct{}), drv: drv, log: log, maxRetry: 16, blocked: newBlocked(), watches: newWatches(), hooks: o.Hooks,
 		rt: Runtime{Server: srv, Registry: reg, Log: log, Cursors: store.NewCursors(o.ScanCursors), Panics: o.Panics}}
 	e.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(minLevel{slog.LevelWarn, log.Handler()}).With("component", "actor")
@@ -268,6 +268,11 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	}
 	return e, nil
 }
+
+// RunConn runs a connection command on its event loop, through the
+// engine's Runtime (Runtime.StepConn): the Ctx and the panic guard every
+// command gets.
+func (e *Engine) RunConn(w *resp.Writer, call Call) error { return e.rt.StepConn(w, call) }
 
 // FlushMarkers returns the databases' flush markers (read by the GC).
 func (e *Engine) FlushMarkers() *store.FlushMarkers { return e.markers }
@@ -496,22 +501,22 @@ func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
 // returned included, as Redis counts failed_calls).
 func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
 	switch {
-	case e.slow != nil && req.Args != nil:
-		e.slow(req.Client, req.Spec, req.Args, time.Since(t0), failed)
-	case req.Spec != nil && req.Spec.Flags&command.RunsQueued != 0 && e.rt.Server != nil:
+	case e.hooks.Slow != nil && req.Args != nil:
+		e.hooks.Slow(req.Client, req.Spec, req.Args, time.Since(t0), failed)
+	case req.Spec != nil && req.Spec.Flags&command.RunsQueued != 0 && e.rt.Server.Status != nil:
 		// EXEC has no Args (it is not slow-logged, as in Redis) but is
 		// counted in INFO commandstats.
-		e.rt.Server.CommandDone(req.Spec, time.Since(t0), failed)
+		e.rt.Server.Status.CommandDone(req.Spec, time.Since(t0), failed)
 	}
 }
 
 // countNested counts the commands run inside others (command.CmdStat).
 func (e *Engine) countNested(stats []command.CmdStat) {
-	if e.rt.Server == nil {
+	if e.rt.Server.Status == nil {
 		return
 	}
 	for _, st := range stats {
-		e.rt.Server.CommandDone(st.Spec, st.Took, st.Failed)
+		e.rt.Server.Status.CommandDone(st.Spec, st.Took, st.Failed)
 	}
 }
 
@@ -569,9 +574,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			return nil, effects{}, err
 		}
 		var re *rerr.Error
-		if e.storeErr != nil && !errors.As(err, &re) && !errors.Is(err, drivers.ErrConflict) &&
+		if e.hooks.StorageError != nil && !errors.As(err, &re) && !errors.Is(err, drivers.ErrConflict) &&
 			!errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrTooBig) && !errors.Is(err, store.ErrFenced) {
-			e.storeErr(err)
+			e.hooks.StorageError(err)
 		}
 		command.Reply(w, err, req.Spec.FullName(), e.log)
 		return w.Bytes(), effects{}, err

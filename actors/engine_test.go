@@ -87,7 +87,7 @@ func engineOn(t *testing.T, reg *command.Registry, shards int, wrap func(drivers
 	if wrap != nil {
 		drv = wrap(d)
 	}
-	e, err := New(Options{Shards: shards, MetaCacheSize: 1000, ScanCursors: 10}, drv, reg, nil,
+	e, err := New(Options{Shards: shards, MetaCacheSize: 1000, ScanCursors: 10}, drv, reg, command.Server{},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)

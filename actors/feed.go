@@ -64,8 +64,8 @@ func (e *Engine) commit(tx *store.Tx) error {
 	if on && !tx.Collecting() && tx.Writes() > 0 {
 		return drivers.ErrConflict
 	}
-	if e.serves != nil && tx.Writes() > 0 {
-		if err := e.serves(tx.Touched()); err != nil {
+	if e.hooks.Serves != nil && tx.Writes() > 0 {
+		if err := e.hooks.Serves(tx.Touched()); err != nil {
 			return err
 		}
 	}

@@ -90,13 +90,13 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 // Pub/Sub messages its commands published (scripts).
 func (e *Engine) publishNotes(tx *store.Tx) {
 	for _, n := range tx.Notes() {
-		e.rt.Server.Notify(n.DB, command.NotifyClass(n.Class), n.Event, n.Key)
+		e.rt.Server.Broker.Notify(n.DB, command.NotifyClass(n.Class), n.Event, n.Key)
 	}
 	for _, m := range tx.Messages() {
 		if m.Shard {
-			e.rt.Server.PublishShard(m.Channel, m.Msg)
+			e.rt.Server.Broker.PublishShard(m.Channel, m.Msg)
 		} else {
-			e.rt.Server.Publish(m.Channel, m.Msg)
+			e.rt.Server.Broker.Publish(m.Channel, m.Msg)
 		}
 	}
 }

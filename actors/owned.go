@@ -48,7 +48,7 @@ func (s *shard) readCached(req *Request) bool {
 		return false // scripts run once: their attempt could log or count
 	}
 	e := s.e
-	if e.leased != nil && !e.leased() {
+	if e.hooks.Leased != nil && !e.hooks.Leased() {
 		return false
 	}
 	e.feed.mu.RLock()
@@ -58,13 +58,13 @@ func (s *shard) readCached(req *Request) bool {
 	if len(keys) == 0 {
 		return false
 	}
-	if e.serves != nil {
+	if e.hooks.Serves != nil {
 		var rbuf [8]store.KeyRef
 		refs := rbuf[:0]
 		for _, k := range keys {
 			refs = append(refs, store.KeyRef{DB: req.DB, Key: k})
 		}
-		if e.serves(refs) != nil {
+		if e.hooks.Serves(refs) != nil {
 			return false // the snapshot path answers (or refuses) it
 		}
 	}

@@ -21,7 +21,7 @@ func ownedEngine(t *testing.T, refuse *atomic.Bool) (*Engine, *heldStamps, *comm
 		}
 		return nil
 	}
-	return heldEngineWith(t, Options{Shards: 2, Shared: true, Owned: true, Serves: serves, MetaCacheSize: 1000, ScanCursors: 10})
+	return heldEngineWith(t, Options{Shards: 2, Shared: true, Owned: true, Hooks: Hooks{Serves: serves}, MetaCacheSize: 1000, ScanCursors: 10})
 }
 
 // TestOwnedReadsFromCache: in owned mode a GET of a key the node wrote is

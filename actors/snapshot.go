@@ -311,8 +311,8 @@ func (s *shard) noteRan() { s.ran = time.Now() }
 // failRead answers a snapshot read whose stamp could not be had with the
 // storage error, as a transaction that failed to begin would.
 func (e *Engine) failRead(req *Request, err error) {
-	if e.storeErr != nil {
-		e.storeErr(err)
+	if e.hooks.StorageError != nil {
+		e.hooks.StorageError(err)
 	}
 	e.replyError(req, err)
 }

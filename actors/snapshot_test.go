@@ -61,7 +61,7 @@ func heldEngineWith(t *testing.T, o Options) (*Engine, *heldStamps, *command.Reg
 	h := &heldStamps{DB: db, open: make(chan struct{})}
 	close(h.open)
 	reg := command.NewRegistry(strings.Commands(), keys.Commands())
-	e, err := New(o, h, reg, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e, err := New(o, h, reg, command.Server{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

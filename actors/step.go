@@ -57,6 +57,9 @@ type Call struct {
 	TrackRead func()
 	// InScript: a script called it (command.Ctx.InScript).
 	InScript bool
+	// DB is a connection command's database (StepConn); a storage
+	// command's is its transaction's.
+	DB int
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -68,17 +71,9 @@ type Call struct {
 // commits nor writes error replies: callers decide (retry, group fallback,
 // an error in EXEC's array).
 func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			guard.Guard{Log: rt.Log, Count: rt.Panics}.Report(p, "command panicked", "cmd", call.Spec.FullName())
-			err = ErrPanic
-		}
-	}()
+	defer rt.recovered(call, &err)
 	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
-	ctx := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
-		Now: tx.Now(), DB: tx.DB(), Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds,
-		User: call.User, ClientInfo: call.ClientInfo, Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats,
-		TrackRead: call.TrackRead, InScript: call.InScript}
+	ctx := rt.ctx(tx, w, call)
 	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Flags&command.Touches == 0))
 	fxFrom, wFrom, ownFrom := tx.EnterCommand(), tx.Writes(), tx.OwnEffects()
 	defer tx.LeaveCommand(fxFrom)
@@ -95,6 +90,38 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 		tx.AddEffect(call.Args...) // a write streamed as sent
 	}
 	return err
+}
+
+// StepConn runs a connection command (command.Conn) on its connection's
+// event loop: the same Ctx and the same panic guard as Step, without a
+// store transaction.
+func (rt *Runtime) StepConn(w *resp.Writer, call Call) (err error) {
+	defer rt.recovered(call, &err)
+	return call.Runner.Run(rt.ctx(nil, w, call))
+}
+
+// ctx builds the Ctx a command runs with: in tx for a storage command,
+// without one (tx nil) for a connection command, whose time is now and
+// whose database is the connection's (call.DB).
+func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
+	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
+		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
+		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript}
+	if tx != nil {
+		c.Now, c.DB = tx.Now(), tx.DB()
+	} else {
+		c.Now, c.DB = time.Now().UnixMilli(), call.DB
+	}
+	return c
+}
+
+// recovered, deferred by Step and StepConn, turns a panic of call into
+// ErrPanic, logged once with its stack and counted.
+func (rt *Runtime) recovered(call Call, err *error) {
+	if p := recover(); p != nil {
+		guard.Guard{Log: rt.Log, Count: rt.Panics}.Report(p, "command panicked", "cmd", call.Spec.FullName())
+		*err = ErrPanic
+	}
 }
 
 // runsOthers reports whether a command's effects are those of the
@@ -123,5 +150,5 @@ func addStat(stats *[]command.CmdStat, spec *command.Spec, t0 time.Time, err err
 
 // notifying reports whether transactions should collect keyspace events.
 func (rt *Runtime) notifying() bool {
-	return rt.Server != nil && rt.Server.NotifyFlags() != 0
+	return rt.Server.Broker != nil && rt.Server.Broker.NotifyFlags() != 0
 }

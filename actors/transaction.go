@@ -313,7 +313,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		err := q.Err
 		var trackRead func()
 		if q.Track && err == nil {
-			if r, ok := x.client.(Replier); ok {
+			if r, ok := x.client.Conn.(Replier); ok {
 				trackRead = x.e.startTracking(r, q.Spec, q.Args)
 			}
 		}
@@ -322,8 +322,8 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Args: q.Args, Runner: q.Runner, Client: x.client, NoBlock: true,
 				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats, TrackRead: trackRead})
-			if q.Spec.Flags&command.Conn != 0 && x.client != nil {
-				c.Tx.Use(x.client.DB()) // SELECT
+			if q.Spec.Flags&command.Conn != 0 && x.client.Conn != nil {
+				c.Tx.Use(x.client.Conn.DB()) // SELECT
 			}
 		}
 		if errors.Is(err, command.ErrReplyLater) {

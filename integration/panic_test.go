@@ -70,8 +70,8 @@ func panicCommands() []*command.Spec {
 		{Name: "rekvtest-panicwait", Arity: 1, Flags: command.Conn,
 			Parse: func([][]byte) (command.Runner, error) {
 				return panicRunner(func(c *command.Ctx) error {
-					reply := c.Client.ReplyLater()
-					c.Server.WaitReplicas(1, 20*time.Millisecond, false, func(int) {
+					reply := c.Client.Session.ReplyLater()
+					c.Server.Node.WaitReplicas(1, 20*time.Millisecond, false, func(int) {
 						defer reply([]byte("+OK\r\n"))
 						panic(errInjected)
 					})
@@ -81,7 +81,7 @@ func panicCommands() []*command.Spec {
 		{Name: "rekvtest-panicreplica", Arity: 2, Flags: command.Write, Keys: command.KeySpec{First: 1, Last: 1, Step: 1},
 			Parse: func(args [][]byte) (command.Runner, error) {
 				return panicRunner(func(c *command.Ctx) error {
-					if c.Server.Replication().Replica {
+					if c.Server.Status.Replication().Replica {
 						panic(errInjected)
 					}
 					if err := c.Tx.SetString(args[1], []byte("on the master"), 0); err != nil {

@@ -532,7 +532,12 @@ func (cl *client) markClosed() {
 	cl.outMu.Unlock()
 }
 
-// The methods below implement command.Client.
+// roles returns the client as the roles connection commands use.
+func (cl *client) roles() command.Client {
+	return command.Client{Conn: cl, Session: cl, Auth: cl, Subs: cl, Txn: cl, Tracking: cl}
+}
+
+// The methods below implement command.Client's roles.
 
 func (cl *client) ID() int64 { return cl.id }
 

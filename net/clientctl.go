@@ -71,8 +71,8 @@ func (s *Server) Unpause() {
 // LastSave implements command.Server: rekv keeps its data in its store at
 // all times; the last "save" is the start.
 
-// KillClients implements command.Server.
-func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
+// KillClients implements command.Clients.
+func (s *Server) KillClients(f command.KillFilter, self command.Connection) int {
 	n := 0
 	s.clients.Range(func(_, v any) bool {
 		cl := v.(*client)
@@ -82,12 +82,12 @@ func (s *Server) KillClients(f command.KillFilter, self command.Client) int {
 			f.LAddr != "" && cl.laddr != f.LAddr,
 			f.User != "" && f.User != cl.User(),
 			f.Type != "" && cl.kind() != f.Type,
-			f.SkipMe && command.Client(cl) == self,
+			f.SkipMe && command.Connection(cl) == self,
 			f.Match != nil && !f.Match(cl):
 			return true
 		}
 		n++
-		if command.Client(cl) == self {
+		if command.Connection(cl) == self {
 			cl.CloseAfterReply()
 			return true
 		}

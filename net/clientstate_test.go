@@ -106,7 +106,7 @@ func TestMultiStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := actors.New(actors.Options{Shards: 1}, drv, command.NewRegistry(), cl.srv, slog.New(slog.DiscardHandler))
+	e, err := actors.New(actors.Options{Shards: 1}, drv, command.NewRegistry(), cl.srv.roles(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

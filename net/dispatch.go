@@ -132,8 +132,6 @@ func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner c
 	s.sendBundle(cl)
 	cl.pass.end(cl)
 	w := resp.NewWriter(proto)
-	ctx := &command.Ctx{W: w, Client: cl, Server: s, Registry: s.reg, Log: s.log,
-		Now: time.Now().UnixMilli(), DB: db}
 	cl.cur, cl.curArgs, cl.curSeq = spec, args, seq
 	if spec.Flags&command.Serial != 0 {
 		// EXEC may re-run on every shard (scripts): read nothing more
@@ -144,7 +142,7 @@ func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner c
 		s.monitorConn(cl, spec, args)
 	}
 	t0 := time.Now()
-	err := runner.Run(ctx)
+	err := s.engine.RunConn(w, actors.Call{Spec: spec, Args: args, Runner: runner, Client: cl.roles(), DB: db})
 	if handedOff := spec.Flags&command.Transaction != 0 && errors.Is(err, command.ErrReplyLater); !handedOff {
 		// WATCH and EXEC hand their work to the engine, which times it.
 		d := time.Since(t0)

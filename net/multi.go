@@ -82,7 +82,7 @@ func (cl *client) Exec() error {
 		cl.queue[i].Track = cl.tracksRead(cl.queue[i].Spec)
 		cl.queue[i].NoTouch = cl.noTouch.Load()
 	}
-	run := e.ExecRunner(cl.watch, cl.queue, cl)
+	run := e.ExecRunner(cl.watch, cl.queue, cl.roles())
 	cl.watch, cl.watchShard = nil, nil // the EXEC ends the WATCH
 	cl.endMulti()
 	e.Dispatch(&actors.Request{Seq: cl.curSeq, Client: cl, Spec: cl.cur, DB: cl.DB(), Proto: cl.Proto(),

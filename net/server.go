@@ -489,3 +489,11 @@ func (s *Server) forget(cl *client) {
 		s.nclients.Add(-1)
 	}
 }
+
+// roles returns the server as the roles commands use (command.Server).
+func (s *Server) roles() command.Server {
+	return command.Server{Clients: s, Config: s, Node: s, Status: s, Diag: s, Broker: s}
+}
+
+// Roles is roles, for the engine the node builds with this server.
+func (s *Server) Roles() command.Server { return s.roles() }

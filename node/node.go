@@ -206,9 +206,9 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
-		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Slow: n.net.Slow,
-		Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, StorageError: n.suspectStorage, Serves: servesFn, Leased: leased, Owned: servesFn != nil,
-		Panics: &n.panics}, drv, reg, n.net, log)
+		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Owned: servesFn != nil, Panics: &n.panics,
+		Hooks: actors.Hooks{Slow: n.net.Slow, Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready,
+			StorageError: n.suspectStorage, Serves: servesFn, Leased: leased}}, drv, reg, n.net.Roles(), log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
 	}

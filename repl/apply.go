@@ -254,7 +254,7 @@ func (a *applier) execPart(p txPart) {
 		list = []int{0}
 	}
 	spec, _ := a.reg.Resolve([][]byte{[]byte("exec")})
-	a.dispatch(spec, a.e.ExecRunner(nil, p.queue, nil), p.db, list, nil)
+	a.dispatch(spec, a.e.ExecRunner(nil, p.queue, command.Client{}), p.db, list, nil)
 }
 
 // run hands one command line to the engine in database db (the full

@@ -12,19 +12,21 @@ import (
 	"github.com/rekv/rekv/resp"
 )
 
-// Client is the connection state that Conn commands read and change. It is
-// only handed to commands running on the connection's event loop. It is
-// made of roles, so a helper can ask for only what it uses.
-type Client interface {
-	Connection
-	Auth
-	Subscriber
-	Transactor
-	Tracker
+// Client is the connection a command runs for, as the roles commands use:
+// each is nil where the connection has no such role (a script's calls
+// have Conn only; a command the GC or a replica applies has none). A
+// command uses the role it needs; the roles are small so that what
+// implements one implements no stubs.
+type Client struct {
+	Conn     Connection
+	Session  Session
+	Auth     Auth
+	Subs     Subscriber
+	Txn      Transactor
+	Tracking Tracker
 }
 
-// Connection is a connection's own state: identity, database, protocol,
-// name, how and when its replies go out.
+// Connection is a connection's identity, database, protocol and name.
 type Connection interface {
 	ID() int64
 	DB() int
@@ -40,6 +42,10 @@ type Connection interface {
 	// CloseAfterReply closes the connection once this command's reply is
 	// written (QUIT).
 	CloseAfterReply()
+}
+
+// Session is how and when a connection's replies go out, and its modes.
+type Session interface {
 	// StartMonitor makes the client receive every command the server runs
 	// (MONITOR).
 	StartMonitor()
@@ -144,17 +150,19 @@ type KillFilter struct {
 	User, Type  string
 	SkipMe      bool
 	// Match, when set, must also hold for a client to be killed.
-	Match func(Client) bool
+	Match func(Subscriber) bool
 }
 
-// Server is what commands may learn about the whole server. Its methods
-// are safe to call from any goroutine. It is made of roles, so a helper
-// can ask for only what it uses.
-type Server interface {
-	Clients
-	Admin
-	Observer
-	Broker
+// Server is the server a command runs on, as the roles commands use;
+// each is nil where there is none (a command table test runs without a
+// server). The roles' methods are safe to call from any goroutine.
+type Server struct {
+	Clients Clients
+	Config  Config
+	Node    Node
+	Status  Status
+	Diag    Diagnostics
+	Broker  Broker
 }
 
 // Clients is the connected clients, as an administrator sees them.
@@ -165,7 +173,7 @@ type Clients interface {
 	ClientExists(id int64) bool
 	// KillClients closes the clients f selects (not self when f.SkipMe;
 	// self's connection closes after this reply) and returns how many.
-	KillClients(f KillFilter, self Client) int
+	KillClients(f KillFilter, self Connection) int
 	// UnblockClient ends the blocking command of client id (CLIENT
 	// UNBLOCK): with its time-out reply, or with asError an error.
 	UnblockClient(id int64, asError bool) bool
@@ -175,8 +183,8 @@ type Clients interface {
 	Unpause()
 }
 
-// Admin is the server's configuration, users and lifecycle.
-type Admin interface {
+// Config is the server's configuration and users.
+type Config interface {
 	// ConfigGet returns the parameters matching any of the patterns
 	// (CONFIG GET), each once, with their values.
 	ConfigGet(patterns [][]byte) [][2]string
@@ -192,6 +200,10 @@ type Admin interface {
 	CheckAuth(user, pass []byte) error
 	// ACL returns the users and their permissions.
 	ACL() *acl.Store
+}
+
+// Node is the node's storage, persistence, replication and lifecycle.
+type Node interface {
 	// SyncStore makes every committed write durable on disk now
 	// (WAITAOF).
 	SyncStore() error
@@ -216,7 +228,7 @@ type Admin interface {
 	// the whole store as an RDB file and closes when it asked for the
 	// file alone (REPLCONF rdb-only 1, as redis-cli --rdb). It returns
 	// ErrReplyLater when it serves.
-	SendRDB(client Client, h ReplHello) error
+	SendRDB(client Connection, h ReplHello) error
 	// Failover serves FAILOVER: starts handing the master role to a
 	// replica (or aborts the hand-over in progress).
 	Failover(o FailoverOptions) error
@@ -319,8 +331,8 @@ type ClusterLink struct {
 	Queued, Buffer int64
 }
 
-// Observer is what the server reports of itself.
-type Observer interface {
+// Status is what the server reports of its state, and what it counts.
+type Status interface {
 	// Stats returns counters for INFO.
 	Stats() Stats
 	// Cluster returns what this node knows of the cluster (package
@@ -352,6 +364,10 @@ type Observer interface {
 	// Monitor shows a command run in db to the MONITOR clients; source
 	// is the client's address, or "lua" for a script's calls.
 	Monitor(db int, source string, args [][]byte)
+}
+
+// Diagnostics are the latency monitor and the slow log.
+type Diagnostics interface {
 	// LatencyLatest, LatencyHistory, LatencyReset and LatencyHistogram
 	// serve LATENCY LATEST, HISTORY, RESET and HISTOGRAM.
 	LatencyLatest() []LatencyEvent
@@ -517,10 +533,10 @@ type LatencyHistogram struct {
 // ClusterMode reports whether the server runs in cluster mode (false
 // without a server: a command run by a test harness).
 func (c *Ctx) ClusterMode() bool {
-	if c.Server == nil {
+	if c.Server.Status == nil {
 		return false
 	}
-	st, _ := c.Server.Cluster()
+	st, _ := c.Server.Status.Cluster()
 	return st != nil
 }
 

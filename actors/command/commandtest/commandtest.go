@@ -147,7 +147,8 @@ func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) erro
 	defer tx.Rollback()
 	// A blocking command that finds nothing answers like a timeout, as
 	// inside MULTI: the harness never waits.
-	err = h.rt.Step(tx, w, actors.Call{Spec: spec, Runner: r, Client: h.Client, NoBlock: true, Purge: h.cache.Purge})
+	cl := command.Client{Conn: h.Client, Session: h.Client, Auth: h.Client, Subs: h.Client, Txn: h.Client, Tracking: h.Client}
+	err = h.rt.Step(tx, w, actors.Call{Spec: spec, Runner: r, Client: cl, NoBlock: true, Purge: h.cache.Purge})
 	if err != nil || !writable {
 		return err
 	}

@@ -26,16 +26,16 @@ func (x publish) Run(c *command.Ctx) error {
 	if c.Tx != nil {
 		c.Tx.AddMessage(x.channel, x.msg, x.shard)
 		if x.shard {
-			c.W.Int(int64(c.Server.ShardNumSub(x.channel)))
+			c.W.Int(int64(c.Server.Broker.ShardNumSub(x.channel)))
 		} else {
-			c.W.Int(int64(c.Server.Receivers(x.channel)))
+			c.W.Int(int64(c.Server.Broker.Receivers(x.channel)))
 		}
 		return nil
 	}
 	if x.shard {
-		c.W.Int(int64(c.Server.PublishShard(x.channel, x.msg)))
+		c.W.Int(int64(c.Server.Broker.PublishShard(x.channel, x.msg)))
 		return nil
 	}
-	c.W.Int(int64(c.Server.Publish(x.channel, x.msg)))
+	c.W.Int(int64(c.Server.Broker.Publish(x.channel, x.msg)))
 	return nil
 }

@@ -49,9 +49,9 @@ func (x subscribe) Run(c *command.Ctx) error {
 	names := x.names
 	if !x.sub && len(names) == 0 {
 		if x.shard {
-			names = c.Client.ShardSubscribed()
+			names = c.Client.Subs.ShardSubscribed()
 		} else {
-			names = c.Client.Subscribed(x.pattern)
+			names = c.Client.Subs.Subscribed(x.pattern)
 		}
 	}
 	if len(names) == 0 {
@@ -59,9 +59,9 @@ func (x subscribe) Run(c *command.Ctx) error {
 		c.W.BulkString(x.kind())
 		c.W.Null()
 		if x.shard {
-			c.W.Int(int64(len(c.Client.ShardSubscribed())))
+			c.W.Int(int64(len(c.Client.Subs.ShardSubscribed())))
 		} else {
-			c.W.Int(int64(c.Client.Subscriptions() - len(c.Client.ShardSubscribed())))
+			c.W.Int(int64(c.Client.Subs.Subscriptions() - len(c.Client.Subs.ShardSubscribed())))
 		}
 		return nil
 	}
@@ -69,13 +69,13 @@ func (x subscribe) Run(c *command.Ctx) error {
 		var count int
 		switch {
 		case x.shard && x.sub:
-			count = c.Client.ShardSubscribe(n)
+			count = c.Client.Subs.ShardSubscribe(n)
 		case x.shard:
-			count = c.Client.ShardUnsubscribe(n)
+			count = c.Client.Subs.ShardUnsubscribe(n)
 		case x.sub:
-			count = c.Client.Subscribe(x.pattern, n)
+			count = c.Client.Subs.Subscribe(x.pattern, n)
 		default:
-			count = c.Client.Unsubscribe(x.pattern, n)
+			count = c.Client.Subs.Unsubscribe(x.pattern, n)
 		}
 		c.W.Push(3)
 		c.W.BulkString(x.kind())

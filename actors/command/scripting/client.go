@@ -2,71 +2,33 @@ package scripting
 
 import (
 	"strings"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/rekv/rekv/acl"
-	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/actors/rerr"
 )
 
-// scriptClient is what connection commands called from a script see: the
+// scriptClient is the connection commands called from a script see: the
 // script's own database (SELECT inside a script does not change the
-// caller's, as in Redis 7) and its RESP version. The other connection operations are refused
-// (their commands are flagged NoScript).
+// caller's, as in Redis 7) and its RESP version. It is only a
+// command.Connection: the commands needing another role of a connection
+// (subscriptions, MULTI, reply modes, tracking, AUTH) are flagged NoScript.
 type scriptClient struct {
 	db    int
 	proto int
 }
 
-func (c *scriptClient) ID() int64           { return 0 }
-func (c *scriptClient) DB() int             { return c.db }
-func (c *scriptClient) SetDB(db int)        { c.db = db }
-func (c *scriptClient) Proto() int          { return c.proto }
-func (c *scriptClient) SetProto(int)        {}
-func (c *scriptClient) Name() string        { return "" }
-func (c *scriptClient) SetName(string)      {}
-func (c *scriptClient) SetLibName(string)   {}
-func (c *scriptClient) SetLibVer(string)    {}
-func (c *scriptClient) Info() string        { return "" }
-func (c *scriptClient) CloseAfterReply()    {}
-func (c *scriptClient) Authenticated() bool { return true }
-func (c *scriptClient) SetAuthenticated()   {}
-func (c *scriptClient) Subscriptions() int  { return 0 }
-
-func (c *scriptClient) Subscribe(bool, []byte) int   { return 0 }
-func (c *scriptClient) Unsubscribe(bool, []byte) int { return 0 }
-func (c *scriptClient) Subscribed(bool) [][]byte     { return nil }
-func (c *scriptClient) ShardSubscribe([]byte) int    { return 0 }
-func (c *scriptClient) ShardUnsubscribe([]byte) int  { return 0 }
-func (c *scriptClient) ShardSubscribed() [][]byte    { return nil }
-
-var errNotInScript = rerr.Errorf("ERR This Redis command is not allowed from script")
-
-func (c *scriptClient) Multi() error         { return errNotInScript }
-func (c *scriptClient) Discard() error       { return errNotInScript }
-func (c *scriptClient) Unwatch()             {}
-func (c *scriptClient) Watch([][]byte) error { return errNotInScript }
-func (c *scriptClient) Exec() error          { return errNotInScript }
-func (c *scriptClient) StartMonitor()        {}
-
-// DeferReply, SetReplyMode and Reset: the commands using them are not
-// allowed in scripts (noscript).
-func (c *scriptClient) DeferReply(time.Duration, []byte) {}
-func (c *scriptClient) SetReplyMode(string)              {}
-func (c *scriptClient) Reset()                           {}
-func (c *scriptClient) Track(command.TrackOptions) error { return errNotInScript }
-func (c *scriptClient) User() string                     { return "default" }
-func (c *scriptClient) SetUser(string)                   {}
-func (c *scriptClient) SetNoTouch(bool)                  {}
-func (c *scriptClient) SetNoEvict(bool)                  {}
-func (c *scriptClient) SetReplConf(string, string)       {}
-func (c *scriptClient) ReplyLater() func([]byte)         { return func([]byte) {} }
-func (c *scriptClient) Caching(bool) error               { return errNotInScript }
-func (c *scriptClient) TrackingInfo() command.TrackingInfo {
-	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}
-}
+func (c *scriptClient) ID() int64         { return 0 }
+func (c *scriptClient) DB() int           { return c.db }
+func (c *scriptClient) SetDB(db int)      { c.db = db }
+func (c *scriptClient) Proto() int        { return c.proto }
+func (c *scriptClient) SetProto(int)      {}
+func (c *scriptClient) Name() string      { return "" }
+func (c *scriptClient) SetName(string)    {}
+func (c *scriptClient) SetLibName(string) {}
+func (c *scriptClient) SetLibVer(string)  {}
+func (c *scriptClient) Info() string      { return "" }
+func (c *scriptClient) CloseAfterReply()  {}
 
 // aclCheckCmd is redis.acl_check_cmd(command, args...): whether the
 // script's caller may run that command with those arguments (true for an

@@ -62,8 +62,8 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 	if r.declared && r.flags&flagNoCluster != 0 && r.c.ClusterMode() {
 		return rerr.Errorf("ERR Can not run script on cluster, 'no-cluster' flag is set.")
 	}
-	if r.c.Server != nil && r.flags&flagAllowOOM == 0 {
-		r.oomAtStart = r.c.Server.OverMaxMemory()
+	if r.c.Server.Status != nil && r.flags&flagAllowOOM == 0 {
+		r.oomAtStart = r.c.Server.Status.OverMaxMemory()
 	}
 	L := v.L
 	v.run = r
@@ -250,8 +250,8 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	}
 	if c.User != nil { // the caller's ACL user, restricted
 		if d := acl.Permit(c.User, spec, args); d != nil {
-			if c.Server != nil {
-				c.Server.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo())
+			if c.Server.Config != nil {
+				c.Server.Config.ACL().Log(d.Reason, "lua", d.Object, c.User.Name, c.ClientInfo())
 			}
 			msg := map[string]string{
 				"command": "-ERR The user executing the script can't run this command or subcommand",
@@ -264,11 +264,11 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if c.TrackRead != nil && spec.Flags&command.ReadOnly != 0 {
 		c.TrackRead() // the caller tracks the script's declared keys
 	}
-	if c.Server != nil {
+	if c.Server.Status != nil {
 		// Cluster mode, as Redis 7.0: a script touches only keys of slots
 		// this node owns (declared keys were routed by their slot; this
 		// catches the undeclared ones).
-		if st, _ := c.Server.Cluster(); st != nil {
+		if st, _ := c.Server.Status.Cluster(); st != nil {
 			var idx [8]int
 			for _, i := range spec.KeyIndexes(args, idx[:0]) {
 				if !st.Mine(cluster.KeySlot(args[i])) {
@@ -276,7 +276,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 				}
 			}
 		}
-		c.Server.Monitor(c.DB, "lua", args)
+		c.Server.Status.Monitor(c.DB, "lua", args)
 	}
 	runner, err := spec.Parse(args)
 	if err != nil {
@@ -288,7 +288,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		r.state.wrote.Store(true)
 		r.dirty = r.dirty || spec.RedisWrite()
 	}
-	if err := c.Call(spec, args, runner, r.client, w); err != nil {
+	if err := c.Call(spec, args, runner, command.Client{Conn: r.client}, w); err != nil {
 		var re *rerr.Error
 		if !errors.As(err, &re) {
 			return nil, err // storage trouble, conflict, a panic: the engine decides
@@ -312,11 +312,11 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 // and min-replicas-to-write, and then, unless the script is allow-oom,
 // against maxmemory as it stood when the script started.
 func (r *run) writeRefusal(spec *command.Spec) *rerr.Error {
-	if r.dirty || r.c.Server == nil || !spec.RedisWrite() {
+	if r.dirty || r.c.Server.Status == nil || !spec.RedisWrite() {
 		return nil
 	}
 	var re *rerr.Error
-	if err := r.c.Server.WriteRefusal(); errors.As(err, &re) {
+	if err := r.c.Server.Status.WriteRefusal(); errors.As(err, &re) {
 		return re
 	}
 	if r.oomAtStart && spec.Flags&command.DenyOOM != 0 {

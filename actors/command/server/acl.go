@@ -58,7 +58,7 @@ func aclParser(sub string) func([][]byte) (command.Runner, error) {
 }
 
 func (a aclCmd) Run(c *command.Ctx) error {
-	store := c.Server.ACL()
+	store := c.Server.Config.ACL()
 	w, args := c.W, a.args
 	switch a.sub {
 	case "setuser":
@@ -120,7 +120,7 @@ func (a aclCmd) Run(c *command.Ctx) error {
 		}
 		for _, name := range gone { // their connections end, as in Redis
 			if name != "" { // an empty filter field would match every client
-				c.Server.KillClients(command.KillFilter{User: name}, c.Client)
+				c.Server.Clients.KillClients(command.KillFilter{User: name}, c.Client.Conn)
 			}
 		}
 		w.Int(int64(len(gone)))
@@ -137,7 +137,7 @@ func (a aclCmd) Run(c *command.Ctx) error {
 			w.BulkString(n)
 		}
 	case "whoami":
-		w.BulkString(c.Client.User())
+		w.BulkString(c.Client.Auth.User())
 	case "cat":
 		if len(args) == 2 {
 			cats := acl.Categories()
@@ -184,7 +184,7 @@ func (a aclCmd) Run(c *command.Ctx) error {
 		return aclDryRun(c, store, args)
 	case "save", "load":
 		file := ""
-		for _, kv := range c.Server.ConfigGet([][]byte{[]byte("aclfile")}) {
+		for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte("aclfile")}) {
 			file = kv[1]
 		}
 		if file == "" {
@@ -313,7 +313,7 @@ func killDeniedSubscribers(c *command.Ctx, u *acl.User) {
 		}
 		return false
 	}
-	denied := func(cl command.Client) bool {
+	denied := func(cl command.Subscriber) bool {
 		for _, ch := range cl.Subscribed(false) {
 			if !allowed(ch, false) {
 				return true
@@ -331,5 +331,5 @@ func killDeniedSubscribers(c *command.Ctx, u *acl.User) {
 		}
 		return false
 	}
-	c.Server.KillClients(command.KillFilter{User: u.Name, Match: denied}, c.Client)
+	c.Server.Clients.KillClients(command.KillFilter{User: u.Name, Match: denied}, c.Client.Conn)
 }

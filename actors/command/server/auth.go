@@ -36,13 +36,13 @@ func authenticate(c *command.Ctx, user, pass []byte) error {
 	if user != nil {
 		name = string(user)
 	}
-	if err := c.Server.CheckAuth(user, pass); err != nil {
+	if err := c.Server.Config.CheckAuth(user, pass); err != nil {
 		if errors.Is(err, rerr.ErrWrongPass) {
-			c.Server.ACL().Log("auth", "toplevel", "AUTH", name, c.Client.Info())
+			c.Server.Config.ACL().Log("auth", "toplevel", "AUTH", name, c.Client.Conn.Info())
 		}
 		return err
 	}
-	c.Client.SetAuthenticated()
-	c.Client.SetUser(name)
+	c.Client.Auth.SetAuthenticated()
+	c.Client.Auth.SetUser(name)
 	return nil
 }

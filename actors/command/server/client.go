@@ -13,7 +13,7 @@ func clientSubcommands() []*command.Spec {
 		{Name: "id", Arity: 2, Flags: command.Conn | command.Fast, Parse: func([][]byte) (command.Runner, error) { return clientID{}, nil }},
 		{Name: "setname", Arity: 3, Flags: command.Conn | command.Fast, Parse: parseClientSetName},
 		{Name: "getname", Arity: 2, Flags: command.Conn | command.Fast, Parse: func([][]byte) (command.Runner, error) { return clientGetName{}, nil }},
-		{Name: "setinfo", Arity: 4, Flags: command.Conn | command.Fast, Parse: parseClientSetInfo},
+		{Name: "setinfo", Arity: 4, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseClientSetInfo},
 		{Name: "info", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientInfo{}, nil }},
 		{Name: "list", Arity: -2, Flags: command.Conn | command.NoMonitor, Parse: parseClientList},
 		{Name: "kill", Arity: -3, Flags: command.Conn | command.NoMonitor, Parse: parseClientKill},
@@ -22,7 +22,7 @@ func clientSubcommands() []*command.Spec {
 		{Name: "unpause", Arity: 2, Flags: command.Conn | command.NoMonitor, Parse: func([][]byte) (command.Runner, error) { return clientUnpause{}, nil }},
 		{Name: "reply", Arity: 3, Flags: command.Conn | command.SetsReplyMode, Parse: parseClientReply},
 		{Name: "no-evict", Arity: 3, Flags: command.Conn | command.NoMonitor, Parse: parseClientNoEvict},
-		{Name: "no-touch", Arity: 3, Flags: command.Conn | command.Fast, Parse: parseClientNoTouch},
+		{Name: "no-touch", Arity: 3, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseClientNoTouch},
 		{Name: "getredir", Arity: 2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return clientGetRedir{}, nil }},
 		{Name: "tracking", Arity: -3, Flags: command.Conn, Parse: parseClientTracking},
 		{Name: "caching", Arity: 3, Flags: command.Conn, Parse: parseClientCaching},
@@ -35,7 +35,7 @@ func clientSubcommands() []*command.Spec {
 type clientID struct{}
 
 func (clientID) Run(c *command.Ctx) error {
-	c.W.Int(c.Client.ID())
+	c.W.Int(c.Client.Conn.ID())
 	return nil
 }
 
@@ -60,7 +60,7 @@ func parseClientSetName(args [][]byte) (command.Runner, error) {
 }
 
 func (s clientSetName) Run(c *command.Ctx) error {
-	c.Client.SetName(string(s.name))
+	c.Client.Conn.SetName(string(s.name))
 	c.W.OK()
 	return nil
 }
@@ -69,7 +69,7 @@ func (s clientSetName) Run(c *command.Ctx) error {
 type clientGetName struct{}
 
 func (clientGetName) Run(c *command.Ctx) error {
-	if n := c.Client.Name(); n != "" {
+	if n := c.Client.Conn.Name(); n != "" {
 		c.W.BulkString(n)
 	} else {
 		c.W.Null()
@@ -97,9 +97,9 @@ func parseClientSetInfo(args [][]byte) (command.Runner, error) {
 
 func (s clientSetInfo) Run(c *command.Ctx) error {
 	if s.attr == "lib-name" {
-		c.Client.SetLibName(s.val)
+		c.Client.Conn.SetLibName(s.val)
 	} else {
-		c.Client.SetLibVer(s.val)
+		c.Client.Conn.SetLibVer(s.val)
 	}
 	c.W.OK()
 	return nil
@@ -109,7 +109,7 @@ func (s clientSetInfo) Run(c *command.Ctx) error {
 type clientInfo struct{}
 
 func (clientInfo) Run(c *command.Ctx) error {
-	c.W.Verbatim(c.Client.Info() + "\n")
+	c.W.Verbatim(c.Client.Conn.Info() + "\n")
 	return nil
 }
 
@@ -151,7 +151,7 @@ func parseClientList(args [][]byte) (command.Runner, error) {
 func (l clientList) Run(c *command.Ctx) error {
 	var b strings.Builder
 	if !l.none {
-		for _, line := range c.Server.ClientList() {
+		for _, line := range c.Server.Clients.ClientList() {
 			id, _, _ := strings.Cut(line, " ")
 			if l.ids == nil || l.ids[id] {
 				b.WriteString(line)

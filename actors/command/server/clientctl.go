@@ -65,10 +65,10 @@ func parseClientKill(args [][]byte) (command.Runner, error) {
 }
 
 func (k clientKill) Run(c *command.Ctx) error {
-	if k.f.User != "" && c.Server.ACL().User(k.f.User) == nil {
+	if k.f.User != "" && c.Server.Config.ACL().User(k.f.User) == nil {
 		return rerr.Errorf("ERR No such user '%s'", k.f.User)
 	}
-	n := c.Server.KillClients(k.f, c.Client)
+	n := c.Server.Clients.KillClients(k.f, c.Client.Conn)
 	if !k.old {
 		c.W.Int(int64(n))
 		return nil
@@ -105,7 +105,7 @@ func parseClientUnblock(args [][]byte) (command.Runner, error) {
 }
 
 func (u clientUnblock) Run(c *command.Ctx) error {
-	if c.Server.UnblockClient(u.id, u.asError) {
+	if c.Server.Clients.UnblockClient(u.id, u.asError) {
 		c.W.Int(1)
 	} else {
 		c.W.Int(0)
@@ -141,7 +141,7 @@ func parseClientPause(args [][]byte) (command.Runner, error) {
 }
 
 func (p clientPause) Run(c *command.Ctx) error {
-	c.Server.Pause(time.Now().Add(p.d), p.writesOnly)
+	c.Server.Clients.Pause(time.Now().Add(p.d), p.writesOnly)
 	c.W.OK()
 	return nil
 }
@@ -150,7 +150,7 @@ func (p clientPause) Run(c *command.Ctx) error {
 type clientUnpause struct{}
 
 func (clientUnpause) Run(c *command.Ctx) error {
-	c.Server.Unpause()
+	c.Server.Clients.Unpause()
 	c.W.OK()
 	return nil
 }
@@ -168,7 +168,7 @@ func parseClientReply(args [][]byte) (command.Runner, error) {
 }
 
 func (r clientReply) Run(c *command.Ctx) error {
-	c.Client.SetReplyMode(r.mode)
+	c.Client.Session.SetReplyMode(r.mode)
 	c.W.OK() // dropped for OFF and SKIP
 	return nil
 }
@@ -188,7 +188,7 @@ func parseClientNoEvict(args [][]byte) (command.Runner, error) {
 }
 
 func (n clientNoEvict) Run(c *command.Ctx) error {
-	c.Client.SetNoEvict(n.on)
+	c.Client.Session.SetNoEvict(n.on)
 	c.W.OK()
 	return nil
 }

@@ -81,7 +81,7 @@ type clusterRunner struct {
 }
 
 func (r clusterRunner) Run(c *command.Ctx) error {
-	st, current := c.Server.Cluster()
+	st, current := c.Server.Status.Cluster()
 	if st == nil {
 		return rerr.ErrClusterDisabled
 	}
@@ -94,7 +94,7 @@ func (r clusterRunner) Run(c *command.Ctx) error {
 // A link opened to this node that has not named its node yet shows an
 // empty node.
 func clusterLinks(c *command.Ctx, _ *cluster.State, _ bool, _ [][]byte) error {
-	links := c.Server.ClusterLinks()
+	links := c.Server.Status.ClusterLinks()
 	c.W.Array(len(links))
 	for _, l := range links {
 		dir, events := "from", "r"
@@ -165,7 +165,7 @@ func clusterInfo(c *command.Ctx, st *cluster.State, current bool, _ [][]byte) er
 	state, served := clusterState(st, current)
 	ids := nodeIDs(st)
 	sent, received := "0", "0" // the bus's messages (INFO cluster)
-	if fields, ok := c.Server.InfoSection("cluster"); ok {
+	if fields, ok := c.Server.Status.InfoSection("cluster"); ok {
 		for _, kv := range fields {
 			switch kv[0] {
 			case "cluster_bus_messages_sent":
@@ -324,7 +324,7 @@ func parseKeysInSlot(get bool) func(args [][]byte) (command.Runner, error) {
 }
 
 func (k keysInSlot) Run(c *command.Ctx) error {
-	if st, _ := c.Server.Cluster(); st == nil {
+	if st, _ := c.Server.Status.Cluster(); st == nil {
 		return rerr.ErrClusterDisabled
 	}
 	var keys [][]byte

@@ -79,7 +79,7 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 	case "count":
 		c.W.Int(int64(len(all)))
 	case "list":
-		cat := c.Server.ACL().Catalog()
+		cat := c.Server.Config.ACL().Catalog()
 		var names []string
 		for _, s := range all {
 			for _, sp := range append([]*command.Spec{s}, s.Subcommands...) {
@@ -147,7 +147,7 @@ func (cc commandCmd) Run(c *command.Ctx) error {
 			}
 		}
 	case "info":
-		cat := c.Server.ACL().Catalog()
+		cat := c.Server.Config.ACL().Catalog()
 		if len(cc.names) == 0 {
 			c.W.Array(len(all))
 			for _, s := range all {

@@ -11,7 +11,7 @@ type configGet struct{ patterns [][]byte }
 func parseConfigGet(args [][]byte) (command.Runner, error) { return configGet{args[2:]}, nil }
 
 func (g configGet) Run(c *command.Ctx) error {
-	out := c.Server.ConfigGet(g.patterns)
+	out := c.Server.Config.ConfigGet(g.patterns)
 	c.W.Map(len(out))
 	for _, p := range out {
 		c.W.BulkString(p[0])
@@ -36,7 +36,7 @@ func (x configSet) Run(c *command.Ctx) error {
 	for i := 0; i < len(x.pairs); i += 2 {
 		pairs = append(pairs, [2]string{string(x.pairs[i]), string(x.pairs[i+1])})
 	}
-	if err := c.Server.SetConfig(pairs); err != nil {
+	if err := c.Server.Config.SetConfig(pairs); err != nil {
 		return err
 	}
 	c.W.OK()

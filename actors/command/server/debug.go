@@ -41,14 +41,14 @@ func parseDebug(args [][]byte) (command.Runner, error) {
 // debugAllowed applies enable-debug-command to the client.
 func debugAllowed(c *command.Ctx) bool {
 	mode := "no"
-	for _, kv := range c.Server.ConfigGet([][]byte{[]byte("enable-debug-command")}) {
+	for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte("enable-debug-command")}) {
 		mode = kv[1]
 	}
 	switch mode {
 	case "yes":
 		return true
 	case "local":
-		for _, f := range strings.Fields(c.Client.Info()) {
+		for _, f := range strings.Fields(c.Client.Conn.Info()) {
 			if addr, ok := strings.CutPrefix(f, "addr="); ok {
 				host, _, err := net.SplitHostPort(addr)
 				ip := net.ParseIP(host)
@@ -89,12 +89,12 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			// Redis's whole server sleeps.
 			time.Sleep(dur)
 		} else if dur > 0 {
-			c.Client.DeferReply(dur, []byte("+OK\r\n"))
+			c.Client.Session.DeferReply(dur, []byte("+OK\r\n"))
 			return command.ErrReplyLater
 		}
 		w.OK()
 	case "set-active-expire":
-		c.Server.SetActiveExpire(string(d.args[2]) != "0")
+		c.Server.Node.SetActiveExpire(string(d.args[2]) != "0")
 		w.OK()
 	case "log":
 		c.Log.Warn("DEBUG LOG: " + string(d.args[2]))

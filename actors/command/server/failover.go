@@ -55,7 +55,7 @@ func (f failover) Run(c *command.Ctx) error {
 	if c.ClusterMode() {
 		return rerr.Errorf("ERR FAILOVER not allowed in cluster mode.")
 	}
-	if err := c.Server.Failover(f.o); err != nil {
+	if err := c.Server.Node.Failover(f.o); err != nil {
 		return err
 	}
 	c.W.OK()

@@ -48,29 +48,29 @@ func (h hello) Run(c *command.Ctx) error {
 		if err := authenticate(c, h.user, h.pass); err != nil {
 			return err
 		}
-	} else if !c.Client.Authenticated() {
+	} else if !c.Client.Auth.Authenticated() {
 		return rerr.ErrHelloNoAuth
 	}
 	if h.name != nil {
 		if err := validName(h.name); err != nil {
 			return err
 		}
-		c.Client.SetName(string(h.name))
+		c.Client.Conn.SetName(string(h.name))
 	}
 	if h.proto != 0 {
-		c.Client.SetProto(h.proto)
+		c.Client.Conn.SetProto(h.proto)
 		c.W.Reset(h.proto)
 	}
-	st := c.Server.Stats()
+	st := c.Server.Status.Stats()
 	c.W.Map(7)
 	c.W.BulkString("server")
 	c.W.BulkString("redis")
 	c.W.BulkString("version")
 	c.W.BulkString(st.Version)
 	c.W.BulkString("proto")
-	c.W.Int(int64(c.Client.Proto()))
+	c.W.Int(int64(c.Client.Conn.Proto()))
 	c.W.BulkString("id")
-	c.W.Int(c.Client.ID())
+	c.W.Int(c.Client.Conn.ID())
 	c.W.BulkString("mode")
 	c.W.BulkString("standalone")
 	c.W.BulkString("role")

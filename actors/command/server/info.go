@@ -64,7 +64,7 @@ func (in info) Run(c *command.Ctx) error {
 		line := func(k string, v any) { fmt.Fprintf(&b, "%s:%v\r\n", k, v) }
 		switch sec {
 		case "gc":
-			for _, kv := range c.Server.Stats().GC {
+			for _, kv := range c.Server.Status.Stats().GC {
 				line(kv[0], kv[1])
 			}
 		case "keyspace":
@@ -72,7 +72,7 @@ func (in info) Run(c *command.Ctx) error {
 				return err
 			}
 		default:
-			lines, _ := c.Server.InfoSection(sec)
+			lines, _ := c.Server.Status.InfoSection(sec)
 			for _, kv := range lines {
 				line(kv[0], kv[1])
 			}

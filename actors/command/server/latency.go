@@ -29,7 +29,7 @@ func latencyParser(sub string) func([][]byte) (command.Runner, error) {
 func (l latencyCmd) Run(c *command.Ctx) error {
 	switch l.sub {
 	case "latest":
-		evs := c.Server.LatencyLatest()
+		evs := c.Server.Diag.LatencyLatest()
 		c.W.Array(len(evs))
 		for _, e := range evs {
 			c.W.Array(4)
@@ -39,7 +39,7 @@ func (l latencyCmd) Run(c *command.Ctx) error {
 			c.W.Int(e.Max)
 		}
 	case "history":
-		ss := c.Server.LatencyHistory(l.args[0])
+		ss := c.Server.Diag.LatencyHistory(l.args[0])
 		c.W.Array(len(ss))
 		for _, s := range ss {
 			c.W.Array(2)
@@ -47,9 +47,9 @@ func (l latencyCmd) Run(c *command.Ctx) error {
 			c.W.Int(s.Ms)
 		}
 	case "reset":
-		c.W.Int(int64(c.Server.LatencyReset(l.args)))
+		c.W.Int(int64(c.Server.Diag.LatencyReset(l.args)))
 	case "histogram":
-		hs := c.Server.LatencyHistogram(l.args)
+		hs := c.Server.Diag.LatencyHistogram(l.args)
 		c.W.Map(len(hs))
 		for _, h := range hs {
 			c.W.BulkString(h.Name)
@@ -64,7 +64,7 @@ func (l latencyCmd) Run(c *command.Ctx) error {
 			}
 		}
 	case "graph":
-		ss := c.Server.LatencyHistory(l.args[0])
+		ss := c.Server.Diag.LatencyHistory(l.args[0])
 		if len(ss) == 0 {
 			return rerr.Errorf("ERR No samples available for event '%s'", l.args[0])
 		}
@@ -79,7 +79,7 @@ func (l latencyCmd) Run(c *command.Ctx) error {
 		}
 		c.W.Verbatim(b.String())
 	case "doctor":
-		evs := c.Server.LatencyLatest()
+		evs := c.Server.Diag.LatencyLatest()
 		var b strings.Builder
 		if len(evs) == 0 {
 			b.WriteString("No latency samples: either nothing ran slower than latency-monitor-threshold, " +

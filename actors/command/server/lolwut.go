@@ -55,7 +55,7 @@ func (l lolwut) Run(c *command.Ctx) error {
 		}
 		b.WriteString("\nA wall coming apart, row by row. ")
 	}
-	b.WriteString("Redis ver. " + c.Server.Stats().Version + "\n")
+	b.WriteString("Redis ver. " + c.Server.Status.Stats().Version + "\n")
 	c.W.Verbatim(b.String())
 	return nil
 }

@@ -15,7 +15,7 @@ type roleCmd struct{}
 func parseRole([][]byte) (command.Runner, error) { return roleCmd{}, nil }
 
 func (roleCmd) Run(c *command.Ctx) error {
-	st := c.Server.Replication()
+	st := c.Server.Status.Replication()
 	if st.Replica {
 		c.W.Array(5)
 		c.W.BulkString("slave")
@@ -53,7 +53,7 @@ type lastSave struct{}
 func parseLastSave([][]byte) (command.Runner, error) { return lastSave{}, nil }
 
 func (lastSave) Run(c *command.Ctx) error {
-	c.W.Int(c.Server.LastSave())
+	c.W.Int(c.Server.Node.LastSave())
 	return nil
 }
 
@@ -83,11 +83,11 @@ func parseWait(args [][]byte) (command.Runner, error) {
 func (w waitCmd) Run(c *command.Ctx) error {
 	n := int(min(max(w.replicas, 0), 1<<20))
 	if c.Tx != nil { // inside EXEC nothing waits
-		c.Server.WaitReplicas(n, 0, true, func(k int) { c.W.Int(int64(k)) })
+		c.Server.Node.WaitReplicas(n, 0, true, func(k int) { c.W.Int(int64(k)) })
 		return nil
 	}
-	reply := c.Client.ReplyLater()
-	c.Server.WaitReplicas(n, w.timeout, false, func(k int) {
+	reply := c.Client.Session.ReplyLater()
+	c.Server.Node.WaitReplicas(n, w.timeout, false, func(k int) {
 		reply(append(strconv.AppendInt([]byte{':'}, int64(k), 10), '\r', '\n'))
 	})
 	return command.ErrReplyLater
@@ -125,7 +125,7 @@ func parseWaitAOF(args [][]byte) (command.Runner, error) {
 func (w waitAOF) Run(c *command.Ctx) error {
 	var synced int64
 	if w.local > 0 {
-		if err := c.Server.SyncStore(); err != nil {
+		if err := c.Server.Node.SyncStore(); err != nil {
 			return rerr.Errorf("ERR WAITAOF could not sync the store: %v", err)
 		}
 		synced = 1
@@ -136,18 +136,18 @@ func (w waitAOF) Run(c *command.Ctx) error {
 	if w.replicas <= 0 && w.local <= synced || c.Tx != nil { // inside EXEC nothing waits
 		return nil
 	}
-	c.Client.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
+	c.Client.Session.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
 	return command.ErrReplyLater
 }
 
 // RESET: the connection goes back to its initial state (see
-// command.Client.Reset).
+// command.Client.Session.Reset).
 type resetCmd struct{}
 
 func parseReset([][]byte) (command.Runner, error) { return resetCmd{}, nil }
 
 func (resetCmd) Run(c *command.Ctx) error {
-	c.Client.Reset()
+	c.Client.Session.Reset()
 	c.W.Simple("RESET")
 	return nil
 }

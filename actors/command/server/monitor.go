@@ -15,7 +15,7 @@ func (monitorCmd) Run(c *command.Ctx) error {
 	if c.Tx != nil { // inside EXEC: a reply per command is expected
 		return rerr.Errorf("ERR MONITOR isn't allowed for DENY BLOCKING client")
 	}
-	c.Client.StartMonitor()
+	c.Client.Session.StartMonitor()
 	c.W.OK()
 	return nil
 }

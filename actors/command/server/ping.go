@@ -19,7 +19,7 @@ func parsePing(args [][]byte) (command.Runner, error) {
 }
 
 func (p ping) Run(c *command.Ctx) error {
-	if c.W.Proto() == 2 && c.Client != nil && c.Client.Subscriptions() > 0 {
+	if c.W.Proto() == 2 && c.Client.Subs != nil && c.Client.Subs.Subscriptions() > 0 {
 		// In RESP2 subscriber mode PING answers in the push shape.
 		c.W.Array(2)
 		c.W.BulkString("pong")

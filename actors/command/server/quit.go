@@ -8,7 +8,7 @@ type quit struct{}
 func parseQuit([][]byte) (command.Runner, error) { return quit{}, nil }
 
 func (quit) Run(c *command.Ctx) error {
-	c.Client.CloseAfterReply()
+	c.Client.Conn.CloseAfterReply()
 	c.W.OK()
 	return nil
 }

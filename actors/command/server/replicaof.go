@@ -28,7 +28,7 @@ func (r replicaOf) Run(c *command.Ctx) error {
 	if c.ClusterMode() {
 		return rerr.Errorf("ERR REPLICAOF not allowed in cluster mode.")
 	}
-	status, err := c.Server.ReplicaOf(r.host, r.port)
+	status, err := c.Server.Node.ReplicaOf(r.host, r.port)
 	if err != nil {
 		return err
 	}

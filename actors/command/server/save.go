@@ -17,7 +17,7 @@ type saveCmd struct{}
 func parseSave([][]byte) (command.Runner, error) { return saveCmd{}, nil }
 
 func (saveCmd) Run(c *command.Ctx) error {
-	reply, proto, srv, log := c.Client.ReplyLater(), c.W.Proto(), c.Server, c.Log
+	reply, proto, srv, log := c.Client.Session.ReplyLater(), c.W.Proto(), c.Server.Node, c.Log
 	go func() {
 		w := resp.NewWriter(proto)
 		defer func() {
@@ -51,7 +51,7 @@ func parseBgsave(args [][]byte) (command.Runner, error) {
 }
 
 func (b bgsaveCmd) Run(c *command.Ctx) error {
-	status, err := c.Server.Save(true, b.schedule)
+	status, err := c.Server.Node.Save(true, b.schedule)
 	if err != nil {
 		return err
 	}

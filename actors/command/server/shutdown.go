@@ -41,10 +41,10 @@ func parseShutdown(args [][]byte) (command.Runner, error) {
 }
 
 func (shutdownCmd) Run(c *command.Ctx) error {
-	if !c.Server.Shutdown() {
+	if !c.Server.Node.Shutdown() {
 		return rerr.Errorf("ERR Errors trying to SHUTDOWN. Check logs.")
 	}
-	c.Client.CloseAfterReply()
+	c.Client.Conn.CloseAfterReply()
 	return nil
 }
 
@@ -54,7 +54,7 @@ type configRewrite struct{}
 func parseConfigRewrite([][]byte) (command.Runner, error) { return configRewrite{}, nil }
 
 func (configRewrite) Run(c *command.Ctx) error {
-	if err := c.Server.ConfigRewrite(); err != nil {
+	if err := c.Server.Config.ConfigRewrite(); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -67,7 +67,7 @@ type configResetStat struct{}
 func parseConfigResetStat([][]byte) (command.Runner, error) { return configResetStat{}, nil }
 
 func (configResetStat) Run(c *command.Ctx) error {
-	c.Server.ResetStats()
+	c.Server.Status.ResetStats()
 	c.W.OK()
 	return nil
 }

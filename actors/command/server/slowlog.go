@@ -25,7 +25,7 @@ func parseSlowlogGet(args [][]byte) (command.Runner, error) {
 }
 
 func (g slowlogGet) Run(c *command.Ctx) error {
-	entries := c.Server.Slowlog(g.count)
+	entries := c.Server.Diag.Slowlog(g.count)
 	c.W.Array(len(entries))
 	for _, e := range entries {
 		c.W.Array(6)
@@ -47,7 +47,7 @@ type slowlogLen struct{}
 func parseSlowlogLen([][]byte) (command.Runner, error) { return slowlogLen{}, nil }
 
 func (slowlogLen) Run(c *command.Ctx) error {
-	c.W.Int(int64(c.Server.SlowlogLen()))
+	c.W.Int(int64(c.Server.Diag.SlowlogLen()))
 	return nil
 }
 
@@ -56,7 +56,7 @@ type slowlogReset struct{}
 func parseSlowlogReset([][]byte) (command.Runner, error) { return slowlogReset{}, nil }
 
 func (slowlogReset) Run(c *command.Ctx) error {
-	c.Server.SlowlogReset()
+	c.Server.Diag.SlowlogReset()
 	c.W.OK()
 	return nil
 }

@@ -36,9 +36,9 @@ func (r replConf) Run(c *command.Ctx) error {
 					return rerr.Errorf("ERR Unsupported rdb-filter-only option: %s", f)
 				}
 			}
-			c.Client.SetReplConf(p[0], strings.ToLower(strings.TrimSpace(p[1])))
+			c.Client.Session.SetReplConf(p[0], strings.ToLower(strings.TrimSpace(p[1])))
 		case "listening-port", "ip-address", "capa", "rdb-only":
-			c.Client.SetReplConf(p[0], p[1])
+			c.Client.Session.SetReplConf(p[0], p[1])
 		default:
 			return rerr.Errorf("ERR Unrecognized REPLCONF option: %s", p[0])
 		}
@@ -47,7 +47,7 @@ func (r replConf) Run(c *command.Ctx) error {
 	return nil
 }
 
-// SYNC / PSYNC replid offset: a replica's sync (c.Server.SendRDB).
+// SYNC / PSYNC replid offset: a replica's sync (c.Server.Node.SendRDB).
 type syncCmd struct {
 	psync    bool
 	replID   string
@@ -73,5 +73,5 @@ func parsePsync(args [][]byte) (command.Runner, error) {
 }
 
 func (s syncCmd) Run(c *command.Ctx) error {
-	return c.Server.SendRDB(c.Client, command.ReplHello{PSync: s.psync, ReplID: s.replID, Offset: s.offset, Failover: s.failover})
+	return c.Server.Node.SendRDB(c.Client.Conn, command.ReplHello{PSync: s.psync, ReplID: s.replID, Offset: s.offset, Failover: s.failover})
 }

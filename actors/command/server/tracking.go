@@ -76,13 +76,13 @@ func parseClientTracking(args [][]byte) (command.Runner, error) {
 }
 
 func (t clientTracking) Run(c *command.Ctx) error {
-	if t.o.Redirected && !c.Server.ClientExists(t.o.Redirect) {
+	if t.o.Redirected && !c.Server.Clients.ClientExists(t.o.Redirect) {
 		return rerr.Errorf("ERR The client ID you want redirect to does not exist")
 	}
 	if t.late != nil {
 		return t.late
 	}
-	if err := c.Client.Track(t.o); err != nil {
+	if err := c.Client.Tracking.Track(t.o); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -104,7 +104,7 @@ func parseClientNoTouch(args [][]byte) (command.Runner, error) {
 }
 
 func (n clientNoTouch) Run(c *command.Ctx) error {
-	c.Client.SetNoTouch(n.on)
+	c.Client.Session.SetNoTouch(n.on)
 	c.W.OK()
 	return nil
 }
@@ -124,7 +124,7 @@ func parseClientCaching(args [][]byte) (command.Runner, error) {
 }
 
 func (cc clientCaching) Run(c *command.Ctx) error {
-	if err := c.Client.Caching(cc.yes); err != nil {
+	if err := c.Client.Tracking.Caching(cc.yes); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -135,7 +135,7 @@ func (cc clientCaching) Run(c *command.Ctx) error {
 type clientTrackingInfo struct{}
 
 func (clientTrackingInfo) Run(c *command.Ctx) error {
-	ti := c.Client.TrackingInfo()
+	ti := c.Client.Tracking.TrackingInfo()
 	w := c.W
 	w.Map(3)
 	w.BulkString("flags")
@@ -158,6 +158,6 @@ func (clientTrackingInfo) Run(c *command.Ctx) error {
 type clientGetRedir struct{}
 
 func (clientGetRedir) Run(c *command.Ctx) error {
-	c.W.Int(c.Client.TrackingInfo().Redirect)
+	c.W.Int(c.Client.Tracking.TrackingInfo().Redirect)
 	return nil
 }

@@ -8,7 +8,7 @@ type discard struct{}
 func parseDiscard([][]byte) (command.Runner, error) { return discard{}, nil }
 
 func (discard) Run(c *command.Ctx) error {
-	if err := c.Client.Discard(); err != nil {
+	if err := c.Client.Txn.Discard(); err != nil {
 		return err
 	}
 	c.W.OK()

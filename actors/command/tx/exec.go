@@ -8,4 +8,4 @@ type exec struct{}
 
 func parseExec([][]byte) (command.Runner, error) { return exec{}, nil }
 
-func (exec) Run(c *command.Ctx) error { return c.Client.Exec() }
+func (exec) Run(c *command.Ctx) error { return c.Client.Txn.Exec() }

@@ -8,7 +8,7 @@ type multi struct{}
 func parseMulti([][]byte) (command.Runner, error) { return multi{}, nil }
 
 func (multi) Run(c *command.Ctx) error {
-	if err := c.Client.Multi(); err != nil {
+	if err := c.Client.Txn.Multi(); err != nil {
 		return err
 	}
 	c.W.OK()

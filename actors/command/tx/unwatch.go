@@ -8,7 +8,7 @@ type unwatch struct{}
 func parseUnwatch([][]byte) (command.Runner, error) { return unwatch{}, nil }
 
 func (unwatch) Run(c *command.Ctx) error {
-	c.Client.Unwatch()
+	c.Client.Txn.Unwatch()
 	c.W.OK()
 	return nil
 }

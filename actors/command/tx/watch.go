@@ -8,4 +8,4 @@ type watch struct{ keys [][]byte }
 
 func parseWatch(args [][]byte) (command.Runner, error) { return watch{args[1:]}, nil }
 
-func (x watch) Run(c *command.Ctx) error { return c.Client.Watch(x.keys) }
+func (x watch) Run(c *command.Ctx) error { return c.Client.Txn.Watch(x.keys) }
