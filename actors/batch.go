@@ -184,7 +184,7 @@ func (s *shard) add(req *Request, held bool) {
 func (g *group) record(out []byte, cmdErr error) {
 	g.outs, g.errs = append(g.outs, out), append(g.errs, cmdErr)
 	g.bytes += len(out)
-	g.marks = append(g.marks, len(g.tx.Touched()))
+	g.marks = append(g.marks, len(g.tx.Journal().Touched()))
 }
 
 // runGrouped runs one command in the group's transaction and returns its
@@ -227,7 +227,7 @@ func (s *shard) feedsWaiters(g *group) bool {
 	if s.e.blocked.n.Load() == 0 {
 		return false
 	}
-	for _, k := range g.tx.Ready() {
+	for _, k := range g.tx.Journal().Ready() {
 		if s.e.blocked.first(k.DB, k.Key) != nil {
 			return true
 		}
@@ -269,7 +269,7 @@ func (s *shard) commitOpen() {
 func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 	g.tx.Rollback()
 	e.publishNotes(g.tx)
-	touched, from := g.tx.Touched(), 0
+	touched, from := g.tx.Journal().Touched(), 0
 	for i, req := range g.reqs {
 		if req.Spec.Flags&command.Unseen == 0 {
 			e.invalidate(req.Client, touched[from:g.marks[i]], false)
@@ -280,7 +280,7 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 		req.reply(g.outs[i], g.errs[i])
 	}
 	e.countNested(g.nested)
-	e.after(effects{ready: g.tx.Ready(), touched: g.tx.Touched(), flushed: g.tx.Flushes(), swapped: g.tx.Swaps()}, held, caches)
+	e.after(effects{ready: g.tx.Journal().Ready(), touched: g.tx.Journal().Touched(), flushed: g.tx.Journal().Flushes(), swapped: g.tx.Journal().Swaps()}, held, caches)
 }
 
 // recycle keeps g, emptied, for the shard's next group: its slices and

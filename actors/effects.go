@@ -48,7 +48,7 @@ func (e *Engine) countLookups(tx *store.Tx, spec *command.Spec, args [][]byte) {
 	}
 	var idx [8]int
 	var hits, misses int64
-	defer tx.NoTouch(tx.NoTouch(true)) // counting is no access
+	defer tx.Access().NoTouch(tx.Access().NoTouch(true)) // counting is no access
 	for _, at := range spec.KeyIndexes(args, idx[:0]) {
 		if ok, err := tx.Exists(args[at]); err == nil && ok {
 			hits++

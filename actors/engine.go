@@ -550,10 +550,10 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			}
 			if err == nil && writable {
 				if err = e.commit(tx); err == nil {
-					fx = effects{ready: tx.Ready(), touched: tx.Touched(), flushed: tx.Flushes(), swapped: tx.Swaps()}
+					fx = effects{ready: tx.Journal().Ready(), touched: tx.Journal().Touched(), flushed: tx.Journal().Flushes(), swapped: tx.Journal().Swaps()}
 					e.publishNotes(tx)
 					if req.Spec.Flags&command.Unseen == 0 {
-						e.invalidate(req.Client, tx.Touched(), len(tx.Flushes()) > 0)
+						e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)
 					}
 				}
 			}

@@ -61,18 +61,18 @@ func (e *Engine) commit(tx *store.Tx) error {
 	e.feed.mu.RLock()
 	defer e.feed.mu.RUnlock()
 	on := e.feed.on.Load()
-	if on && !tx.Collecting() && tx.Writes() > 0 {
+	if on && !tx.Repl().Collecting() && tx.Repl().Writes() > 0 {
 		return drivers.ErrConflict
 	}
-	if e.hooks.Serves != nil && tx.Writes() > 0 {
-		if err := e.hooks.Serves(tx.Touched()); err != nil {
+	if e.hooks.Serves != nil && tx.Repl().Writes() > 0 {
+		if err := e.hooks.Serves(tx.Journal().Touched()); err != nil {
 			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if fx := tx.Effects(); on && len(fx) > 0 {
+	if fx := tx.Repl().Effects(); on && len(fx) > 0 {
 		e.feed.sink.Append(fx)
 	}
 	return nil

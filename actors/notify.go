@@ -19,7 +19,7 @@ import (
 // describes them (Event, KeyEvent, EventTTL, OwnEvents).
 func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 	own := spec.Flags&command.OwnEvents != 0
-	if !tx.Notifying() || (spec.Event == "" && spec.KeyEvent == nil && !own) {
+	if !tx.Journal().Notifying() || (spec.Event == "" && spec.KeyEvent == nil && !own) {
 		return
 	}
 	type dbKey struct {
@@ -32,19 +32,19 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 	// command noting its own events already has them in order.
 	news := map[dbKey]store.Note{}
 	if !own {
-		for _, n := range tx.TakeNotes(nFrom) {
+		for _, n := range tx.Journal().TakeNotes(nFrom) {
 			if n.Event == "new" && n.Class == store.NoteNewClass {
 				news[dbKey{n.DB, string(n.Key)}] = n
 				continue
 			}
-			tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+			tx.Journal().AddNoteIn(n.DB, n.Class, n.Event, n.Key)
 		}
 	}
 	// A key deleted and written again by one command (a *STORE over an
 	// existing key) was replaced, not removed: it is not gone, and it is
 	// not "new" either (Redis overwrites it in place).
 	deleted := map[dbKey]bool{}
-	for _, k := range tx.Deleted()[dFrom:] {
+	for _, k := range tx.Journal().Deleted()[dFrom:] {
 		id := dbKey{k.DB, string(k.Key)}
 		if _, ok, err := tx.MetaIn(k.DB, k.Key); err == nil && ok {
 			delete(news, id)
@@ -53,17 +53,17 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 		deleted[id] = true
 	}
 	if spec.Flags&command.NewFirst != 0 {
-		for _, k := range tx.Touched()[tFrom:] {
+		for _, k := range tx.Journal().Touched()[tFrom:] {
 			if n, ok := news[dbKey{k.DB, string(k.Key)}]; ok {
-				tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+				tx.Journal().AddNoteIn(n.DB, n.Class, n.Event, n.Key)
 			}
 		}
 		clear(news)
 	}
-	for i, k := range tx.Touched()[tFrom:] {
+	for i, k := range tx.Journal().Touched()[tFrom:] {
 		gone := deleted[dbKey{k.DB, string(k.Key)}]
 		if n, ok := news[dbKey{k.DB, string(k.Key)}]; ok {
-			tx.AddNoteIn(n.DB, n.Class, n.Event, n.Key)
+			tx.Journal().AddNoteIn(n.DB, n.Class, n.Event, n.Key)
 		}
 		ev := spec.Event
 		if spec.KeyEvent != nil {
@@ -73,15 +73,15 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 			ev = "" // an expiry in the past deletes: only "del"
 		}
 		if ev != "" {
-			tx.AddNoteIn(k.DB, uint16(spec.Class), ev, k.Key)
+			tx.Journal().AddNoteIn(k.DB, uint16(spec.Class), ev, k.Key)
 		}
 		if spec.EventTTL && !gone {
 			if m, ok, err := tx.MetaIn(k.DB, k.Key); err == nil && ok && m.ExpireAt != 0 {
-				tx.AddNoteIn(k.DB, uint16(command.NotifyGeneric), "expire", k.Key)
+				tx.Journal().AddNoteIn(k.DB, uint16(command.NotifyGeneric), "expire", k.Key)
 			}
 		}
 		if gone && ev != "del" && ev != "expired" && ev != "rename_from" && ev != "move_from" {
-			tx.AddNoteIn(k.DB, uint16(command.NotifyGeneric), "del", k.Key)
+			tx.Journal().AddNoteIn(k.DB, uint16(command.NotifyGeneric), "del", k.Key)
 		}
 	}
 }
@@ -89,10 +89,10 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 // publishNotes sends a committed transaction's notifications and the
 // Pub/Sub messages its commands published (scripts).
 func (e *Engine) publishNotes(tx *store.Tx) {
-	for _, n := range tx.Notes() {
+	for _, n := range tx.Journal().Notes() {
 		e.rt.Server.Broker.Notify(n.DB, command.NotifyClass(n.Class), n.Event, n.Key)
 	}
-	for _, m := range tx.Messages() {
+	for _, m := range tx.Journal().Messages() {
 		if m.Shard {
 			e.rt.Server.Broker.PublishShard(m.Channel, m.Msg)
 		} else {

@@ -72,11 +72,11 @@ type Call struct {
 // an error in EXEC's array).
 func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	defer rt.recovered(call, &err)
-	tFrom, dFrom, nFrom := len(tx.Touched()), len(tx.Deleted()), tx.NoteCount()
+	tFrom, dFrom, nFrom := len(tx.Journal().Touched()), len(tx.Journal().Deleted()), tx.Journal().NoteCount()
 	ctx := rt.ctx(tx, w, call)
-	defer tx.NoTouch(tx.NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Flags&command.Touches == 0))
-	fxFrom, wFrom, ownFrom := tx.EnterCommand(), tx.Writes(), tx.OwnEffects()
-	defer tx.LeaveCommand(fxFrom)
+	defer tx.Access().NoTouch(tx.Access().NoTouch(call.Spec.Flags&command.NoTouch != 0 || call.NoTouch && call.Spec.Flags&command.Touches == 0))
+	fxFrom, wFrom, ownFrom := tx.Repl().EnterCommand(), tx.Repl().Writes(), tx.Repl().OwnEffects()
+	defer tx.Repl().LeaveCommand(fxFrom)
 	err = call.Runner.Run(ctx)
 	if b, ok := call.Runner.(command.Blocker); ok && call.NoBlock && errors.Is(err, command.ErrWouldBlock) {
 		w.Reset(w.Proto())
@@ -86,8 +86,8 @@ func (rt *Runtime) Step(tx *store.Tx, w *resp.Writer, call Call) (err error) {
 	if err == nil && call.Spec.Flags&command.Write != 0 {
 		noteEvents(tx, call.Spec, tFrom, dFrom, nFrom)
 	}
-	if call.Spec.Flags&command.Write != 0 && tx.Collecting() && tx.Writes() > wFrom && tx.OwnEffects() == ownFrom && call.Args != nil && !runsOthers(call.Spec) {
-		tx.AddEffect(call.Args...) // a write streamed as sent
+	if call.Spec.Flags&command.Write != 0 && tx.Repl().Collecting() && tx.Repl().Writes() > wFrom && tx.Repl().OwnEffects() == ownFrom && call.Args != nil && !runsOthers(call.Spec) {
+		tx.Repl().AddEffect(call.Args...) // a write streamed as sent
 	}
 	return err
 }

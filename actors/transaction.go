@@ -63,7 +63,7 @@ func (ws *WatchState) changed(tx *store.Tx) (bool, error) {
 		}
 	}
 	for db, was := range ws.floors {
-		now, err := tx.Record(db)
+		now, err := tx.Records().Record(db)
 		if err != nil {
 			return false, err
 		}
@@ -208,7 +208,7 @@ func (r *watchRunner) Run(c *command.Ctx) error {
 	}
 	if shared {
 		var err error
-		if floor, err = c.Tx.Record(c.DB); err != nil {
+		if floor, err = c.Tx.Records().Record(c.DB); err != nil {
 			return err
 		}
 	}

@@ -50,7 +50,7 @@ func (r *fieldsRun) count() int { return r.n }
 
 func (r *fieldsRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
-	if c.Tx.Slot() != r.slot {
+	if c.Tx.Records().Slot() != r.slot {
 		return nil // SWAPDB since the walk: next round
 	}
 	for _, it := range r.items {

@@ -449,11 +449,11 @@ func reclaimFlushedSpec() *command.Spec {
 
 func (r *reclaimFlushedRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
-	if c.Tx.Slot() != r.slot {
+	if c.Tx.Records().Slot() != r.slot {
 		return nil // SWAPDB since the walk (or another node's): next round
 	}
 	for _, k := range r.keys {
-		ok, err := c.Tx.ReclaimFlushed(k)
+		ok, err := c.Tx.Records().ReclaimFlushed(k)
 		if err != nil {
 			return err
 		}
@@ -593,11 +593,11 @@ func (r *expireRun) count() int { return r.n }
 
 func (r *expireRun) Run(c *command.Ctx) error {
 	r.n = 0 // a conflict re-runs it
-	if c.Tx.Slot() != r.slot {
+	if c.Tx.Records().Slot() != r.slot {
 		return nil // SWAPDB since the walk (or another node's): next round
 	}
 	for _, it := range r.items {
-		ok, err := c.Tx.ExpireDue(it.key, it.expireAt)
+		ok, err := c.Tx.Records().ExpireDue(it.key, it.expireAt)
 		if err != nil {
 			return err
 		}

@@ -445,12 +445,12 @@ func (c *Ctx) Call(spec *Spec, args [][]byte, r Runner, client Client, w *resp.W
 // effects, so building the arguments costs nothing then: ask Effects.
 func (c *Ctx) Effect(args ...[]byte) {
 	if c.Tx != nil {
-		c.Tx.AddEffect(args...)
+		c.Tx.Repl().AddEffect(args...)
 	}
 }
 
 // Effects reports whether the command's effects are recorded (Effect).
-func (c *Ctx) Effects() bool { return c.Tx != nil && c.Tx.Collecting() }
+func (c *Ctx) Effects() bool { return c.Tx != nil && c.Tx.Repl().Collecting() }
 
 // Ctx is what a running command may use. Fields that do not apply where
 // the command runs are nil: Tx on the event loop, Client off it.
@@ -558,6 +558,6 @@ func (c *Ctx) ExpiryEffect(key []byte, at int64) {
 // consumer's seen time): unless it records effects, it streams nothing.
 func (c *Ctx) NoEffect() {
 	if c.Tx != nil {
-		c.Tx.AddEffect()
+		c.Tx.Repl().AddEffect()
 	}
 }

@@ -20,11 +20,17 @@ type effects struct {
 }
 
 // Collecting reports whether the transaction records effects.
-func (t *Tx) Collecting() bool { return t.fx.collect }
+func (vw Repl) Collecting() bool {
+	t := vw.t
+	return t.fx.collect
+}
 
 // Writes returns how many writes the transaction has done so far: a
 // command that leaves it unchanged changed nothing.
-func (t *Tx) Writes() int { return t.fx.writes }
+func (vw Repl) Writes() int {
+	t := vw.t
+	return t.fx.writes
+}
 
 // wrote counts a write.
 func (t *Tx) wrote() { t.fx.writes++ }
@@ -32,7 +38,8 @@ func (t *Tx) wrote() { t.fx.writes++ }
 // AddEffect records a command line a replica runs to repeat what the
 // running command did, in the current database; nothing unless the
 // transaction collects effects.
-func (t *Tx) AddEffect(args ...[]byte) {
+func (vw Repl) AddEffect(args ...[]byte) {
+	t := vw.t
 	if !t.fx.collect {
 		return
 	}
@@ -56,23 +63,31 @@ func (t *Tx) expired(key []byte) {
 
 // OwnEffects returns how many effects the commands recorded (AddEffect),
 // not counting the deletions of expired keys the store records.
-func (t *Tx) OwnEffects() int { return t.fx.own }
+func (vw Repl) OwnEffects() int {
+	t := vw.t
+	return t.fx.own
+}
 
 // Effects returns the effects recorded, in order.
-func (t *Tx) Effects() []Effect { return t.fx.list }
+func (vw Repl) Effects() []Effect {
+	t := vw.t
+	return t.fx.list
+}
 
 // EnterCommand marks the start of a command (a top-level one, or one a
 // script or EXEC runs inside it); LeaveCommand its end. When the
 // outermost command leaves, the effects it recorded from position from
 // on become one atomic group: wrapped in MULTI ... EXEC when there are
 // several, as Redis propagates a script or a transaction.
-func (t *Tx) EnterCommand() (from int) {
+func (vw Repl) EnterCommand() (from int) {
+	t := vw.t
 	t.fx.depth++
 	return len(t.fx.list)
 }
 
 // LeaveCommand: see EnterCommand.
-func (t *Tx) LeaveCommand(from int) {
+func (vw Repl) LeaveCommand(from int) {
+	t := vw.t
 	t.fx.depth--
 	if t.fx.depth > 0 {
 		return

@@ -109,7 +109,7 @@ func (j *Journal) Notifying() bool { return j.notify }
 // AddNote records a keyspace notification for key in the current database
 // (when notifications are on).
 func (t *Tx) AddNote(class uint16, event string, key []byte) {
-	t.AddNoteIn(int(t.db), class, event, key)
+	t.jr.AddNoteIn(int(t.db), class, event, key)
 }
 
 // AddNoteIn records a notification for a key of database db.
@@ -163,9 +163,9 @@ func (j *Journal) Messages() []Message { return j.msgs }
 // Notes returns the notifications recorded, in order.
 func (j *Journal) Notes() []Note { return j.notes }
 
-func (t *Tx) signal(key []byte) { t.ready.add(t.db, key) }
+func (t *Tx) signal(key []byte) { t.jr.ready.add(t.db, key) }
 
 func (t *Tx) touch(key []byte) {
 	t.wrote()
-	t.touched.add(t.db, key)
+	t.jr.touched.add(t.db, key)
 }

@@ -23,7 +23,7 @@ func (t *Tx) use(db int) error {
 		t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
 		return nil
 	}
-	r, err := t.Record(db)
+	r, err := t.Records().Record(db)
 	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
 	return err
 }
@@ -99,13 +99,17 @@ func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
 }
 
 // Slot returns the slot the selected database's keys are stored under.
-func (t *Tx) Slot() int { return int(t.slot) }
+func (vw Records) Slot() int {
+	t := vw.t
+	return int(t.slot)
+}
 
 // Record returns database db's record as this transaction sees it: one it
 // wrote, else (shared store) the one in its snapshot, read once per
 // database — the Use of every grouped command would otherwise read it
 // again — else the one held in memory.
-func (t *Tx) Record(db int) (DBRecord, error) {
+func (vw Records) Record(db int) (DBRecord, error) {
+	t := vw.t
 	if r, ok := t.records[db]; ok {
 		return r, nil
 	}
@@ -136,7 +140,7 @@ func (t *Tx) slotOf(db int) uint8 {
 	if db == int(t.db) {
 		return t.slot
 	}
-	r, err := t.Record(db)
+	r, err := t.Records().Record(db)
 	if err != nil && t.err == nil {
 		t.err = err
 	}
@@ -146,8 +150,9 @@ func (t *Tx) slotOf(db int) uint8 {
 // Flush empties db (FLUSHDB) by writing its flush marker: a new version,
 // below which every meta of db is dead. The caller holds every shard and
 // purges their caches.
-func (t *Tx) Flush(db int) error {
-	r, err := t.Record(db)
+func (vw Records) Flush(db int) error {
+	t := vw.t
+	r, err := t.Records().Record(db)
 	if err != nil {
 		return err
 	}
@@ -157,19 +162,20 @@ func (t *Tx) Flush(db int) error {
 	if err := t.writeRecord(db, r); err != nil {
 		return err
 	}
-	t.flushed = append(t.flushed, db)
+	t.jr.flushed = append(t.jr.flushed, db)
 	t.wrote()
 	return nil
 }
 
 // Swap exchanges databases a and b (SWAPDB) by exchanging their records:
 // no key moves. The caller holds every shard.
-func (t *Tx) Swap(a, b int) error {
-	ra, err := t.Record(a)
+func (vw Records) Swap(a, b int) error {
+	t := vw.t
+	ra, err := t.Records().Record(a)
 	if err != nil {
 		return err
 	}
-	rb, err := t.Record(b)
+	rb, err := t.Records().Record(b)
 	if err != nil {
 		return err
 	}
@@ -179,7 +185,7 @@ func (t *Tx) Swap(a, b int) error {
 	if err := t.writeRecord(b, ra); err != nil {
 		return err
 	}
-	t.swapped = append(t.swapped, [2]int{a, b})
+	t.jr.swapped = append(t.jr.swapped, [2]int{a, b})
 	t.wrote()
 	return nil
 }

@@ -24,7 +24,7 @@ import (
 // writeStamps sets or deletes the stamps of the keys this transaction
 // touched; Commit calls it on shared stores.
 func (t *Tx) writeStamps() error {
-	for _, k := range t.touched.list {
+	for _, k := range t.jr.touched.list {
 		slot := t.slotOf(k.DB)
 		sk := codec.StampKey(slot, k.Key)
 		if r, ok := t.seen.getBytes(codec.MetaKey(slot, k.Key)); ok && !r.exists {

@@ -286,17 +286,17 @@ func TestReclaimFlushedTouchesNothing(t *testing.T) {
 		return tx
 	}
 	run(func(tx *Tx) error { return tx.SetString([]byte("old"), []byte("v"), 0) })
-	run(func(tx *Tx) error { return tx.Flush(0) })
+	run(func(tx *Tx) error { return tx.Records().Flush(0) })
 	run(func(tx *Tx) error { return tx.SetString([]byte("live"), []byte("v"), 0) })
 	tx := run(func(tx *Tx) error {
-		ok, err := tx.ReclaimFlushed([]byte("old"))
+		ok, err := tx.Records().ReclaimFlushed([]byte("old"))
 		if err == nil && !ok {
 			t.Error("the flushed key was not reclaimed")
 		}
 		return err
 	})
-	if len(tx.Touched()) != 0 || len(tx.Deleted()) != 0 {
-		t.Fatalf("reclaiming a flushed key touched %v and deleted %v, want nothing", tx.Touched(), tx.Deleted())
+	if len(tx.Journal().Touched()) != 0 || len(tx.Journal().Deleted()) != 0 {
+		t.Fatalf("reclaiming a flushed key touched %v and deleted %v, want nothing", tx.Journal().Touched(), tx.Journal().Deleted())
 	}
 	raw, err := d.Begin(false)
 	if err != nil {
@@ -310,7 +310,7 @@ func TestReclaimFlushedTouchesNothing(t *testing.T) {
 		_, err := tx.Delete([]byte("live"))
 		return err
 	})
-	if len(tx.Touched()) != 1 || len(tx.Deleted()) != 1 {
-		t.Fatalf("DEL of a live key touched %v and deleted %v, want it in both", tx.Touched(), tx.Deleted())
+	if len(tx.Journal().Touched()) != 1 || len(tx.Journal().Deleted()) != 1 {
+		t.Fatalf("DEL of a live key touched %v and deleted %v, want it in both", tx.Journal().Touched(), tx.Journal().Deleted())
 	}
 }

@@ -8,7 +8,8 @@ import (
 // ReclaimFlushed is the GC's removal of a meta hidden by a flush marker: if
 // key's stored meta is dead that way, it is deleted with its TTL entry (a
 // collection's version left as garbage). It reports whether it removed one.
-func (t *Tx) ReclaimFlushed(key []byte) (bool, error) {
+func (vw Records) ReclaimFlushed(key []byte) (bool, error) {
+	t := vw.t
 	mk, r, err := t.raw(key, false)
 	if err != nil || !r.exists || r.meta.Version >= t.minVer {
 		return false, err
@@ -22,7 +23,8 @@ func (t *Tx) ReclaimFlushed(key []byte) (bool, error) {
 // TTL entry removed, a collection's version left as garbage). An entry no
 // meta matches any more is stale and is removed. It reports whether a key
 // was expired.
-func (t *Tx) ExpireDue(key []byte, expireAt int64) (bool, error) {
+func (vw Records) ExpireDue(key []byte, expireAt int64) (bool, error) {
+	t := vw.t
 	mk, r, err := t.raw(key, false)
 	if err != nil {
 		return false, err
@@ -39,10 +41,11 @@ func (t *Tx) ExpireDue(key []byte, expireAt int64) (bool, error) {
 
 // CountKeys counts the live keys of every database, and those of them with
 // a TTL, by walking every meta record (INFO keyspace).
-func (t *Tx) CountKeys() (keys, expires [Databases]int64, err error) {
+func (vw Records) CountKeys() (keys, expires [Databases]int64, err error) {
+	t := vw.t
 	var dbOf [Databases]int // slot -> database
 	for db := range dbOf {
-		r, err := t.Record(db)
+		r, err := t.Records().Record(db)
 		if err != nil {
 			return keys, expires, err
 		}

@@ -9,7 +9,8 @@ import (
 
 // System returns the value of a system record (codec's 's' family), nil
 // when missing.
-func (t *Tx) System(key []byte) ([]byte, error) {
+func (vw Records) System(key []byte) ([]byte, error) {
+	t := vw.t
 	v, err := t.txn.Get(key)
 	if errors.Is(err, drivers.ErrNotFound) {
 		return nil, nil
@@ -18,18 +19,21 @@ func (t *Tx) System(key []byte) ([]byte, error) {
 }
 
 // SetSystem writes a system record; DeleteSystem removes one.
-func (t *Tx) SetSystem(key, val []byte) error {
+func (vw Records) SetSystem(key, val []byte) error {
+	t := vw.t
 	t.wrote()
 	return t.txn.Set(key, val)
 }
 
 // DeleteSystem removes a system record.
-func (t *Tx) DeleteSystem(key []byte) error {
+func (vw Records) DeleteSystem(key []byte) error {
+	t := vw.t
 	t.wrote()
 	return t.txn.Delete(key)
 }
 
 // ScanSystem calls fn for every system record under prefix, in key order.
-func (t *Tx) ScanSystem(prefix []byte, fn func(key, val []byte) (bool, error)) error {
+func (vw Records) ScanSystem(prefix []byte, fn func(key, val []byte) (bool, error)) error {
+	t := vw.t
 	return t.txn.Iterate(prefix, codec.PrefixEnd(prefix), drivers.IterOptions{}, fn)
 }

@@ -29,9 +29,9 @@ type Tx struct {
 	kbuf    []byte // scratch for meta keys looked up in seen
 	dirty   []string
 	records map[int]DBRecord // database records written, published on commit
-	// Journal records what the transaction did for those who act on it
-	// after the commit (journal.go).
-	Journal
+	// jr records what the transaction did for those who act on it after
+	// the commit (journal.go).
+	jr      Journal
 	err     error            // a failed marker read by Use, reported by the next read
 	noTouch bool             // reads do not count as accesses (NoTouch)
 	floors  map[int]DBRecord // records read from storage (shared), once per db
@@ -109,7 +109,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable, at: e.At}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
-		seen: seen, Journal: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
+		seen: seen, jr: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
 	t.mt.t = t
 	t.txn = &t.mt
 	if e.Spare != nil {
@@ -228,7 +228,8 @@ func (r CacheResolver) of(mk []byte) *MetaCache {
 // NoTouch makes the following reads leave the access clock alone (TYPE,
 // TTL, EXISTS, OBJECT: Redis's LOOKUP_NOTOUCH); it returns the previous
 // setting, to restore.
-func (t *Tx) NoTouch(on bool) bool {
+func (vw Access) NoTouch(on bool) bool {
+	t := vw.t
 	was := t.noTouch
 	t.noTouch = on
 	return was
@@ -236,7 +237,8 @@ func (t *Tx) NoTouch(on bool) bool {
 
 // IdleMillis returns how long ago key (in the selected database) was last
 // read or written, as the shard's access clock knows (see AccessClock).
-func (t *Tx) IdleMillis(key []byte) int64 {
+func (vw Access) IdleMillis(key []byte) int64 {
+	t := vw.t
 	mk := string(codec.MetaKey(t.slot, key))
 	if c := t.shardCache(mk); c != nil && c.clock != nil {
 		return max(t.now-c.lastAccess(mk), 0)
@@ -246,7 +248,8 @@ func (t *Tx) IdleMillis(key []byte) int64 {
 
 // SetIdle makes key's last access idle milliseconds ago (RESTORE
 // IDLETIME; ignored under an LFU policy, as Redis does).
-func (t *Tx) SetIdle(key []byte, idle int64) {
+func (vw Access) SetIdle(key []byte, idle int64) {
+	t := vw.t
 	mk := string(codec.MetaKey(t.slot, key))
 	if c := t.shardCache(mk); c != nil && (c.clock == nil || !c.clock.lfu.On()) {
 		c.touch(mk, 0, t.now-idle)
@@ -255,13 +258,15 @@ func (t *Tx) SetIdle(key []byte, idle int64) {
 
 // LFU reports whether an LFU maxmemory-policy is in effect: keys then
 // keep access counters (Freq), not access times (IdleMillis).
-func (t *Tx) LFU() bool {
+func (vw Access) LFU() bool {
+	t := vw.t
 	c := t.caches.of(nil)
 	return c != nil && c.clock != nil && c.clock.lfu.On()
 }
 
 // Freq returns key's LFU counter, decayed to now (OBJECT FREQ).
-func (t *Tx) Freq(key []byte) int64 {
+func (vw Access) Freq(key []byte) int64 {
+	t := vw.t
 	mk := string(codec.MetaKey(t.slot, key))
 	c := t.shardCache(mk)
 	if c == nil || c.clock == nil {
@@ -276,7 +281,8 @@ func (t *Tx) Freq(key []byte) int64 {
 
 // SetFreq gives key the LFU counter freq (RESTORE FREQ; ignored unless an
 // LFU policy is in effect, as Redis does).
-func (t *Tx) SetFreq(key []byte, freq int64) {
+func (vw Access) SetFreq(key []byte, freq int64) {
+	t := vw.t
 	mk := string(codec.MetaKey(t.slot, key))
 	if c := t.shardCache(mk); c != nil && c.clock != nil && c.clock.lfu.On() {
 		c.setLFU(mk, minutes(t.now)<<8|uint32(min(max(freq, 0), 255)), t.now)
@@ -532,7 +538,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 		// removing it (the GC's flush sweep) changes nothing a WATCH, a
 		// tracking client, a notification or a stamp should hear of.
 		t.touch(key)
-		t.deleted.add(t.db, key)
+		t.jr.deleted.add(t.db, key)
 		if old.meta.Type == codec.TypeStream {
 			t.signal(key) // its blocked XREADGROUP clients are told (UNBLOCKED)
 		}

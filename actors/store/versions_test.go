@@ -124,7 +124,7 @@ func TestVersionsTakenAhead(t *testing.T) {
 	b.batches = nil
 	tx = begin()
 	set(tx, keys("a", 2)) // batches of 1 and 2: the pool holds one more version
-	if err := tx.Flush(0); err != nil {
+	if err := tx.Records().Flush(0); err != nil {
 		t.Fatal(err)
 	}
 	after := keys("f", 3)

@@ -155,7 +155,7 @@ func (h *Harness) run(spec *command.Spec, r command.Runner, w *resp.Writer) erro
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	for _, n := range tx.Notes() {
+	for _, n := range tx.Journal().Notes() {
 		h.events = append(h.events, fmt.Sprintf("%s %d %s", n.Event, n.DB, n.Key))
 	}
 	return nil

@@ -30,7 +30,7 @@ func (f flush) Run(c *command.Ctx) error {
 		}
 	}
 	for _, db := range dbs {
-		if err := c.Tx.Flush(db); err != nil {
+		if err := c.Tx.Records().Flush(db); err != nil {
 			return err
 		}
 	}

@@ -50,17 +50,17 @@ func (o objectCmd) Run(c *command.Ctx) error {
 	}
 	switch o.sub {
 	case "freq":
-		if !c.Tx.LFU() {
+		if !c.Tx.Access().LFU() {
 			return errNoLFU
 		}
-		c.W.Int(c.Tx.Freq(o.key))
+		c.W.Int(c.Tx.Access().Freq(o.key))
 		return nil
 	case "idletime":
-		if c.Tx.LFU() {
+		if c.Tx.Access().LFU() {
 			return errLFU
 		}
 		now := c.Tx.Now()
-		c.W.Int(now/1000 - (now-c.Tx.IdleMillis(o.key))/1000)
+		c.W.Int(now/1000 - (now-c.Tx.Access().IdleMillis(o.key))/1000)
 		return nil
 	case "refcount":
 		n := int64(1)

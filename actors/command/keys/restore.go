@@ -283,10 +283,10 @@ func restoreEvent(_ int, gone bool) string {
 // time or access counter when one was given.
 func (r restoreCmd) done(c *command.Ctx) {
 	if r.idle >= 0 {
-		c.Tx.SetIdle(r.key, min(r.idle, 1<<40)*1000)
+		c.Tx.Access().SetIdle(r.key, min(r.idle, 1<<40)*1000)
 	}
 	if r.freq >= 0 {
-		c.Tx.SetFreq(r.key, r.freq)
+		c.Tx.Access().SetFreq(r.key, r.freq)
 	}
 	c.W.OK()
 }

@@ -52,7 +52,7 @@ func (x swapDB) Run(c *command.Ctx) error {
 		return x.err
 	}
 	if x.a != x.b {
-		if err := c.Tx.Swap(x.a, x.b); err != nil {
+		if err := c.Tx.Records().Swap(x.a, x.b); err != nil {
 			return err
 		}
 	}

@@ -69,15 +69,15 @@ func (x lmove) move(c *command.Ctx) ([]byte, error) {
 			return nil, err
 		}
 	}
-	n := c.Tx.NoteCount()
+	n := c.Tx.Journal().NoteCount()
 	vs, err := popNoted(src, x.fromLeft, 1)
 	if err != nil {
 		return nil, err
 	}
-	m := c.Tx.NoteCount()
+	m := c.Tx.Journal().NoteCount()
 	if err := pushNoted(dst, x.toLeft, vs[0]); err != nil {
 		return nil, err
 	}
-	c.Tx.NotesTo(n, m) // Redis announces the push first
+	c.Tx.Journal().NotesTo(n, m) // Redis announces the push first
 	return vs[0], nil
 }

@@ -24,7 +24,7 @@ func parseSPublish(args [][]byte) (command.Runner, error) {
 
 func (x publish) Run(c *command.Ctx) error {
 	if c.Tx != nil {
-		c.Tx.AddMessage(x.channel, x.msg, x.shard)
+		c.Tx.Journal().AddMessage(x.channel, x.msg, x.shard)
 		if x.shard {
 			c.W.Int(int64(c.Server.Broker.ShardNumSub(x.channel)))
 		} else {

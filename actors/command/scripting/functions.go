@@ -26,7 +26,7 @@ type Functions struct {
 // sync brings the copy up to date with tx's view of storage and returns
 // it (callers must not change the map).
 func (f *Functions) sync(tx *store.Tx) (map[string]*library, uint64, error) {
-	v, err := tx.System(codec.FunctionsVersionKey())
+	v, err := tx.Records().System(codec.FunctionsVersionKey())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -36,7 +36,7 @@ func (f *Functions) sync(tx *store.Tx) (map[string]*library, uint64, error) {
 		return f.libs, f.gen, nil
 	}
 	libs := map[string]*library{}
-	err = tx.ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
+	err = tx.Records().ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
 		lib, err := parseLibrary(string(code))
 		if err != nil {
 			return false, err
@@ -59,18 +59,18 @@ func (f *Functions) sync(tx *store.Tx) (map[string]*library, uint64, error) {
 // the stored version differs from the copy's and reads the store again.
 func (f *Functions) save(tx *store.Tx, libs map[string]*library, changes map[string]*library, deleted []string) error {
 	for _, name := range deleted {
-		if err := tx.DeleteSystem(codec.FunctionKey(name)); err != nil {
+		if err := tx.Records().DeleteSystem(codec.FunctionKey(name)); err != nil {
 			return err
 		}
 	}
 	for _, lib := range changes {
-		if err := tx.SetSystem(codec.FunctionKey(lib.name), []byte(lib.code)); err != nil {
+		if err := tx.Records().SetSystem(codec.FunctionKey(lib.name), []byte(lib.code)); err != nil {
 			return err
 		}
 	}
 	var v [8]byte
 	_, _ = rand.Read(v[:]) // crypto/rand never fails on Linux
-	if err := tx.SetSystem(codec.FunctionsVersionKey(), v[:]); err != nil {
+	if err := tx.Records().SetSystem(codec.FunctionsVersionKey(), v[:]); err != nil {
 		return err
 	}
 	next := make(map[string]*library, len(libs)+len(changes))

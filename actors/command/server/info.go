@@ -85,7 +85,7 @@ func (in info) Run(c *command.Ctx) error {
 // keyspace writes "dbN:keys=..,expires=..,avg_ttl=0" for each non-empty db
 // by walking every meta key.
 func keyspace(c *command.Ctx, b *strings.Builder) error {
-	keys, expires, err := c.Tx.CountKeys()
+	keys, expires, err := c.Tx.Records().CountKeys()
 	if err != nil {
 		return err
 	}
