@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"path/filepath"
 	"reflect"
@@ -18,6 +17,8 @@ import (
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
+
+	"github.com/rekv/rekv/settings"
 )
 
 // Config is the whole configuration.
@@ -301,23 +302,17 @@ func (a Actors) ShardCount(procs int, shared bool) int {
 	return DefaultShards(procs)
 }
 
-// Default returns the defaults.
+// Default returns the defaults: the settings table's (package settings).
 func Default() Config {
-	return Config{
-		Server: Server{Bind: "127.0.0.1", Port: 6380, MaxClients: 10000, ProtoMaxBulkLen: 512 << 20,
-			MaxMultibulkLen: math.MaxInt32, MaxInlineLen: 64 << 10, Multicore: false, ProtectedMode: true,
-			OutputBufferLimitPubSub: 32 << 20, BusyReplyThreshold: 5000,
-			LuaMaxMemoryMiB: 512, ShutdownTimeout: 10 * time.Second, TLSAuthClients: "yes"},
-		Storage: Storage{Driver: "badger", Shared: true, Badger: Badger{Dir: "./data", Durability: "everysec", MinFreeMiB: 256,
-			ValueLogGCInterval: 10 * time.Minute, MemTableMiB: 16, ValueLogFileMiB: 64, MaxTxnMiB: 1024},
-			TiKV: TiKV{ConnectTimeout: 10 * time.Second, RequestTimeout: 15 * time.Second, MaxTxnMiB: 1024, GCLeaseTerm: 10 * time.Second}},
-		Actors: Actors{MetaCacheSize: 1 << 18, MemberCacheSize: 1 << 20, ListCacheMiB: 64, ScanCursors: 1 << 14},
-		GC: GC{Interval: 100 * time.Millisecond, BatchSize: 1000, MaxKeysPerSecond: 200_000,
-			OrphanInterval: time.Second, OrphanBatch: 1000, CompactAfterKeys: 1_000_000},
-		Log:     Log{Level: "info", Format: "text"},
-		Runtime: Runtime{IdleReleaseMiB: 64},
-		Cluster: Cluster{NodeTimeout: 5 * time.Second},
+	k := koanf.New(".")
+	if err := k.Load(confmap.Provider(settings.Defaults(settings.Table()), "."), nil); err != nil {
+		panic(err) // the table's defaults are checked by its tests
 	}
+	var c Config
+	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // Validate reports every invalid setting, each naming its key.
@@ -326,17 +321,16 @@ func (c Config) Validate() error {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
 	}
-	if c.Runtime.MemoryLimitMiB < 0 {
-		bad("runtime.memory_limit_mib", "must not be negative (0: Go's default), got %d", c.Runtime.MemoryLimitMiB)
-	}
-	if c.Runtime.GCPercent < -1 {
-		bad("runtime.gc_percent", "must be -1 (off), 0 (Go's default) or positive, got %d", c.Runtime.GCPercent)
-	}
-	if c.Runtime.IdleReleaseMiB < 0 {
-		bad("runtime.idle_release_mib", "must not be negative (0: off), got %d", c.Runtime.IdleReleaseMiB)
-	}
-	if c.Runtime.MaxProcs < 0 {
-		bad("runtime.max_procs", "must not be negative (0: Go's default), got %d", c.Runtime.MaxProcs)
+	// Each value against its row's bounds and values, then what relates
+	// settings to each other or has a format of its own.
+	values := c.Flatten()
+	for _, s := range settings.Table() {
+		if s.Key == "" {
+			continue
+		}
+		if why := s.Check(values[s.Key]); why != "" {
+			bad(s.Key, "%s", why)
+		}
 	}
 	if c.Runtime.GCPercent == -1 && c.Runtime.MemoryLimitMiB == 0 {
 		bad("runtime.gc_percent", "-1 (off) needs runtime.memory_limit_mib, or the heap grows without bound")
@@ -344,56 +338,14 @@ func (c Config) Validate() error {
 	if c.Server.Bind == "" {
 		bad("server.bind", "must not be empty")
 	}
-	if c.Server.Port < 0 || c.Server.Port > 65535 {
-		bad("server.port", "must be 0..65535, got %d", c.Server.Port)
-	}
-	if c.Server.OutputBufferLimitNormal < 0 {
-		bad("server.output_buffer_limit_normal", "must not be negative (0 disables), got %d", c.Server.OutputBufferLimitNormal)
-	}
-	if c.Server.OutputBufferLimitPubSub < 0 {
-		bad("server.output_buffer_limit_pubsub", "must not be negative (0 disables), got %d", c.Server.OutputBufferLimitPubSub)
-	}
 	if strings.Trim(c.Server.NotifyKeyspaceEvents, "KEg$lshzxetdmnA") != "" {
 		bad("server.notify_keyspace_events", "unknown class in %q (classes: K E g $ l s h z x e t d m n A)", c.Server.NotifyKeyspaceEvents)
-	}
-	if c.Server.LuaMaxMemoryMiB < 0 {
-		bad("server.lua_max_memory_mib", "must not be negative (0: no bound), got %d", c.Server.LuaMaxMemoryMiB)
-	}
-	if c.Server.BusyReplyThreshold < 0 {
-		bad("server.busy_reply_threshold", "must not be negative (0 disables), got %d", c.Server.BusyReplyThreshold)
-	}
-	if c.Server.TLSPort < 0 || c.Server.TLSPort > 65535 {
-		bad("server.tls_port", "must be 0..65535 (0: no TLS), got %d", c.Server.TLSPort)
 	}
 	if c.Server.TLSPort > 0 && (c.Server.TLSCertFile == "" || c.Server.TLSKeyFile == "") {
 		bad("server.tls_port", "needs server.tls_cert_file and server.tls_key_file")
 	}
-	if !slices.Contains([]string{"yes", "no", "optional"}, c.Server.TLSAuthClients) {
-		bad("server.tls_auth_clients", "must be yes, no or optional, got %q", c.Server.TLSAuthClients)
-	}
 	if c.Server.ACLFile != "" && len(c.Server.ACLUsers) > 0 {
 		bad("server.acl_users", "cannot be used with server.aclfile: give users in one place")
-	}
-	if c.Server.ShutdownTimeout <= 0 {
-		bad("server.shutdown_timeout", "must be positive, got %v", c.Server.ShutdownTimeout)
-	}
-	if c.Server.Timeout < 0 {
-		bad("server.timeout", "must not be negative (0 disables), got %d", c.Server.Timeout)
-	}
-	if c.Server.MaxClients < 1 {
-		bad("server.max_clients", "must be positive, got %d", c.Server.MaxClients)
-	}
-	if c.Server.ProtoMaxBulkLen < 1<<20 {
-		bad("server.proto_max_bulk_len", "must be at least 1048576, got %d", c.Server.ProtoMaxBulkLen)
-	}
-	if c.Server.MaxMultibulkLen < 1 {
-		bad("server.max_multibulk_len", "must be positive, got %d", c.Server.MaxMultibulkLen)
-	}
-	if c.Server.MaxInlineLen < 1024 {
-		bad("server.max_inline_len", "must be at least 1024, got %d", c.Server.MaxInlineLen)
-	}
-	if c.Storage.Driver != "badger" && c.Storage.Driver != "tikv" {
-		bad("storage.driver", "must be badger or tikv, got %q", c.Storage.Driver)
 	}
 	if c.Storage.Driver == "tikv" {
 		pd := c.Storage.TiKV.PD
@@ -409,77 +361,14 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.Storage.TiKV.RequestTimeout <= 0 {
-		bad("storage.tikv.request_timeout", "must be positive, got %v", c.Storage.TiKV.RequestTimeout)
-	}
-	if c.Storage.TiKV.ConnectTimeout <= 0 {
-		bad("storage.tikv.connect_timeout", "must be positive, got %v", c.Storage.TiKV.ConnectTimeout)
-	}
-	if c.Storage.Badger.MaxTxnMiB < 1 {
-		bad("storage.badger.max_txn_mib", "must be positive, got %d", c.Storage.Badger.MaxTxnMiB)
-	}
-	if c.Storage.TiKV.MaxTxnMiB < 1 {
-		bad("storage.tikv.max_txn_mib", "must be positive, got %d", c.Storage.TiKV.MaxTxnMiB)
-	}
 	if strings.HasPrefix(c.Storage.TiKV.Namespace, "\xff") {
 		bad("storage.tikv.namespace", "may not start with byte 0xff (TiKV keeps those keys)")
-	}
-	if c.Storage.TiKV.GCLeaseTerm < time.Second {
-		bad("storage.tikv.gc_lease_term", "must be at least 1s, got %v", c.Storage.TiKV.GCLeaseTerm)
 	}
 	if c.Storage.Driver == "badger" && c.Storage.Badger.Dir == "" {
 		bad("storage.badger.dir", "must not be empty")
 	}
-	if !slices.Contains([]string{"always", "everysec", "no"}, c.Storage.Badger.Durability) {
-		bad("storage.badger.durability", "must be always, everysec or no, got %q", c.Storage.Badger.Durability)
-	}
-	if c.Storage.Badger.ValueLogGCInterval < 0 {
-		bad("storage.badger.value_log_gc_interval", "must not be negative")
-	}
-	if c.Storage.Badger.MemTableMiB < 0 || c.Storage.Badger.BlockCacheMiB < 0 || c.Storage.Badger.IndexCacheMiB < 0 || c.Storage.Badger.BaseTableMiB < 0 {
-		bad("storage.badger", "memtable_mib, block_cache_mib, index_cache_mib and base_table_mib must not be negative")
-	}
-	if c.Memory.BudgetMiB < 0 {
-		bad("memory.budget_mib", "must not be negative (0: maxmemory, else a quarter of the machine), got %d", c.Memory.BudgetMiB)
-	}
 	if _, err := ParseMemory(c.Server.Redis["maxmemory"]); err != nil {
 		bad("server.redis.maxmemory", "%v", err)
-	}
-	if v := c.Storage.Badger.ValueLogFileMiB; v != 0 && (v < 1 || v > 1023) {
-		bad("storage.badger.value_log_file_mib", "must be between 1 and 1023")
-	}
-	if c.Actors.Shards < 0 || c.Actors.Shards > 1024 {
-		bad("actors.shards", "must be 0 (two per CPU) to 1024, got %d", c.Actors.Shards)
-	}
-	if c.Actors.MetaCacheSize < 0 {
-		bad("actors.meta_cache_size", "must not be negative, got %d", c.Actors.MetaCacheSize)
-	}
-	if c.Actors.ListCacheMiB < 0 {
-		bad("actors.list_cache_mib", "must not be negative, got %d", c.Actors.ListCacheMiB)
-	}
-	if c.Actors.MemberCacheSize < 0 {
-		bad("actors.member_cache_size", "must not be negative, got %d", c.Actors.MemberCacheSize)
-	}
-	if c.Actors.ScanCursors < 1 {
-		bad("actors.scan_cursors", "must be positive, got %d", c.Actors.ScanCursors)
-	}
-	if c.GC.Interval < time.Millisecond {
-		bad("gc.interval", "must be at least 1ms, got %v", c.GC.Interval)
-	}
-	if c.GC.BatchSize < 1 {
-		bad("gc.batch_size", "must be positive, got %d", c.GC.BatchSize)
-	}
-	if c.GC.OrphanInterval < 0 || c.GC.OrphanBatch < 1 {
-		bad("gc.orphan_interval", "orphan_interval must not be negative (0 disables) and orphan_batch must be positive")
-	}
-	if c.GC.CompactAfterKeys < 0 {
-		bad("gc.compact_after_keys", "must not be negative (0 never compacts), got %d", c.GC.CompactAfterKeys)
-	}
-	if c.GC.MaxKeysPerSecond < 0 {
-		bad("gc.max_keys_per_second", "must not be negative (0: no cap), got %d", c.GC.MaxKeysPerSecond)
-	}
-	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
-		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	}
 	if a := c.Metrics.Addr; a != "" {
 		if _, _, err := net.SplitHostPort(a); err != nil {
@@ -489,20 +378,8 @@ func (c Config) Validate() error {
 	if a := c.Debug.PprofAddr; a != "" && !strings.HasPrefix(a, "127.0.0.1:") && !strings.HasPrefix(a, "localhost:") {
 		bad("debug.pprof_addr", "must be a loopback address (127.0.0.1:port), got %q", a)
 	}
-	if c.Cluster.NodeTimeout < 100*time.Millisecond {
-		bad("cluster.node_timeout", "must be at least 100ms, got %v", c.Cluster.NodeTimeout)
-	}
-	if c.Cluster.BusPort < 0 || c.Cluster.BusPort > 65535 {
-		bad("cluster.bus_port", "must be 0..65535 (0: any free port), got %d", c.Cluster.BusPort)
-	}
-	if c.Cluster.AnnouncePort < 0 || c.Cluster.AnnouncePort > 65535 {
-		bad("cluster.announce_port", "must be 0..65535 (0: server.port), got %d", c.Cluster.AnnouncePort)
-	}
 	if c.Cluster.Enabled && c.Cluster.AnnounceIP == "" && (strings.ContainsAny(strings.TrimSpace(c.Server.Bind), " ,") || unspecified(c.Server.Bind)) {
 		bad("cluster.announce_ip", "needed when server.bind (%q) does not name one address clients can reach", c.Server.Bind)
-	}
-	if c.Log.Format != "text" && c.Log.Format != "json" {
-		bad("log.format", "must be text or json, got %q", c.Log.Format)
 	}
 	return errors.Join(errs...)
 }
@@ -516,19 +393,46 @@ func unspecified(bind string) bool {
 	return false
 }
 
-// boolFlagKeys maps command-line switches (no value) to config keys.
-func boolFlagKeys() map[string]string {
-	return map[string]string{"cluster": "cluster.enabled"}
+// flagKeys maps command-line flags to config keys: switches (a bool, no
+// value) and flags with a value, as the settings table gives them.
+func flagKeys() (switches, flags map[string]string) {
+	switches, flags = map[string]string{}, map[string]string{}
+	for name, s := range settings.Flags(settings.Table()) {
+		if s.Type == settings.Bool {
+			switches[name] = s.Key
+		} else {
+			flags[name] = s.Key
+		}
+	}
+	return switches, flags
 }
 
-// flagKeys maps command-line flags to config keys.
-func flagKeys() map[string]string {
-	return map[string]string{
-		"bind": "server.bind", "port": "server.port", "dir": "storage.badger.dir",
-		"durability": "storage.badger.durability", "driver": "storage.driver", "pd": "storage.tikv.pd",
-		"shards": "actors.shards", "log-level": "log.level", "pprof": "debug.pprof_addr", "metrics": "metrics.addr",
-		"restore": "storage.badger.restore", "tls-port": "server.tls_port", "tls-cert-file": "server.tls_cert_file",
-		"tls-key-file": "server.tls_key_file", "tls-ca-cert-file": "server.tls_ca_cert_file",
+// Flatten returns every setting's value by key: int64 for integers,
+// time.Duration, bool, string, []string and map[string]string.
+func (c Config) Flatten() map[string]any {
+	out := map[string]any{}
+	flatten(reflect.ValueOf(c), "", out)
+	return out
+}
+
+func flatten(v reflect.Value, prefix string, out map[string]any) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		key, fv := prefix+f.Tag.Get("koanf"), v.Field(i)
+		switch {
+		case f.Type == reflect.TypeOf(time.Duration(0)):
+			out[key] = time.Duration(fv.Int())
+		case f.Type.Kind() == reflect.Struct:
+			flatten(fv, key+".", out)
+		case fv.CanInt():
+			out[key] = fv.Int()
+		default:
+			out[key] = fv.Interface()
+		}
 	}
 }
 
@@ -548,11 +452,10 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	fs := flag.NewFlagSet("rekv", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	path := fs.String("config", "", "YAML config file")
-	flagKeys := flagKeys()
+	boolFlagKeys, flagKeys := flagKeys()
 	for name, key := range flagKeys {
 		fs.String(name, "", "overrides "+key)
 	}
-	boolFlagKeys := boolFlagKeys()
 	for name, key := range boolFlagKeys {
 		fs.Bool(name, false, "sets "+key)
 	}
@@ -592,7 +495,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	}
 	cfg := Default()
 	var errs []error
-	known := knownKeys(reflect.TypeOf(cfg), "")
+	known := knownKeys(settings.Table())
 	for _, key := range k.Keys() {
 		switch {
 		case isKnown(known, key):
@@ -616,10 +519,10 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	return cfg, *path, errors.Join(errs...)
 }
 
-// listValue splits the comma-separated value of a list key given as one
-// string (environment, flags); other values stay as they are.
+// listValue splits the comma-separated value of a list setting given as
+// one string (environment, flags); other values stay as they are.
 func listValue(key, v string) any {
-	if key == "storage.tikv.pd" {
+	if settings.ByKey(settings.Table())[key].Type == settings.List {
 		return strings.Split(v, ",")
 	}
 	return v
@@ -639,24 +542,28 @@ func isKnown(known map[string]bool, key string) bool {
 	return false
 }
 
-func knownKeys(t reflect.Type, prefix string) map[string]bool {
+// knownKeys returns the settings' keys, with "key." for a map setting
+// (any key under it: see isKnown).
+func knownKeys(table []settings.Setting) map[string]bool {
 	out := map[string]bool{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		key := prefix + f.Tag.Get("koanf")
-		switch f.Type.Kind() {
-		case reflect.Struct:
-			for k := range knownKeys(f.Type, key+".") {
-				out[k] = true
-			}
-			continue
-		case reflect.Map:
-			out[key+"."] = true // any key under it (see isKnown)
-		}
+	for key, s := range settings.ByKey(table) {
 		out[key] = true
+		if s.Type == settings.Map {
+			out[key+"."] = true
+		}
+	}
+	return out
+}
+
+// ConfigValues returns, for each setting CONFIG shows that has a file key
+// too, its CONFIG name and its value in CONFIG's form (yes/no, seconds).
+func (c Config) ConfigValues() [][2]string {
+	values := c.Flatten()
+	var out [][2]string
+	for _, s := range settings.Config(settings.Table()) {
+		if s.Key != "" {
+			out = append(out, [2]string{s.Redis, s.ConfigValue(fmt.Sprint(values[s.Key]))})
+		}
 	}
 	return out
 }

@@ -1,12 +1,15 @@
 package conf
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rekv/rekv/settings"
 )
 
 func TestDefaultIsValid(t *testing.T) {
@@ -165,5 +168,53 @@ func TestClusterSettings(t *testing.T) {
 	c.Cluster.Enabled, c.Server.Bind, c.Cluster.AnnounceIP = true, "0.0.0.0", "10.0.0.7"
 	if err := c.Validate(); err != nil {
 		t.Fatalf("announce_ip with a wildcard bind: %v", err)
+	}
+}
+
+// TestEverySettingHasARow: the Config struct and the settings table
+// (package settings) name the same keys, and each default in the table is
+// what Default gives.
+func TestEverySettingHasARow(t *testing.T) {
+	rows := settings.ByKey(settings.Table())
+	values := Default().Flatten()
+	for key, v := range values {
+		s, ok := rows[key]
+		if !ok {
+			t.Errorf("%s: a Config field with no row in the settings table", key)
+			continue
+		}
+		want, err := s.Parse(s.Default)
+		if err != nil {
+			t.Errorf("%s: default %q: %v", key, s.Default, err)
+			continue
+		}
+		if fmt.Sprint(want) != fmt.Sprint(v) {
+			t.Errorf("%s: Default() = %v, the table's default %v", key, v, want)
+		}
+	}
+	for key := range rows {
+		if _, ok := values[key]; !ok {
+			t.Errorf("%s: a row of the settings table with no Config field", key)
+		}
+	}
+}
+
+// TestTableBoundsAreChecked: a value out of its row's bounds, or not one
+// of its values, is refused naming its key.
+func TestTableBoundsAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want string
+	}{
+		{"REKV_SERVER__PORT=70000", "server.port: must be 0..65535, got 70000"},
+		{"REKV_GC__BATCH_SIZE=0", "gc.batch_size: must be positive, got 0"},
+		{"REKV_STORAGE__TIKV__GC_LEASE_TERM=10ms", "storage.tikv.gc_lease_term: must be at least 1s, got 10ms"},
+		{"REKV_LOG__FORMAT=xml", `log.format: must be text or json, got "xml"`},
+		{"REKV_SERVER__BUSY_REPLY_THRESHOLD=-1", "server.busy_reply_threshold: must not be negative (0 disables), got -1"},
+	} {
+		_, _, err := Load(nil, []string{tc.env}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.env, err, tc.want)
+		}
 	}
 }

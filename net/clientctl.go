@@ -180,7 +180,8 @@ func (cl *client) Reset() {
 }
 
 // Shutdown implements command.Server.
-func (s *Server) Shutdown() bool {
+func (vw nodeRole) Shutdown() bool {
+	s := vw.s
 	if s.opts.Shutdown == nil {
 		return false
 	}

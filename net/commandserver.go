@@ -81,7 +81,8 @@ func (s *Server) gcFields() [][2]string {
 }
 
 // CheckAuth implements command.Server.
-func (s *Server) CheckAuth(user, pass []byte) error {
+func (vw configRole) CheckAuth(user, pass []byte) error {
+	s := vw.s
 	if user == nil {
 		if u := s.acl.User("default"); u != nil && u.On && u.NoPass {
 			return rerr.ErrNoPassword
@@ -95,4 +96,7 @@ func (s *Server) CheckAuth(user, pass []byte) error {
 }
 
 // ACL implements command.Server.
-func (s *Server) ACL() *acl.Store { return s.acl }
+func (vw configRole) ACL() *acl.Store {
+	s := vw.s
+	return s.acl
+}

@@ -2,7 +2,6 @@ package net
 
 import (
 	"crypto/tls"
-	_ "embed"
 	"log/slog"
 	"math"
 	"strconv"
@@ -15,26 +14,20 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/glob"
 	"github.com/rekv/rekv/resp"
+	"github.com/rekv/rekv/settings"
 )
 
 // CONFIG GET/SET over every Redis 7.0 parameter.
 //
-// params.txt lists each parameter as Redis 7.0 declares it — its kind,
-// default and accepted values (bool; int or memory with a range; enum;
-// string; immutable; the special formats; an alias naming another) — so
-// CONFIG SET validates and answers exactly as Redis does. A value is
-// remembered and returned by CONFIG GET; those with a meaning in rekv also
-// take effect at once (apply): notify-keyspace-events,
-// busy-reply-threshold, requirepass, timeout, maxclients,
-// proto-max-bulk-len, slowlog-log-slower-than, slowlog-max-len,
-// latency-monitor-threshold, tracking-table-max-keys and the
-// normal and pubsub hard limits of client-output-buffer-limit. The others (encodings, persistence,
-// replication, eviction...) have no effect here. port, bind, dir and
-// databases come from rekv's own configuration and cannot change at run
-// time. CONFIG SET of several pairs checks them all before changing any.
-
-//go:embed params.txt
-var paramsTable string
+// The settings table (package settings) gives each parameter as Redis 7.0
+// declares it — its type, default and accepted values (bool; int or
+// memory with a range; enum; string; the special formats; an alias naming
+// another) and whether CONFIG SET may change it — so CONFIG SET validates
+// and answers exactly as Redis does. A value is remembered and returned
+// by CONFIG GET; the rows marked live also take effect at once, by the
+// functions liveConfig gives (a test checks the two agree). The others
+// (encodings, persistence, replication...) have no effect here. CONFIG
+// SET of several pairs checks them all before changing any.
 
 type paramKind int
 
@@ -53,18 +46,9 @@ const (
 type param struct {
 	name     string
 	kind     paramKind
+	fixed    bool // from rekv's own configuration: not settable at all
 	min, max int64
 	values   []string // enum
-}
-
-// fixedParam reports the parameters read from rekv's own configuration,
-// which cannot be set at run time.
-func fixedParam(name string) bool {
-	switch name {
-	case "dir", "tls-port":
-		return true
-	}
-	return false
 }
 
 // config holds the parameter table and every parameter's value.
@@ -79,42 +63,31 @@ type config struct {
 	initial map[string]string
 }
 
+// loadConfig builds the parameter table from the settings table's rows
+// with a CONFIG name, then sets the values overrides give.
 func loadConfig(overrides [][2]string) *config {
 	c := &config{params: map[string]*param{}, alias: map[string]string{}, values: map[string]string{}}
-	for _, line := range strings.Split(paramsTable, "\n") {
-		f := strings.Split(line, "|")
-		if len(f) < 3 {
-			continue
-		}
-		name := f[0]
+	kinds := map[settings.Type]paramKind{settings.String: kindString, settings.Bool: kindBool, settings.Int: kindInt,
+		settings.Mem: kindMem, settings.MemPct: kindMemPct, settings.Enum: kindEnum, settings.Special: kindSpecial}
+	for _, row := range settings.Config(settings.Table()) {
+		name := row.Redis
 		c.order = append(c.order, name)
-		if f[1] == "alias" {
-			c.alias[name] = f[2]
+		if row.Alias != "" {
+			c.alias[name] = row.Alias
 			continue
 		}
-		p := &param{name: name}
-		switch f[1] {
-		case "bool":
-			p.kind = kindBool
-		case "int", "mem", "mempct":
-			p.kind = map[string]paramKind{"int": kindInt, "mem": kindMem, "mempct": kindMemPct}[f[1]]
-			p.min, _ = strconv.ParseInt(f[3], 10, 64)
-			p.max, _ = strconv.ParseInt(f[4], 10, 64)
-		case "enum":
-			p.kind, p.values = kindEnum, strings.Split(f[3], ",")
-		case "immutable":
+		p := &param{name: name, kind: kinds[row.ConfigType()], min: row.Min, max: row.Max, values: row.Values}
+		switch row.Apply {
+		case settings.AtStart:
 			p.kind = kindImmutable
-		case "special":
-			p.kind = kindSpecial
+		case settings.Protected:
+			p.kind = kindProtected
 		}
-		switch {
-		case name == "dbfilename", name == "dir":
-			p.kind = kindProtected // enable-protected-configs is no
-		case fixedParam(name):
-			p.kind = kindImmutable
-		}
+		// What rekv's own configuration gives (a row with a file key)
+		// cannot be given at start under server.redis either.
+		p.fixed = row.Key != "" && (row.Apply == settings.AtStart || row.Apply == settings.Protected)
 		c.params[name] = p
-		c.values[name] = f[2]
+		c.values[name] = row.Default
 	}
 	for _, kv := range overrides {
 		c.values[c.canonical(kv[0])] = kv[1]
@@ -339,7 +312,7 @@ func (c *config) set(pairs [][2]string, apply func(name, value string) error, st
 		if start && (canon == "port" || canon == "bind") {
 			return setErr(name, "comes from rekv's own configuration (server.port, server.bind)")
 		}
-		if (p.kind == kindImmutable || p.kind == kindProtected) && !(start && !fixedParam(canon)) {
+		if (p.kind == kindImmutable || p.kind == kindProtected) && !(start && !p.fixed) {
 			_, err := p.normalize(kv[1])
 			return named(name, canon, err)
 		}
@@ -350,7 +323,7 @@ func (c *config) set(pairs [][2]string, apply func(name, value string) error, st
 		canon := c.canonical(name)
 		p := c.params[canon]
 		v, err := p.normalize(kv[1])
-		if start && p.kind == kindImmutable && !fixedParam(canon) {
+		if start && p.kind == kindImmutable && !p.fixed {
 			v, err = kv[1], nil // set at start (server.redis), as in redis.conf
 		}
 		if err != nil {
@@ -400,7 +373,8 @@ type runtimeConf struct {
 }
 
 // ConfigGet implements command.Server.
-func (s *Server) ConfigGet(patterns [][]byte) [][2]string {
+func (vw configRole) ConfigGet(patterns [][]byte) [][2]string {
+	s := vw.s
 	return s.conf.get(patterns, func(pat []byte, name string) bool { return glob.Match(pat, []byte(name), true) })
 }
 
@@ -409,7 +383,8 @@ func (s *Server) ConfigGet(patterns [][]byte) [][2]string {
 // The tls-* parameters given together are checked together (a new
 // certificate with its new key), and the TLS configuration is reloaded
 // once, after all of them are set.
-func (s *Server) SetConfig(pairs [][2]string) error {
+func (vw configRole) SetConfig(pairs [][2]string) error {
+	s := vw.s
 	s.tlsMu.Lock()
 	defer s.tlsMu.Unlock()
 	o, tlsName := s.opts.TLS, ""
@@ -443,106 +418,170 @@ func (s *Server) applyConfig(name, value string) error {
 		setTLSOption(&s.opts.TLS, name, value) // checked and loaded by SetConfig
 		return nil
 	}
-	switch name {
-	case "notify-keyspace-events":
-		n, _ := command.ParseNotify(value)
-		s.notify.Store(uint32(n))
-	case "busy-reply-threshold":
-		ms, _ := strconv.ParseInt(value, 10, 64)
-		s.busyMs.Store(ms)
-	case "slowlog-log-slower-than":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.slowThreshold.Store(n)
-	case "latency-monitor-threshold":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.latencyThreshold.Store(n)
-	case "slowlog-max-len":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.SlowLog.SetMax(int(min(n, 1<<20)))
-	case "requirepass":
-		s.rt.requirePass.Store(&value)
-		rules := []string{"resetpass", ">" + value}
-		if value == "" {
-			rules = []string{"nopass"}
-		}
-		return s.acl.SetUser("default", rules) // Redis 7: requirepass is the default user's password
-	case "acllog-max-len":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.acl.SetLogMax(int(min(n, 1<<20)))
-	case "timeout":
-		sec, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
-	case "appendfsync":
-		if set := s.opts.SetDurability; set != nil {
-			return set(value)
-		}
-	case "port":
-		port, _ := strconv.Atoi(value)
-		if err := s.rebind(s.listenBind, port); err != nil {
-			s.log.Warn("CONFIG SET port: cannot listen", "port", port, "err", err)
-			return setErr("port", "Unable to listen on this port")
-		}
-		s.listenPort = port
-	case "bind":
-		if err := s.rebind(value, s.listenPort); err != nil {
-			s.log.Warn("CONFIG SET bind: cannot listen", "bind", value, "err", err)
-			return setErr("bind", "Failed to bind to specified addresses.")
-		}
-		s.listenBind = value
-	case "maxmemory-policy", "lfu-log-factor", "lfu-decay-time":
+	if apply := s.live[name]; apply != nil {
+		return apply(value)
+	}
+	return nil
+}
+
+// eviction applies an eviction parameter (to the LFU clocks).
+func (s *Server) eviction(name string) func(value string) error {
+	return func(value string) error {
 		if set := s.opts.SetEviction; set != nil {
 			set(name, value)
 		}
-	case "loglevel":
-		if lv := s.opts.LogLevel; lv != nil {
-			lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,
-				"warning": slog.LevelWarn}[value])
-		}
-	case "maxmemory":
-		n, _ := strconv.ParseUint(value, 10, 64)
-		s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
-	case "maxmemory-clients":
-		s.setClientsLimit(value)
-	case "client-query-buffer-limit":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.queryLimit.Store(n)
-	case "tracking-table-max-keys":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.tracking.maxKeys.Store(n)
-		s.limitTracking() // a lower limit evicts now, as Redis's cron does
-	case "replica-read-only":
-		s.rt.replicaReadOnly.Store(value == "yes")
-	case "replica-serve-stale-data":
-		s.rt.serveStale.Store(value == "yes")
-	case "repl-backlog-size":
-		if n, err := strconv.ParseInt(value, 10, 64); err == nil && s.opts.Replication != nil {
-			s.opts.Replication.SetBacklogSize(n)
-		}
-	case "min-replicas-to-write", "min-slaves-to-write":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.minReplicas.Store(n)
-	case "min-replicas-max-lag", "min-slaves-max-lag":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.minReplicasLag.Store(n)
-	case "maxclients":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.maxClients.Store(n)
-	case "proto-max-bulk-len":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		s.rt.maxBulk.Store(n)
-	case "client-output-buffer-limit":
-		f := strings.Fields(value)
-		for i := 0; i+3 < len(f); i += 4 {
-			hard, _ := memValue(f[i+1])
-			switch strings.ToLower(f[i]) {
-			case "normal":
-				s.rt.outNormal.Store(int64(min(hard, math.MaxInt64)))
-			case "pubsub":
-				s.rt.outPubSub.Store(int64(min(hard, math.MaxInt64)))
-			}
-		}
+		return nil
 	}
-	return nil
+}
+
+// liveConfig returns how each parameter the settings table marks live
+// (settings.Live), tls-* aside, takes effect, by CONFIG name.
+func (s *Server) liveConfig() map[string]func(value string) error {
+	return map[string]func(value string) error{
+		"notify-keyspace-events": func(value string) error {
+			n, _ := command.ParseNotify(value)
+			s.notify.Store(uint32(n))
+			return nil
+		},
+		"busy-reply-threshold": func(value string) error {
+			ms, _ := strconv.ParseInt(value, 10, 64)
+			s.busyMs.Store(ms)
+			return nil
+		},
+		"slowlog-log-slower-than": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.slowThreshold.Store(n)
+			return nil
+		},
+		"latency-monitor-threshold": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.latencyThreshold.Store(n)
+			return nil
+		},
+		"slowlog-max-len": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.slowLog.SetMax(int(min(n, 1<<20)))
+			return nil
+		},
+		"requirepass": func(value string) error {
+			s.rt.requirePass.Store(&value)
+			rules := []string{"resetpass", ">" + value}
+			if value == "" {
+				rules = []string{"nopass"}
+			}
+			return s.acl.SetUser("default", rules) // Redis 7: requirepass is the default user's password
+		},
+		"acllog-max-len": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.acl.SetLogMax(int(min(n, 1<<20)))
+			return nil
+		},
+		"timeout": func(value string) error {
+			sec, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.idleTimeout.Store(int64(time.Duration(sec) * time.Second))
+			return nil
+		},
+		"appendfsync": func(value string) error {
+			if set := s.opts.SetDurability; set != nil {
+				return set(value)
+			}
+			return nil
+		},
+		"port": func(value string) error {
+			port, _ := strconv.Atoi(value)
+			if err := s.rebind(s.listenBind, port); err != nil {
+				s.log.Warn("CONFIG SET port: cannot listen", "port", port, "err", err)
+				return setErr("port", "Unable to listen on this port")
+			}
+			s.listenPort = port
+			return nil
+		},
+		"bind": func(value string) error {
+			if err := s.rebind(value, s.listenPort); err != nil {
+				s.log.Warn("CONFIG SET bind: cannot listen", "bind", value, "err", err)
+				return setErr("bind", "Failed to bind to specified addresses.")
+			}
+			s.listenBind = value
+			return nil
+		},
+		"maxmemory-policy": s.eviction("maxmemory-policy"),
+		"lfu-log-factor":   s.eviction("lfu-log-factor"),
+		"lfu-decay-time":   s.eviction("lfu-decay-time"),
+		"loglevel": func(value string) error {
+			if lv := s.opts.LogLevel; lv != nil {
+				lv.Set(map[string]slog.Level{"debug": slog.LevelDebug, "verbose": slog.LevelInfo, "notice": slog.LevelInfo,
+					"warning": slog.LevelWarn}[value])
+			}
+			return nil
+		},
+		"maxmemory": func(value string) error {
+			n, _ := strconv.ParseUint(value, 10, 64)
+			s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
+			return nil
+		},
+		"maxmemory-clients": func(value string) error {
+			s.setClientsLimit(value)
+			return nil
+		},
+		"client-query-buffer-limit": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.queryLimit.Store(n)
+			return nil
+		},
+		"tracking-table-max-keys": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.tracking.SetMaxKeys(n)
+			s.limitTracking() // a lower limit evicts now, as Redis's cron does
+			return nil
+		},
+		"replica-read-only": func(value string) error {
+			s.rt.replicaReadOnly.Store(value == "yes")
+			return nil
+		},
+		"replica-serve-stale-data": func(value string) error {
+			s.rt.serveStale.Store(value == "yes")
+			return nil
+		},
+		"repl-backlog-size": func(value string) error {
+			if n, err := strconv.ParseInt(value, 10, 64); err == nil && s.opts.Replication != nil {
+				s.opts.Replication.SetBacklogSize(n)
+			}
+			return nil
+		},
+		"min-replicas-to-write": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.minReplicas.Store(n)
+			return nil
+		},
+		"min-replicas-max-lag": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.minReplicasLag.Store(n)
+			return nil
+		},
+		"maxclients": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.maxClients.Store(n)
+			return nil
+		},
+		"proto-max-bulk-len": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.maxBulk.Store(n)
+			return nil
+		},
+		"client-output-buffer-limit": func(value string) error {
+			f := strings.Fields(value)
+			for i := 0; i+3 < len(f); i += 4 {
+				hard, _ := memValue(f[i+1])
+				switch strings.ToLower(f[i]) {
+				case "normal":
+					s.rt.outNormal.Store(int64(min(hard, math.MaxInt64)))
+				case "pubsub":
+					s.rt.outPubSub.Store(int64(min(hard, math.MaxInt64)))
+				}
+			}
+			return nil
+		},
+	}
 }
 
 // initConfig loads the parameter table with rekv's own settings and puts
@@ -559,6 +598,7 @@ func (s *Server) initConfig() {
 		[2]string{"proto-max-bulk-len", strconv.FormatInt(o.Limits.MaxBulkLen, 10)},
 	)
 	s.conf = loadConfig(own)
+	s.live = s.liveConfig()
 	s.listenBind = s.conf.values["bind"]
 	s.listenPort, _ = strconv.Atoi(s.conf.values["port"])
 	pass := o.RequirePass

@@ -40,7 +40,8 @@ type Replication interface {
 }
 
 // Failover implements command.Admin.
-func (s *Server) Failover(o command.FailoverOptions) error {
+func (vw nodeRole) Failover(o command.FailoverOptions) error {
+	s := vw.s
 	if s.opts.Replication == nil {
 		return rerr.Errorf("ERR replication is not available on this node")
 	}
@@ -48,7 +49,8 @@ func (s *Server) Failover(o command.FailoverOptions) error {
 }
 
 // WaitReplicas implements command.Admin.
-func (s *Server) WaitReplicas(n int, timeout time.Duration, now bool, done func(int)) {
+func (vw nodeRole) WaitReplicas(n int, timeout time.Duration, now bool, done func(int)) {
+	s := vw.s
 	g, reply := s.guard(), done
 	done = func(k int) { g.Func("WAIT reply", func() { reply(k) })() } // called from timers and goroutines
 	if s.opts.Replication != nil {
@@ -65,7 +67,8 @@ func (s *Server) WaitReplicas(n int, timeout time.Duration, now bool, done func(
 }
 
 // ReplicaOf implements command.Admin (REPLICAOF, SLAVEOF).
-func (s *Server) ReplicaOf(host string, port int) (string, error) {
+func (vw nodeRole) ReplicaOf(host string, port int) (string, error) {
+	s := vw.s
 	if s.opts.Replication == nil {
 		return "", rerr.Errorf("ERR replication is not available on this node")
 	}

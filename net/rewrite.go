@@ -6,36 +6,24 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/atomicfile"
+	"github.com/rekv/rekv/settings"
 )
 
 // CONFIG REWRITE writes the parameters changed since the start (CONFIG
 // SET) back into the YAML configuration file the server was started
 // with, editing its YAML tree so that comments and the order of what is
-// there are kept. A parameter with a rekv setting of its own goes there
-// (rewriteKeys); every other goes under server.redis, the map of Redis
-// parameters applied at start. The file is replaced whole (a temporary
+// there are kept. A parameter with a rekv setting of its own (a row of
+// the settings table with a file key) goes there, in the file's form;
+// every other goes under server.redis, the map of Redis parameters
+// applied at start. The file is replaced whole (a temporary
 // file renamed over it). Without a configuration file, or if the file
 // cannot be read, parsed or written, it answers why.
-
-// rewriteKeys maps Redis parameters to rekv settings with their YAML
-// kind.
-var rewriteKeys = map[string]struct {
-	path []string
-	tag  string
-}{
-	"requirepass":            {[]string{"server", "requirepass"}, "!!str"},
-	"timeout":                {[]string{"server", "timeout"}, "!!int"},
-	"maxclients":             {[]string{"server", "max_clients"}, "!!int"},
-	"notify-keyspace-events": {[]string{"server", "notify_keyspace_events"}, "!!str"},
-	"busy-reply-threshold":   {[]string{"server", "busy_reply_threshold"}, "!!int"},
-	"proto-max-bulk-len":     {[]string{"server", "proto_max_bulk_len"}, "!!int"},
-}
 
 // StartConfig applies the Redis parameters of the configuration
 // (server.redis) as CONFIG SET would, then records the values in force
@@ -59,7 +47,8 @@ func (s *Server) StartConfig(params map[string]string) error {
 }
 
 // SyncStore implements command.Server.
-func (s *Server) SyncStore() error {
+func (vw nodeRole) SyncStore() error {
+	s := vw.s
 	if s.opts.Sync != nil {
 		return s.opts.Sync()
 	}
@@ -67,7 +56,8 @@ func (s *Server) SyncStore() error {
 }
 
 // SetActiveExpire implements command.Server.
-func (s *Server) SetActiveExpire(on bool) {
+func (vw nodeRole) SetActiveExpire(on bool) {
+	s := vw.s
 	if s.opts.ActiveExpire != nil {
 		s.opts.ActiveExpire(on)
 	}
@@ -100,7 +90,8 @@ func (c *config) changed() [][2]string {
 }
 
 // ConfigRewrite implements command.Server.
-func (s *Server) ConfigRewrite() error {
+func (vw configRole) ConfigRewrite() error {
+	s := vw.s
 	file := s.info.ConfigFile
 	if file == "" {
 		return rerr.Errorf("ERR The server is running without a config file")
@@ -131,15 +122,17 @@ func rewriteFile(file string, changed [][2]string) error {
 		return fmt.Errorf("%s is not a YAML mapping", file)
 	}
 	root := doc.Content[0]
+	own := map[string]settings.Setting{}
+	for _, row := range settings.Config(settings.Table()) {
+		if row.Key != "" {
+			own[row.Redis] = row
+		}
+	}
 	for _, kv := range changed {
 		name, value := kv[0], kv[1]
-		if k, ok := rewriteKeys[name]; ok {
-			if k.tag == "!!int" {
-				if _, err := strconv.ParseInt(value, 10, 64); err != nil {
-					k.tag = "!!str"
-				}
-			}
-			if err := setYAML(root, k.path, value, k.tag); err != nil {
+		if row, ok := own[name]; ok {
+			v, tag := row.FileValue(value)
+			if err := setYAML(root, strings.Split(row.Key, "."), v, tag); err != nil {
 				return err
 			}
 			continue

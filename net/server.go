@@ -18,6 +18,7 @@ import (
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/guard"
+	"github.com/rekv/rekv/net/tracking"
 	"github.com/rekv/rekv/resp"
 	"github.com/rekv/rekv/state"
 )
@@ -121,7 +122,7 @@ type Server struct {
 	listenBind string
 	listenPort int
 
-	tracking *tracker
+	tracking *tracking.Table
 	tls      *tlsFront // nil without TLS
 	acl      *acl.Store
 	tlsMu    sync.Mutex // CONFIG SET of tls-* parameters
@@ -141,6 +142,7 @@ type Server struct {
 	totalCmds  atomic.Int64
 	release    releaser
 	conf       *config
+	live       map[string]func(value string) error // CONFIG SET of a live parameter (config.go)
 	rt         runtimeConf
 	paused     pause
 	stats      serverStats
@@ -155,11 +157,11 @@ type Server struct {
 	storageErr atomic.Pointer[string]
 
 	// The slow log and the latency monitor (package state) answer
-	// SLOWLOG and LATENCY through their promoted methods.
-	state.SlowLog
-	state.LatencyMonitor
-	// Saver answers SAVE, BGSAVE and LASTSAVE.
-	state.Saver
+	// SLOWLOG and LATENCY (diagRole).
+	slowLog state.SlowLog
+	latency state.LatencyMonitor
+	// saver answers SAVE, BGSAVE and LASTSAVE (nodeRole).
+	saver state.Saver
 	// Broker holds the Pub/Sub tables and answers PUBLISH, SPUBLISH and
 	// PUBSUB.
 	*state.Broker
@@ -170,7 +172,7 @@ type Server struct {
 // New returns a server for the commands of reg; Start gives it the engine
 // they run on (which is built with this server as its command.Server).
 func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
-	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), Broker: state.NewBroker(), tracking: newTracker(), loopsUp: make(chan struct{}),
+	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), Broker: state.NewBroker(), tracking: tracking.New(), loopsUp: make(chan struct{}),
 		booted: make(chan struct{}), stopped: make(chan error, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
@@ -187,8 +189,8 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	if o.RequirePass != "" {
 		_ = s.acl.SetUser("default", []string{"resetpass", ">" + o.RequirePass})
 	}
-	s.Saver.File, s.Saver.Backup, s.Saver.NoBackup, s.Saver.Log = o.BackupFile, o.Backup, o.NoBackup, log
-	s.Saver.Start(s.start)
+	s.saver.File, s.saver.Backup, s.saver.NoBackup, s.saver.Log = o.BackupFile, o.Backup, o.NoBackup, log
+	s.saver.Start(s.start)
 	s.initConfig()
 	return s
 }
@@ -489,11 +491,3 @@ func (s *Server) forget(cl *client) {
 		s.nclients.Add(-1)
 	}
 }
-
-// roles returns the server as the roles commands use (command.Server).
-func (s *Server) roles() command.Server {
-	return command.Server{Clients: s, Config: s, Node: s, Status: s, Diag: s, Broker: s}
-}
-
-// Roles is roles, for the engine the node builds with this server.
-func (s *Server) Roles() command.Server { return s.roles() }

@@ -24,6 +24,6 @@ func (s *Server) slowCommand(cl *client, args [][]byte, d time.Duration) {
 	// The threshold first: the client's name takes its lock, once per
 	// command otherwise.
 	if th := s.rt.slowThreshold.Load(); th >= 0 && d.Microseconds() >= th {
-		s.SlowLog.Record(th, args, d, cl.addr, cl.Name())
+		s.slowLog.Record(th, args, d, cl.addr, cl.Name())
 	}
 }

@@ -29,7 +29,8 @@ func (cl *client) SetReplConf(option, value string) {
 // SendRDB implements command.Admin: the connection goes to the
 // replication master (Replication.ServeReplica), a replica's link from
 // now on, or the way its RDB file goes out (REPLCONF rdb-only 1).
-func (s *Server) SendRDB(c command.Connection, h command.ReplHello) error {
+func (vw nodeRole) SendRDB(c command.Connection, h command.ReplHello) error {
+	s := vw.s
 	cl, ok := c.(*client)
 	if !ok {
 		return rerr.ErrInternal

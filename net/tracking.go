@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
@@ -58,28 +56,11 @@ type trackState struct {
 	prefixes                         []string
 }
 
-// tracker is the server's tracking table and BCAST prefixes.
-type tracker struct {
-	mu       sync.Mutex
-	keys     map[string]map[int64]struct{}
-	items    int
-	prefixes map[string]map[int64]struct{}
-	clients  atomic.Int64 // clients with tracking on
-	nkeys    atomic.Int64 // len(keys), read without the lock
-	maxKeys  atomic.Int64 // tracking-table-max-keys; 0: no limit
-}
-
-func newTracker() *tracker {
-	t := &tracker{keys: map[string]map[int64]struct{}{}, prefixes: map[string]map[int64]struct{}{}}
-	t.maxKeys.Store(1_000_000)
-	return t
-}
-
 // Track implements command.Client (CLIENT TRACKING).
 func (cl *client) Track(o command.TrackOptions) error {
 	t := cl.srv.tracking
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Lock()
+	defer t.Unlock()
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if !o.On {
@@ -105,7 +86,7 @@ func (cl *client) Track(o command.TrackOptions) error {
 		}
 	}
 	if !cur.on {
-		t.clients.Add(1)
+		t.ClientOnLocked()
 		cl.tracking.Store(true)
 	}
 	prefixes := cur.prefixes
@@ -120,12 +101,7 @@ func (cl *client) Track(o command.TrackOptions) error {
 			if !slices.Contains(prefixes, p) {
 				prefixes = append(prefixes, p)
 			}
-			ids := t.prefixes[p]
-			if ids == nil {
-				ids = map[int64]struct{}{}
-				t.prefixes[p] = ids
-			}
-			ids[cl.id] = struct{}{}
+			t.AddPrefixLocked(p, cl.id)
 		}
 		slices.Sort(prefixes)
 		cur.prefixes = prefixes
@@ -160,20 +136,11 @@ func (cl *client) disableTrackingLocked() {
 		return
 	}
 	for _, p := range cl.trk.prefixes {
-		if ids := t.prefixes[p]; ids != nil {
-			delete(ids, cl.id)
-			if len(ids) == 0 {
-				delete(t.prefixes, p)
-			}
-		}
+		t.RemovePrefixLocked(p, cl.id)
 	}
 	cl.trk = trackState{}
 	cl.tracking.Store(false)
-	if t.clients.Add(-1) == 0 {
-		clear(t.keys) // nobody is left to tell
-		t.items = 0
-		t.nkeys.Store(0)
-	}
+	t.ClientOffLocked()
 }
 
 // disableTracking turns tracking off (RESET, a closed connection).
@@ -182,11 +149,11 @@ func (cl *client) disableTracking() {
 		return
 	}
 	t := cl.srv.tracking
-	t.mu.Lock()
+	t.Lock()
 	cl.mu.Lock()
 	cl.disableTrackingLocked()
 	cl.mu.Unlock()
-	t.mu.Unlock()
+	t.Unlock()
 }
 
 // SetNoTouch implements command.Client (CLIENT NO-TOUCH).
@@ -264,54 +231,38 @@ func (s *Server) TrackKeys(r actors.Replier, keys [][]byte) {
 		return
 	}
 	t := s.tracking
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, k := range keys {
-		ids := t.keys[string(k)]
-		if ids == nil {
-			ids = map[int64]struct{}{}
-			t.keys[string(k)] = ids
-		}
-		if _, ok := ids[cl.id]; !ok {
-			ids[cl.id] = struct{}{}
-			t.items++
-		}
-	}
+	t.Lock()
+	defer t.Unlock()
+	t.RecordLocked(cl.id, keys)
 	s.limitTrackingLocked()
 }
 
 // limitTracking drops keys from the tracking table, each with its
 // invalidation, until it holds at most tracking-table-max-keys.
 func (s *Server) limitTracking() {
-	s.tracking.mu.Lock()
-	defer s.tracking.mu.Unlock()
+	s.tracking.Lock()
+	defer s.tracking.Unlock()
 	s.limitTrackingLocked()
 }
 
 func (s *Server) limitTrackingLocked() {
-	t := s.tracking
-	if max := t.maxKeys.Load(); max > 0 {
-		for k := range t.keys { // random enough: Go's map order
-			if int64(len(t.keys)) <= max {
-				break
-			}
-			s.invalidateKeyLocked(k, nil)
-		}
+	for _, k := range s.tracking.ExcessLocked() {
+		s.invalidateKeyLocked(k, nil)
 	}
-	t.nkeys.Store(int64(len(t.keys)))
+	s.tracking.CountLocked()
 }
 
 // Invalidate is actors.Options.Invalidate: it sends the invalidation
 // messages for the keys a committed command of client by wrote.
 func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool) {
-	s.Saver.Dirty(int64(max(len(keys), 1)))
+	s.saver.Dirty(int64(max(len(keys), 1)))
 	t := s.tracking
-	if t.clients.Load() == 0 && t.nkeys.Load() == 0 {
+	if t.Idle() {
 		return
 	}
 	self, _ := by.(*client)
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Lock()
+	defer t.Unlock()
 	if flushed {
 		s.clients.Range(func(_, v any) bool {
 			cl := v.(*client)
@@ -320,31 +271,24 @@ func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool
 			}
 			return true
 		})
-		clear(t.keys)
-		t.items = 0
+		t.ClearLocked()
 	}
-	var bcast map[string][][]byte // prefix -> keys written under it
+	written := make([][]byte, 0, len(keys))
 	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		if seen[string(k.Key)] {
 			continue
 		}
 		seen[string(k.Key)] = true
-		if len(t.keys) > 0 {
+		written = append(written, k.Key)
+		if t.HasKeysLocked() {
 			s.invalidateKeyLocked(string(k.Key), self)
 		}
-		for p := range t.prefixes {
-			if strings.HasPrefix(string(k.Key), p) {
-				if bcast == nil {
-					bcast = map[string][][]byte{}
-				}
-				bcast[p] = append(bcast[p], k.Key)
-			}
-		}
 	}
+	bcast := t.UnderPrefixesLocked(written)             // prefix -> keys written under it
 	for _, p := range slices.Sorted(maps.Keys(bcast)) { // Redis's order
 		ks := bcast[p]
-		for id := range t.prefixes[p] {
+		for id := range t.PrefixClientsLocked(p) {
 			v, ok := s.clients.Load(id)
 			if !ok {
 				continue
@@ -356,20 +300,13 @@ func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool
 			s.sendInvalidation(cl, ks)
 		}
 	}
-	t.nkeys.Store(int64(len(t.keys)))
+	t.CountLocked()
 }
 
 // invalidateKeyLocked removes key from the table and tells the clients
 // that read it (not self, when it asked for NOLOOP).
 func (s *Server) invalidateKeyLocked(key string, self *client) {
-	t := s.tracking
-	ids, ok := t.keys[key]
-	if !ok {
-		return
-	}
-	delete(t.keys, key)
-	t.items -= len(ids)
-	for id := range ids {
+	for id := range s.tracking.TakeLocked(key) {
 		v, ok := s.clients.Load(id)
 		if !ok {
 			continue
@@ -442,15 +379,6 @@ func (s *Server) sendInvalidation(cl *client, keys [][]byte) {
 func (s *Server) ClientExists(id int64) bool {
 	_, ok := s.clients.Load(id)
 	return ok
-}
-
-// trackingInfo returns INFO's tracking figures: clients, keys, items,
-// prefixes.
-func (s *Server) trackingInfo() (clients, keys, items, prefixes int) {
-	t := s.tracking
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return int(t.clients.Load()), len(t.keys), t.items, len(t.prefixes)
 }
 
 func formatRedir(t trackState) string {

@@ -25,7 +25,7 @@ var aclKey = []byte{drivers.SystemPrefix, 'a', 'c', 'l'}
 const aclPoll = 500 * time.Millisecond
 
 func (n *Node) startACL(drv drivers.Driver, shared bool) error {
-	store := n.net.ACL()
+	store := n.net.Roles().Config.ACL()
 	switch {
 	case len(n.cfg.Server.ACLUsers) > 0:
 		if err := store.LoadLines("server.acl_users", n.cfg.Server.ACLUsers); err != nil {

@@ -562,32 +562,19 @@ func restore(drv drivers.Driver, file string, log *slog.Logger) error {
 
 // configParams are the values CONFIG GET reports, under Redis's names.
 func configParams(cfg conf.Config) [][2]string {
-	appendfsync := cfg.Storage.Badger.Durability
-	return [][2]string{
-		{"bind", cfg.Server.Bind},
-		{"port", strconv.Itoa(cfg.Server.Port)},
-		{"maxclients", strconv.Itoa(cfg.Server.MaxClients)},
-		{"proto-max-bulk-len", strconv.FormatInt(cfg.Server.ProtoMaxBulkLen, 10)},
+	// The settings with a file key and a CONFIG name come from the
+	// settings table; these are the CONFIG values rekv computes.
+	return append(cfg.ConfigValues(), [][2]string{
 		{"databases", strconv.Itoa(server.Databases)},
 		{"appendonly", "no"},
-		{"appendfsync", appendfsync},
 		{"save", ""},
-		{"dir", cfg.Storage.Badger.Dir},
 		{"dbfilename", filepath.Base(cfg.Storage.Badger.BackupPath())},
-		{"aclfile", cfg.Server.ACLFile},
-		{"tls-port", strconv.Itoa(cfg.Server.TLSPort)},
-		{"tls-cert-file", cfg.Server.TLSCertFile},
-		{"tls-key-file", cfg.Server.TLSKeyFile},
-		{"tls-ca-cert-file", cfg.Server.TLSCACertFile},
-		{"tls-auth-clients", cfg.Server.TLSAuthClients},
-		{"tls-protocols", cfg.Server.TLSProtocols},
 		{"shutdown-timeout", strconv.Itoa(max(1, int(cfg.Server.ShutdownTimeout/time.Second)))},
 		{"loglevel", map[string]string{"debug": "debug", "info": "notice", "warn": "warning", "error": "warning"}[cfg.Log.Level]},
 		{"maxmemory", "0"},
 		{"maxmemory-clients", strconv.FormatInt(cfg.Memory.Sizing().ClientsBytes, 10)},
-		{"timeout", strconv.Itoa(cfg.Server.Timeout)},
 		{"client-output-buffer-limit", fmt.Sprintf("normal %d %d 0 slave 268435456 67108864 60 pubsub %d %d 0",
 			cfg.Server.OutputBufferLimitNormal, cfg.Server.OutputBufferLimitNormal,
 			cfg.Server.OutputBufferLimitPubSub, cfg.Server.OutputBufferLimitPubSub)},
-	}
+	}...)
 }

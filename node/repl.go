@@ -12,7 +12,7 @@ import (
 
 // configValue returns a parameter's value now (CONFIG GET name).
 func (n *Node) configValue(name string) string {
-	for _, kv := range n.net.ConfigGet([][]byte{[]byte(name)}) {
+	for _, kv := range n.net.Roles().Config.ConfigGet([][]byte{[]byte(name)}) {
 		return kv[1]
 	}
 	return ""
