@@ -7,16 +7,19 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/server"
 	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/drivers/faulty"
+	"github.com/rekv/rekv/resp"
 )
 
 // commitCounter counts the commits of writable transactions.
@@ -246,5 +249,40 @@ func TestGroupCommitUndetermined(t *testing.T) {
 	fd.FailCommits(nil)
 	if got := dispatchAll(t, e, reg, []string{"get k"}, nil).results(t, 1); got[0] != "$-1\r\n" {
 		t.Fatalf("GET k = %q: a failed commit stored something", got[0])
+	}
+}
+
+// BenchmarkRunConn runs a connection command (PING) through the stages
+// every command passes: the Runtime's Ctx and panic guard, then the slow
+// log and commandstats hook.
+func BenchmarkRunConn(b *testing.B) {
+	bdb, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := command.NewRegistry(strings.Commands(), keys.Commands(), server.Commands())
+	var slow int
+	e, err := New(Options{Shards: 1, MetaCacheSize: 1000, ScanCursors: 10,
+		Hooks: Hooks{Slow: func(Replier, *command.Spec, [][]byte, time.Duration, bool) { slow++ }}},
+		bdb, reg, command.Server{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = e.Stop(context.Background()); _ = bdb.Close() }()
+	args := [][]byte{[]byte("ping")}
+	spec, _ := reg.Resolve(args)
+	w := resp.NewWriter(2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		run, _ := spec.Parse(args)
+		w.Reset(2)
+		if err := e.RunConn(w, Call{Spec: spec, Args: args, Runner: run}, chanReplier(nil)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if slow != b.N || string(w.Bytes()) != "+PONG\r\n" {
+		b.Fatalf("%d commands timed of %d; reply %q", slow, b.N, w.Bytes())
 	}
 }

@@ -269,10 +269,20 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 	return e, nil
 }
 
-// RunConn runs a connection command on its event loop, through the
-// engine's Runtime (Runtime.StepConn): the Ctx and the panic guard every
-// command gets.
-func (e *Engine) RunConn(w *resp.Writer, call Call) error { return e.rt.StepConn(w, call) }
+// RunConn runs a connection command of client on its event loop,
+// through the stages every command passes: the engine's Runtime
+// (Runtime.StepConn: the Ctx and the panic guard), then the slow log and
+// commandstats (done). A transaction command that hands its work to the
+// shards (WATCH, EXEC answering ErrReplyLater) is timed there instead.
+func (e *Engine) RunConn(w *resp.Writer, call Call, client Replier) error {
+	t0 := time.Now()
+	err := e.rt.StepConn(w, call)
+	later := errors.Is(err, command.ErrReplyLater)
+	if !later || call.Spec.Flags&command.Transaction == 0 {
+		e.done(client, call.Spec, call.Args, t0, err != nil && !later)
+	}
+	return err
+}
 
 // FlushMarkers returns the databases' flush markers (read by the GC).
 func (e *Engine) FlushMarkers() *store.FlushMarkers { return e.markers }
@@ -500,13 +510,20 @@ func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
 // failed is whether it answered an error (an error reply a script
 // returned included, as Redis counts failed_calls).
 func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
+	e.done(req.Client, req.Spec, req.Args, t0, failed)
+}
+
+// done is the stage every client command ends with, connection and
+// storage commands alike: its time and outcome go to the slow log and
+// INFO commandstats (Hooks.Slow).
+func (e *Engine) done(client Replier, spec *command.Spec, args [][]byte, t0 time.Time, failed bool) {
 	switch {
-	case e.hooks.Slow != nil && req.Args != nil:
-		e.hooks.Slow(req.Client, req.Spec, req.Args, time.Since(t0), failed)
-	case req.Spec != nil && req.Spec.Flags&command.RunsQueued != 0 && e.rt.Server.Status != nil:
+	case e.hooks.Slow != nil && args != nil:
+		e.hooks.Slow(client, spec, args, time.Since(t0), failed)
+	case spec != nil && spec.Flags&command.RunsQueued != 0 && e.rt.Server.Status != nil:
 		// EXEC has no Args (it is not slow-logged, as in Redis) but is
 		// counted in INFO commandstats.
-		e.rt.Server.Status.CommandDone(req.Spec, time.Since(t0), failed)
+		e.rt.Server.Status.CommandDone(spec, time.Since(t0), failed)
 	}
 }
 

@@ -3,7 +3,6 @@ package net
 import (
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
@@ -141,14 +140,7 @@ func (s *Server) runConn(cl *client, spec *command.Spec, args [][]byte, runner c
 	if s.Monitoring() && !state.Unmonitored(spec) {
 		s.monitorConn(cl, spec, args)
 	}
-	t0 := time.Now()
-	err := s.engine.RunConn(w, actors.Call{Spec: spec, Args: args, Runner: runner, Client: cl.roles(), DB: db})
-	if handedOff := spec.Flags&command.Transaction != 0 && errors.Is(err, command.ErrReplyLater); !handedOff {
-		// WATCH and EXEC hand their work to the engine, which times it.
-		d := time.Since(t0)
-		s.commandDone(spec, d, err != nil && !errors.Is(err, command.ErrReplyLater))
-		s.slowCommand(cl, args, d)
-	}
+	err := s.engine.RunConn(w, actors.Call{Spec: spec, Args: args, Runner: runner, Client: cl.roles(), DB: db}, cl)
 	cl.cur, cl.curArgs = nil, nil
 	if errors.Is(err, command.ErrReplyLater) {
 		return // the engine replies (WATCH, EXEC)
