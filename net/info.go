@@ -66,12 +66,7 @@ func (s *Server) sampleOps(stop <-chan struct{}) {
 
 // InfoSection implements command.Server.
 func (s *Server) InfoSection(name string) ([][2]string, bool) {
-	conf := func(name string) string {
-		if v := s.conf.get([][]byte{[]byte(name)}, func(p []byte, n string) bool { return string(p) == n }); len(v) > 0 {
-			return v[0][1]
-		}
-		return ""
-	}
+	conf := s.configValue
 	switch name {
 	case "server":
 		return info.Server(info.ServerFigures{Version: s.info.Version, RunID: s.stats.runID, ConfigFile: s.info.ConfigFile,
