@@ -19,6 +19,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
@@ -499,7 +500,7 @@ func (e *Engine) execute(req *Request, own int) {
 // shards (each key's meta in its own shard's cache) and a purge of those
 // shards' caches.
 func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
-	return func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(mk[2:])] }, func() {
+	return func(mk []byte) *store.MetaCache { return e.caches[e.ShardOf(codec.MetaUserKey(mk))] }, func() {
 		for _, i := range shards {
 			e.caches[i].Purge()
 		}

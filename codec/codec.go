@@ -102,35 +102,59 @@ func (m Meta) Expired(now int64) bool { return m.ExpireAt != 0 && m.ExpireAt <= 
 const metaFixed = 1 + 8 + 8
 
 // AppendMetaKey appends the meta key of (db, key) to dst.
-func AppendMetaKey(dst []byte, db uint8, key []byte) []byte {
-	dst = append(dst, PrefixMeta, db)
+func AppendMetaKey(dst []byte, db Slot, key []byte) []byte {
+	dst = AppendSlot(append(dst, PrefixMeta), db)
 	return append(dst, key...)
 }
 
 // MetaKey returns the meta key of (db, key).
-func MetaKey(db uint8, key []byte) []byte {
-	return AppendMetaKey(make([]byte, 0, 2+len(key)), db, key)
+func MetaKey(db Slot, key []byte) []byte {
+	return AppendMetaKey(make([]byte, 0, 1+SlotLen(db)+len(key)), db, key)
 }
 
 // StampKey returns the key of a user key's write stamp: on a store shared
 // by several nodes, every transaction that writes the key (members
 // included) sets it to a fresh random value, or deletes it with the key,
 // so WATCH on one node sees writes made on another.
-func StampKey(db uint8, key []byte) []byte {
-	return append(append(make([]byte, 0, 2+len(key)), PrefixStamp, db), key...)
+func StampKey(db Slot, key []byte) []byte {
+	return append(AppendSlot(append(make([]byte, 0, 1+SlotLen(db)+len(key)), PrefixStamp), db), key...)
 }
 
 // DecodeMetaKey splits a meta key into its db and user key (aliasing k).
-func DecodeMetaKey(k []byte) (db uint8, key []byte, err error) {
+func DecodeMetaKey(k []byte) (db Slot, key []byte, err error) {
 	if len(k) < 2 || k[0] != PrefixMeta {
 		return 0, nil, ErrCorrupt
 	}
-	return k[1], k[2:], nil
+	db, n, err := ReadSlot(k[1:])
+	if err != nil {
+		return 0, nil, err
+	}
+	return db, k[1+n:], nil
+}
+
+// MetaUserKey returns the user key of a meta key (aliasing mk), or nil
+// if mk is not one.
+func MetaUserKey(mk []byte) []byte {
+	_, key, err := DecodeMetaKey(mk)
+	if err != nil {
+		return nil
+	}
+	return key
 }
 
 // MetaRange returns the [start, end) range holding every meta key of db.
-func MetaRange(db uint8) (start, end []byte) {
-	return []byte{PrefixMeta, db}, []byte{PrefixMeta, db + 1}
+func MetaRange(db Slot) (start, end []byte) {
+	return slotRange(PrefixMeta, db)
+}
+
+// slotRange returns the [start, end) range of the keys of family prefix
+// in slot db.
+func slotRange(prefix byte, db Slot) (start, end []byte) {
+	start = AppendSlot([]byte{prefix}, db)
+	if db == MaxSlot {
+		return start, []byte{prefix, 0xf0}
+	}
+	return start, AppendSlot([]byte{prefix}, db+1)
 }
 
 // MetaRangeAll returns the [start, end) range holding every meta key.
@@ -256,30 +280,30 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 }
 
 // appendKeyed appends prefix | db | len(key) | key | version.
-func appendKeyed(dst []byte, prefix, db byte, key []byte, version uint64) []byte {
-	dst = append(dst, prefix, db)
+func appendKeyed(dst []byte, prefix byte, db Slot, key []byte, version uint64) []byte {
+	dst = AppendSlot(append(dst, prefix), db)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(key)))
 	dst = append(dst, key...)
 	return binary.BigEndian.AppendUint64(dst, version)
 }
 
 // SubKeyPrefix returns the prefix shared by every sub-key of one key version.
-func SubKeyPrefix(db uint8, key []byte, version uint64) []byte {
+func SubKeyPrefix(db Slot, key []byte, version uint64) []byte {
 	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixData, db, key, version)
 }
 
 // AppendSubKey appends the sub-key of field under (db, key, version) to dst.
-func AppendSubKey(dst []byte, db uint8, key []byte, version uint64, field []byte) []byte {
+func AppendSubKey(dst []byte, db Slot, key []byte, version uint64, field []byte) []byte {
 	return append(appendKeyed(dst, PrefixData, db, key, version), field...)
 }
 
 // ScoreKeyPrefix returns the prefix of one zset version's score index.
-func ScoreKeyPrefix(db uint8, key []byte, version uint64) []byte {
+func ScoreKeyPrefix(db Slot, key []byte, version uint64) []byte {
 	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixScore, db, key, version)
 }
 
 // AppendScoreKey appends the score-index key of (score, member) to dst.
-func AppendScoreKey(dst []byte, db uint8, key []byte, version uint64, score float64, member []byte) []byte {
+func AppendScoreKey(dst []byte, db Slot, key []byte, version uint64, score float64, member []byte) []byte {
 	dst = appendKeyed(dst, PrefixScore, db, key, version)
 	dst = binary.BigEndian.AppendUint64(dst, EncodeScore(score))
 	return append(dst, member...)
@@ -313,12 +337,12 @@ func DecodeScore(u uint64) float64 {
 }
 
 // TTLKey returns the TTL-index key of (db, key) expiring at expireAt.
-func TTLKey(expireAt int64, db uint8, key []byte) []byte {
+func TTLKey(expireAt int64, db Slot, key []byte) []byte {
 	return timeKey(PrefixTTL, expireAt, db, key)
 }
 
 // DecodeTTLKey inverts TTLKey. The user key aliases k.
-func DecodeTTLKey(k []byte) (expireAt int64, db uint8, key []byte, err error) {
+func DecodeTTLKey(k []byte) (expireAt int64, db Slot, key []byte, err error) {
 	return decodeTimeKey(PrefixTTL, k)
 }
 
@@ -328,19 +352,23 @@ func TTLRangeUntil(now int64) (start, end []byte) { return timeRangeUntil(Prefix
 // The two time indexes (TTL, hash-TTL) share one layout:
 // prefix | at (8) | db | key.
 
-func timeKey(prefix byte, at int64, db uint8, key []byte) []byte {
-	dst := make([]byte, 0, 10+len(key))
+func timeKey(prefix byte, at int64, db Slot, key []byte) []byte {
+	dst := make([]byte, 0, 9+SlotLen(db)+len(key))
 	dst = append(dst, prefix)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(at))
-	dst = append(dst, db)
+	dst = AppendSlot(dst, db)
 	return append(dst, key...)
 }
 
-func decodeTimeKey(prefix byte, k []byte) (at int64, db uint8, key []byte, err error) {
+func decodeTimeKey(prefix byte, k []byte) (at int64, db Slot, key []byte, err error) {
 	if len(k) < 10 || k[0] != prefix {
 		return 0, 0, nil, ErrCorrupt
 	}
-	return int64(binary.BigEndian.Uint64(k[1:9])), k[9], k[10:], nil
+	db, n, err := ReadSlot(k[9:])
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	return int64(binary.BigEndian.Uint64(k[1:9])), db, k[9+n:], nil
 }
 
 func timeRangeUntil(prefix byte, now int64) (start, end []byte) {
@@ -356,19 +384,19 @@ const (
 )
 
 // FieldTTLKey returns the key holding the expiry of a hash field.
-func FieldTTLKey(db uint8, key []byte, version uint64, field []byte) []byte {
+func FieldTTLKey(db Slot, key []byte, version uint64, field []byte) []byte {
 	dst := appendKeyed(make([]byte, 0, 15+len(key)+len(field)), PrefixScore, db, key, version)
 	return append(append(dst, fieldTTLTag), field...)
 }
 
 // FieldOrderPrefix returns the prefix of a hash version's fields ordered
 // by expiry; FieldOrderKey the key of one.
-func FieldOrderPrefix(db uint8, key []byte, version uint64) []byte {
+func FieldOrderPrefix(db Slot, key []byte, version uint64) []byte {
 	return append(appendKeyed(make([]byte, 0, 23+len(key)), PrefixScore, db, key, version), fieldOrderTag)
 }
 
 // FieldOrderKey returns the key ordering field by its expiry at.
-func FieldOrderKey(db uint8, key []byte, version uint64, at int64, field []byte) []byte {
+func FieldOrderKey(db Slot, key []byte, version uint64, at int64, field []byte) []byte {
 	dst := binary.BigEndian.AppendUint64(FieldOrderPrefix(db, key, version), uint64(at))
 	return append(dst, field...)
 }
@@ -384,10 +412,10 @@ func DecodeFieldOrderSuffix(b []byte) (at int64, field []byte, err error) {
 
 // HashTTLKey returns the hash-TTL index key of (db, key) whose earliest
 // field expiry is at or after at: 'f' | at (8) | db | key.
-func HashTTLKey(at int64, db uint8, key []byte) []byte { return timeKey(PrefixHashTTL, at, db, key) }
+func HashTTLKey(at int64, db Slot, key []byte) []byte { return timeKey(PrefixHashTTL, at, db, key) }
 
 // DecodeHashTTLKey inverts HashTTLKey. The user key aliases k.
-func DecodeHashTTLKey(k []byte) (at int64, db uint8, key []byte, err error) {
+func DecodeHashTTLKey(k []byte) (at int64, db Slot, key []byte, err error) {
 	return decodeTimeKey(PrefixHashTTL, k)
 }
 
@@ -396,12 +424,12 @@ func DecodeHashTTLKey(k []byte) (at int64, db uint8, key []byte, err error) {
 func HashTTLRangeUntil(now int64) (start, end []byte) { return timeRangeUntil(PrefixHashTTL, now) }
 
 // GarbageKey returns the key recording that (db, key, version) is dead.
-func GarbageKey(db uint8, key []byte, version uint64) []byte {
+func GarbageKey(db Slot, key []byte, version uint64) []byte {
 	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixGarbage, db, key, version)
 }
 
 // DecodeGarbageKey inverts GarbageKey. The user key aliases k.
-func DecodeGarbageKey(k []byte) (db uint8, key []byte, version uint64, err error) {
+func DecodeGarbageKey(k []byte) (db Slot, key []byte, version uint64, err error) {
 	db, key, version, rest, err := decodeKeyed(k, PrefixGarbage)
 	if err == nil && len(rest) != 0 {
 		err = ErrCorrupt
@@ -410,27 +438,35 @@ func DecodeGarbageKey(k []byte) (db uint8, key []byte, version uint64, err error
 }
 
 // DecodeSubKey splits a sub-key into its parts. Slices alias k.
-func DecodeSubKey(k []byte) (db uint8, key []byte, version uint64, field []byte, err error) {
+func DecodeSubKey(k []byte) (db Slot, key []byte, version uint64, field []byte, err error) {
 	return decodeKeyed(k, PrefixData)
 }
 
 // DecodeScoreKey splits a score-index key into its parts; rest is the
 // sortable score and member (see DecodeScoreSuffix). Slices alias k.
-func DecodeScoreKey(k []byte) (db uint8, key []byte, version uint64, rest []byte, err error) {
+func DecodeScoreKey(k []byte) (db Slot, key []byte, version uint64, rest []byte, err error) {
 	return decodeKeyed(k, PrefixScore)
 }
 
-func decodeKeyed(k []byte, prefix byte) (db uint8, key []byte, version uint64, rest []byte, err error) {
+func decodeKeyed(k []byte, prefix byte) (db Slot, key []byte, version uint64, rest []byte, err error) {
 	if len(k) < 14 || k[0] != prefix {
 		return 0, nil, 0, nil, ErrCorrupt
 	}
-	n := uint64(binary.BigEndian.Uint32(k[2:6]))
-	if uint64(len(k)) < 6+n+8 {
+	db, sl, err := ReadSlot(k[1:])
+	if err != nil {
+		return 0, nil, 0, nil, err
+	}
+	k = k[1+sl:]
+	if len(k) < 4 {
 		return 0, nil, 0, nil, ErrCorrupt
 	}
-	key = k[6 : 6+n]
-	version = binary.BigEndian.Uint64(k[6+n:])
-	return k[1], key, version, k[6+n+8:], nil
+	n := uint64(binary.BigEndian.Uint32(k))
+	if uint64(len(k)) < 4+n+8 {
+		return 0, nil, 0, nil, ErrCorrupt
+	}
+	key = k[4 : 4+n]
+	version = binary.BigEndian.Uint64(k[4+n:])
+	return db, key, version, k[4+n+8:], nil
 }
 
 // ListField returns the sub-key field of list element i: its index,
@@ -486,24 +522,28 @@ func DecodeLease(b []byte) (owner string, until int64, err error) {
 // record (EncodeDBRecord): the slot its keys are stored under and that
 // slot's flush marker — every meta of the slot whose version is below the
 // marker is dead (FLUSHDB).
-func FlushMarkerKey(db uint8) []byte { return []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h', db} }
+func FlushMarkerKey(db Slot) []byte {
+	return AppendSlot([]byte{PrefixSystem, 'f', 'l', 'u', 's', 'h'}, db)
+}
 
 // EncodeDBRecord encodes a database record: the flush marker (8 bytes, big
 // endian) then the slot byte. A logical database's keys are stored under
 // its slot's db byte; SWAPDB exchanges two databases' records, so it moves
 // no key.
-func EncodeDBRecord(marker uint64, slot uint8) []byte {
-	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 9), marker), slot)
+func EncodeDBRecord(marker uint64, slot Slot) []byte {
+	return AppendSlot(binary.BigEndian.AppendUint64(make([]byte, 0, 8+SlotLen(slot)), marker), slot)
 }
 
 // DecodeDBRecord inverts EncodeDBRecord. A record of 8 bytes (written
 // before SWAPDB existed) is a marker alone: the database is its own slot.
-func DecodeDBRecord(db uint8, b []byte) (marker uint64, slot uint8, err error) {
-	switch len(b) {
-	case 8:
+func DecodeDBRecord(db Slot, b []byte) (marker uint64, slot Slot, err error) {
+	if len(b) == 8 {
 		return binary.BigEndian.Uint64(b), db, nil
-	case 9:
-		return binary.BigEndian.Uint64(b), b[8], nil
+	}
+	if len(b) > 8 {
+		if slot, n, err := ReadSlot(b[8:]); err == nil && 8+n == len(b) {
+			return binary.BigEndian.Uint64(b), slot, nil
+		}
 	}
 	return 0, 0, fmt.Errorf("codec: db record of %d bytes: %w", len(b), ErrCorrupt)
 }

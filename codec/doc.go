@@ -3,9 +3,14 @@
 // with no I/O, and the layout may only grow, never change meaning.
 //
 // All integers are big-endian so that byte order equals numeric order. The
-// first byte of every stored key is a prefix naming its family:
+// first byte of every stored key is a prefix naming its family. "slot" is
+// where a logical database's keys are stored (Slot, slot.go): 1 to 4
+// bytes, ordered and prefix-free; slots 0-127 are the single byte every
+// release wrote before slots were widened, so data written then reads
+// unchanged. A database's record ('s' "flush" db, db encoded as a slot)
+// names its slot, so FLUSHDB and SWAPDB move no key:
 //
-//	meta key     'm' | db (1) | userkey
+//	meta key     'm' | slot | userkey
 //	meta value   flags (1) | expireAt ms (8, 0 = none) | version (8)
 //	             | size (8, collections only)
 //	             | head (8) | tail (8)            (lists only)
@@ -23,25 +28,26 @@
 //	             meta's head and tail bound the live indexes)
 //	chunk        sub-key field chunk index (8) -> StringChunk bytes (the
 //	             last may be shorter; a missing chunk reads as zeros)
-//	sub-key      'd' | db (1) | len(userkey) (4) | userkey | version (8) | field
+//	sub-key      'd' | slot | len(userkey) (4) | userkey | version (8) | field
 //	stream entry sub-key field 0 | ms (8) | seq (8) -> count (4)
 //	             | (len (4) | field or value)...; fields with tags 1-4 hold
 //	             consumer groups: 1 group, 2 consumer, 3 pending entry,
 //	             4 per-consumer pending index (rstream/groups.go)
-//	zset score   'z' | db (1) | len(userkey) (4) | userkey | version (8)
+//	zset score   'z' | slot | len(userkey) (4) | userkey | version (8)
 //	             | sortable score (8) | member     -> ""
 //	field TTLs   a hash version's score range holds its fields' TTLs:
 //	             'z' ... version | 0 | field -> expireAt (8), and
 //	             'z' ... version | 1 | expireAt (8) | field -> "" (by time)
-//	ttl index    't' | expireAt (8) | db (1) | userkey -> version (8)
-//	hash ttls    'f' | field TTL (8) | db (1) | userkey -> "" (one per hash
+//	ttl index    't' | expireAt (8) | slot | userkey -> version (8)
+//	hash ttls    'f' | field TTL (8) | slot | userkey -> "" (one per hash
 //	             with field TTLs, at its meta's field TTL; stale ones are
 //	             dropped by the GC)
-//	garbage      'g' | db (1) | len(userkey) (4) | userkey | version (8) -> ""
-//	write stamp  'w' | db (1) | userkey          -> random (8), shared stores only
+//	garbage      'g' | slot | len(userkey) (4) | userkey | version (8) -> ""
+//	write stamp  'w' | slot | userkey          -> random (8), shared stores only
 //	system       's' | name                      (bookkeeping: version high-water
-//	                                               mark; 's' "flush" db -> version,
-//	                                               the db's flush marker;
+//	                                               mark; 's' "flush" db -> flush
+//	                                               marker (8) | slot, the
+//	                                               db's record;
 //	                                               's' "gclease" -> until ms (8)
 //	                                               | owner, the GC lease;
 //	                                               's' "fn" 0 name -> code of

@@ -382,7 +382,7 @@ func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 		}
 		groups := map[int][][]byte{}
 		n, end := 0, false
-		start, stop := codec.MetaRange(uint8(db))
+		start, stop := codec.MetaRange(codec.Slot(db))
 		if c.cursor[db] != nil {
 			start = c.cursor[db]
 		}
@@ -500,7 +500,7 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 // shard, another database's after a SWAPDB, or written behind the
 // cursor).
 func (c *Collector) walkDue(start, end []byte, cursor *[]byte, budget int,
-	decode func(k []byte) (int64, uint8, []byte, error)) (map[[2]int][]ttlItem, int, []byte, error) {
+	decode func(k []byte) (int64, codec.Slot, []byte, error)) (map[[2]int][]ttlItem, int, []byte, error) {
 	if *cursor != nil && bytes.Compare(*cursor, start) > 0 {
 		start = *cursor
 	}

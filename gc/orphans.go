@@ -86,7 +86,7 @@ func (c *Collector) OrphanStep() (int, error) {
 // orphaned reports whether version of (db, key) is dead without a garbage
 // entry. A meta hidden by a flush marker still counts as its owner: the
 // flush sweep turns it into garbage.
-func (c *Collector) orphaned(tx drivers.Txn, db uint8, key []byte, version uint64) (bool, error) {
+func (c *Collector) orphaned(tx drivers.Txn, db codec.Slot, key []byte, version uint64) (bool, error) {
 	if _, err := tx.Get(codec.GarbageKey(db, key, version)); err == nil {
 		return false, nil
 	} else if !errors.Is(err, drivers.ErrNotFound) {

@@ -340,7 +340,7 @@ func (t *Tx) copyCollection(src record, srcKey, dstKey []byte) (codec.Meta, erro
 }
 
 // copyVersion is copyCollection between databases.
-func (t *Tx) copyVersion(src record, srcSlot uint8, srcKey []byte, dstSlot uint8, dstKey []byte) (codec.Meta, error) {
+func (t *Tx) copyVersion(src record, srcSlot codec.Slot, srcKey []byte, dstSlot codec.Slot, dstKey []byte) (codec.Meta, error) {
 	m := src.meta
 	v, err := t.nextVersion()
 	if err != nil {

@@ -65,7 +65,7 @@ func (t *Tx) Move(key []byte, dstDB int) (bool, error) {
 // copyRecord returns the meta of a copy of s (key src stored under
 // srcSlot) as key dst of the selected database, copying its sub-keys if it
 // has any.
-func (t *Tx) copyRecord(s record, srcSlot uint8, src, dst []byte) (codec.Meta, error) {
+func (t *Tx) copyRecord(s record, srcSlot codec.Slot, src, dst []byte) (codec.Meta, error) {
 	if s.meta.HasSubKeys() {
 		return t.copyVersion(s, srcSlot, src, t.slot, dst)
 	}

@@ -18,7 +18,7 @@ const Databases = 16
 // marker write and the GC reclaims what it hides. SWAPDB exchanges two
 // databases' records, so it moves no key either.
 type DBRecord struct {
-	Slot   uint8
+	Slot   codec.Slot
 	Marker uint64
 }
 
@@ -52,7 +52,7 @@ func (f *FlushMarkers) Reload(drv drivers.Driver) error {
 	defer tx.Rollback()
 	keys := make([][]byte, Databases)
 	for db := range keys {
-		keys[db] = codec.FlushMarkerKey(uint8(db))
+		keys[db] = codec.FlushMarkerKey(codec.Slot(db))
 	}
 	vals, err := tx.BatchGet(keys)
 	if err != nil {
@@ -72,7 +72,7 @@ func (f *FlushMarkers) Reload(drv drivers.Driver) error {
 }
 
 func decodeRecord(db int, b []byte) (DBRecord, error) {
-	m, slot, err := codec.DecodeDBRecord(uint8(db), b)
+	m, slot, err := codec.DecodeDBRecord(codec.Slot(db), b)
 	if err == nil && int(slot) >= Databases {
 		err = fmt.Errorf("store: database %d record names slot %d: %w", db, slot, codec.ErrCorrupt)
 	}
@@ -88,7 +88,7 @@ func (f *FlushMarkers) Record(tx drivers.Txn, db int) (DBRecord, error) {
 	if !f.Shared() {
 		return f.Held(db), nil
 	}
-	b, err := tx.Get(codec.FlushMarkerKey(uint8(db)))
+	b, err := tx.Get(codec.FlushMarkerKey(codec.Slot(db)))
 	return f.stored(db, b, err)
 }
 
@@ -96,7 +96,7 @@ func (f *FlushMarkers) Record(tx drivers.Txn, db int) (DBRecord, error) {
 // err (drivers.ErrNotFound: none stored), and takes it (set).
 func (f *FlushMarkers) stored(db int, b []byte, err error) (DBRecord, error) {
 	if errors.Is(err, drivers.ErrNotFound) {
-		return DBRecord{Slot: uint8(db)}, nil
+		return DBRecord{Slot: codec.Slot(db)}, nil
 	}
 	if err != nil {
 		return DBRecord{}, err
@@ -112,10 +112,10 @@ func (f *FlushMarkers) stored(db int, b []byte, err error) (DBRecord, error) {
 // Held returns db's record as held in memory.
 func (f *FlushMarkers) Held(db int) DBRecord {
 	if f == nil || db < 0 || db >= Databases {
-		return DBRecord{Slot: uint8(max(db, 0))}
+		return DBRecord{Slot: codec.Slot(max(db, 0))}
 	}
 	s := f.swap[db].Load() ^ uint32(db)
-	return DBRecord{Slot: uint8(s), Marker: f.v[s].Load()}
+	return DBRecord{Slot: codec.Slot(s), Marker: f.v[s].Load()}
 }
 
 // set takes a committed (or read) record of db: its slot, and its marker

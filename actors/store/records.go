@@ -55,7 +55,7 @@ var errMoved = fmt.Errorf("%w: the database was flushed or swapped since last se
 // held.
 func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
 	db := t.presumedDB
-	mk := codec.FlushMarkerKey(uint8(db))
+	mk := codec.FlushMarkerKey(codec.Slot(db))
 	keys := [][]byte{mk}
 	if key != nil && !bytes.Equal(key, mk) {
 		keys = append(keys, key)
@@ -136,7 +136,7 @@ func (vw Records) Record(db int) (DBRecord, error) {
 
 // slotOf returns the slot of database db (see Record); an error is kept
 // for the next read, as Use does.
-func (t *Tx) slotOf(db int) uint8 {
+func (t *Tx) slotOf(db int) codec.Slot {
 	if db == int(t.db) {
 		return t.slot
 	}
@@ -192,7 +192,7 @@ func (vw Records) Swap(a, b int) error {
 
 // writeRecord stores db's record; the selected database follows it.
 func (t *Tx) writeRecord(db int, r DBRecord) error {
-	if err := t.txn.Set(codec.FlushMarkerKey(uint8(db)), codec.EncodeDBRecord(r.Marker, r.Slot)); err != nil {
+	if err := t.txn.Set(codec.FlushMarkerKey(codec.Slot(db)), codec.EncodeDBRecord(r.Marker, r.Slot)); err != nil {
 		return err
 	}
 	if t.records == nil {
@@ -207,7 +207,7 @@ func (t *Tx) writeRecord(db int, r DBRecord) error {
 
 // deadIn reports whether a meta stored under slot with version v is dead
 // by FLUSHDB.
-func (t *Tx) deadIn(slot uint8, v uint64) bool {
+func (t *Tx) deadIn(slot codec.Slot, v uint64) bool {
 	for _, r := range t.records {
 		if r.Slot == slot {
 			return v < r.Marker

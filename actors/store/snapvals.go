@@ -31,8 +31,8 @@ func (f *FlushMarkers) ReadKeys(db int, keys [][]byte, into [][]byte) [][]byte {
 	if db < 0 || db >= Databases {
 		return into
 	}
-	slot := uint8(f.Held(db).Slot)
-	into = append(into, codec.FlushMarkerKey(uint8(db)))
+	slot := f.Held(db).Slot
+	into = append(into, codec.FlushMarkerKey(codec.Slot(db)))
 	for _, k := range keys {
 		into = append(into, codec.MetaKey(slot, k))
 	}

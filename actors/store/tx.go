@@ -19,8 +19,8 @@ type Tx struct {
 	txn     drivers.Txn // &mt
 	mt      memberTxn
 	drv     drivers.Driver
-	db      uint8 // the selected logical database
-	slot    uint8 // where db's keys are stored (its DBRecord's slot)
+	db      uint8      // the selected logical database
+	slot    codec.Slot // where db's keys are stored (its DBRecord's slot)
 	now     int64
 	caches  CacheResolver
 	markers *FlushMarkers
