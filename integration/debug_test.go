@@ -14,7 +14,7 @@ import (
 // SET-ACTIVE-EXPIRE (the GC expires nothing meanwhile), ERROR,
 // RELOAD, the errors — and SLEEP makes the connection wait.
 func TestDebugLikeRedis(t *testing.T) {
-	off := dialRaw(t, startNode(t, "badger", nil).Addr())
+	off := dialRaw(t, startNode(t, drivers()[0], nil).Addr())
 	offRedis := dialRaw(t, redisServer(t))
 	if got, want := off.do("DEBUG", "SLEEP", "0"), offRedis.do("DEBUG", "SLEEP", "0"); got != want {
 		t.Fatalf("DEBUG by default: rekv %q, redis %q", got, want)
