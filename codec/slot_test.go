@@ -109,3 +109,22 @@ func TestLayoutOfSmallSlots(t *testing.T) {
 		t.Errorf("meta key % x outside its slot's range [% x, % x)", k, start, end)
 	}
 }
+
+// TestNamespaceLayout: namespace 0's databases are the slots every
+// release used; the last namespace's last database is MaxSlot; a
+// definition round-trips.
+func TestNamespaceLayout(t *testing.T) {
+	if NamespaceDB(0, 15) != 15 || NamespaceDB(1, 0) != 16 || NamespaceDB(MaxNamespace, 15) != MaxSlot {
+		t.Errorf("databases: ns 0 db 15 -> %d, ns 1 db 0 -> %d, last -> %d (MaxSlot %d)",
+			NamespaceDB(0, 15), NamespaceDB(1, 0), NamespaceDB(MaxNamespace, 15), MaxSlot)
+	}
+	if id, token, err := DecodeNamespace(EncodeNamespace(7, "s3cret")); id != 7 || token != "s3cret" || err != nil {
+		t.Errorf("definition: %d %q %v", id, token, err)
+	}
+	if _, _, err := DecodeNamespace([]byte{1}); err == nil {
+		t.Error("a 1-byte definition decoded")
+	}
+	if bytes.HasPrefix(NamespaceIDKey(), NamespacePrefix()) {
+		t.Error("the id key is under the definitions' prefix")
+	}
+}
