@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -524,6 +525,25 @@ func DecodeLease(b []byte) (owner string, until int64, err error) {
 // marker is dead (FLUSHDB).
 func FlushMarkerKey(db Slot) []byte {
 	return AppendSlot([]byte{PrefixSystem, 'f', 'l', 'u', 's', 'h'}, db)
+}
+
+// RecordRange returns the [start, end) range of every database's record.
+func RecordRange() (start, end []byte) {
+	p := []byte{PrefixSystem, 'f', 'l', 'u', 's', 'h'}
+	return p, PrefixEnd(p)
+}
+
+// DecodeRecordKey returns the database whose record key k is.
+func DecodeRecordKey(k []byte) (Slot, error) {
+	start, _ := RecordRange()
+	if !bytes.HasPrefix(k, start) {
+		return 0, ErrCorrupt
+	}
+	db, n, err := ReadSlot(k[len(start):])
+	if err == nil && len(start)+n != len(k) {
+		err = ErrCorrupt
+	}
+	return db, err
 }
 
 // EncodeDBRecord encodes a database record: the flush marker (8 bytes, big

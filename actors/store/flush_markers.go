@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rekv/rekv/codec"
@@ -26,14 +27,54 @@ type DBRecord struct {
 // each slot's flush marker. Readers load them without locks; only a
 // command holding every shard changes them.
 //
+// Databases are numbered across namespaces (codec.NamespaceDB): the 16 of
+// namespace n are 16n..16n+15, held in page n, made when one of them is
+// first recorded; a database's slot is always one of its own
+// namespace's (SWAPDB stays inside a namespace).
+//
 // When several nodes share the store (shared), another node may flush or
 // swap at any time: every transaction then reads its databases' records
 // from its own snapshot (Record); the markers here only grow to the
 // highest seen, and the slots here are a hint (for the GC, which checks).
 type FlushMarkers struct {
-	v      [Databases]atomic.Uint64 // flush marker per slot
-	swap   [Databases]atomic.Uint32 // slot per logical database, xor the database (zero: its own)
+	pages  atomic.Pointer[[]*markerPage] // by namespace; nil: none recorded
+	grow   sync.Mutex                    // adding pages (copy on write)
 	shared bool
+}
+
+// markerPage is one namespace's records.
+type markerPage struct {
+	v    [Databases]atomic.Uint64 // flush marker per slot
+	swap [Databases]atomic.Uint32 // slot per database, xor the database (zero: its own)
+}
+
+// page returns the page of database (or slot) db, nil if none; with
+// add, it makes it.
+func (f *FlushMarkers) page(db int, add bool) *markerPage {
+	if f == nil || db < 0 || db > int(codec.MaxSlot) {
+		return nil
+	}
+	n := db / Databases
+	if ps := f.pages.Load(); ps != nil && n < len(*ps) && (*ps)[n] != nil {
+		return (*ps)[n]
+	}
+	if !add {
+		return nil
+	}
+	f.grow.Lock()
+	defer f.grow.Unlock()
+	var ps []*markerPage
+	if cur := f.pages.Load(); cur != nil {
+		ps = *cur
+	}
+	if n < len(ps) && ps[n] != nil {
+		return ps[n]
+	}
+	next := make([]*markerPage, max(len(ps), n+1))
+	copy(next, ps)
+	next[n] = &markerPage{}
+	f.pages.Store(&next)
+	return next[n]
 }
 
 // LoadFlushMarkers reads the records from storage; shared makes every
@@ -43,38 +84,32 @@ func LoadFlushMarkers(drv drivers.Driver, shared bool) (*FlushMarkers, error) {
 	return f, f.Reload(drv)
 }
 
-// Reload takes the records storage holds now (one batch read).
+// Reload takes the records storage holds now, every namespace's.
 func (f *FlushMarkers) Reload(drv drivers.Driver) error {
 	tx, err := drv.Begin(false)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	keys := make([][]byte, Databases)
-	for db := range keys {
-		keys[db] = codec.FlushMarkerKey(codec.Slot(db))
-	}
-	vals, err := tx.BatchGet(keys)
-	if err != nil {
-		return err
-	}
-	for db, b := range vals {
-		if b == nil {
-			continue
-		}
-		r, err := decodeRecord(db, b)
+	start, end := codec.RecordRange()
+	return tx.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		db, err := codec.DecodeRecordKey(k)
 		if err != nil {
-			return err
+			return false, err
 		}
-		f.set(db, r)
-	}
-	return nil
+		r, err := decodeRecord(int(db), v)
+		if err != nil {
+			return false, err
+		}
+		f.set(int(db), r)
+		return true, nil
+	})
 }
 
 func decodeRecord(db int, b []byte) (DBRecord, error) {
 	m, slot, err := codec.DecodeDBRecord(codec.Slot(db), b)
-	if err == nil && int(slot) >= Databases {
-		err = fmt.Errorf("store: database %d record names slot %d: %w", db, slot, codec.ErrCorrupt)
+	if err == nil && int(slot)/Databases != db/Databases {
+		err = fmt.Errorf("store: database %d record names slot %d, another namespace's: %w", db, slot, codec.ErrCorrupt)
 	}
 	return DBRecord{Slot: slot, Marker: m}, err
 }
@@ -111,20 +146,28 @@ func (f *FlushMarkers) stored(db int, b []byte, err error) (DBRecord, error) {
 
 // Held returns db's record as held in memory.
 func (f *FlushMarkers) Held(db int) DBRecord {
-	if f == nil || db < 0 || db >= Databases {
+	p := f.page(db, false)
+	if p == nil {
 		return DBRecord{Slot: codec.Slot(max(db, 0))}
 	}
-	s := f.swap[db].Load() ^ uint32(db)
-	return DBRecord{Slot: codec.Slot(s), Marker: f.v[s].Load()}
+	base := db - db%Databases
+	s := p.swap[db-base].Load() ^ uint32(db-base)
+	return DBRecord{Slot: codec.Slot(base + int(s)), Marker: p.v[s].Load()}
 }
 
 // set takes a committed (or read) record of db: its slot, and its marker
 // unless the slot's is already higher.
 func (f *FlushMarkers) set(db int, r DBRecord) {
-	f.swap[db].Store(uint32(r.Slot) ^ uint32(db))
+	p := f.page(db, true)
+	if p == nil {
+		return
+	}
+	base := db - db%Databases
+	s := int(r.Slot) - base // within the namespace (decodeRecord checks)
+	p.swap[db-base].Store(uint32(s) ^ uint32(db-base))
 	for {
-		cur := f.v[r.Slot].Load()
-		if r.Marker <= cur || f.v[r.Slot].CompareAndSwap(cur, r.Marker) {
+		cur := p.v[s].Load()
+		if r.Marker <= cur || p.v[s].CompareAndSwap(cur, r.Marker) {
 			return
 		}
 	}
@@ -132,18 +175,24 @@ func (f *FlushMarkers) set(db int, r DBRecord) {
 
 // Get returns slot's marker (0: never flushed).
 func (f *FlushMarkers) Get(slot int) uint64 {
-	if f == nil || slot < 0 || slot >= Databases {
+	p := f.page(slot, false)
+	if p == nil {
 		return 0
 	}
-	return f.v[slot].Load()
+	return p.v[slot%Databases].Load()
 }
 
 // DBOf returns the logical database held to use slot (on a shared store,
 // as last seen: the caller checks in its transaction, see Tx.Slot).
 func (f *FlushMarkers) DBOf(slot int) int {
-	for db := range f.swap {
-		if int(f.swap[db].Load()^uint32(db)) == slot {
-			return db
+	p := f.page(slot, false)
+	if p == nil {
+		return slot
+	}
+	base := slot - slot%Databases
+	for db := range p.swap {
+		if int(p.swap[db].Load()^uint32(db)) == slot-base {
+			return base + db
 		}
 	}
 	return slot

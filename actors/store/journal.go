@@ -37,14 +37,14 @@ type refSet struct {
 	idx map[uint64]int32
 }
 
-func (s *refSet) add(db uint8, key []byte) {
-	if n := len(s.list); n > 0 && s.list[n-1].DB == int(db) && string(s.list[n-1].Key) == string(key) {
+func (s *refSet) add(db int, key []byte) {
+	if n := len(s.list); n > 0 && s.list[n-1].DB == db && string(s.list[n-1].Key) == string(key) {
 		return
 	}
 	if s.idx == nil && len(s.list) >= 8 {
 		s.idx = make(map[uint64]int32, 16)
 		for i, r := range s.list {
-			h := refHash(uint8(r.DB), r.Key)
+			h := refHash(r.DB, r.Key)
 			if _, ok := s.idx[h]; !ok {
 				s.idx[h] = int32(i)
 			}
@@ -53,7 +53,7 @@ func (s *refSet) add(db uint8, key []byte) {
 	if s.idx != nil {
 		h := refHash(db, key)
 		if i, ok := s.idx[h]; ok {
-			if r := s.list[i]; r.DB == int(db) && string(r.Key) == string(key) || s.scan(db, key) {
+			if r := s.list[i]; r.DB == db && string(r.Key) == string(key) || s.scan(db, key) {
 				return
 			}
 		} else {
@@ -62,13 +62,13 @@ func (s *refSet) add(db uint8, key []byte) {
 	} else if s.scan(db, key) {
 		return
 	}
-	s.list = append(s.list, KeyRef{int(db), key})
+	s.list = append(s.list, KeyRef{db, key})
 }
 
 // scan reports whether (db, key) is in the list, looking at every entry.
-func (s *refSet) scan(db uint8, key []byte) bool {
+func (s *refSet) scan(db int, key []byte) bool {
 	for _, r := range s.list {
-		if r.DB == int(db) && string(r.Key) == string(key) {
+		if r.DB == db && string(r.Key) == string(key) {
 			return true
 		}
 	}
@@ -76,7 +76,7 @@ func (s *refSet) scan(db uint8, key []byte) bool {
 }
 
 // refHash hashes (db, key) for refSet's index.
-func refHash(db uint8, key []byte) uint64 {
+func refHash(db int, key []byte) uint64 {
 	return xxhash.Sum64(key) ^ uint64(db)*0x9e3779b97f4a7c15
 }
 

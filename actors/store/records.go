@@ -20,11 +20,11 @@ func (t *Tx) Use(db int) {
 func (t *Tx) use(db int) error {
 	if t.mt.first != nil && db == t.presumedDB {
 		r := t.presumed // confirmed by the first operation
-		t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+		t.db, t.slot, t.minVer = db, r.Slot, r.Marker
 		return nil
 	}
 	r, err := t.Records().Record(db)
-	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+	t.db, t.slot, t.minVer = db, r.Slot, r.Marker
 	return err
 }
 
@@ -34,12 +34,12 @@ func (t *Tx) use(db int) error {
 // one round trip where it was two, the record's and the key's.
 func (t *Tx) presume(db int) {
 	if r, ok := t.atRecords.get(db); ok { // read at this snapshot already
-		t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+		t.db, t.slot, t.minVer = db, r.Slot, r.Marker
 		t.floors = map[int]DBRecord{db: r}
 		return
 	}
 	r := t.markers.Held(db)
-	t.db, t.slot, t.minVer = uint8(db), r.Slot, r.Marker
+	t.db, t.slot, t.minVer = db, r.Slot, r.Marker
 	t.presumed, t.presumedDB = r, db
 	t.mt.first = t.confirm
 }

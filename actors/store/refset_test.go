@@ -12,7 +12,7 @@ func TestRefSet(t *testing.T) {
 	var s refSet
 	var want []string
 	for i := range 40 {
-		db, k := uint8(i%3), fmt.Sprint("k", i%20)
+		db, k := i%3, fmt.Sprint("k", i%20)
 		s.add(db, []byte(k))
 		if id := fmt.Sprint(db, "/", k); !slices.Contains(want, id) {
 			want = append(want, id)

@@ -19,7 +19,7 @@ type Tx struct {
 	txn     drivers.Txn // &mt
 	mt      memberTxn
 	drv     drivers.Driver
-	db      uint8      // the selected logical database
+	db      int        // the selected logical database (codec.NamespaceDB)
 	slot    codec.Slot // where db's keys are stored (its DBRecord's slot)
 	now     int64
 	caches  CacheResolver
