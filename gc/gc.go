@@ -115,9 +115,9 @@ type Collector struct {
 	// Flush sweep progress per db: only hints, storage decides. swept is
 	// the marker a full sweep found nothing under; cursor where the
 	// current sweep resumes; found whether this sweep reclaimed anything.
-	swept  [store.Databases]uint64
-	cursor [store.Databases][]byte
-	found  [store.Databases]bool
+	swept  map[int]uint64
+	cursor map[int][]byte
+	found  map[int]bool
 	// resume holds, per garbage entry being reclaimed, where each of its
 	// ranges continues: deleting from the range start again would step
 	// over the tombstones of everything deleted before. A hint only.
@@ -374,8 +374,15 @@ func (c *Collector) maybeCompact() error {
 func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 	markers := c.eng.FlushMarkers()
 	done := 0
-	// Slots, not databases: markers belong to the slots (see store.DBRecord).
-	for db := 0; db < store.Databases && done < budget; db++ {
+	if c.swept == nil {
+		c.swept, c.cursor, c.found = map[int]uint64{}, map[int][]byte{}, map[int]bool{}
+	}
+	// Slots, not databases: markers belong to the slots (see
+	// store.DBRecord); every namespace's.
+	for _, db := range markers.FlushedSlots() {
+		if done >= budget {
+			break
+		}
 		marker := markers.Get(db)
 		if marker == 0 || c.swept[db] == marker {
 			continue

@@ -182,6 +182,30 @@ func (f *FlushMarkers) Get(slot int) uint64 {
 	return p.v[slot%Databases].Load()
 }
 
+// FlushedSlots returns the slots, of every namespace, whose marker is set
+// (FLUSHDB ran on them): those the GC sweeps.
+func (f *FlushMarkers) FlushedSlots() []int {
+	if f == nil {
+		return nil
+	}
+	ps := f.pages.Load()
+	if ps == nil {
+		return nil
+	}
+	var out []int
+	for n, p := range *ps {
+		if p == nil {
+			continue
+		}
+		for s := range p.v {
+			if p.v[s].Load() != 0 {
+				out = append(out, n*Databases+s)
+			}
+		}
+	}
+	return out
+}
+
 // DBOf returns the logical database held to use slot (on a shared store,
 // as last seen: the caller checks in its transaction, see Tx.Slot).
 func (f *FlushMarkers) DBOf(slot int) int {

@@ -69,6 +69,9 @@ func TestNamespaceDatabases(t *testing.T) {
 		}
 	}
 	check("after FLUSHDB of one and SWAPDB of two")
+	if got := env.Markers.FlushedSlots(); !slices.Equal(got, []int{ns1}) {
+		t.Errorf("flushed slots %v, want [%d] (the GC sweeps those)", got, ns1)
+	}
 	if env.Markers, err = LoadFlushMarkers(d, false); err != nil {
 		t.Fatal(err)
 	}
