@@ -2,12 +2,8 @@ package lint
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
-	"path"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -21,16 +17,8 @@ var sizeMethods = map[string]bool{"Grow": true, "SetBounds": true, "SetStream": 
 // method in the non-test Go files under dir of fsys.
 func sizeBookkeeping(fsys fs.FS, dir string) ([]string, error) {
 	var out []string
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
-			return err
-		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, p, src, 0)
+	err := sourceFiles(fsys, dir, func(p string) error {
+		fset, f, err := parse(fsys, p)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -14,20 +13,7 @@ import (
 // node_modules: each package explains its invariants in a doc.go.
 func missingDocs(fsys fs.FS) ([]string, error) {
 	hasGo, hasDoc := map[string]bool{}, map[string]bool{}
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "third_party", "testdata", "node_modules", ".git":
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := sourceFiles(fsys, ".", func(p string) error {
 		hasGo[path.Dir(p)] = true
 		if path.Base(p) == "doc.go" {
 			hasDoc[path.Dir(p)] = true

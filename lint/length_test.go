@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,20 +19,7 @@ const maxLines = 700
 // and node_modules.
 func longFiles(fsys fs.FS, max int) ([]string, error) {
 	var out []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "third_party", "testdata", "node_modules", ".git":
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := sourceFiles(fsys, ".", func(p string) error {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err

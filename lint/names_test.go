@@ -2,11 +2,9 @@ package lint
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -25,29 +23,11 @@ var nameAllowed = map[string]string{
 // Spec flag or hook, declared where the command is registered.
 func nameComparisons(fsys fs.FS) ([]string, error) {
 	var out []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "third_party", "testdata", "node_modules", ".git":
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if path.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := sourceFiles(fsys, ".", func(p string) error {
 		if _, ok := nameAllowed[p]; ok {
 			return nil
 		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, p, src, 0)
+		fset, f, err := parse(fsys, p)
 		if err != nil {
 			return err
 		}
