@@ -395,9 +395,9 @@ func unspecified(bind string) bool {
 
 // flagKeys maps command-line flags to config keys: switches (a bool, no
 // value) and flags with a value, as the settings table gives them.
-func flagKeys() (switches, flags map[string]string) {
+func flagKeys(table []settings.Setting) (switches, flags map[string]string) {
 	switches, flags = map[string]string{}, map[string]string{}
-	for name, s := range settings.Flags(settings.Table()) {
+	for name, s := range settings.Flags(table) {
 		if s.Type == settings.Bool {
 			switches[name] = s.Key
 		} else {
@@ -452,7 +452,9 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	fs := flag.NewFlagSet("rekv", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	path := fs.String("config", "", "YAML config file")
-	boolFlagKeys, flagKeys := flagKeys()
+	table := settings.Table()
+	rows := settings.ByKey(table)
+	boolFlagKeys, flagKeys := flagKeys(table)
 	for name, key := range flagKeys {
 		fs.String(name, "", "overrides "+key)
 	}
@@ -475,7 +477,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 		TransformFunc: func(name, v string) (string, any) {
 			key := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, EnvPrefix)), "__", ".")
 			fromEnv[key] = name
-			return key, listValue(key, v)
+			return key, listValue(rows, key, v)
 		},
 	}), nil)
 	if err != nil {
@@ -484,7 +486,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	set := map[string]any{}
 	fs.Visit(func(f *flag.Flag) {
 		if key, ok := flagKeys[f.Name]; ok {
-			set[key] = listValue(key, f.Value.String())
+			set[key] = listValue(rows, key, f.Value.String())
 		}
 		if key, ok := boolFlagKeys[f.Name]; ok {
 			set[key] = f.Value.String() == "true"
@@ -495,7 +497,7 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	}
 	cfg := Default()
 	var errs []error
-	known := knownKeys(settings.Table())
+	known := knownKeys(table)
 	for _, key := range k.Keys() {
 		switch {
 		case isKnown(known, key):
@@ -519,10 +521,11 @@ func Load(args, environ []string, usage io.Writer) (Config, string, error) {
 	return cfg, *path, errors.Join(errs...)
 }
 
-// listValue splits the comma-separated value of a list setting given as
-// one string (environment, flags); other values stay as they are.
-func listValue(key, v string) any {
-	if settings.ByKey(settings.Table())[key].Type == settings.List {
+// listValue splits the comma-separated value of a list setting (rows: the
+// settings by key) given as one string (environment, flags); other
+// values stay as they are.
+func listValue(rows map[string]settings.Setting, key, v string) any {
+	if rows[key].Type == settings.List {
 		return strings.Split(v, ",")
 	}
 	return v

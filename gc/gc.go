@@ -147,7 +147,8 @@ type Collector struct {
 // New returns a collector; it does nothing until Start.
 func New(o Options, drv drivers.Driver, eng Engine, stats *Stats, log *slog.Logger) *Collector {
 	life, stop := context.WithCancel(context.Background())
-	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log, life: life, stop: stop}
+	return &Collector{o: o, drv: drv, eng: eng, stats: stats, log: log, life: life, stop: stop,
+		swept: map[int]uint64{}, cursor: map[int][]byte{}, found: map[int]bool{}}
 }
 
 // Stop ends the timer pass in progress at its next step and makes later
@@ -374,9 +375,6 @@ func (c *Collector) maybeCompact() error {
 func (c *Collector) sweepFlushed(ctx context.Context, budget int) (int, error) {
 	markers := c.eng.FlushMarkers()
 	done := 0
-	if c.swept == nil {
-		c.swept, c.cursor, c.found = map[int]uint64{}, map[int][]byte{}, map[int]bool{}
-	}
 	// Slots, not databases: markers belong to the slots (see
 	// store.DBRecord); every namespace's.
 	for _, db := range markers.FlushedSlots() {

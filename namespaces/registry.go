@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/rekv/rekv/codec"
@@ -107,18 +108,8 @@ func (r *Registry) All() []Namespace {
 	for _, ns := range r.all {
 		out = append(out, ns)
 	}
-	slices.SortFunc(out, func(a, b Namespace) int { return compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Namespace) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Add defines namespace name with token, under a new id.

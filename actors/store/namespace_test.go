@@ -22,16 +22,7 @@ func TestNamespaceDatabases(t *testing.T) {
 	env := Env{Drv: d, Markers: markers}
 	run := func(db int, fn func(tx *Tx) error) {
 		t.Helper()
-		tx, err := env.Begin(true, db, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fn(tx); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		update(t, env, db, fn)
 	}
 	get := func(db int) string {
 		t.Helper()

@@ -41,6 +41,23 @@ func family(t *testing.T, d drivers.Driver, prefix byte) []string {
 	return out
 }
 
+// update runs fn in a writable transaction of env on database db, at
+// now, and commits it.
+func update(t *testing.T, env Env, db int, fn func(tx *Tx) error) *Tx {
+	t.Helper()
+	tx, err := env.Begin(true, db, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fn(tx); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
 func commit(t *testing.T, tx *Tx) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
@@ -273,17 +290,7 @@ func TestReclaimFlushedTouchesNothing(t *testing.T) {
 	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }, Markers: markers}
 	run := func(fn func(tx *Tx) error) *Tx {
 		t.Helper()
-		tx, err := env.Begin(true, 0, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fn(tx); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		return tx
+		return update(t, env, 0, fn)
 	}
 	run(func(tx *Tx) error { return tx.SetString([]byte("old"), []byte("v"), 0) })
 	run(func(tx *Tx) error { return tx.Records().Flush(0) })
