@@ -16,6 +16,7 @@ func (e ruleError) Error() string { return string(e) }
 const (
 	errSyntax         ruleError = "Syntax error"
 	errUnknownCommand ruleError = "Unknown command or category name in ACL"
+	errNamespaceName  ruleError = "A namespace a user is bound to cannot have spaces in its name"
 	errBadHash        ruleError = "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters"
 	errNoSuchPassword ruleError = "The password you are trying to remove from the user does not exist"
 	errAfterAllKeys   ruleError = "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns"
@@ -56,6 +57,12 @@ func mergeSelectors(rules []string) ([]string, error) {
 	return out, nil
 }
 
+// NamespaceRule is the rule that binds a user to a namespace, followed by
+// its name ("namespace=" alone: the default namespace): rekv's own, in a
+// form none of Redis's rules can take (those are words, or start with one
+// of ~ % & + - > < # ! ( characters).
+const NamespaceRule = "namespace="
+
 // apply applies one rule to the user: the user's own (on, passwords,
 // reset...), a selector "(...)", or one of the root selector's.
 func (s *Store) apply(u *User, rule string) error {
@@ -74,7 +81,7 @@ func (s *Store) apply(u *User, rule string) error {
 		u.NoPass, u.passwords = false, nil
 		return nil
 	case "reset":
-		for _, r := range []string{"resetpass", "resetkeys", "resetchannels", "off", "-@all", "sanitize-payload", "clearselectors"} {
+		for _, r := range []string{"resetpass", "resetkeys", "resetchannels", "off", "-@all", "sanitize-payload", "clearselectors", NamespaceRule} {
 			_ = s.apply(u, r)
 		}
 		return nil
@@ -87,6 +94,14 @@ func (s *Store) apply(u *User, rule string) error {
 	}
 	if rule == "" {
 		return errSyntax
+	}
+	if strings.HasPrefix(lower, NamespaceRule) {
+		name := rule[len(NamespaceRule):]
+		if strings.ContainsAny(name, " \t\r\n") {
+			return errNamespaceName
+		}
+		u.Namespace = name
+		return nil
 	}
 	switch rule[0] {
 	case '>':

@@ -17,6 +17,9 @@ type User struct {
 	// "skip-sanitize-payload" (shown, not otherwise used: rekv always
 	// checks RESTORE payloads).
 	sanitize string
+	// Namespace is the namespace the user's connections enter when they
+	// authenticate (rule "namespace=<name>"; "": the default one).
+	Namespace string
 }
 
 // Selectors returns the user's selectors other than the root one.
@@ -53,6 +56,9 @@ func (u *User) Flags() []string {
 	}
 	if u.sanitize != "" {
 		f = append(f, u.sanitize)
+	}
+	if u.Namespace != "" {
+		f = append(f, NamespaceRule+u.Namespace)
 	}
 	return f
 }

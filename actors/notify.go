@@ -94,9 +94,9 @@ func (e *Engine) publishNotes(tx *store.Tx) {
 	}
 	for _, m := range tx.Journal().Messages() {
 		if m.Shard {
-			e.rt.Server.Broker.PublishShard(m.Channel, m.Msg)
+			e.rt.Server.Broker.PublishShard(m.NS, m.Channel, m.Msg)
 		} else {
-			e.rt.Server.Broker.Publish(m.Channel, m.Msg)
+			e.rt.Server.Broker.Publish(m.NS, m.Channel, m.Msg)
 		}
 	}
 }

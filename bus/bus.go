@@ -25,8 +25,8 @@ type Key struct {
 // Handler receives what peers send. Its functions are called from the
 // connection's reading goroutine, one message at a time per peer.
 type Handler struct {
-	Publish      func(channel, msg []byte)
-	PublishShard func(channel, msg []byte)
+	Publish      func(ns uint32, channel, msg []byte)
+	PublishShard func(ns uint32, channel, msg []byte)
 	Ready        func(keys []Key)
 	Invalidate   func(keys []Key, flushed bool)
 }
@@ -61,6 +61,10 @@ const (
 	// kindHello is the first frame on a connection: the dialling node's
 	// id.
 	kindHello
+	// kindPublishNS and kindPublishShardNS are a named namespace's
+	// PUBLISH and SPUBLISH: its id (4 bytes), then as kindPublish.
+	kindPublishNS
+	kindPublishShardNS
 )
 
 // Stats are the bus's counters.
@@ -146,11 +150,23 @@ func (b *Bus) Stats() Stats {
 	return st
 }
 
-// Publish sends a PUBLISH to every peer.
-func (b *Bus) Publish(channel, msg []byte) { b.send(kindPublish, pair(channel, msg)) }
+// Publish sends a PUBLISH of namespace ns to every peer.
+func (b *Bus) Publish(ns uint32, channel, msg []byte) {
+	if ns == 0 {
+		b.send(kindPublish, pair(channel, msg))
+		return
+	}
+	b.send(kindPublishNS, append(binary.BigEndian.AppendUint32(nil, ns), pair(channel, msg)...))
+}
 
-// PublishShard sends an SPUBLISH to every peer.
-func (b *Bus) PublishShard(channel, msg []byte) { b.send(kindPublishShard, pair(channel, msg)) }
+// PublishShard sends an SPUBLISH of namespace ns to every peer.
+func (b *Bus) PublishShard(ns uint32, channel, msg []byte) {
+	if ns == 0 {
+		b.send(kindPublishShard, pair(channel, msg))
+		return
+	}
+	b.send(kindPublishShardNS, append(binary.BigEndian.AppendUint32(nil, ns), pair(channel, msg)...))
+}
 
 // Ready tells every peer that keys got elements blocked clients may take.
 func (b *Bus) Ready(keys []Key) {
@@ -423,16 +439,24 @@ func (b *Bus) handle(kind byte, p []byte, c net.Conn) (err error) {
 func (b *Bus) dispatch(kind byte, p []byte) error {
 	h := b.o.Handler
 	switch kind {
-	case kindPublish, kindPublishShard:
+	case kindPublish, kindPublishShard, kindPublishNS, kindPublishShardNS:
+		var ns uint32
+		if kind == kindPublishNS || kind == kindPublishShardNS {
+			if len(p) < 4 {
+				return errFrame
+			}
+			ns, p = binary.BigEndian.Uint32(p), p[4:]
+		}
 		if len(p) < 4 || len(p) < 4+int(binary.BigEndian.Uint32(p)) {
 			return errFrame
 		}
 		n := int(binary.BigEndian.Uint32(p))
 		ch, msg := p[4:4+n], p[4+n:]
-		if kind == kindPublish && h.Publish != nil {
-			h.Publish(ch, msg)
-		} else if kind == kindPublishShard && h.PublishShard != nil {
-			h.PublishShard(ch, msg)
+		shard := kind == kindPublishShard || kind == kindPublishShardNS
+		if !shard && h.Publish != nil {
+			h.Publish(ns, ch, msg)
+		} else if shard && h.PublishShard != nil {
+			h.PublishShard(ns, ch, msg)
 		}
 	case kindReady:
 		keys, err := decodeKeys(p)

@@ -51,8 +51,8 @@ func handler(r *recorder) Handler {
 		return fmt.Sprint(s)
 	}
 	return Handler{
-		Publish:      func(ch, msg []byte) { r.add("pub " + string(ch) + " " + string(msg)) },
-		PublishShard: func(ch, msg []byte) { r.add("spub " + string(ch) + " " + string(msg)) },
+		Publish:      func(ns uint32, ch, msg []byte) { r.add("pub" + nsTag(ns) + " " + string(ch) + " " + string(msg)) },
+		PublishShard: func(ns uint32, ch, msg []byte) { r.add("spub" + nsTag(ns) + " " + string(ch) + " " + string(msg)) },
 		Ready:        func(ks []Key) { r.add("ready " + keys(ks)) },
 		Invalidate:   func(ks []Key, flushed bool) { r.add(fmt.Sprintf("inval %s %v", keys(ks), flushed)) },
 	}
@@ -91,26 +91,28 @@ func TestBus(t *testing.T) {
 	}
 	const n = 1000
 	for i := range n {
-		a.Publish([]byte("ch"), []byte(fmt.Sprint(i)))
+		a.Publish(0, []byte("ch"), []byte(fmt.Sprint(i)))
 	}
-	a.PublishShard([]byte("sch"), []byte(""))
+	a.PublishShard(0, []byte("sch"), []byte(""))
+	a.Publish(7, []byte("ch"), []byte("seven"))
+	a.PublishShard(1<<31, []byte("sch"), []byte("big"))
 	a.Ready([]Key{{0, []byte("q")}, {3, []byte("")}})
 	a.Invalidate(nil, true)
 	a.Invalidate([]Key{{1, []byte("k")}}, false)
-	got := rb.wait(t, n+4)
+	got := rb.wait(t, n+6)
 	for i := range n {
 		if want := fmt.Sprintf("pub ch %d", i); got[i] != want {
 			t.Fatalf("message %d: %q, want %q (order kept)", i, got[i], want)
 		}
 	}
-	if want := []string{"spub sch ", "ready [0/q 3/]", "inval [] true", "inval [1/k] false"}; fmt.Sprint(got[n:]) != fmt.Sprint(want) {
+	if want := []string{"spub sch ", "pub@7 ch seven", "spub@2147483648 sch big", "ready [0/q 3/]", "inval [] true", "inval [1/k] false"}; fmt.Sprint(got[n:]) != fmt.Sprint(want) {
 		t.Fatalf("got %q, want %q", got[n:], want)
 	}
-	b.Publish([]byte("back"), []byte("x"))
+	b.Publish(0, []byte("back"), []byte("x"))
 	if got := ra.wait(t, 1); got[0] != "pub back x" {
 		t.Fatalf("b to a: %q", got)
 	}
-	if st := a.Stats(); st.Sent != n+4 || st.Dropped != 0 {
+	if st := a.Stats(); st.Sent != n+6 || st.Dropped != 0 {
 		t.Fatalf("a's stats: %+v", st)
 	}
 
@@ -118,7 +120,7 @@ func TestBus(t *testing.T) {
 	b.Close()
 	deadline = time.Now().Add(5 * time.Second)
 	for {
-		a.Publish([]byte("ch"), []byte("lost")) // a write finds the connection gone
+		a.Publish(0, []byte("ch"), []byte("lost")) // a write finds the connection gone
 		if st := a.Stats(); len(st.Unreachable) == 1 && st.Unreachable[0] == "b" {
 			break
 		}
@@ -141,6 +143,7 @@ func TestBadFrames(t *testing.T) {
 		{kindPublish, 0, 0, 0, 2, 0, 0},       // channel length cut short
 		{kindReady, 0, 0, 0, 4, 0, 0, 0, 1},   // one key announced, none there
 		{kindPublish, 0xff, 0xff, 0xff, 0xff}, // over MaxFrame
+		{kindPublishNS, 0, 0, 0, 3, 0, 0, 7},  // a namespace id cut short
 	} {
 		c, err := net.Dial("tcp", b.Addr())
 		if err != nil {
@@ -165,7 +168,7 @@ func TestHandlerPanic(t *testing.T) {
 	var r recorder
 	var panics guard.Counter
 	h := handler(&r)
-	h.Publish = func(ch, msg []byte) {
+	h.Publish = func(_ uint32, ch, msg []byte) {
 		if string(msg) == "boom" {
 			panic("injected")
 		}
@@ -203,4 +206,12 @@ func TestHandlerPanic(t *testing.T) {
 	if got := r.wait(t, 1); len(got) != 1 || got[0] != "pub ch fine" {
 		t.Fatalf("after the panic: %q", got)
 	}
+}
+
+// nsTag names a namespace in the recorder's lines ("": the default one).
+func nsTag(ns uint32) string {
+	if ns == 0 {
+		return ""
+	}
+	return fmt.Sprintf("@%d", ns)
 }

@@ -61,7 +61,7 @@ func TestLinks(t *testing.T) {
 	// The hello is not a message: a's handler got nothing, and what b
 	// sends arrives; once written, nothing stays queued.
 	for i := range 100 {
-		b.Publish([]byte("ch"), []byte(fmt.Sprint(i)))
+		b.Publish(0, []byte("ch"), []byte(fmt.Sprint(i)))
 	}
 	ra.wait(t, 100)
 	if got := ra.wait(t, 0); len(got) != 100 || got[0] != "pub ch 0" {
@@ -100,7 +100,7 @@ func TestLinks(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	d.Publish([]byte("c"), []byte("m")) // frame: 5 + 4 + 1 + 1 bytes
+	d.Publish(0, []byte("c"), []byte("m")) // frame: 5 + 4 + 1 + 1 bytes
 	d.mu.Lock()
 	q := d.peers["x"].queued.Load()
 	d.mu.Unlock()

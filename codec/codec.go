@@ -568,20 +568,6 @@ func DecodeDBRecord(db Slot, b []byte) (marker uint64, slot Slot, err error) {
 	return 0, 0, fmt.Errorf("codec: db record of %d bytes: %w", len(b), ErrCorrupt)
 }
 
-// FunctionKey returns the system key holding a function library's code
-// (FUNCTION LOAD): 's' "fn" 0 | name -> code.
-func FunctionKey(name string) []byte {
-	return append([]byte{PrefixSystem, 'f', 'n', 0}, name...)
-}
-
-// FunctionPrefix is the prefix of every function library's key.
-func FunctionPrefix() []byte { return []byte{PrefixSystem, 'f', 'n', 0} }
-
-// FunctionsVersionKey returns the system key whose value (8 bytes) changes
-// with every change to the function libraries, so each node knows when to
-// reload them.
-func FunctionsVersionKey() []byte { return []byte{PrefixSystem, 'f', 'n', 'v'} }
-
 // PrefixEnd returns the smallest key greater than every key with prefix p, or
 // nil if there is none (p is all 0xff).
 func PrefixEnd(p []byte) []byte {

@@ -51,10 +51,14 @@
 //	                                               's' "gclease" -> until ms (8)
 //	                                               | owner, the GC lease;
 //	                                               's' "fn" 0 name -> code of
-//	                                               a function library;
-//	                                               's' "fnv" -> version (8),
-//	                                               changed with every library
-//	                                               change;
+//	                                               a function library
+//	                                               ('s' "fn" 1 ns (4) name:
+//	                                               namespace ns's);
+//	                                               's' "fnv" [ns (4)] ->
+//	                                               version (8), changed with
+//	                                               every library change;
+//	                                               's' "ns" 0 name -> a
+//	                                               namespace's id | token;
 //	                                               's' "clm" 0 id -> a cluster
 //	                                               node's member record;
 //	                                               's' "clmap" -> the slot

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -38,7 +40,15 @@ type Registry struct {
 	drv drivers.Driver
 	mu  sync.RWMutex
 	all map[string]Namespace // by name
+	// loaded is when the definitions were last read (unix nanoseconds):
+	// a lookup that misses reads them again, at most every missReload.
+	loaded atomic.Int64
 }
+
+// missReload is how often a lookup that misses may read the store again
+// (a definition another node just added is found at once; wrong tokens
+// cannot make every AUTH a store read).
+const missReload = 50 * time.Millisecond
 
 // Load reads the namespaces defined in drv.
 func Load(drv drivers.Driver) (*Registry, error) {
@@ -61,7 +71,17 @@ func (r *Registry) Reload() error {
 	r.mu.Lock()
 	r.all = all
 	r.mu.Unlock()
+	r.loaded.Store(time.Now().UnixNano())
 	return nil
+}
+
+// retry reports whether a lookup that missed should read the store
+// again, and does (an error leaves the definitions as they were).
+func (r *Registry) retry() bool {
+	if time.Since(time.Unix(0, r.loaded.Load())) < missReload {
+		return false
+	}
+	return r.Reload() == nil
 }
 
 // read returns every definition tx sees.
@@ -82,22 +102,35 @@ func read(tx drivers.Txn) (map[string]Namespace, error) {
 
 // Get returns namespace name's definition.
 func (r *Registry) Get(name string) (Namespace, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	ns, ok := r.all[name]
-	return ns, ok
+	return r.find(func(ns Namespace) bool { return ns.Name == name })
 }
 
 // ByToken returns the namespace whose token is token.
 func (r *Registry) ByToken(token string) (Namespace, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, ns := range r.all {
-		if ns.Token == token {
-			return ns, true
+	return r.find(func(ns Namespace) bool { return ns.Token == token })
+}
+
+// ByID returns the namespace whose id is id.
+func (r *Registry) ByID(id uint32) (Namespace, bool) {
+	return r.find(func(ns Namespace) bool { return ns.ID == id })
+}
+
+// find returns the definition match selects, reading the store again
+// once if none does.
+func (r *Registry) find(match func(Namespace) bool) (Namespace, bool) {
+	for try := 0; ; try++ {
+		r.mu.RLock()
+		for _, ns := range r.all {
+			if match(ns) {
+				r.mu.RUnlock()
+				return ns, true
+			}
+		}
+		r.mu.RUnlock()
+		if try > 0 || !r.retry() {
+			return Namespace{}, false
 		}
 	}
-	return Namespace{}, false
 }
 
 // All returns every definition, by name.

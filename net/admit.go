@@ -17,6 +17,7 @@ type admission struct {
 	spec  *command.Spec
 	args  [][]byte
 	proto int
+	db    int // the client's database (numbered across namespaces)
 	user  *acl.User
 	// does is what the guards judge the command by (effective).
 	does effect
@@ -35,12 +36,12 @@ type effect struct {
 	stores, writes, denyOOM, stale bool
 }
 
-// effectOf is what spec does with args: its declared flags (FlagsFor),
-// else its Spec's.
-func effectOf(spec *command.Spec, args [][]byte) effect {
+// effectOf is what spec does with args in namespace ns: its declared
+// flags (FlagsFor), else its Spec's.
+func effectOf(spec *command.Spec, ns uint32, args [][]byte) effect {
 	f := spec.Flags
 	if spec.FlagsFor != nil {
-		declared, ok := spec.FlagsFor(args)
+		declared, ok := spec.FlagsFor(ns, args)
 		if !ok {
 			// A script without flags: judged by its calls, as each
 			// runs (Redis's eval compat mode); itself it reads.
@@ -61,7 +62,7 @@ func (a *admission) effective() effect {
 	}
 	a.judged = true
 	if a.spec.Flags&command.RunsQueued == 0 {
-		a.does = effectOf(a.spec, a.args)
+		a.does = effectOf(a.spec, command.NamespaceOf(a.db), a.args)
 		return a.does
 	}
 	a.does = effect{stale: a.spec.Flags&command.Stale != 0}
@@ -69,7 +70,7 @@ func (a *admission) effective() effect {
 		return a.does
 	}
 	for _, q := range a.cl.queue {
-		e := effectOf(q.Spec, q.Args)
+		e := effectOf(q.Spec, command.NamespaceOf(a.db), q.Args)
 		a.does.stores = a.does.stores || e.stores
 		a.does.writes = a.does.writes || e.writes
 		a.does.denyOOM = a.does.denyOOM || e.denyOOM
@@ -78,7 +79,7 @@ func (a *admission) effective() effect {
 }
 
 // admit runs the admission guards in Redis's order (processCommand's):
-// authentication, ACL, cluster redirection, a busy script, a failing store, maxmemory, then a
+// authentication, ACL, the administrator's commands, cluster redirection, a busy script, a failing store, maxmemory, then a
 // RESP2 client's Pub/Sub context. Arity and unknown commands are the
 // registry's (Resolve), before these. Each guard returns nil to let the
 // command go on, or the error that refuses it (its reply; counted as
@@ -92,6 +93,9 @@ func (s *Server) admit(a *admission) error {
 		return err
 	}
 	if err := permitted(s, a); err != nil {
+		return err
+	}
+	if err := administrator(s, a); err != nil {
 		return err
 	}
 	if err := clusterRouted(s, a); err != nil {
@@ -135,6 +139,15 @@ func permitted(s *Server, a *admission) error {
 	}
 	if u != nil && !u.Free() {
 		a.user = u
+	}
+	return nil
+}
+
+// administrator refuses server-wide commands (command.Admin) to a client
+// in a named namespace.
+func administrator(_ *Server, a *admission) error {
+	if a.spec.Flags&command.Admin != 0 && command.NamespaceOf(a.db) != 0 {
+		return rerr.ErrAdminOnly
 	}
 	return nil
 }

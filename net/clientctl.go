@@ -83,6 +83,7 @@ func (s *Server) KillClients(f command.KillFilter, self command.Connection) int 
 			f.User != "" && f.User != cl.User(),
 			f.Type != "" && cl.kind() != f.Type,
 			f.SkipMe && command.Connection(cl) == self,
+			f.Namespace != nil && cl.namespace() != *f.Namespace,
 			f.Match != nil && !f.Match(cl):
 			return true
 		}
@@ -171,7 +172,7 @@ func (cl *client) Reset() {
 	cl.srv.RemoveMonitor(cl)
 	cl.disableTracking()
 	cl.noTouch.Store(false)
-	cl.user.Store(nil) // the default user again
+	cl.user.Store(nil) // the default user again, in the default namespace
 	cl.mu.Lock()
 	cl.db, cl.proto, cl.name = 0, 2, ""
 	cl.mu.Unlock()

@@ -69,7 +69,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	if cl.tracking.Load() {
 		defer cl.endCaching(spec)
 	}
-	adm := admission{cl: cl, spec: spec, args: args, proto: proto}
+	adm := admission{cl: cl, spec: spec, args: args, proto: proto, db: db}
 	if err := s.admit(&adm); err != nil {
 		s.stats.cmds.Get(spec.FullName()).Rejected.Add(1)
 		fail(err, spec.FullName())

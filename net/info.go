@@ -97,11 +97,12 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	case "stats":
 		rs := s.Replication()
 		hits, misses := s.engine.KeyspaceStats()
+		channels, patterns := s.Broker.Totals()
 		f := info.StatsFigures{Connections: s.totalConns.Load(), Commands: s.totalCmds.Load(), NetIn: s.stats.netIn.Load(),
 			NetOut: s.stats.netOut.Load(), Rejected: s.stats.rejectedConns.Load(), Ops: &s.stats.ops,
 			SyncFull: rs.SyncFull, SyncPartialOK: rs.SyncPartialOK, SyncPartialErr: rs.SyncPartialErr,
 			Expired: s.gcCounter("gc_keys_expired"), EvictedClients: s.stats.evictedClients.Load(), Hits: hits, Misses: misses,
-			Channels: len(s.Channels(nil)), Patterns: s.NumPat(), Errors: s.stats.cmds.Errors(),
+			Channels: channels, Patterns: patterns, Errors: s.stats.cmds.Errors(),
 			Reads: s.stats.reads.Load(), Writes: s.stats.writes.Load(), Panics: s.panics.Load()}
 		_, f.TrackedKeys, f.TrackedItems, f.TrackedPrefixes = s.tracking.Stats()
 		return info.Stats(f), true
@@ -177,9 +178,10 @@ type Metrics struct {
 
 // Metrics returns the current figures.
 func (s *Server) Metrics() Metrics {
+	channels, patterns := s.Broker.Totals()
 	m := Metrics{Errors: map[string]int64{}, Connected: s.nclients.Load(), TotalConnections: s.totalConns.Load(),
 		RejectedConnections: s.stats.rejectedConns.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
-		PubSubChannels: len(s.Channels(nil)), PubSubPatterns: s.NumPat()}
+		PubSubChannels: channels, PubSubPatterns: patterns}
 	if s.engine != nil {
 		m.Blocked = int64(s.engine.Blocked())
 	}

@@ -11,17 +11,18 @@ func (s *Server) NotifyFlags() command.NotifyClass { return command.NotifyClass(
 
 // Notify implements command.Server: it publishes Redis's
 // __keyspace@<db>__:<key> (message: the event) and
-// __keyevent@<db>__:<event> (message: the key) for enabled classes.
+// __keyevent@<db>__:<event> (message: the key) for enabled classes, in
+// db's namespace and numbered as its clients number it.
 func (s *Server) Notify(db int, class command.NotifyClass, event string, key []byte) {
 	flags := s.NotifyFlags()
 	if flags&class == 0 {
 		return
 	}
-	prefix := "__keyspace@" + strconv.Itoa(db) + "__:"
+	ns, n := command.NamespaceOf(db), strconv.Itoa(command.UserDB(db))
 	if flags&command.NotifyKeyspace != 0 {
-		s.Publish(append([]byte(prefix), key...), []byte(event))
+		s.Publish(ns, append([]byte("__keyspace@"+n+"__:"), key...), []byte(event))
 	}
 	if flags&command.NotifyKeyevent != 0 {
-		s.Publish([]byte("__keyevent@"+strconv.Itoa(db)+"__:"+event), key)
+		s.Publish(ns, []byte("__keyevent@"+n+"__:"+event), key)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/bus"
 	"github.com/rekv/rekv/state"
 )
@@ -15,10 +16,11 @@ import (
 // by the pub/sub output buffer limit and is then disconnected, as Redis
 // does.
 
-// Publisher carries Pub/Sub messages to other nodes (package bus).
+// Publisher carries Pub/Sub messages, each of a namespace, to other
+// nodes (package bus).
 type Publisher interface {
-	Publish(channel, msg []byte)
-	PublishShard(channel, msg []byte)
+	Publish(ns uint32, channel, msg []byte)
+	PublishShard(ns uint32, channel, msg []byte)
 	// Stats returns the bus's counters (INFO cluster).
 	Stats() bus.Stats
 	// Links returns the bus's connections (CLUSTER LINKS).
@@ -27,26 +29,28 @@ type Publisher interface {
 
 // Publish implements command.Server: the message reaches this node's
 // subscribers, and through the bus the other nodes'. The count is this
-// node's receivers, as Redis Cluster's PUBLISH counts its own.
-func (s *Server) Publish(channel, msg []byte) int {
-	n := s.Broker.Publish(channel, msg)
-	if s.opts.Replication != nil {
+// node's receivers, as Redis Cluster's PUBLISH counts its own. A named
+// namespace's messages are not streamed to replicas (the stream carries
+// no namespace for them).
+func (s *Server) Publish(ns uint32, channel, msg []byte) int {
+	n := s.Broker.Publish(ns, channel, msg)
+	if s.opts.Replication != nil && ns == 0 {
 		s.opts.Replication.Propagate([]byte("PUBLISH"), channel, msg) // replicas' subscribers hear it too
 	}
 	if s.opts.Bus != nil {
-		s.opts.Bus.Publish(channel, msg)
+		s.opts.Bus.Publish(ns, channel, msg)
 	}
 	return n
 }
 
 // PublishShard implements command.Server, as Publish for SPUBLISH.
-func (s *Server) PublishShard(channel, msg []byte) int {
-	n := s.Broker.PublishShard(channel, msg)
-	if s.opts.Replication != nil {
+func (s *Server) PublishShard(ns uint32, channel, msg []byte) int {
+	n := s.Broker.PublishShard(ns, channel, msg)
+	if s.opts.Replication != nil && ns == 0 {
 		s.opts.Replication.Propagate([]byte("SPUBLISH"), channel, msg) // as Redis 7.0 outside cluster mode
 	}
 	if s.opts.Bus != nil {
-		s.opts.Bus.PublishShard(channel, msg)
+		s.opts.Bus.PublishShard(ns, channel, msg)
 	}
 	return n
 }
@@ -60,10 +64,28 @@ func (s *Server) unsubscribeAll(cl *client) {
 	cl.mu.Lock()
 	subs, psubs, ssubs := cl.subs, cl.psubs, cl.ssubs
 	cl.subs, cl.psubs, cl.ssubs = nil, nil, nil
+	ns := command.NamespaceOf(cl.db)
 	cl.mu.Unlock()
 	for kind, set := range map[state.Kind]map[string]struct{}{state.Channel: subs, state.Pattern: psubs, state.ShardChannel: ssubs} {
 		if len(set) > 0 {
-			s.Broker.Remove(kind, cl, keys(set)...)
+			s.Broker.Remove(kind, ns, cl, keys(set)...)
+		}
+	}
+}
+
+// moveSubscriptions moves a client's subscriptions from namespace from to
+// namespace to (it authenticated into another namespace): they follow the
+// connection.
+func (s *Server) moveSubscriptions(cl *client, from, to uint32) {
+	cl.mu.Lock()
+	sets := map[state.Kind][]string{state.Channel: keys(cl.subs), state.Pattern: keys(cl.psubs), state.ShardChannel: keys(cl.ssubs)}
+	cl.mu.Unlock()
+	for kind, names := range sets {
+		if len(names) > 0 {
+			s.Broker.Remove(kind, from, cl, names...)
+			for _, n := range names {
+				s.Broker.Add(kind, to, n, cl)
+			}
 		}
 	}
 }
@@ -113,12 +135,13 @@ func (cl *client) setSubscription(pattern bool, name []byte, on bool) int {
 		delete(*set, string(name))
 	}
 	count := len(cl.subs) + len(cl.psubs)
+	ns := command.NamespaceOf(cl.db)
 	cl.mu.Unlock()
 	switch {
 	case on && !had:
-		cl.srv.Broker.Add(kind, string(name), cl)
+		cl.srv.Broker.Add(kind, ns, string(name), cl)
 	case !on && had:
-		cl.srv.Broker.Remove(kind, cl, string(name))
+		cl.srv.Broker.Remove(kind, ns, cl, string(name))
 	}
 	return count
 }
@@ -158,12 +181,13 @@ func (cl *client) setShard(name []byte, on bool) int {
 		delete(cl.ssubs, string(name))
 	}
 	count := len(cl.ssubs)
+	ns := command.NamespaceOf(cl.db)
 	cl.mu.Unlock()
 	switch {
 	case on && !had:
-		cl.srv.Broker.Add(state.ShardChannel, string(name), cl)
+		cl.srv.Broker.Add(state.ShardChannel, ns, string(name), cl)
 	case !on && had:
-		cl.srv.Broker.Remove(state.ShardChannel, cl, string(name))
+		cl.srv.Broker.Remove(state.ShardChannel, ns, cl, string(name))
 	}
 	return count
 }

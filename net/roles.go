@@ -19,7 +19,8 @@ type diagRole struct{ s *Server }
 
 // roles returns the server as the roles commands use.
 func (s *Server) roles() command.Server {
-	return command.Server{Clients: s, Config: configRole{s}, Node: nodeRole{s}, Status: s, Diag: diagRole{s}, Broker: s}
+	return command.Server{Clients: s, Config: configRole{s}, Node: nodeRole{s}, Status: s, Diag: diagRole{s}, Broker: s,
+		Namespaces: s.opts.Namespaces}
 }
 
 // Roles is roles, for the engine the node builds with this server.

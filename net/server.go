@@ -85,6 +85,9 @@ type Options struct {
 	// Replication, when set, is the node's replication (package repl):
 	// REPLICAOF, ROLE, INFO replication and a replica's refusals.
 	Replication Replication
+	// Namespaces is the store's namespaces (NAMESPACE, AUTH <token>);
+	// nil: none can be defined.
+	Namespaces command.Namespaces
 	// Panics counts the panics recovered (package guard), shared with the
 	// engine, replication and the bus: INFO's recovered_panics. Nil: the
 	// server counts its own.

@@ -10,13 +10,14 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/net/tracking"
 	"github.com/rekv/rekv/resp"
 )
 
 // Client-side caching (CLIENT TRACKING), as Redis 7 does it.
 //
 // Default mode: a tracking client's read-only commands record their keys
-// in the tracking table (key -> client ids), on the shard that runs them
+// in the tracking table (a namespace's key -> client ids), on the shard that runs them
 // (actors.Options.Track), just before they run. A committed write hands
 // its keys over on the same shard (actors.Options.Invalidate): each
 // client recorded for a key gets one invalidation message for it, and
@@ -24,8 +25,11 @@ import (
 // its commands in order, so a write that runs after a tracked read always
 // finds the read's entry: a cached value is never left stale.
 //
-// BCAST mode: no table; every written key under one of the client's
-// prefixes is announced, one message per prefix per command. OPTIN tracks
+// BCAST mode: no table; every written key of the client's namespace
+// under one of its prefixes is announced, one message per prefix per
+// command. (Namespaces: a client hears only of its own namespace's keys;
+// a flush, whose invalidation names no key, reaches every tracking
+// client.) OPTIN tracks
 // only commands right after CLIENT CACHING YES, OPTOUT all but those after
 // CLIENT CACHING NO. NOLOOP leaves out the keys the client wrote itself.
 // FLUSHDB and FLUSHALL send every tracking client a null invalidation and
@@ -233,7 +237,7 @@ func (s *Server) TrackKeys(r actors.Replier, keys [][]byte) {
 	t := s.tracking
 	t.Lock()
 	defer t.Unlock()
-	t.RecordLocked(cl.id, keys)
+	t.RecordLocked(cl.id, cl.namespace(), keys)
 	s.limitTrackingLocked()
 }
 
@@ -273,31 +277,36 @@ func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool
 		})
 		t.ClearLocked()
 	}
-	written := make([][]byte, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
+	// The keys written, by namespace: each namespace's tracking
+	// clients hear of their own namespace's keys only.
+	written := map[uint32][][]byte{}
+	seen := make(map[tracking.Key]bool, len(keys))
 	for _, k := range keys {
-		if seen[string(k.Key)] {
+		tk := tracking.Key{NS: command.NamespaceOf(k.DB), Key: string(k.Key)}
+		if seen[tk] {
 			continue
 		}
-		seen[string(k.Key)] = true
-		written = append(written, k.Key)
+		seen[tk] = true
+		written[tk.NS] = append(written[tk.NS], k.Key)
 		if t.HasKeysLocked() {
-			s.invalidateKeyLocked(string(k.Key), self)
+			s.invalidateKeyLocked(tk, self)
 		}
 	}
-	bcast := t.UnderPrefixesLocked(written)             // prefix -> keys written under it
-	for _, p := range slices.Sorted(maps.Keys(bcast)) { // Redis's order
-		ks := bcast[p]
-		for id := range t.PrefixClientsLocked(p) {
-			v, ok := s.clients.Load(id)
-			if !ok {
-				continue
+	for ns, keys := range written {
+		bcast := t.UnderPrefixesLocked(keys)                // prefix -> keys written under it
+		for _, p := range slices.Sorted(maps.Keys(bcast)) { // Redis's order
+			ks := bcast[p]
+			for id := range t.PrefixClientsLocked(p) {
+				v, ok := s.clients.Load(id)
+				if !ok {
+					continue
+				}
+				cl := v.(*client)
+				if cl == self && cl.noLoop() || cl.namespace() != ns {
+					continue
+				}
+				s.sendInvalidation(cl, ks)
 			}
-			cl := v.(*client)
-			if cl == self && cl.noLoop() {
-				continue
-			}
-			s.sendInvalidation(cl, ks)
 		}
 	}
 	t.CountLocked()
@@ -305,7 +314,7 @@ func (s *Server) Invalidate(by actors.Replier, keys []store.KeyRef, flushed bool
 
 // invalidateKeyLocked removes key from the table and tells the clients
 // that read it (not self, when it asked for NOLOOP).
-func (s *Server) invalidateKeyLocked(key string, self *client) {
+func (s *Server) invalidateKeyLocked(key tracking.Key, self *client) {
 	for id := range s.tracking.TakeLocked(key) {
 		v, ok := s.clients.Load(id)
 		if !ok {
@@ -316,7 +325,7 @@ func (s *Server) invalidateKeyLocked(key string, self *client) {
 		skip := !cl.trk.on || cl.trk.bcast || cl == self && cl.trk.noloop
 		cl.mu.Unlock()
 		if !skip {
-			s.sendInvalidation(cl, [][]byte{[]byte(key)})
+			s.sendInvalidation(cl, [][]byte{[]byte(key.Key)})
 		}
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/rekv/rekv/gc"
 	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/metrics"
+	"github.com/rekv/rekv/namespaces"
 	rnet "github.com/rekv/rekv/net"
 	"github.com/rekv/rekv/repl"
 	"github.com/rekv/rekv/resp"
@@ -149,11 +150,15 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
 		Port:   func() int { return cfg.Server.Port },
-		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(ch, msg) },
-		PublishShard: func(ch, msg []byte) { n.net.PublishShard(ch, msg) }, PauseWrites: n.pauseWrites,
+		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(0, ch, msg) },
+		PublishShard: func(ch, msg []byte) { n.net.PublishShard(0, ch, msg) }, PauseWrites: n.pauseWrites,
 		Log: log.With("component", "repl"), Panics: &n.panics})
+	spaces, err := namespaces.Load(drv)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("namespaces: %w", err), n.leave(), drv.Close())
+	}
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, Panics: &n.panics,
-		Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
+		Namespaces: spaces, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
@@ -237,6 +242,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.serving.Store(true) // the bus may hand messages to the engine and clients now
 	go n.watchStorage(n.stopWatch)
+	go n.watchNamespaces(spaces, n.stopWatch)
 	if cfg.Metrics.Addr != "" {
 		src := metrics.Sources{Net: n.net.Metrics, GC: n.GCStats.Fields}
 		if s, ok := drv.(drivers.Sizer); ok {
@@ -404,14 +410,14 @@ func (n *Node) busHandler() bus.Handler {
 		return out
 	}
 	return bus.Handler{
-		Publish: func(ch, msg []byte) {
+		Publish: func(ns uint32, ch, msg []byte) {
 			if n.serving.Load() {
-				n.net.Broker.Publish(ch, msg)
+				n.net.Broker.Publish(ns, ch, msg)
 			}
 		},
-		PublishShard: func(ch, msg []byte) {
+		PublishShard: func(ns uint32, ch, msg []byte) {
 			if n.serving.Load() {
-				n.net.Broker.PublishShard(ch, msg)
+				n.net.Broker.PublishShard(ns, ch, msg)
 			}
 		},
 		Ready: func(keys []bus.Key) {
@@ -467,15 +473,15 @@ type busPublisher struct {
 	shards bool
 }
 
-func (p busPublisher) Publish(channel, msg []byte) { p.b.Publish(channel, msg) }
+func (p busPublisher) Publish(ns uint32, channel, msg []byte) { p.b.Publish(ns, channel, msg) }
 
 func (p busPublisher) Stats() bus.Stats { return p.b.Stats() }
 
 func (p busPublisher) Links() []bus.Link { return p.b.Links() }
 
-func (p busPublisher) PublishShard(channel, msg []byte) {
+func (p busPublisher) PublishShard(ns uint32, channel, msg []byte) {
 	if p.shards {
-		p.b.PublishShard(channel, msg)
+		p.b.PublishShard(ns, channel, msg)
 	}
 }
 

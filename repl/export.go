@@ -59,7 +59,7 @@ func (x Export) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	if !x.NoFunctions {
-		err = tx.Records().ScanSystem(codec.FunctionPrefix(), func(_, code []byte) (bool, error) {
+		err = tx.Records().ScanSystem(codec.FunctionPrefix(0), func(_, code []byte) (bool, error) {
 			return true, f.Function(code)
 		})
 	}

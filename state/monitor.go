@@ -64,7 +64,8 @@ func (m *Monitors) Monitoring() bool { return m.n.Load() > 0 }
 func Unmonitored(spec *command.Spec) bool { return spec.Flags&command.NoMonitor != 0 }
 
 // Monitor shows a command run in db to the monitors; source is the
-// client's address, or "lua" for a script's calls.
+// client's address, or "lua" for a script's calls. A named namespace's
+// database shows as its clients number it (0-15).
 func (m *Monitors) Monitor(db int, source string, args [][]byte) {
 	if m.n.Load() == 0 {
 		return
@@ -77,7 +78,7 @@ func (m *Monitors) Monitor(db int, source string, args [][]byte) {
 	us := strconv.Itoa(now.Nanosecond() / 1000)
 	b = append(b, strings.Repeat("0", 6-len(us))+us...)
 	b = append(b, " ["...)
-	b = strconv.AppendInt(b, int64(db), 10)
+	b = strconv.AppendInt(b, int64(command.UserDB(db)), 10)
 	b = append(b, ' ')
 	b = append(b, source...)
 	b = append(b, ']')

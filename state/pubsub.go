@@ -13,6 +13,10 @@ import (
 // the encoded message (Subscriber.Deliver), which the network front queues
 // right after the replies of the commands that subscriber had sent before,
 // so a SUBSCRIBE's confirmation always precedes its messages.
+//
+// Every name lives in a namespace (package namespaces; 0: the default
+// one): a subscriber hears what is published in its own namespace only,
+// and a pattern matches its own namespace's channels only.
 
 // Subscriber is a connection as the broker sees it.
 type Subscriber interface {
@@ -28,9 +32,15 @@ type Subscriber interface {
 // holds its lock while the caller holds a subscriber's.
 type Broker struct {
 	mu       sync.RWMutex
-	channels map[string]map[Subscriber]struct{}
-	patterns map[string]map[Subscriber]struct{}
-	shards   map[string]map[Subscriber]struct{} // SSUBSCRIBE: a name space of its own
+	channels map[Name]map[Subscriber]struct{}
+	patterns map[Name]map[Subscriber]struct{}
+	shards   map[Name]map[Subscriber]struct{} // SSUBSCRIBE: a name space of its own
+}
+
+// Name is a channel, pattern or shard channel of a namespace.
+type Name struct {
+	NS   uint32
+	Name string
 }
 
 // Kind names one of the broker's three tables.
@@ -45,11 +55,11 @@ const (
 
 // NewBroker returns an empty broker.
 func NewBroker() *Broker {
-	return &Broker{channels: map[string]map[Subscriber]struct{}{}, patterns: map[string]map[Subscriber]struct{}{},
-		shards: map[string]map[Subscriber]struct{}{}}
+	return &Broker{channels: map[Name]map[Subscriber]struct{}{}, patterns: map[Name]map[Subscriber]struct{}{},
+		shards: map[Name]map[Subscriber]struct{}{}}
 }
 
-func (b *Broker) table(k Kind) map[string]map[Subscriber]struct{} {
+func (b *Broker) table(k Kind) map[Name]map[Subscriber]struct{} {
 	switch k {
 	case Pattern:
 		return b.patterns
@@ -59,26 +69,28 @@ func (b *Broker) table(k Kind) map[string]map[Subscriber]struct{} {
 	return b.channels
 }
 
-// Add subscribes s to name in table k.
-func (b *Broker) Add(k Kind, name string, s Subscriber) {
+// Add subscribes s to name of namespace ns in table k.
+func (b *Broker) Add(k Kind, ns uint32, name string, s Subscriber) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t := b.table(k)
-	if t[name] == nil {
-		t[name] = map[Subscriber]struct{}{}
+	n := Name{ns, name}
+	if t[n] == nil {
+		t[n] = map[Subscriber]struct{}{}
 	}
-	t[name][s] = struct{}{}
+	t[n][s] = struct{}{}
 }
 
-// Remove unsubscribes s from the names in table k.
-func (b *Broker) Remove(k Kind, s Subscriber, names ...string) {
+// Remove unsubscribes s from the names of namespace ns in table k.
+func (b *Broker) Remove(k Kind, ns uint32, s Subscriber, names ...string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t := b.table(k)
 	for _, name := range names {
-		delete(t[name], s)
-		if len(t[name]) == 0 {
-			delete(t, name)
+		n := Name{ns, name}
+		delete(t[n], s)
+		if len(t[n]) == 0 {
+			delete(t, n)
 		}
 	}
 }
@@ -99,30 +111,30 @@ func message(proto int, kind string, withPattern bool, pattern string, channel, 
 	return w.Bytes()
 }
 
-// Publish delivers msg to the channel's subscribers and to matching
-// patterns', and returns how many received it (PUBLISH).
-func (b *Broker) Publish(channel, msg []byte) int {
+// Publish delivers msg to the subscribers of namespace ns's channel and
+// to its matching patterns', and returns how many received it (PUBLISH).
+func (b *Broker) Publish(ns uint32, channel, msg []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	n := deliver(b.channels[string(channel)], "message", channel, msg)
+	n := deliver(b.channels[Name{ns, string(channel)}], "message", channel, msg)
 	for pat, set := range b.patterns {
-		if !glob.Match([]byte(pat), channel, false) {
+		if pat.NS != ns || !glob.Match([]byte(pat.Name), channel, false) {
 			continue
 		}
 		for s := range set {
-			s.Deliver(message(s.Proto(), "pmessage", true, pat, channel, msg))
+			s.Deliver(message(s.Proto(), "pmessage", true, pat.Name, channel, msg))
 			n++
 		}
 	}
 	return n
 }
 
-// PublishShard delivers msg to the shard channel's subscribers
-// (SPUBLISH).
-func (b *Broker) PublishShard(channel, msg []byte) int {
+// PublishShard delivers msg to the subscribers of namespace ns's shard
+// channel (SPUBLISH).
+func (b *Broker) PublishShard(ns uint32, channel, msg []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return deliver(b.shards[string(channel)], "smessage", channel, msg)
+	return deliver(b.shards[Name{ns, string(channel)}], "smessage", channel, msg)
 }
 
 // deliver sends msg on channel to every subscriber in set, encoded once
@@ -139,13 +151,14 @@ func deliver(set map[Subscriber]struct{}, kind string, channel, msg []byte) int 
 	return len(set)
 }
 
-// names returns the names of table k matching pattern (nil: all), sorted.
-func (b *Broker) names(k Kind, pattern []byte) []string {
+// names returns the names of namespace ns in table k matching pattern
+// (nil: all), sorted.
+func (b *Broker) names(k Kind, ns uint32, pattern []byte) []string {
 	b.mu.RLock()
 	var out []string
 	for ch := range b.table(k) {
-		if pattern == nil || glob.Match(pattern, []byte(ch), false) {
-			out = append(out, ch)
+		if ch.NS == ns && (pattern == nil || glob.Match(pattern, []byte(ch.Name), false)) {
+			out = append(out, ch.Name)
 		}
 	}
 	b.mu.RUnlock()
@@ -153,44 +166,62 @@ func (b *Broker) names(k Kind, pattern []byte) []string {
 	return out
 }
 
-// Channels returns the channels with subscribers matching pattern (nil:
-// all), sorted (PUBSUB CHANNELS).
-func (b *Broker) Channels(pattern []byte) []string { return b.names(Channel, pattern) }
+// Channels returns namespace ns's channels with subscribers matching
+// pattern (nil: all), sorted (PUBSUB CHANNELS).
+func (b *Broker) Channels(ns uint32, pattern []byte) []string { return b.names(Channel, ns, pattern) }
 
 // ShardChannels is Channels for shard channels (PUBSUB SHARDCHANNELS).
-func (b *Broker) ShardChannels(pattern []byte) []string { return b.names(ShardChannel, pattern) }
+func (b *Broker) ShardChannels(ns uint32, pattern []byte) []string {
+	return b.names(ShardChannel, ns, pattern)
+}
 
-// NumSub returns a channel's subscriber count (PUBSUB NUMSUB).
-func (b *Broker) NumSub(channel []byte) int {
+// NumSub returns the subscriber count of namespace ns's channel (PUBSUB
+// NUMSUB).
+func (b *Broker) NumSub(ns uint32, channel []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return len(b.channels[string(channel)])
+	return len(b.channels[Name{ns, string(channel)}])
 }
 
 // ShardNumSub is NumSub for a shard channel (PUBSUB SHARDNUMSUB).
-func (b *Broker) ShardNumSub(channel []byte) int {
+func (b *Broker) ShardNumSub(ns uint32, channel []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return len(b.shards[string(channel)])
+	return len(b.shards[Name{ns, string(channel)}])
 }
 
-// NumPat returns how many patterns have subscribers (PUBSUB NUMPAT).
-func (b *Broker) NumPat() int {
+// NumPat returns how many of namespace ns's patterns have subscribers
+// (PUBSUB NUMPAT).
+func (b *Broker) NumPat(ns uint32) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return len(b.patterns)
+	n := 0
+	for p := range b.patterns {
+		if p.NS == ns {
+			n++
+		}
+	}
+	return n
 }
 
-// Receivers returns how many subscribers PUBLISH to channel would reach
-// now (the channel's and matching patterns').
-func (b *Broker) Receivers(channel []byte) int {
+// Receivers returns how many subscribers PUBLISH to namespace ns's
+// channel would reach now (the channel's and matching patterns').
+func (b *Broker) Receivers(ns uint32, channel []byte) int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	n := len(b.channels[string(channel)])
+	n := len(b.channels[Name{ns, string(channel)}])
 	for pat, set := range b.patterns {
-		if glob.Match([]byte(pat), channel, false) {
+		if pat.NS == ns && glob.Match([]byte(pat.Name), channel, false) {
 			n += len(set)
 		}
 	}
 	return n
+}
+
+// Totals returns how many channels and patterns have subscribers, in
+// every namespace (INFO stats, /metrics).
+func (b *Broker) Totals() (channels, patterns int) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.channels), len(b.patterns)
 }

@@ -123,8 +123,8 @@ func (l *SlowLog) SlowlogReset() {
 }
 
 // Redacted marks the arguments of a command line that are passwords
-// (AUTH's, HELLO's and MIGRATE's AUTH and AUTH2), which the slow log and
-// MONITOR do not show.
+// (AUTH's, HELLO's and MIGRATE's AUTH and AUTH2) or tokens (NAMESPACE ADD
+// and SET's), which the slow log and MONITOR do not show.
 func Redacted(args [][]byte) []bool {
 	r := make([]bool, len(args))
 	if len(args) == 0 {
@@ -135,6 +135,10 @@ func Redacted(args [][]byte) []bool {
 	case "auth":
 		for i := 1; i < len(args); i++ {
 			r[i] = true
+		}
+	case "namespace":
+		if len(args) > 3 {
+			r[3] = true
 		}
 	case "hello", "migrate":
 		for i := 1; i < len(args); i++ {

@@ -83,6 +83,8 @@ func TestRedacted(t *testing.T) {
 		{[]string{"HELLO", "3", "AUTH", "u", "p", "SETNAME", "n"}, "---xx--"},
 		{[]string{"MIGRATE", "h", "1", "k", "0", "5", "AUTH", "p", "KEYS"}, "-------x-"},
 		{[]string{"MIGRATE", "h", "1", "k", "0", "5", "AUTH2", "u", "p"}, "-------xx"},
+		{[]string{"NAMESPACE", "ADD", "ns", "token"}, "---x"},
+		{[]string{"namespace", "del", "ns"}, "---"},
 	} {
 		r := Redacted(args(c.line...))
 		var b strings.Builder

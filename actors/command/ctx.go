@@ -7,6 +7,7 @@ import (
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/cluster"
+	"github.com/rekv/rekv/namespaces"
 
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/resp"
@@ -149,6 +150,8 @@ type KillFilter struct {
 	Addr, LAddr string
 	User, Type  string
 	SkipMe      bool
+	// Namespace, when set, selects the clients in that namespace.
+	Namespace *uint32
 	// Match, when set, must also hold for a client to be killed.
 	Match func(Subscriber) bool
 }
@@ -163,12 +166,29 @@ type Server struct {
 	Status  Status
 	Diag    Diagnostics
 	Broker  Broker
+	// Namespaces is the store's namespaces (NAMESPACE; AUTH with a
+	// token).
+	Namespaces Namespaces
+}
+
+// Namespaces is the namespaces defined in the store (package
+// namespaces): a lookup that misses reads the store again (another node
+// may have just added it).
+type Namespaces interface {
+	Get(name string) (namespaces.Namespace, bool)
+	ByToken(token string) (namespaces.Namespace, bool)
+	ByID(id uint32) (namespaces.Namespace, bool)
+	All() []namespaces.Namespace
+	Add(name, token string) (namespaces.Namespace, error)
+	Set(name, token string) error
+	Del(name string) (namespaces.Namespace, error)
 }
 
 // Clients is the connected clients, as an administrator sees them.
 type Clients interface {
-	// ClientList returns one CLIENT LIST line per connected client.
-	ClientList() []string
+	// ClientList returns one CLIENT LIST line per connected client (ns
+	// set: per client in that namespace).
+	ClientList(ns *uint32) []string
 	// ClientExists reports whether a client with this id is connected.
 	ClientExists(id int64) bool
 	// KillClients closes the clients f selects (not self when f.SkipMe;
@@ -381,31 +401,34 @@ type Diagnostics interface {
 	SlowlogReset()
 }
 
-// Broker is Pub/Sub and keyspace notifications.
+// Broker is Pub/Sub and keyspace notifications. Channels, patterns and
+// shard channels are those of a namespace (ns: the command's, see
+// Ctx.Namespace): nothing crosses between namespaces.
 type Broker interface {
 	// NotifyFlags returns the keyspace notification classes enabled.
 	NotifyFlags() NotifyClass
-	// Notify publishes a keyspace notification of class for key in db, if
-	// that class is enabled.
+	// Notify publishes a keyspace notification of class for key in db
+	// (numbered across namespaces: in db's namespace), if that class is
+	// enabled.
 	Notify(db int, class NotifyClass, event string, key []byte)
 	// Publish delivers msg to the channel's subscribers and to matching
 	// patterns' and returns how many received it.
-	Publish(channel, msg []byte) int
+	Publish(ns uint32, channel, msg []byte) int
 	// PublishShard delivers msg to the shard channel's subscribers
 	// (SPUBLISH); ShardChannels and ShardNumSub are PUBSUB SHARDCHANNELS
 	// and SHARDNUMSUB.
-	PublishShard(channel, msg []byte) int
-	ShardChannels(pattern []byte) []string
-	ShardNumSub(channel []byte) int
+	PublishShard(ns uint32, channel, msg []byte) int
+	ShardChannels(ns uint32, pattern []byte) []string
+	ShardNumSub(ns uint32, channel []byte) int
 	// Channels returns the channels with subscribers, matching pattern
 	// when it is not nil, in byte order; NumSub a channel's subscriber
 	// count; NumPat how many patterns have subscribers.
-	Channels(pattern []byte) []string
-	NumSub(channel []byte) int
-	NumPat() int
+	Channels(ns uint32, pattern []byte) []string
+	NumSub(ns uint32, channel []byte) int
+	NumPat(ns uint32) int
 	// Receivers returns how many clients PUBLISH to channel would reach
 	// now (channel and pattern subscribers).
-	Receivers(channel []byte) int
+	Receivers(ns uint32, channel []byte) int
 }
 
 // Stats are server-wide counters reported by INFO.
@@ -463,7 +486,9 @@ type Ctx struct {
 	Log      *slog.Logger
 	// Now is the command's time, unix milliseconds.
 	Now int64
-	// DB is the client's selected database.
+	// DB is the client's selected database, numbered across namespaces
+	// (codec.NamespaceDB): database DB%16 of namespace DB/16 (see
+	// Namespace, UserDB).
 	DB int
 	// Cursors holds SCAN, HSCAN, SSCAN and ZSCAN positions.
 	Cursors *store.Cursors
@@ -561,3 +586,34 @@ func (c *Ctx) NoEffect() {
 		c.Tx.Repl().AddEffect()
 	}
 }
+
+// Namespace returns the namespace the command runs in: that of its
+// database (0: the default namespace).
+func (c *Ctx) Namespace() uint32 { return NamespaceOf(c.DB) }
+
+// UserDB returns database db (numbered across namespaces) as its
+// namespace's clients number it (0-15).
+func UserDB(db int) int { return db % store.Databases }
+
+// NamespaceOf returns the namespace of database db (numbered across
+// namespaces).
+func NamespaceOf(db int) uint32 { return uint32(db / store.Databases) }
+
+// InNamespace returns database db (0-15) of the namespace database cur
+// is in, numbered across namespaces: SELECT, SWAPDB, MOVE and COPY name
+// their namespace's databases.
+func InNamespace(cur, db int) int { return cur - cur%store.Databases + db }
+
+// OwnNamespace returns the namespace whose clients this command's client
+// may list and kill: nil for the administrator (the default namespace),
+// who sees every client.
+func (c *Ctx) OwnNamespace() *uint32 {
+	if ns := c.Namespace(); ns != 0 {
+		return &ns
+	}
+	return nil
+}
+
+// NamespaceDB returns database db (0-15) of namespace ns, numbered across
+// namespaces.
+func NamespaceDB(ns uint32, db int) int { return int(ns)*store.Databases + db }

@@ -108,6 +108,12 @@ const (
 	// do not write themselves: what they run may (scripts, PUBLISH), as
 	// Redis's may_replicate.
 	MayReplicate
+	// Admin commands are the administrator's: refused to a client in a
+	// named namespace (server-wide state: CONFIG, SHUTDOWN, DEBUG,
+	// REPLICAOF, NAMESPACE...). Set from Redis's table (admin), but for
+	// CLIENT LIST and KILL, which such a client runs on its own
+	// namespace's clients.
+	Admin
 )
 
 // Flag sets most commands use.
@@ -166,8 +172,9 @@ type Spec struct {
 	// shebang or function flags, as Redis's getCommandFlags): whether it
 	// writes (Write), may grow the data set (DenyOOM) and may run on a
 	// stale replica (Stale). False: judge it by its Spec (a script without
-	// flags, which its calls are checked for instead).
-	FlagsFor func(args [][]byte) (Flags, bool)
+	// flags, which its calls are checked for instead). ns is the
+	// namespace the command runs in (its functions are its own).
+	FlagsFor func(ns uint32, args [][]byte) (Flags, bool)
 
 	// Info is Redis's command-table entry for the command (its flags,
 	// ACL categories, tips and key specifications), nil when Redis has
@@ -250,6 +257,10 @@ func (s *Spec) KeyIndexes(args [][]byte, dst []int) []int {
 	return dst
 }
 
+// inNamespace reports whether a command Redis's table flags admin is
+// one a client in a named namespace runs on its own namespace (Admin).
+func inNamespace(name string) bool { return name == "client|list" || name == "client|kill" }
+
 // Registry maps command names to specs. It is built once and then only read.
 type Registry struct {
 	byName map[string]*Spec
@@ -272,6 +283,9 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 			if s.Info.Has(name) {
 				s.Flags |= f
 			}
+		}
+		if s.Info.Has("admin") && !inNamespace(s.FullName()) {
+			s.Flags |= Admin
 		}
 		if s.Info != nil { // Redis's table says which commands are fast
 			s.Flags &^= Fast

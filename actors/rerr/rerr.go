@@ -51,8 +51,11 @@ var (
 	ErrUndetermined    = &Error{"TRYAGAIN the storage became unavailable during the commit, the command may or may not have been applied"}
 	ErrUnknownProtocol = &Error{"NOPROTO unsupported protocol version"}
 	ErrNoAuth          = &Error{"NOAUTH Authentication required."}
-	ErrWrongPass       = &Error{"WRONGPASS invalid username-password pair or user is disabled."}
-	ErrNoPassword      = &Error{"ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"}
+	// ErrAdminOnly refuses a server-wide command to a client in a named
+	// namespace (command.Admin), in kvrocks's words.
+	ErrAdminOnly  = &Error{"NOPERM admin permission required to perform the command"}
+	ErrWrongPass  = &Error{"WRONGPASS invalid username-password pair or user is disabled."}
+	ErrNoPassword = &Error{"ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"}
 	// Cluster mode's refusals (Redis Cluster's texts).
 	ErrCrossSlot   = &Error{"CROSSSLOT Keys in request don't hash to the same slot"}
 	ErrClusterDown = &Error{"CLUSTERDOWN Hash slot not served"}

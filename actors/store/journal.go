@@ -149,12 +149,14 @@ func (j *Journal) NotesTo(i, from int) {
 // script): it is delivered only after the transaction commits.
 type Message struct {
 	Channel, Msg []byte
-	Shard        bool // a shard channel's (SPUBLISH)
+	Shard        bool   // a shard channel's (SPUBLISH)
+	NS           uint32 // the namespace it is published in
 }
 
-// AddMessage queues a Pub/Sub message for delivery after commit.
-func (j *Journal) AddMessage(channel, msg []byte, shard bool) {
-	j.msgs = append(j.msgs, Message{channel, msg, shard})
+// AddMessage queues a Pub/Sub message of namespace ns for delivery after
+// commit.
+func (j *Journal) AddMessage(ns uint32, channel, msg []byte, shard bool) {
+	j.msgs = append(j.msgs, Message{channel, msg, shard, ns})
 }
 
 // Messages returns the queued Pub/Sub messages.

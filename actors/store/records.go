@@ -243,25 +243,28 @@ func (t *Tx) Prefetch(keys [][]byte) {
 // one keeps it, the others use it without reading it again. Safe for
 // concurrent use.
 type SnapshotRecords struct {
-	mu   sync.Mutex
-	have [Databases]bool
-	r    [Databases]DBRecord
+	mu sync.Mutex
+	r  map[int]DBRecord
 }
 
 func (s *SnapshotRecords) get(db int) (DBRecord, bool) {
-	if s == nil || db < 0 || db >= Databases {
+	if s == nil {
 		return DBRecord{}, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.r[db], s.have[db]
+	r, ok := s.r[db]
+	return r, ok
 }
 
 func (s *SnapshotRecords) put(db int, r DBRecord) {
-	if s == nil || db < 0 || db >= Databases {
+	if s == nil {
 		return
 	}
 	s.mu.Lock()
-	s.r[db], s.have[db] = r, true
+	if s.r == nil {
+		s.r = make(map[int]DBRecord, 1)
+	}
+	s.r[db] = r
 	s.mu.Unlock()
 }

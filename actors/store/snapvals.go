@@ -28,7 +28,7 @@ type snapValue struct {
 // under the slot db is held at (a database swapped since by another node
 // reads other keys, which are then not found here and read as usual).
 func (f *FlushMarkers) ReadKeys(db int, keys [][]byte, into [][]byte) [][]byte {
-	if db < 0 || db >= Databases {
+	if db < 0 || db > int(codec.MaxSlot) {
 		return into
 	}
 	slot := f.Held(db).Slot

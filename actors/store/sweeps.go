@@ -39,19 +39,21 @@ func (vw Records) ExpireDue(key []byte, expireAt int64) (bool, error) {
 	return false, t.txn.Delete(codec.TTLKey(expireAt, t.slot, key))
 }
 
-// CountKeys counts the live keys of every database, and those of them with
-// a TTL, by walking every meta record (INFO keyspace).
-func (vw Records) CountKeys() (keys, expires [Databases]int64, err error) {
+// CountKeys counts the live keys of the 16 databases of the namespace
+// database base is the first of (codec.NamespaceDB), and those of them
+// with a TTL, by walking their meta records (INFO keyspace).
+func (vw Records) CountKeys(base int) (keys, expires [Databases]int64, err error) {
 	t := vw.t
-	var dbOf [Databases]int // slot -> database
+	var dbOf [Databases]int // slot - base -> database - base
 	for db := range dbOf {
-		r, err := t.Records().Record(db)
+		r, err := t.Records().Record(base + db)
 		if err != nil {
 			return keys, expires, err
 		}
-		dbOf[r.Slot] = db
+		dbOf[int(r.Slot)-base] = db
 	}
-	start, end := codec.MetaRangeAll()
+	start, _ := codec.MetaRange(codec.Slot(base))
+	_, end := codec.MetaRange(codec.Slot(base + Databases - 1))
 	err = t.txn.Iterate(start, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
 		slot, _, err := codec.DecodeMetaKey(k)
 		if err != nil {
@@ -61,8 +63,8 @@ func (vw Records) CountKeys() (keys, expires [Databases]int64, err error) {
 		if err != nil {
 			return false, err
 		}
-		if int(slot) < Databases && !m.Expired(t.now) && !t.deadIn(slot, m.Version) {
-			db := dbOf[slot]
+		if !m.Expired(t.now) && !t.deadIn(slot, m.Version) {
+			db := dbOf[int(slot)-base]
 			keys[db]++
 			if m.ExpireAt != 0 {
 				expires[db]++

@@ -9,7 +9,7 @@ import (
 // Table is the tracking table and the BCAST prefixes.
 type Table struct {
 	mu       sync.Mutex
-	keys     map[string]map[int64]struct{}
+	keys     map[Key]map[int64]struct{}
 	items    int
 	prefixes map[string]map[int64]struct{}
 	clients  atomic.Int64 // clients with tracking on
@@ -17,12 +17,19 @@ type Table struct {
 	maxKeys  atomic.Int64 // tracking-table-max-keys; 0: no limit
 }
 
+// Key is a tracked key of a namespace (package namespaces): a write in
+// one namespace invalidates no other namespace's reads of the same name.
+type Key struct {
+	NS  uint32
+	Key string
+}
+
 // DefaultMaxKeys is Redis's tracking-table-max-keys default.
 const DefaultMaxKeys = 1_000_000
 
 // New returns an empty table holding at most DefaultMaxKeys keys.
 func New() *Table {
-	t := &Table{keys: map[string]map[int64]struct{}{}, prefixes: map[string]map[int64]struct{}{}}
+	t := &Table{keys: map[Key]map[int64]struct{}{}, prefixes: map[string]map[int64]struct{}{}}
 	t.maxKeys.Store(DefaultMaxKeys)
 	return t
 }
@@ -73,13 +80,13 @@ func (t *Table) RemovePrefixLocked(prefix string, id int64) {
 	}
 }
 
-// RecordLocked records that client id read keys.
-func (t *Table) RecordLocked(id int64, keys [][]byte) {
+// RecordLocked records that client id read keys of namespace ns.
+func (t *Table) RecordLocked(id int64, ns uint32, keys [][]byte) {
 	for _, k := range keys {
-		ids := t.keys[string(k)]
+		ids := t.keys[Key{ns, string(k)}]
 		if ids == nil {
 			ids = map[int64]struct{}{}
-			t.keys[string(k)] = ids
+			t.keys[Key{ns, string(k)}] = ids
 		}
 		if _, ok := ids[id]; !ok {
 			ids[id] = struct{}{}
@@ -90,12 +97,12 @@ func (t *Table) RecordLocked(id int64, keys [][]byte) {
 
 // ExcessLocked returns keys to drop so that the table holds at most
 // tracking-table-max-keys (any of them: Go's map order).
-func (t *Table) ExcessLocked() []string {
+func (t *Table) ExcessLocked() []Key {
 	max := t.maxKeys.Load()
 	if max <= 0 || int64(len(t.keys)) <= max {
 		return nil
 	}
-	out := make([]string, 0, int64(len(t.keys))-max)
+	out := make([]Key, 0, int64(len(t.keys))-max)
 	for k := range t.keys {
 		if int64(len(out)) >= int64(len(t.keys))-max {
 			break
@@ -110,7 +117,7 @@ func (t *Table) HasKeysLocked() bool { return len(t.keys) > 0 }
 
 // TakeLocked removes key and returns the clients that read it (nil if
 // none).
-func (t *Table) TakeLocked(key string) map[int64]struct{} {
+func (t *Table) TakeLocked(key Key) map[int64]struct{} {
 	ids, ok := t.keys[key]
 	if !ok {
 		return nil

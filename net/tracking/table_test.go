@@ -16,16 +16,20 @@ func TestTable(t *testing.T) {
 	tb.Lock()
 	tb.ClientOnLocked()
 	tb.ClientOnLocked()
-	tb.RecordLocked(1, [][]byte{[]byte("a"), []byte("b")})
-	tb.RecordLocked(2, [][]byte{[]byte("a"), []byte("a")})
+	tb.RecordLocked(1, 0, [][]byte{[]byte("a"), []byte("b")})
+	tb.RecordLocked(2, 0, [][]byte{[]byte("a"), []byte("a")})
 	tb.CountLocked()
 	tb.Unlock()
 	if c, k, i, p := tb.Stats(); c != 2 || k != 2 || i != 3 || p != 0 {
 		t.Fatalf("stats = %d clients, %d keys, %d items, %d prefixes; want 2, 2, 3, 0", c, k, i, p)
 	}
 	tb.Lock()
-	ids := tb.TakeLocked("a")
-	if len(ids) != 2 || tb.TakeLocked("a") != nil {
+	tb.RecordLocked(3, 9, [][]byte{[]byte("a")}) // another namespace's a
+	if ids := tb.TakeLocked(Key{9, "a"}); len(ids) != 1 {
+		t.Errorf("namespace 9's a: %v, want client 3 alone", ids)
+	}
+	ids := tb.TakeLocked(Key{0, "a"})
+	if len(ids) != 2 || tb.TakeLocked(Key{0, "a"}) != nil {
 		t.Errorf("take a: %v, then again: want nothing", ids)
 	}
 	tb.ClientOffLocked()
@@ -44,7 +48,7 @@ func TestTable(t *testing.T) {
 	tb.SetMaxKeys(2)
 	tb.Lock()
 	for _, k := range []string{"k1", "k2", "k3", "k4", "k5"} {
-		tb.RecordLocked(7, [][]byte{[]byte(k)})
+		tb.RecordLocked(7, 0, [][]byte{[]byte(k)})
 	}
 	excess := tb.ExcessLocked()
 	for _, k := range excess {

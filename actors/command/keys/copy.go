@@ -48,11 +48,11 @@ func dbIndex(arg []byte) (int, error) {
 }
 
 func (x copyCmd) Run(c *command.Ctx) error {
-	db := x.db
-	if db < 0 {
-		db = c.DB
+	db := c.DB
+	if x.db >= 0 {
+		db = command.InNamespace(c.DB, x.db)
 	}
-	if c.ClusterMode() && (db != 0 || c.DB != 0) {
+	if c.ClusterMode() && db != c.DB {
 		return rerr.Errorf("ERR Copying to another database is not allowed in cluster mode")
 	}
 	if db == c.DB && string(x.src) == string(x.dst) {

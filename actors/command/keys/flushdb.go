@@ -25,8 +25,8 @@ func (f flush) Run(c *command.Ctx) error {
 	dbs := []int{c.DB}
 	if f.all {
 		dbs = dbs[:0]
-		for db := 0; db < store.Databases; db++ {
-			dbs = append(dbs, db)
+		for db := range store.Databases { // the client's namespace's
+			dbs = append(dbs, command.InNamespace(c.DB, db))
 		}
 	}
 	for _, db := range dbs {

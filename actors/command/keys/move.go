@@ -24,10 +24,11 @@ func (x moveCmd) Run(c *command.Ctx) error {
 	if x.err != nil {
 		return x.err
 	}
-	if x.db == c.DB {
+	db := command.InNamespace(c.DB, x.db)
+	if db == c.DB {
 		return errSameObject
 	}
-	ok, err := c.Tx.Move(x.key, x.db)
+	ok, err := c.Tx.Move(x.key, db)
 	if err != nil {
 		return err
 	}

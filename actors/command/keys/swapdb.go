@@ -51,8 +51,8 @@ func (x swapDB) Run(c *command.Ctx) error {
 	if x.err != nil {
 		return x.err
 	}
-	if x.a != x.b {
-		if err := c.Tx.Records().Swap(x.a, x.b); err != nil {
+	if x.a != x.b { // the client's namespace's databases
+		if err := c.Tx.Records().Swap(command.InNamespace(c.DB, x.a), command.InNamespace(c.DB, x.b)); err != nil {
 			return err
 		}
 	}

@@ -24,18 +24,18 @@ func parseSPublish(args [][]byte) (command.Runner, error) {
 
 func (x publish) Run(c *command.Ctx) error {
 	if c.Tx != nil {
-		c.Tx.Journal().AddMessage(x.channel, x.msg, x.shard)
+		c.Tx.Journal().AddMessage(c.Namespace(), x.channel, x.msg, x.shard)
 		if x.shard {
-			c.W.Int(int64(c.Server.Broker.ShardNumSub(x.channel)))
+			c.W.Int(int64(c.Server.Broker.ShardNumSub(c.Namespace(), x.channel)))
 		} else {
-			c.W.Int(int64(c.Server.Broker.Receivers(x.channel)))
+			c.W.Int(int64(c.Server.Broker.Receivers(c.Namespace(), x.channel)))
 		}
 		return nil
 	}
 	if x.shard {
-		c.W.Int(int64(c.Server.Broker.PublishShard(x.channel, x.msg)))
+		c.W.Int(int64(c.Server.Broker.PublishShard(c.Namespace(), x.channel, x.msg)))
 		return nil
 	}
-	c.W.Int(int64(c.Server.Broker.Publish(x.channel, x.msg)))
+	c.W.Int(int64(c.Server.Broker.Publish(c.Namespace(), x.channel, x.msg)))
 	return nil
 }

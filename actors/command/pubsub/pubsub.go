@@ -20,7 +20,7 @@ func parseChannels(args [][]byte) (command.Runner, error) {
 }
 
 func (x channels) Run(c *command.Ctx) error {
-	out := c.Server.Broker.Channels(x.pattern)
+	out := c.Server.Broker.Channels(c.Namespace(), x.pattern)
 	c.W.Array(len(out))
 	for _, ch := range out {
 		c.W.BulkString(ch)
@@ -37,7 +37,7 @@ func (x numsub) Run(c *command.Ctx) error {
 	c.W.Array(2 * len(x.channels))
 	for _, ch := range x.channels {
 		c.W.Bulk(ch)
-		c.W.Int(int64(c.Server.Broker.NumSub(ch)))
+		c.W.Int(int64(c.Server.Broker.NumSub(c.Namespace(), ch)))
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ type numpat struct{}
 func parseNumpat([][]byte) (command.Runner, error) { return numpat{}, nil }
 
 func (numpat) Run(c *command.Ctx) error {
-	c.W.Int(int64(c.Server.Broker.NumPat()))
+	c.W.Int(int64(c.Server.Broker.NumPat(c.Namespace())))
 	return nil
 }
 
@@ -67,7 +67,7 @@ func parseShardChannels(args [][]byte) (command.Runner, error) {
 }
 
 func (x shardChannels) Run(c *command.Ctx) error {
-	out := c.Server.Broker.ShardChannels(x.pattern)
+	out := c.Server.Broker.ShardChannels(c.Namespace(), x.pattern)
 	c.W.Array(len(out))
 	for _, ch := range out {
 		c.W.BulkString(ch)
@@ -83,7 +83,7 @@ func (x shardNumsub) Run(c *command.Ctx) error {
 	c.W.Array(2 * len(x.channels))
 	for _, ch := range x.channels {
 		c.W.Bulk(ch)
-		c.W.Int(int64(c.Server.Broker.ShardNumSub(ch)))
+		c.W.Int(int64(c.Server.Broker.ShardNumSub(c.Namespace(), ch)))
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, err
 }
 
 func (x *fcall) Run(c *command.Ctx) error {
-	libs, gen, err := x.s.fns.sync(c.Tx)
+	libs, gen, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (f scriptFlags) commandFlags() command.Flags {
 // evalFlags is FlagsFor of EVAL and EVAL_RO: the flags of the script's
 // shebang; a script without one (or one that does not parse, which the
 // run reports) is judged by its calls.
-func (s *Scripts) evalFlags(args [][]byte) (command.Flags, bool) {
+func (s *Scripts) evalFlags(_ uint32, args [][]byte) (command.Flags, bool) {
 	body := args[1]
 	if len(body) < 2 || body[0] != '#' || body[1] != '!' {
 		return 0, false
@@ -60,7 +60,7 @@ func (s *Scripts) evalFlags(args [][]byte) (command.Flags, bool) {
 
 // evalSHAFlags is FlagsFor of EVALSHA and EVALSHA_RO: the cached
 // script's flags.
-func (s *Scripts) evalSHAFlags(args [][]byte) (command.Flags, bool) {
+func (s *Scripts) evalSHAFlags(_ uint32, args [][]byte) (command.Flags, bool) {
 	sc := s.get(args[1])
 	if sc == nil || !sc.declared {
 		return 0, false
@@ -69,10 +69,10 @@ func (s *Scripts) evalSHAFlags(args [][]byte) (command.Flags, bool) {
 }
 
 // fcallFlags is FlagsFor of FCALL and FCALL_RO: the function's flags, as
-// the node last read its libraries (an unknown function is judged by
-// FCALL's own flags; its run answers "Function not found").
-func (s *Scripts) fcallFlags(args [][]byte) (command.Flags, bool) {
-	for _, lib := range s.fns.cached() {
+// the node last read namespace ns's libraries (an unknown function is
+// judged by FCALL's own flags; its run answers "Function not found").
+func (s *Scripts) fcallFlags(ns uint32, args [][]byte) (command.Flags, bool) {
+	for _, lib := range s.fns.cached(ns) {
 		if fn := lib.find(string(args[1])); fn != nil {
 			return fn.sf.commandFlags(), true
 		}

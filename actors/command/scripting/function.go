@@ -39,7 +39,7 @@ func (x *fnLoad) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (x *fnLoad) Run(c *command.Ctx) error {
 			}
 		}
 	}
-	if err := x.s.fns.save(c.Tx, libs, map[string]*library{lib.name: lib}, nil); err != nil {
+	if err := x.s.fns.save(c.Tx, c.Namespace(), libs, map[string]*library{lib.name: lib}, nil); err != nil {
 		return err
 	}
 	c.W.BulkString(lib.name)
@@ -74,14 +74,14 @@ func (s *Scripts) parseFnDelete(args [][]byte) (command.Runner, error) {
 }
 
 func (x *fnDelete) Run(c *command.Ctx) error {
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
 	if _, ok := libs[x.name]; !ok {
 		return rerr.Errorf("ERR Library not found")
 	}
-	if err := x.s.fns.save(c.Tx, libs, nil, []string{x.name}); err != nil {
+	if err := x.s.fns.save(c.Tx, c.Namespace(), libs, nil, []string{x.name}); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -99,12 +99,12 @@ func (s *Scripts) parseFnFlush(args [][]byte) (command.Runner, error) {
 }
 
 func (x *fnFlush) Run(c *command.Ctx) error {
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
 	names := libraryNames(libs)
-	if err := x.s.fns.save(c.Tx, libs, nil, names); err != nil {
+	if err := x.s.fns.save(c.Tx, c.Namespace(), libs, nil, names); err != nil {
 		return err
 	}
 	c.W.OK()
@@ -138,7 +138,7 @@ func (s *Scripts) parseFnList(args [][]byte) (command.Runner, error) {
 }
 
 func (x *fnList) Run(c *command.Ctx) error {
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
@@ -200,10 +200,10 @@ func (s *Scripts) parseFnStats([][]byte) (command.Runner, error) { return &fnSta
 func (x *fnStats) Run(c *command.Ctx) error {
 	var libs map[string]*library
 	if c.Tx == nil {
-		libs = x.s.fns.cached()
+		libs = x.s.fns.cached(c.Namespace())
 	} else {
 		var err error
-		if libs, _, err = x.s.fns.sync(c.Tx); err != nil {
+		if libs, _, err = x.s.fns.sync(c.Tx, c.Namespace()); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ type fnDump struct{ s *Scripts }
 func (s *Scripts) parseFnDump([][]byte) (command.Runner, error) { return &fnDump{s}, nil }
 
 func (x *fnDump) Run(c *command.Ctx) error {
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 		}
 		loaded = append(loaded, lib)
 	}
-	libs, _, err := x.s.fns.sync(c.Tx)
+	libs, _, err := x.s.fns.sync(c.Tx, c.Namespace())
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 		}
 		changes[lib.name] = lib
 	}
-	if err := x.s.fns.save(c.Tx, libs, changes, deleted); err != nil {
+	if err := x.s.fns.save(c.Tx, c.Namespace(), libs, changes, deleted); err != nil {
 		return err
 	}
 	c.W.OK()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/namespaces"
 )
 
 // AUTH [username] password. Without requirepass the only user, "default",
@@ -30,13 +31,29 @@ func (a auth) Run(c *command.Ctx) error {
 }
 
 // authenticate checks user (nil: default) and pass, and on success makes
-// the connection that user; a wrong pair is logged (ACL LOG).
+// the connection that user, in the user's namespace (the default one
+// unless an ACL rule binds it to another); a wrong pair is logged (ACL
+// LOG). For the default user, a pass that is not its password may be a
+// namespace's token: the connection then enters that namespace, as
+// kvrocks's AUTH <token> does.
 func authenticate(c *command.Ctx, user, pass []byte) error {
 	name := "default"
 	if user != nil {
 		name = string(user)
 	}
-	if err := c.Server.Config.CheckAuth(user, pass); err != nil {
+	var ns uint32
+	err := c.Server.Config.CheckAuth(user, pass)
+	if err == nil {
+		ns, err = boundNamespace(c, name)
+	}
+	if name == "default" && (err != nil || openDefault(c)) && c.Server.Namespaces != nil {
+		// A token (a default user without a password takes any
+		// password, so a token counts first then).
+		if t, ok := c.Server.Namespaces.ByToken(string(pass)); ok {
+			ns, err = t.ID, nil
+		}
+	}
+	if err != nil {
 		if errors.Is(err, rerr.ErrWrongPass) {
 			c.Server.Config.ACL().Log("auth", "toplevel", "AUTH", name, c.Client.Conn.Info())
 		}
@@ -44,5 +61,27 @@ func authenticate(c *command.Ctx, user, pass []byte) error {
 	}
 	c.Client.Auth.SetAuthenticated()
 	c.Client.Auth.SetUser(name)
+	c.Client.Conn.SetDB(command.NamespaceDB(ns, command.UserDB(c.Client.Conn.DB())))
 	return nil
+}
+
+// openDefault reports whether the default user needs no password.
+func openDefault(c *command.Ctx) bool {
+	u := c.Server.Config.ACL().User("default")
+	return u != nil && u.NoPass
+}
+
+// boundNamespace returns the namespace user name is bound to (ACL rule
+// namespace=<name>; 0: the default one).
+func boundNamespace(c *command.Ctx, name string) (uint32, error) {
+	u := c.Server.Config.ACL().User(name)
+	if u == nil || u.Namespace == "" || u.Namespace == namespaces.Default {
+		return 0, nil
+	}
+	if c.Server.Namespaces != nil {
+		if t, ok := c.Server.Namespaces.Get(u.Namespace); ok {
+			return t.ID, nil
+		}
+	}
+	return 0, rerr.Errorf("ERR user '%s' is bound to namespace '%s', which does not exist", name, u.Namespace)
 }

@@ -151,7 +151,7 @@ func parseClientList(args [][]byte) (command.Runner, error) {
 func (l clientList) Run(c *command.Ctx) error {
 	var b strings.Builder
 	if !l.none {
-		for _, line := range c.Server.Clients.ClientList() {
+		for _, line := range c.Server.Clients.ClientList(c.OwnNamespace()) {
 			id, _, _ := strings.Cut(line, " ")
 			if l.ids == nil || l.ids[id] {
 				b.WriteString(line)

@@ -68,7 +68,9 @@ func (k clientKill) Run(c *command.Ctx) error {
 	if k.f.User != "" && c.Server.Config.ACL().User(k.f.User) == nil {
 		return rerr.Errorf("ERR No such user '%s'", k.f.User)
 	}
-	n := c.Server.Clients.KillClients(k.f, c.Client.Conn)
+	f := k.f
+	f.Namespace = c.OwnNamespace()
+	n := c.Server.Clients.KillClients(f, c.Client.Conn)
 	if !k.old {
 		c.W.Int(int64(n))
 		return nil

@@ -54,6 +54,7 @@ func Commands() []*command.Spec {
 			{Name: "help", Arity: 2, Flags: command.Conn, Parse: latencyParser("help")},
 		}}),
 		{Name: "acl", Arity: -2, Subcommands: aclSubcommands()},
+		namespaceCommand(),
 		{Name: "lolwut", Arity: -1, Flags: command.Conn | command.Fast, Parse: parseLolwut},
 		{Name: "debug", Arity: -2, Flags: command.Conn | command.NoScript | command.NoMonitor, Parse: parseDebug},
 		{Name: "shutdown", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy | command.NoMonitor, Parse: parseShutdown},

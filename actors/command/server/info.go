@@ -83,9 +83,9 @@ func (in info) Run(c *command.Ctx) error {
 }
 
 // keyspace writes "dbN:keys=..,expires=..,avg_ttl=0" for each non-empty db
-// by walking every meta key.
+// of the client's namespace by walking its meta keys.
 func keyspace(c *command.Ctx, b *strings.Builder) error {
-	keys, expires, err := c.Tx.Records().CountKeys()
+	keys, expires, err := c.Tx.Records().CountKeys(command.InNamespace(c.DB, 0))
 	if err != nil {
 		return err
 	}

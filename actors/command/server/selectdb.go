@@ -28,7 +28,7 @@ func (s selectDB) Run(c *command.Ctx) error {
 	if s.db < 0 || s.db >= Databases {
 		return rerr.ErrDBIndex
 	}
-	c.Client.Conn.SetDB(s.db)
+	c.Client.Conn.SetDB(command.InNamespace(c.Client.Conn.DB(), s.db))
 	c.W.OK()
 	return nil
 }
