@@ -45,3 +45,59 @@ func DecodeNamespace(b []byte) (id uint32, token string, err error) {
 // NamespaceDB returns the logical database (as stored: its record's key
 // and first slot) of database db of namespace id.
 func NamespaceDB(id uint32, db int) Slot { return Slot(id)*NamespaceDatabases + Slot(db) }
+
+// A namespace's quotas and its measured usage are kept apart from its
+// definition, by id (a name added again is another namespace):
+//
+//	's' "nsq" id (4) -> max keys (8) | max bytes (8) | max ops/s (8)
+//	                    | max clients (8)            its quotas (0: none)
+//	's' "nsu" id (4) -> keys (8) | bytes (8) | at ms (8)
+//	                                                 its usage, measured
+//	                                                 by the GC's meter
+
+// NamespaceQuotaKey returns the system key of namespace id's quotas.
+func NamespaceQuotaKey(id uint32) []byte {
+	return binary.BigEndian.AppendUint32(NamespaceQuotaPrefix(), id)
+}
+
+// NamespaceQuotaPrefix is the prefix of every namespace's quotas.
+func NamespaceQuotaPrefix() []byte { return []byte{PrefixSystem, 'n', 's', 'q'} }
+
+// NamespaceUsageKey returns the system key of namespace id's usage.
+func NamespaceUsageKey(id uint32) []byte {
+	return binary.BigEndian.AppendUint32(NamespaceUsagePrefix(), id)
+}
+
+// NamespaceUsagePrefix is the prefix of every namespace's usage.
+func NamespaceUsagePrefix() []byte { return []byte{PrefixSystem, 'n', 's', 'u'} }
+
+// NamespaceIDOf returns the id a quota or usage key (prefix p) names.
+func NamespaceIDOf(p, key []byte) (uint32, error) {
+	if len(key) != len(p)+4 {
+		return 0, fmt.Errorf("codec: namespace key of %d bytes: %w", len(key), ErrCorrupt)
+	}
+	return binary.BigEndian.Uint32(key[len(p):]), nil
+}
+
+// EncodeInts encodes fixed 8-byte integers (a namespace's quotas or
+// usage).
+func EncodeInts(v ...int64) []byte {
+	b := make([]byte, 0, 8*len(v))
+	for _, x := range v {
+		b = binary.BigEndian.AppendUint64(b, uint64(x))
+	}
+	return b
+}
+
+// DecodeInts inverts EncodeInts for n integers; a shorter value (an older
+// release's) reads its missing integers as 0.
+func DecodeInts(b []byte, n int) ([]int64, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("codec: %d bytes of integers: %w", len(b), ErrCorrupt)
+	}
+	out := make([]int64, n)
+	for i := 0; i < n && 8*i < len(b); i++ {
+		out[i] = int64(binary.BigEndian.Uint64(b[8*i:]))
+	}
+	return out, nil
+}

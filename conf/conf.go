@@ -250,6 +250,8 @@ type GC struct {
 	MaxKeysPerSecond int           `koanf:"max_keys_per_second"`
 	OrphanInterval   time.Duration `koanf:"orphan_interval"`
 	OrphanBatch      int           `koanf:"orphan_batch"`
+	MeterInterval    time.Duration `koanf:"meter_interval"`
+	MeterBatch       int           `koanf:"meter_batch"`
 	CompactAfterKeys int64         `koanf:"compact_after_keys"`
 }
 

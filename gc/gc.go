@@ -30,6 +30,11 @@ type Options struct {
 	Foreground     func() int64
 	OrphanInterval time.Duration // between orphan-sweep steps; 0 disables the sweep
 	OrphanBatch    int           // versions checked per orphan-sweep step
+	// MeterInterval is the time between two walks of the namespace
+	// meter (meter.go; 0 disables it), MeterBatch the keys it reads per
+	// step.
+	MeterInterval time.Duration
+	MeterBatch    int
 	// CompactAfter asks a driver that supports it (drivers.Compactor) to
 	// compact once this many keys were deleted since its last compaction
 	// and the backlog is empty; 0 never asks.
@@ -136,6 +141,8 @@ type Collector struct {
 	}
 	// When the backlogs were last counted (see countBacklog).
 	countedVersions, countedExpired time.Time
+	// meter is the namespace meter's walk in progress (meter.go).
+	meter meterWalk
 	// noExpire pauses the expiry of keys (DEBUG SET-ACTIVE-EXPIRE 0).
 	noExpire atomic.Bool
 	// life ends at Stop: a pass in progress gives up at its next step,
@@ -184,6 +191,8 @@ type tick struct{}
 
 type orphanTick struct{}
 
+type meterTick struct{}
+
 type gcActor struct{ c *Collector }
 
 func (a *gcActor) Receive(ctx actor.Context) {
@@ -191,6 +200,23 @@ func (a *gcActor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.schedule(ctx)
 		a.scheduleOrphans(ctx)
+		a.scheduleMeter(ctx, a.c.o.MeterInterval)
+	case meterTick:
+		next := a.c.o.MeterInterval
+		if a.c.holding() && (a.c.o.Sweeps == nil || a.c.o.Sweeps()) {
+			mctx, cancel := context.WithTimeout(a.c.life, 10*time.Second)
+			ended, err := a.c.MeterStep(mctx)
+			cancel()
+			switch {
+			case err != nil:
+				if a.c.life.Err() == nil {
+					a.c.log.Warn("gc namespace meter", "err", err)
+				}
+			case !ended:
+				next = a.c.o.Interval // the walk goes on
+			}
+		}
+		a.scheduleMeter(ctx, next)
 	case orphanTick:
 		if !a.c.holding() || a.c.o.Sweeps != nil && !a.c.o.Sweeps() {
 			a.scheduleOrphans(ctx)
@@ -277,6 +303,14 @@ func (a *gcActor) scheduleIn(ctx actor.Context, d time.Duration) {
 		return
 	}
 	time.AfterFunc(d, func() { sys.Root.Send(self, tick{}) })
+}
+
+func (a *gcActor) scheduleMeter(ctx actor.Context, d time.Duration) {
+	if a.c.o.MeterInterval <= 0 {
+		return
+	}
+	sys, self := ctx.ActorSystem(), ctx.Self()
+	time.AfterFunc(d, func() { sys.Root.Send(self, meterTick{}) })
 }
 
 func (a *gcActor) scheduleOrphans(ctx actor.Context) {

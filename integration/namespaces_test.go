@@ -2,6 +2,10 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +17,7 @@ import (
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/conf"
 	kv "github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/node"
 )
 
 // nsFamily is one command family of the namespace isolation test: write
@@ -456,6 +461,12 @@ func TestNamespacePubSub(t *testing.T) {
 			t.Errorf("PUBLISH in the default namespace reached %q", got)
 		}
 		silent(t, subA, 100*time.Millisecond, "a's subscriber after the default namespace's PUBLISH")
+		// A replica would take these for its master's namespaces.
+		for _, ch := range []string{"__rekv__:namespaces", "__rekv__:namespace"} {
+			if got := d.do("PUBLISH", ch, "[]"); got != "-ERR the channels starting with __rekv__: are reserved for rekv's replication\r\n" {
+				t.Errorf("PUBLISH %s: %q", ch, got)
+			}
+		}
 	})
 }
 
@@ -584,3 +595,288 @@ func TestNamespacesInClusterMode(t *testing.T) {
 // namespacePollBound is how often a node reads the namespace definitions
 // again (node.namespacePoll).
 const namespacePollBound = time.Second
+
+// meterAll runs the namespace meter's steps until a walk ends.
+func meterAll(t *testing.T, n *node.Node) {
+	t.Helper()
+	for range 1000 {
+		ended, err := n.GC().MeterStep(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ended {
+			return
+		}
+	}
+	t.Fatal("the meter's walk did not end in 1000 steps")
+}
+
+// eventually retries do until it returns "" or 5 s pass (a node reads
+// the namespace definitions and their usage every second).
+func eventually(t *testing.T, what string, do func() string) {
+	t.Helper()
+	var last string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if last = do(); last == "" {
+			return
+		}
+	}
+	t.Errorf("%s: %s", what, last)
+}
+
+// TestNamespaceQuotas: each quota refuses what it bounds with an error
+// naming the namespace and the limit, reads and deletions go on, and the
+// usage the meter measures shows in INFO namespaces and /metrics.
+func TestNamespaceQuotas(t *testing.T) {
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, func(c *conf.Config) {
+				c.GC.MeterInterval = time.Hour // the test runs the meter
+				c.Metrics.Addr = "127.0.0.1:0"
+			})
+			admin := dialRaw(t, n.Addr())
+			admin.do("NAMESPACE", "ADD", "q", "tok-q")
+			if got := admin.do("NAMESPACE", "QUOTA", "q", "max-keys", "5"); got != "*8\r\n$8\r\nmax-keys\r\n:5\r\n$9\r\nmax-bytes\r\n:0\r\n$15\r\nmax-ops-per-sec\r\n:0\r\n$11\r\nmax-clients\r\n:0\r\n" {
+				t.Fatalf("NAMESPACE QUOTA: %q", got)
+			}
+			for _, tc := range []struct{ cmd, want string }{
+				{"NAMESPACE QUOTA q max-keys -1", "-ERR a quota must be an integer from 0 (none) up\r\n"},
+				{"NAMESPACE QUOTA q max-cpu 1", "-ERR unknown quota 'max-cpu' (max-keys, max-bytes, max-ops-per-sec, max-clients)\r\n"},
+				{"NAMESPACE QUOTA q max-keys", "-ERR syntax error\r\n"},
+				{"NAMESPACE QUOTA nope", "-ERR the namespace was not found\r\n"},
+			} {
+				if got := admin.do(strings.Fields(tc.cmd)...); got != tc.want {
+					t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
+				}
+			}
+			c := dialRaw(t, n.Addr())
+			c.do("AUTH", "tok-q")
+			for i := range 5 {
+				if got := c.do("SET", "k"+strconv.Itoa(i), "v"); got != "+OK\r\n" {
+					t.Fatalf("SET k%d: %q", i, got)
+				}
+			}
+			meterAll(t, n)
+			eventually(t, "max-keys", func() string {
+				if got := c.do("SET", "k9", "v"); got != "-OOM namespace 'q' is over its quota of 5 keys (max-keys)\r\n" {
+					return "SET past max-keys: " + got
+				}
+				return ""
+			})
+			if got := c.do("GET", "k1"); got != "$1\r\nv\r\n" {
+				t.Errorf("GET over max-keys: %q", got)
+			}
+			if got := c.do("DEL", "k1", "k2"); got != ":2\r\n" {
+				t.Errorf("DEL over max-keys: %q", got)
+			}
+			// (The SET k9 above may have gone in before the node read
+			// the usage: the quota holds from the measurement on.)
+			keys := strings.TrimSuffix(strings.TrimPrefix(c.do("DBSIZE"), ":"), "\r\n")
+			meterAll(t, n)
+			eventually(t, "max-keys after DEL", func() string {
+				if got := c.do("SET", "k9", "v"); got != "+OK\r\n" {
+					return "SET under max-keys again: " + got
+				}
+				return ""
+			})
+			info := admin.do("INFO", "namespaces")
+			if !strings.Contains(info, "namespace0:clients=") || !strings.Contains(info, ",keys="+keys+",bytes=") || !strings.Contains(info, ",max_keys=5,") {
+				t.Errorf("INFO namespaces: %q", info)
+			}
+			if own := c.do("INFO", "namespaces"); strings.Contains(own, "namespace0:") || !strings.Contains(own, ",name=q\r\n") {
+				t.Errorf("INFO namespaces in q: %q", own)
+			}
+			resp, err := http.Get("http://" + n.MetricsAddr() + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			for _, want := range []string{`rekv_namespace_keys{namespace="q"} ` + keys, `rekv_namespace_quota{namespace="q",quota="max_keys"} 5`,
+				`rekv_namespace_connected_clients{namespace="q"} 1`} {
+				if !strings.Contains(string(body), want) {
+					t.Errorf("/metrics lacks %s", want)
+				}
+			}
+
+			// max-bytes: a value past it, metered, refuses the next SET.
+			admin.do("NAMESPACE", "QUOTA", "q", "max-keys", "0", "max-bytes", "1000")
+			c.do("SET", "big", strings.Repeat("x", 2000))
+			meterAll(t, n)
+			eventually(t, "max-bytes", func() string {
+				if got := c.do("APPEND", "big", "y"); got != "-OOM namespace 'q' is over its quota of 1000 bytes (max-bytes)\r\n" {
+					return "APPEND past max-bytes: " + got
+				}
+				return ""
+			})
+
+			// max-ops-per-sec: 200 pipelined commands, 50 a second.
+			admin.do("NAMESPACE", "QUOTA", "q", "max-bytes", "0", "max-ops-per-sec", "50")
+			eventually(t, "max-ops-per-sec", func() string {
+				var b strings.Builder
+				for range 200 {
+					b.WriteString(encode("PING"))
+				}
+				c.write(b.String())
+				refused := 0
+				for range 200 {
+					if got := c.reply(); got == "-ERR namespace 'q' is over its quota of 50 commands per second (max-ops-per-sec)\r\n" {
+						refused++
+					}
+				}
+				if refused < 50 {
+					return fmt.Sprintf("%d of 200 commands refused", refused)
+				}
+				return ""
+			})
+
+			// max-clients: the third connection is refused on this node.
+			admin.do("NAMESPACE", "QUOTA", "q", "max-ops-per-sec", "0", "max-clients", "2")
+			eventually(t, "max-clients", func() string {
+				c2 := dialRaw(t, n.Addr())
+				if got := c2.do("AUTH", "tok-q"); got != "+OK\r\n" {
+					return "the second connection: " + got
+				}
+				c3 := dialRaw(t, n.Addr())
+				got := c3.do("AUTH", "tok-q")
+				c2.conn.Close()
+				if got != "-ERR namespace 'q' is at its quota of 2 connections (max-clients)\r\n" {
+					return "the third connection: " + got
+				}
+				return ""
+			})
+		})
+	}
+}
+
+// TestNamespaceReplication: a rekv replica of a rekv master gets every
+// namespace — definitions, quotas, data and function libraries at its
+// full sync, then every change through the stream (writes, NAMESPACE
+// ADD, DEL and QUOTA) — while a Redis replica of the same master gets the
+// default namespace alone.
+func TestNamespaceReplication(t *testing.T) {
+	ctx := context.Background()
+	m := startNode(t, "badger", nil)
+	admin := dialRaw(t, m.Addr())
+	_, a, b := nsClients(t, m.Addr())
+	admin.do("NAMESPACE", "QUOTA", "a", "max-keys", "100")
+	admin.do("SET", "k", "default")
+	a.do("SET", "k", "a")
+	a.do("SELECT", "3")
+	a.do("RPUSH", "l", "x", "y")
+	a.do("SELECT", "0")
+	a.do("FUNCTION", "LOAD", "#!lua name=la\nredis.register_function{function_name='who', callback=function() return 'a' end, flags={'no-writes'}}")
+	b.do("SET", "k", "b")
+
+	rn := startNode(t, "badger", nil)
+	host, port, _ := strings.Cut(m.Addr(), ":")
+	mc, rc := newClient(t, m.Addr(), 2), newClient(t, rn.Addr(), 2)
+	must(t, rc.Do(ctx, "replicaof", host, port).Err())
+	var redisReplica *redis.Client
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		redisReplica = newClient(t, redisServer(t), 2)
+		must(t, redisReplica.Do(ctx, "replicaof", host, port).Err())
+	}
+	waitCaughtUp(t, ctx, mc, rc)
+	ra := dialRaw(t, rn.Addr())
+	for _, s := range []struct{ cmd, want string }{
+		{"AUTH tok-a", "+OK\r\n"},
+		{"GET k", "$1\r\na\r\n"},
+		{"FCALL_RO who 0", "$1\r\na\r\n"},
+		{"SELECT 3", "+OK\r\n"},
+		{"LRANGE l 0 -1", "*2\r\n$1\r\nx\r\n$1\r\ny\r\n"},
+		{"SELECT 0", "+OK\r\n"},
+	} {
+		if got := ra.do(strings.Fields(s.cmd)...); got != s.want {
+			t.Errorf("replica, %s: %q, want %q", s.cmd, got, s.want)
+		}
+	}
+	if got := dialRaw(t, rn.Addr()).do("NAMESPACE", "QUOTA", "a"); !strings.Contains(got, "max-keys\r\n:100\r\n") {
+		t.Errorf("the replica's quotas of a: %q", got)
+	}
+	if got := dialRaw(t, rn.Addr()).do("NAMESPACE", "ADD", "x", "tok-x"); got != "-READONLY You can't write against a read only replica.\r\n" {
+		t.Errorf("NAMESPACE ADD on a replica: %q", got)
+	}
+
+	// The stream: writes, a new namespace, a deleted one.
+	a.do("INCR", "n")
+	admin.do("NAMESPACE", "ADD", "c", "tok-c")
+	c := dialRaw(t, m.Addr())
+	c.do("AUTH", "tok-c")
+	c.do("SET", "k", "c")
+	admin.do("NAMESPACE", "DEL", "b")
+	waitCaughtUp(t, ctx, mc, rc)
+	if got := ra.do("GET", "n"); got != "$1\r\n1\r\n" {
+		t.Errorf("replica, a's INCR from the stream: %q", got)
+	}
+	rcc := dialRaw(t, rn.Addr())
+	if got := rcc.do("AUTH", "tok-c"); got != "+OK\r\n" {
+		t.Fatalf("replica, AUTH into a namespace added since: %q", got)
+	}
+	if got := rcc.do("GET", "k"); got != "$1\r\nc\r\n" {
+		t.Errorf("replica, GET k in c: %q", got)
+	}
+	if got := dialRaw(t, rn.Addr()).do("AUTH", "tok-b"); !strings.HasPrefix(got, "-") {
+		t.Errorf("replica, AUTH into a namespace deleted on the master: %q", got)
+	}
+	if n := namespaceMetas(t, rn.Driver(), 2); n != 0 {
+		rn.GC().Pass(ctx)
+		if n := namespaceMetas(t, rn.Driver(), 2); n != 0 {
+			t.Errorf("replica: %d keys of the deleted namespace b after a GC pass", n)
+		}
+	}
+	if redisReplica != nil {
+		waitCaughtUp(t, ctx, mc, redisReplica)
+		keys, err := redisReplica.Keys(ctx, "*").Result()
+		if err != nil || fmt.Sprint(keys) != "[k]" {
+			t.Errorf("the Redis replica's keys: %v %v", keys, err)
+		}
+		if v := redisReplica.Get(ctx, "k").Val(); v != "default" {
+			t.Errorf("the Redis replica's k: %q", v)
+		}
+		for db := 1; db < 16; db++ {
+			c := redis.NewClient(&redis.Options{Addr: redisReplica.Options().Addr, DB: db, Protocol: 2})
+			if n, err := c.DBSize(ctx).Result(); err != nil || n != 0 {
+				t.Errorf("the Redis replica's db %d: %d keys (%v)", db, n, err)
+			}
+			c.Close()
+		}
+	}
+}
+
+// TestNamespaceExpiry: the GC expires a named namespace's keys (its TTL
+// index names the namespace's slot) and announces the expiry in that
+// namespace only.
+func TestNamespaceExpiry(t *testing.T) {
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, func(c *conf.Config) { c.GC.Interval = time.Hour })
+			dc, a, _ := nsClients(t, n.Addr())
+			dc.do("CONFIG", "SET", "notify-keyspace-events", "Ex")
+			subA, subD := dialRaw(t, n.Addr()), dialRaw(t, n.Addr())
+			subA.do("AUTH", "tok-a")
+			for _, c := range []*raw{subA, subD} {
+				c.write(encode("SUBSCRIBE", "__keyevent@2__:expired"))
+				c.reply()
+			}
+			a.do("SELECT", "2")
+			if got := a.do("SET", "e", "v", "PX", "30"); got != "+OK\r\n" {
+				t.Fatal(got)
+			}
+			time.Sleep(100 * time.Millisecond)
+			if before := namespaceMetas(t, n.Driver(), 1); before != 1 {
+				t.Fatalf("%d stored keys in a before the GC, want 1", before)
+			}
+			if _, err := n.GC().Pass(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if after := namespaceMetas(t, n.Driver(), 1); after != 0 {
+				t.Errorf("%d stored keys in a after the GC expired e", after)
+			}
+			if got := subA.reply(); got != "*3\r\n$7\r\nmessage\r\n$22\r\n__keyevent@2__:expired\r\n$1\r\ne\r\n" {
+				t.Errorf("a's expired event: %q", got)
+			}
+			silent(t, subD, 200*time.Millisecond, "the default namespace's subscriber to expired events")
+		})
+	}
+}

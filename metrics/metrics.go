@@ -34,6 +34,8 @@ type collector struct {
 	errs, conns, connsTotal, rejectedConns *prometheus.Desc
 	blocked, netIn, netOut, channels, pats *prometheus.Desc
 	gc, storage                            *prometheus.Desc
+	// By namespace.
+	nsCommands, nsClients, nsKeys, nsBytes, nsQuota *prometheus.Desc
 }
 
 func newCollector(src Sources) *collector {
@@ -57,12 +59,18 @@ func newCollector(src Sources) *collector {
 		pats:          d("pubsub_patterns", "Pub/Sub patterns with subscribers."),
 		gc:            d("gc", "The GC's counters and backlogs (INFO gc), by name.", "name"),
 		storage:       d("storage_bytes", "The store's size, by part.", "part"),
+		nsCommands:    d("namespace_commands_total", "Commands of clients in the namespace, on this node.", "namespace"),
+		nsClients:     d("namespace_connected_clients", "Connections in the namespace, on this node.", "namespace"),
+		nsKeys:        d("namespace_keys", "The namespace's live keys, as last metered (named namespaces).", "namespace"),
+		nsBytes:       d("namespace_bytes", "The namespace's estimated bytes, as last metered (named namespaces).", "namespace"),
+		nsQuota:       d("namespace_quota", "The namespace's quotas (0: none), by quota.", "namespace", "quota"),
 	}
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.calls, c.usec, c.failed, c.rejected, c.latency, c.errs, c.conns,
-		c.connsTotal, c.rejectedConns, c.blocked, c.netIn, c.netOut, c.channels, c.pats, c.gc, c.storage} {
+		c.connsTotal, c.rejectedConns, c.blocked, c.netIn, c.netOut, c.channels, c.pats, c.gc, c.storage,
+		c.nsCommands, c.nsClients, c.nsKeys, c.nsBytes, c.nsQuota} {
 		ch <- d
 	}
 }
@@ -100,6 +108,19 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.netOut, float64(m.NetOut))
 	gauge(c.channels, float64(m.PubSubChannels))
 	gauge(c.pats, float64(m.PubSubPatterns))
+	for _, ns := range m.Namespaces {
+		counter(c.nsCommands, float64(ns.Commands), ns.Name)
+		gauge(c.nsClients, float64(ns.Clients), ns.Name)
+		if ns.ID == 0 {
+			continue
+		}
+		gauge(c.nsKeys, float64(ns.Usage.Keys), ns.Name)
+		gauge(c.nsBytes, float64(ns.Usage.Bytes), ns.Name)
+		for q, v := range map[string]int64{"max_keys": ns.Quota.Keys, "max_bytes": ns.Quota.Bytes,
+			"max_ops_per_sec": ns.Quota.Ops, "max_clients": ns.Quota.Clients} {
+			gauge(c.nsQuota, float64(v), ns.Name, q)
+		}
+	}
 	if c.src.GC != nil {
 		for _, kv := range c.src.GC() {
 			if v, err := strconv.ParseFloat(kv[1], 64); err == nil {

@@ -13,5 +13,7 @@
 // caller flushes a deleted namespace's databases, and the GC reclaims
 // them); every change is one store transaction that re-checks the
 // uniqueness rules against the store, so two nodes adding at once cannot
-// both take a name or a token.
+// both take a name or a token. A namespace's quotas and its usage (which
+// the GC's meter writes) are kept by id beside its definition, and go
+// with it. A replica takes its master's definitions whole (Replace).
 package namespaces

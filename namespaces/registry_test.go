@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
 	"github.com/rekv/rekv/drivers/tikv"
@@ -72,7 +74,11 @@ func TestRules(t *testing.T) {
 			if _, ok := r.ByToken("t2"); ok {
 				t.Error("the replaced token still leads in")
 			}
-			if got := fmt.Sprint(r.All()); got != "[{app1 t1 1} {app2 t2b 2}]" {
+			var got []string
+			for _, ns := range r.All() {
+				got = append(got, fmt.Sprint(ns.Name, " ", ns.Token, " ", ns.ID))
+			}
+			if fmt.Sprint(got) != "[app1 t1 1 app2 t2b 2]" {
 				t.Errorf("all = %s", got)
 			}
 		})
@@ -85,6 +91,7 @@ func TestIDsAreNeverReused(t *testing.T) {
 	for name, drv := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			r, _ := Load(drv)
+			r.retryAfter = time.Hour // a miss reads the store again only when the test says
 			a, _ := r.Add("a", "ta")
 			gone, err := r.Del("a")
 			if err != nil || gone != a {
@@ -112,6 +119,70 @@ func TestIDsAreNeverReused(t *testing.T) {
 			}
 			if ns, ok := r.Get("c"); !ok || ns.ID != b.ID+1 {
 				t.Errorf("after Reload: %+v %v", ns, ok)
+			}
+			if _, err := other.Add("d", "td"); err != nil {
+				t.Fatal(err)
+			}
+			r.retryAfter = 0
+			if ns, ok := r.ByToken("td"); !ok || ns.Name != "d" {
+				t.Errorf("a token another registry added, looked up: %+v %v (a miss reads the store)", ns, ok)
+			}
+		})
+	}
+}
+
+// TestQuotas: a namespace's quotas are stored by id, read back by every
+// registry, refused when negative or for the default namespace, and
+// removed with the namespace; its usage (written by the GC's meter) is
+// read with it.
+func TestQuotas(t *testing.T) {
+	for name, drv := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			r, _ := Load(drv)
+			a, _ := r.Add("a", "ta")
+			q := Quota{Keys: 10, Bytes: 1 << 20, Ops: 100, Clients: 3}
+			if err := r.SetQuota("a", q); err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				what string
+				err  error
+				want error
+			}{
+				{"a negative quota", r.SetQuota("a", Quota{Keys: -1}), ErrQuota},
+				{"the default's", r.SetQuota(Default, q), ErrDefault},
+				{"an unknown namespace's", r.SetQuota("nope", q), ErrNotFound},
+			} {
+				if !errors.Is(tc.err, tc.want) {
+					t.Errorf("%s: %v, want %v", tc.what, tc.err, tc.want)
+				}
+			}
+			tx, _ := drv.Begin(true)
+			_ = tx.Set(codec.NamespaceUsageKey(a.ID), codec.EncodeInts(7, 700, 1234))
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			other, err := Load(drv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := other.ByID(a.ID)
+			if got.Quota != q || got.Usage.Keys != 7 || got.Usage.Bytes != 700 || got.Usage.At.UnixMilli() != 1234 {
+				t.Errorf("loaded: %+v", got)
+			}
+			if _, err := r.Del("a"); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := r.Add("a", "ta")
+			if got, _ := r.ByID(b.ID); got.Quota != (Quota{}) || got.Usage != (Usage{}) {
+				t.Errorf("a added again has %+v", got)
+			}
+			tx, _ = drv.Begin(false)
+			defer tx.Rollback()
+			for _, k := range [][]byte{codec.NamespaceQuotaKey(a.ID), codec.NamespaceUsageKey(a.ID)} {
+				if _, err := tx.Get(k); !errors.Is(err, drivers.ErrNotFound) {
+					t.Errorf("%q after NAMESPACE DEL: %v", k, err)
+				}
 			}
 		})
 	}
@@ -161,3 +232,63 @@ func TestConcurrentAdds(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestReplace: a replica takes its master's definitions (Encode, Decode,
+// Replace): names, tokens, ids and quotas as the master's, the others
+// removed and reported, and the next id past the highest taken.
+func TestReplace(t *testing.T) {
+	for name, drv := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			master, _ := Load(badgerStore(t))
+			a, _ := master.Add("a", "ta")
+			_, _ = master.Add("gone", "tg")
+			_, _ = master.Del("gone")
+			b, _ := master.Add("b", "tb")
+			_ = master.SetQuota("b", Quota{Keys: 5})
+			defs, err := Decode(Encode(master.All()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			replica, _ := Load(drv)
+			// The replica's id 1 becomes the master's a; its id 2
+			// (named a here) is none of the master's.
+			if l, _ := replica.Add("local", "tl"); l.ID != a.ID {
+				t.Fatalf("local id %d", l.ID)
+			}
+			stale, _ := replica.Add("a", "old-token")
+			removed, err := replica.Replace(defs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(removed) != fmt.Sprint([]uint32{stale.ID}) {
+				t.Errorf("removed %v, want [%d]", removed, stale.ID)
+			}
+			var got []string
+			for _, ns := range replica.All() {
+				got = append(got, fmt.Sprint(ns.Name, " ", ns.Token, " ", ns.ID, " ", ns.Quota.Keys))
+			}
+			if want := fmt.Sprint([]string{fmt.Sprint("a ta ", a.ID, " 0"), fmt.Sprint("b tb ", b.ID, " 5")}); fmt.Sprint(got) != want {
+				t.Errorf("after Replace: %v, want %v", got, want)
+			}
+			if c, err := replica.Add("c", "tc"); err != nil || c.ID <= b.ID {
+				t.Errorf("added after Replace: %+v %v (the master's highest id is %d)", c, err, b.ID)
+			}
+			for _, bad := range []string{"x", `[{"id":0,"name":"a","token":"t"}]`, `[{"id":1,"name":"","token":"t"}]`} {
+				if _, err := Decode([]byte(bad)); err == nil {
+					t.Errorf("Decode %s: no error", bad)
+				}
+			}
+		})
+	}
+}
+
+// badgerStore opens an in-memory Badger store of its own.
+func badgerStore(t *testing.T) drivers.Driver {
+	t.Helper()
+	b, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}

@@ -79,7 +79,8 @@ func (a *admission) effective() effect {
 }
 
 // admit runs the admission guards in Redis's order (processCommand's):
-// authentication, ACL, the administrator's commands, cluster redirection, a busy script, a failing store, maxmemory, then a
+// authentication, ACL, the administrator's commands, a namespace's quotas,
+// cluster redirection, a busy script, a failing store, maxmemory, then a
 // RESP2 client's Pub/Sub context. Arity and unknown commands are the
 // registry's (Resolve), before these. Each guard returns nil to let the
 // command go on, or the error that refuses it (its reply; counted as
@@ -96,6 +97,9 @@ func (s *Server) admit(a *admission) error {
 		return err
 	}
 	if err := administrator(s, a); err != nil {
+		return err
+	}
+	if err := namespaceQuota(s, a); err != nil {
 		return err
 	}
 	if err := clusterRouted(s, a); err != nil {

@@ -68,6 +68,8 @@ func (s *Server) sampleOps(stop <-chan struct{}) {
 func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	conf := s.configValue
 	switch name {
+	case "namespaces":
+		return s.namespacesSection(), true
 	case "server":
 		return info.Server(info.ServerFigures{Version: s.info.Version, RunID: s.stats.runID, ConfigFile: s.info.ConfigFile,
 			Driver: s.info.Driver, Port: conf("port"), Hz: conf("hz"), Start: s.start, Shards: s.engine.Shards()}), true
@@ -174,6 +176,8 @@ type Metrics struct {
 	RejectedConnections, Blocked   int64
 	NetIn, NetOut                  int64
 	PubSubChannels, PubSubPatterns int
+	// Namespaces are every namespace's figures, the default one first.
+	Namespaces []NamespaceFigures
 }
 
 // Metrics returns the current figures.
@@ -181,7 +185,7 @@ func (s *Server) Metrics() Metrics {
 	channels, patterns := s.Broker.Totals()
 	m := Metrics{Errors: map[string]int64{}, Connected: s.nclients.Load(), TotalConnections: s.totalConns.Load(),
 		RejectedConnections: s.stats.rejectedConns.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
-		PubSubChannels: channels, PubSubPatterns: patterns}
+		PubSubChannels: channels, PubSubPatterns: patterns, Namespaces: s.namespaceFigures()}
 	if s.engine != nil {
 		m.Blocked = int64(s.engine.Blocked())
 	}

@@ -53,3 +53,10 @@ func (r diagRole) SlowlogLen() int { return r.s.slowLog.SlowlogLen() }
 
 // SlowlogReset implements command.Diagnostics.
 func (r diagRole) SlowlogReset() { r.s.slowLog.SlowlogReset() }
+
+// Replicate implements command.Node.
+func (r nodeRole) Replicate(args ...[]byte) {
+	if r.s.opts.Replication != nil {
+		r.s.opts.Replication.Propagate(args...)
+	}
+}

@@ -126,6 +126,7 @@ type Server struct {
 	listenPort int
 
 	tracking *tracking.Table
+	nsMeters nsMeters  // commands by namespace (namespaces.go)
 	tls      *tlsFront // nil without TLS
 	acl      *acl.Store
 	tlsMu    sync.Mutex // CONFIG SET of tls-* parameters

@@ -54,6 +54,7 @@ func (vw nodeRole) SendRDB(c command.Connection, h command.ReplHello) error {
 	}
 	h.Addr, h.Port = addr, port
 	h.EOF = strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
+	h.Namespaces = strings.Contains(" "+cl.replConf["capa"]+" ", " rekv-namespaces ")
 	in := make(chan []byte, 256)
 	cl.handOff(func(nc stdnet.Conn) {
 		err := s.opts.Replication.ServeReplica(nc, in, h)

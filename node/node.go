@@ -148,15 +148,15 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 			publisher = busPublisher{n.bus, !cfg.Cluster.Enabled}
 		}
 	}
-	n.repl = repl.New(repl.Options{Registry: reg, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
-		Port:   func() int { return cfg.Server.Port },
-		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(0, ch, msg) },
-		PublishShard: func(ch, msg []byte) { n.net.PublishShard(0, ch, msg) }, PauseWrites: n.pauseWrites,
-		Log: log.With("component", "repl"), Panics: &n.panics})
 	spaces, err := namespaces.Load(drv)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("namespaces: %w", err), n.leave(), drv.Close())
 	}
+	n.repl = repl.New(repl.Options{Registry: reg, Namespaces: spaces, Dir: syncDir(cfg.Storage), Shared: shared, Drv: drv, Version: Version,
+		Port:   func() int { return cfg.Server.Port },
+		Config: n.configValue, Publish: func(ch, msg []byte) { n.net.Publish(0, ch, msg) },
+		PublishShard: func(ch, msg []byte) { n.net.PublishShard(0, ch, msg) }, PauseWrites: n.pauseWrites,
+		Log: log.With("component", "repl"), Panics: &n.panics})
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, Panics: &n.panics,
 		Namespaces: spaces, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
 		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
@@ -220,7 +220,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.live.Store(n.engine)
 	gco := gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
-		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys}
+		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys,
+		MeterInterval: cfg.GC.MeterInterval, MeterBatch: cfg.GC.MeterBatch}
 	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
 		// Each node collects the keys of its own slots, all at once.
 		gco.Owns = func(key []byte) bool { return m.State().Serves(cluster.KeySlot(key)) }

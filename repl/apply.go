@@ -9,6 +9,8 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/namespaces"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -30,6 +32,9 @@ type applier struct {
 	// publish and publishShard deliver a PUBLISH or SPUBLISH of the
 	// master to this node's subscribers (nil: dropped).
 	publish, publishShard func(channel, msg []byte)
+	// spaces are the namespace definitions, which take the master's
+	// (nil: none kept).
+	spaces *namespaces.Registry
 
 	db      int
 	seq     uint64
@@ -168,7 +173,7 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 		return nil
 	case command.Is(args[0], "select"):
 		n, ok := resp.ParseInt(argAt(args, 1))
-		if !ok || n < 0 || n > 1<<20 {
+		if !ok || n < 0 || n >= store.Databases { // a named namespace's come wrapped
 			return fmt.Errorf("SELECT %q: %w", argAt(args, 1), errSkip)
 		}
 		a.db = int(n)
@@ -185,6 +190,17 @@ func (a *applier) apply(args [][]byte, ack func()) error {
 	case command.Is(args[0], "discard"):
 		a.multi, a.queue, a.parts = false, nil, nil
 		return nil
+	case command.Is(args[0], "publish") && len(args) == 3 && string(args[1]) == namespaceChannel:
+		db, cmd, err := unwrapNamespaced(args[2])
+		if err != nil {
+			return err
+		}
+		saved := a.db
+		a.db = db
+		defer func() { a.db = saved }()
+		return a.apply(cmd, ack)
+	case command.Is(args[0], "publish") && len(args) == 3 && string(args[1]) == namespaces.ReplChannel:
+		return a.takeNamespaces(args[2])
 	case command.Is(args[0], "publish") && len(args) == 3:
 		if a.publish != nil {
 			a.publish(args[1], args[2])
@@ -255,6 +271,29 @@ func (a *applier) execPart(p txPart) {
 	}
 	spec, _ := a.reg.Resolve([][]byte{[]byte("exec")})
 	a.dispatch(spec, a.e.ExecRunner(nil, p.queue, command.Client{}), p.db, list, nil)
+}
+
+// takeNamespaces makes the master's namespace definitions (encoded in
+// msg) this node's and flushes the namespaces that are no longer
+// defined.
+func (a *applier) takeNamespaces(msg []byte) error {
+	if a.spaces == nil {
+		return fmt.Errorf("namespace definitions: %w", errSkip)
+	}
+	defs, err := namespaces.Decode(msg)
+	if err != nil {
+		return fmt.Errorf("%v: %w", err, errSkip)
+	}
+	removed, err := a.spaces.Replace(defs)
+	if err != nil {
+		return err
+	}
+	for _, id := range removed {
+		if err := a.run(command.NamespaceDB(id, 0), []byte("FLUSHALL")); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // run hands one command line to the engine in database db (the full

@@ -59,6 +59,14 @@ func (b *backlog) appendEffects(fx []store.Effect) {
 		if e.IsMulti() && i+1 < len(fx) {
 			db = fx[i+1].DB // SELECT before MULTI, not inside
 		}
+		if named(db) { // a named namespace's (namespace.go)
+			if e.IsMulti() {
+				b.buf = append(b.buf, e.Cmd...)
+			} else {
+				b.buf = appendNamespaced(b.buf, db, e.Cmd)
+			}
+			continue
+		}
 		if db >= 0 && db != b.db {
 			b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), command.Itoa(int64(db)))
 			b.db = db

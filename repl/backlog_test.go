@@ -2,6 +2,7 @@ package repl
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -89,5 +90,44 @@ func TestBacklogTrim(t *testing.T) {
 	}
 	if _, ok := b.joinAt(off.Load() - size); !ok {
 		t.Fatal("the last size bytes are not all held")
+	}
+}
+
+// TestBacklogWrapsNamespaces: a named namespace's writes go out wrapped
+// in a PUBLISH (no SELECT: a Redis replica stays in its database), a
+// transaction's MULTI and EXEC as they are, and the wrapped command
+// unwraps to its database and arguments.
+func TestBacklogWrapsNamespaces(t *testing.T) {
+	var off, size atomic.Int64
+	size.Store(1 << 20)
+	b := newBacklog(0, &size, 1<<20, &off)
+	rd, _ := b.joinEnd()
+	b.appendEffects([]store.Effect{effect(0, "SET", "a", "1")})
+	b.appendEffects([]store.Effect{effect(17, "SET", "a", "2")})
+	b.appendEffects([]store.Effect{{DB: 17, Cmd: resp.AppendCommand(nil, []byte("MULTI"))}, effect(17, "INCR", "n"), {DB: -1, Cmd: resp.AppendCommand(nil, []byte("EXEC"))}})
+	b.appendEffects([]store.Effect{effect(0, "DEL", "a")})
+	got, err := b.next(rd, nil, 1<<20, never)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n2\r\n"
+	incr := "*2\r\n$4\r\nINCR\r\n$1\r\nn\r\n"
+	wrap := func(cmd string) string {
+		msg := "17\n" + cmd
+		return fmt.Sprintf("*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", len(namespaceChannel), namespaceChannel, len(msg), msg)
+	}
+	want := "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n" + wrap(set) +
+		"*1\r\n$5\r\nMULTI\r\n" + wrap(incr) + "*1\r\n$4\r\nEXEC\r\n" + "*2\r\n$3\r\nDEL\r\n$1\r\na\r\n"
+	if string(got) != want {
+		t.Fatalf("stream %q\nwant %q", got, want)
+	}
+	db, args, err := unwrapNamespaced([]byte("17\n" + set))
+	if err != nil || db != 17 || fmt.Sprintf("%q", args) != `["SET" "a" "2"]` {
+		t.Errorf("unwrap: %d %q %v", db, args, err)
+	}
+	for _, bad := range []string{"17", "3\n" + set, "x\n" + set, "17\n*2\r\n$3\r\nGET\r\n", "17\n" + set + set} {
+		if _, _, err := unwrapNamespaced([]byte(bad)); !errors.Is(err, errSkip) {
+			t.Errorf("unwrap %q: %v, want errSkip", bad, err)
+		}
 	}
 }

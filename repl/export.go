@@ -2,8 +2,10 @@ package repl
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/codec/rdb"
 	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/namespaces"
 )
 
 // exportChunk is how many keys one store transaction of an export reads:
@@ -33,7 +36,22 @@ type Export struct {
 	// Snap, when set, is the read-only transaction to read (a snapshot
 	// taken where a replica joins the stream); it is not ended here.
 	Snap drivers.Txn
+	// Namespaces, for a rekv replica (REPLCONF capa rekv-namespaces),
+	// are the named namespaces to send too: their definitions and
+	// function libraries as auxiliary fields (NamespacesAux), their
+	// databases after the default namespace's, numbered across
+	// namespaces. Without them the file is the default namespace's, as
+	// a Redis replica loads it.
+	Namespaces []namespaces.Namespace
 }
+
+// Auxiliary fields of a file for a rekv replica: the namespace
+// definitions (namespaces.Encode), then each namespace's function
+// libraries (a JSON list of their code) under auxFunctions + its id.
+const (
+	auxNamespaces = "rekv-namespaces"
+	auxFunctions  = "rekv-functions:"
+)
 
 // WriteTo writes the file to w and returns its size; it reads one
 // read-only driver transaction (a snapshot), so the file is consistent
@@ -50,6 +68,22 @@ func (x Export) WriteTo(w io.Writer) (int64, error) {
 	}
 	drv := heldSnapshot{Driver: x.Drv, tx: snap}
 	now := time.Now().UnixMilli()
+	dbs := make([]int, 0, store.Databases*(1+len(x.Namespaces)))
+	for db := range store.Databases {
+		dbs = append(dbs, db)
+	}
+	if x.Namespaces != nil {
+		aux, err := namespacesAux(snap, x.Namespaces)
+		if err != nil {
+			return 0, err
+		}
+		x.Aux = append(slices.Clip(x.Aux), aux...)
+		for _, ns := range x.Namespaces {
+			for db := range store.Databases {
+				dbs = append(dbs, command.NamespaceDB(ns.ID, db))
+			}
+		}
+	}
 	begin := func(db int) (*store.Tx, error) {
 		return store.Env{Drv: drv, Caches: func([]byte) *store.MetaCache { return nil }, Markers: x.Markers}.Begin(false, db, now)
 	}
@@ -67,7 +101,7 @@ func (x Export) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for db := range store.Databases {
+	for _, db := range dbs {
 		if x.NoKeys {
 			break
 		}
@@ -132,4 +166,26 @@ func Aux(version, replID string, offset int64) [][2]string {
 	return [][2]string{{"redis-ver", version}, {"redis-bits", strconv.Itoa(strconv.IntSize)},
 		{"ctime", strconv.FormatInt(time.Now().Unix(), 10)}, {"repl-stream-db", "0"},
 		{"repl-id", replID}, {"repl-offset", strconv.FormatInt(offset, 10)}, {"aof-base", "0"}}
+}
+
+// namespacesAux returns the auxiliary fields that carry the namespaces'
+// definitions and function libraries, as snap reads them.
+func namespacesAux(snap drivers.Txn, all []namespaces.Namespace) ([][2]string, error) {
+	out := [][2]string{{auxNamespaces, string(namespaces.Encode(all))}}
+	for _, ns := range all {
+		var codes []string
+		p := codec.FunctionPrefix(ns.ID)
+		err := snap.Iterate(p, codec.PrefixEnd(p), drivers.IterOptions{}, func(_, code []byte) (bool, error) {
+			codes = append(codes, string(code))
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(codes) > 0 {
+			b, _ := json.Marshal(codes) // strings: never fails
+			out = append(out, [2]string{auxFunctions + strconv.FormatUint(uint64(ns.ID), 10), string(b)})
+		}
+	}
+	return out, nil
 }

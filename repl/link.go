@@ -96,7 +96,9 @@ func (l *link) handshake(user, pass string, port int) error {
 	if _, err := l.call("REPLCONF", "listening-port", strconv.Itoa(port)); err != nil && !errors.Is(err, errMaster) {
 		return err
 	}
-	if _, err := l.call("REPLCONF", "capa", "eof", "capa", "psync2"); err != nil && !errors.Is(err, errMaster) {
+	// rekv-namespaces: a rekv master sends every namespace (a Redis
+	// master ignores a capability it does not know).
+	if _, err := l.call("REPLCONF", "capa", "eof", "capa", "psync2", "capa", "rekv-namespaces"); err != nil && !errors.Is(err, errMaster) {
 		return err
 	}
 	return nil

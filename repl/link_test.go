@@ -135,7 +135,7 @@ func TestHandshake(t *testing.T) {
 	got := sent()
 	want := "*1\r\n$4\r\nPING\r\n*3\r\n$4\r\nAUTH\r\n$1\r\nu\r\n$1\r\np\r\n" +
 		"*3\r\n$8\r\nREPLCONF\r\n$14\r\nlistening-port\r\n$4\r\n6380\r\n" +
-		"*5\r\n$8\r\nREPLCONF\r\n$4\r\ncapa\r\n$3\r\neof\r\n$4\r\ncapa\r\n$6\r\npsync2\r\n"
+		"*7\r\n$8\r\nREPLCONF\r\n$4\r\ncapa\r\n$3\r\neof\r\n$4\r\ncapa\r\n$6\r\npsync2\r\n$4\r\ncapa\r\n$15\r\nrekv-namespaces\r\n"
 	if got != want {
 		t.Fatalf("sent %q\nwant %q", got, want)
 	}

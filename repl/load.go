@@ -2,14 +2,18 @@ package repl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/codec/rdb"
+	"github.com/rekv/rekv/namespaces"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -66,8 +70,16 @@ func (r *Replica) load(ctx context.Context, f *os.File, size int64, a *applier) 
 	if err := a.run(0, []byte("FLUSHALL")); err != nil {
 		return 0, err
 	}
+	if a.spaces != nil { // every namespace's data goes too
+		for _, ns := range a.spaces.All() {
+			if err := a.run(command.NamespaceDB(ns.ID, 0), []byte("FLUSHALL")); err != nil {
+				return 0, err
+			}
+		}
+	}
 	keys := 0
 	_, err = rdb.ReadFile(b, rdb.FileHandler{
+		Aux: func(k, v []byte) error { return a.loadAux(string(k), v) },
 		Entry: func(e rdb.Entry) error {
 			if err := ctx.Err(); err != nil {
 				return err // REPLICAOF changed: stop loading
@@ -86,6 +98,45 @@ func (r *Replica) load(ctx context.Context, f *os.File, size int64, a *applier) 
 		return keys, fmt.Errorf("replication: loading the master's RDB file: %w", err)
 	}
 	return keys, nil
+}
+
+// loadAux takes a rekv master's namespaces from its file's auxiliary
+// fields (export.go): their definitions, which replace this node's, and
+// their function libraries. Other fields are the file's own.
+func (a *applier) loadAux(k string, v []byte) error {
+	switch {
+	case k == auxNamespaces:
+		if a.spaces == nil {
+			return nil
+		}
+		defs, err := namespaces.Decode(v)
+		if err != nil {
+			return err
+		}
+		if _, err := a.spaces.Replace(defs); err != nil {
+			return err
+		}
+		for _, ns := range defs { // data this node held under their ids
+			if err := a.run(command.NamespaceDB(ns.ID, 0), []byte("FLUSHALL")); err != nil {
+				return err
+			}
+		}
+	case strings.HasPrefix(k, auxFunctions):
+		id, err := strconv.ParseUint(k[len(auxFunctions):], 10, 32)
+		var codes []string
+		if err == nil {
+			err = json.Unmarshal(v, &codes)
+		}
+		if err != nil || id == 0 {
+			return fmt.Errorf("replication: auxiliary field %s: %w", k, rdb.ErrFormat)
+		}
+		for _, code := range codes {
+			if err := a.run(command.NamespaceDB(uint32(id), 0), []byte("FUNCTION"), []byte("LOAD"), []byte("REPLACE"), []byte(code)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // parse parses one command of the stream.

@@ -262,6 +262,9 @@ func (r *Replica) sendFullSync(m *master, p *peer, w *bufio.Writer, h command.Re
 		fmt.Fprintf(w, "+FULLRESYNC %s %d\r\n", replID, at)
 	}
 	x := Export{Drv: r.o.Drv, Snap: snap, Markers: r.o.Engine.FlushMarkers(), Aux: Aux(r.o.Version, replID, at)}
+	if h.Namespaces && r.o.Namespaces != nil {
+		x.Namespaces = r.o.Namespaces.All() // a rekv replica: every namespace
+	}
 	n, err := r.writeFile(w, h.EOF, x)
 	if err == nil {
 		err = w.Flush()

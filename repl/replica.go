@@ -19,6 +19,7 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/guard"
+	"github.com/rekv/rekv/namespaces"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -36,6 +37,9 @@ type Options struct {
 	// Publish and PublishShard deliver the master's PUBLISH and SPUBLISH
 	// to this node's subscribers.
 	Publish, PublishShard func(channel, msg []byte)
+	// Namespaces are the store's namespace definitions: a replica takes
+	// its master's (nil: it has none, and a master sends none).
+	Namespaces *namespaces.Registry
 	// Shared: the store is shared with other nodes (TiKV), which makes
 	// REPLICAOF pointless: every node already sees the same data.
 	Shared bool
@@ -318,6 +322,7 @@ func (r *Replica) session(ctx context.Context, addr string) error {
 		return err
 	}
 	a := newApplier(r.o.Engine, r.o.Registry, r.o.Log, r.o.Publish, r.o.PublishShard, &r.offset)
+	a.spaces = r.o.Namespaces
 	if !ps.full {
 		// The stream goes on where it stopped, in the database it had
 		// selected there (a master sends no SELECT after +CONTINUE).

@@ -201,6 +201,12 @@ func rekvRows() []Setting {
 				"garbage entry (a crash, a bug) and queues them: one step per interval\n" +
 				"(0 disables), checking this many collection versions per step.\n"},
 		{Key: "gc.orphan_batch", Type: Int, Default: "1000", Min: 1, Max: math.MaxInt64, Bounded: true},
+		{Key: "gc.meter_interval", Type: Duration, Default: "10s", Min: 0, Max: math.MaxInt64, Bounded: true, Hint: "0 disables",
+			Doc: "The meter walks the named namespaces' keys and stores each one's live\n" +
+				"keys and estimated bytes (INFO namespaces, /metrics, the max-keys and\n" +
+				"max-bytes quotas): a new walk starts this long after the last ended\n" +
+				"(0 disables it), reading at most meter_batch keys per step.\n"},
+		{Key: "gc.meter_batch", Type: Int, Default: "10000", Min: 1, Max: math.MaxInt64, Bounded: true},
 		{Key: "gc.compact_after_keys", Type: Int, Default: "1000000", Min: 0, Max: math.MaxInt64, Bounded: true, Hint: "0 never compacts",
 			Doc: "Once this many keys were deleted and the backlog is empty, ask Badger to\n" +
 				"compact so the disk space comes back (0: never; Badger otherwise keeps\n" +

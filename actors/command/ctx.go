@@ -182,6 +182,7 @@ type Namespaces interface {
 	Add(name, token string) (namespaces.Namespace, error)
 	Set(name, token string) error
 	Del(name string) (namespaces.Namespace, error)
+	SetQuota(name string, q namespaces.Quota) error
 }
 
 // Clients is the connected clients, as an administrator sees them.
@@ -189,6 +190,9 @@ type Clients interface {
 	// ClientList returns one CLIENT LIST line per connected client (ns
 	// set: per client in that namespace).
 	ClientList(ns *uint32) []string
+	// NamespaceClients returns how many clients are connected in
+	// namespace id (to this node).
+	NamespaceClients(id uint32) int
 	// ClientExists reports whether a client with this id is connected.
 	ClientExists(id int64) bool
 	// KillClients closes the clients f selects (not self when f.SkipMe;
@@ -252,6 +256,9 @@ type Node interface {
 	// Failover serves FAILOVER: starts handing the master role to a
 	// replica (or aborts the hand-over in progress).
 	Failover(o FailoverOptions) error
+	// Replicate streams a command that changes no data (PUBLISH) to the
+	// replicas, if any.
+	Replicate(args ...[]byte)
 	// WaitReplicas serves WAIT: done gets how many replicas acknowledged
 	// the writes made so far, once n did or timeout passed (0: none); at
 	// once with now (inside EXEC or a script).
@@ -318,6 +325,9 @@ type ReplHello struct {
 	// (its offset + 1, as Redis counts).
 	Offset int64
 	EOF    bool // capa eof: the file may come with an end mark
+	// Namespaces: a rekv replica (capa rekv-namespaces), which takes
+	// every namespace, not only the default one.
+	Namespaces bool
 	// Failover: PSYNC ... FAILOVER, from this replica's master handing
 	// it the master role (FAILOVER).
 	Failover bool
@@ -377,7 +387,8 @@ type Status interface {
 	CommandDone(spec *Spec, took time.Duration, failed bool)
 	// InfoSection returns the lines of an INFO section the server keeps
 	// (server, clients, memory, persistence, stats, replication, cpu,
-	// modules, errorstats, commandstats, cluster); false for others.
+	// modules, errorstats, commandstats, cluster, namespaces); false for
+	// others.
 	InfoSection(name string) ([][2]string, bool)
 	// ResetStats zeroes INFO's counters (CONFIG RESETSTAT).
 	ResetStats()

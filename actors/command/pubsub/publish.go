@@ -1,6 +1,12 @@
 package pubsub
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"bytes"
+
+	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/namespaces"
+)
 
 // PUBLISH channel message: replies how many subscribers (channel and
 // pattern) received it. Inside a transaction (EXEC, a script) the message
@@ -9,6 +15,9 @@ import "github.com/rekv/rekv/actors/command"
 //
 // SPUBLISH shardchannel message is the same for shard channels (a
 // separate name space, delivered as "smessage"; one node is one shard).
+//
+// Channels under namespaces.ReservedPrefix are rekv's replication's own:
+// publishing to them is refused.
 type publish struct {
 	channel, msg []byte
 	shard        bool
@@ -23,6 +32,9 @@ func parseSPublish(args [][]byte) (command.Runner, error) {
 }
 
 func (x publish) Run(c *command.Ctx) error {
+	if bytes.HasPrefix(x.channel, []byte(namespaces.ReservedPrefix)) {
+		return rerr.Errorf("ERR the channels starting with %s are reserved for rekv's replication", namespaces.ReservedPrefix)
+	}
 	if c.Tx != nil {
 		c.Tx.Journal().AddMessage(c.Namespace(), x.channel, x.msg, x.shard)
 		if x.shard {

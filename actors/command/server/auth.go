@@ -59,9 +59,25 @@ func authenticate(c *command.Ctx, user, pass []byte) error {
 		}
 		return err
 	}
+	if err := roomIn(c, ns); err != nil {
+		return err
+	}
 	c.Client.Auth.SetAuthenticated()
 	c.Client.Auth.SetUser(name)
 	c.Client.Conn.SetDB(command.NamespaceDB(ns, command.UserDB(c.Client.Conn.DB())))
+	return nil
+}
+
+// roomIn refuses a connection entering namespace ns when its
+// max-clients quota is reached on this node.
+func roomIn(c *command.Ctx, ns uint32) error {
+	if ns == 0 || ns == command.NamespaceOf(c.Client.Conn.DB()) || c.Server.Namespaces == nil {
+		return nil
+	}
+	t, ok := c.Server.Namespaces.ByID(ns)
+	if ok && t.Quota.Clients > 0 && int64(c.Server.Clients.NamespaceClients(ns)) >= t.Quota.Clients {
+		return rerr.Errorf("ERR namespace '%s' is at its quota of %d connections (max-clients)", t.Name, t.Quota.Clients)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rekv/rekv/actors/command"
@@ -10,13 +11,15 @@ import (
 // INFO [section [section ...]]: Redis 7.0's sections (server, clients,
 // memory, persistence, stats, replication, cpu, modules, commandstats,
 // errorstats, cluster, keyspace; see net/info.go for the figures) plus
-// rekv's gc. "default" (or no argument) is the default set with gc, "all"
-// and "everything" add commandstats and latencystats. Unknown sections
+// rekv's gc and namespaces. "default" (or no argument) is the default set
+// with gc, "all" and "everything" add commandstats, latencystats and
+// namespaces. A client in a named namespace sees its own namespace's
+// line of namespaces, and its own databases in keyspace. Unknown sections
 // are left out, as Redis does.
 type info struct{ sections map[string]bool }
 
 var (
-	infoOrder   = []string{"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats", "errorstats", "latencystats", "cluster", "keyspace", "gc"}
+	infoOrder   = []string{"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats", "errorstats", "latencystats", "cluster", "keyspace", "gc", "namespaces"}
 	infoDefault = map[string]bool{"server": true, "clients": true, "memory": true, "persistence": true, "stats": true,
 		"replication": true, "cpu": true, "modules": true, "errorstats": true, "cluster": true, "keyspace": true, "gc": true}
 )
@@ -70,6 +73,14 @@ func (in info) Run(c *command.Ctx) error {
 		case "keyspace":
 			if err := keyspace(c, &b); err != nil {
 				return err
+			}
+		case "namespaces":
+			lines, _ := c.Server.Status.InfoSection(sec)
+			own := "namespace" + strconv.FormatUint(uint64(c.Namespace()), 10)
+			for _, kv := range lines {
+				if c.Namespace() == 0 || kv[0] == own {
+					line(kv[0], kv[1])
+				}
 			}
 		default:
 			lines, _ := c.Server.Status.InfoSection(sec)
