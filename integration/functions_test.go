@@ -150,3 +150,21 @@ func bulk(t *testing.T, reply string) string {
 	}
 	return strings.TrimSuffix(rest, "\r\n")
 }
+
+// TestCachedScriptsInInfo: INFO memory counts the script cache's
+// scripts, and SCRIPT FLUSH empties it (Redis's number_of_cached_scripts).
+func TestCachedScriptsInInfo(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, addr string) {
+		c := dialRaw(t, addr)
+		c.do("SCRIPT", "FLUSH")
+		c.do("EVAL", "return 1", "0")
+		c.do("SCRIPT", "LOAD", "return 2")
+		if got := c.do("INFO", "memory"); !strings.Contains(got, "\r\nnumber_of_cached_scripts:2\r\n") {
+			t.Errorf("INFO memory after two scripts: %q", got)
+		}
+		c.do("SCRIPT", "FLUSH")
+		if got := c.do("INFO", "memory"); !strings.Contains(got, "\r\nnumber_of_cached_scripts:0\r\n") {
+			t.Errorf("INFO memory after SCRIPT FLUSH: %q", got)
+		}
+	})
+}

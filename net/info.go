@@ -87,6 +87,9 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		maxmem, _ := strconv.ParseUint(conf("maxmemory"), 10, 64)
 		f := info.MemoryFigures{StartHeap: s.stats.startHeap, MaxMemory: maxmem, Policy: conf("maxmemory-policy"),
 			LazyfreePending: s.gcCounter("gc_backlog_versions"), Lazyfreed: s.gcCounter("gc_versions_reclaimed")}
+		if s.opts.CachedScripts != nil {
+			f.CachedScripts = s.opts.CachedScripts()
+		}
 		s.clients.Range(func(_, v any) bool {
 			cl := v.(*client)
 			f.ClientBuffers += int(cl.inBuf.Load() + cl.outBuf.Load())

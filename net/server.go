@@ -48,6 +48,9 @@ type Options struct {
 	BusyReplyThreshold time.Duration
 	Busy               func() (time.Duration, bool)
 	BusyError          func(function bool) error
+	// CachedScripts counts the script cache's scripts (INFO memory's
+	// number_of_cached_scripts; nil: none).
+	CachedScripts func() int
 	// Shutdown, when set, stops the process gracefully (SHUTDOWN).
 	Shutdown func()
 	// Backup, when set, writes a consistent copy of the store (SAVE,

@@ -168,7 +168,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		OutputBytes:          cfg.Memory.Sizing().OutputBytes,
 		NotifyKeyspaceEvents: cfg.Server.NotifyKeyspaceEvents,
 		BusyReplyThreshold:   time.Duration(cfg.Server.BusyReplyThreshold) * time.Millisecond,
-		Busy:                 scripts.Busy, BusyError: scripting.BusyError,
+		Busy:                 scripts.Busy, BusyError: scripting.BusyError, CachedScripts: scripts.Cached,
 		Shutdown: func() { n.shutdownOnce.Do(func() { close(n.shutdown) }) },
 		Backup:   backupOf(drv),
 		TLS: rnet.TLSOptions{Port: cfg.Server.TLSPort, CertFile: cfg.Server.TLSCertFile, KeyFile: cfg.Server.TLSKeyFile,

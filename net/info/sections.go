@@ -98,6 +98,9 @@ type MemoryFigures struct {
 	// LazyfreePending and Lazyfreed are the GC's dead collections
 	// waiting and freed (lazyfree's figures).
 	LazyfreePending, Lazyfreed string
+	// CachedScripts counts the scripts in the script cache (EVAL, SCRIPT
+	// LOAD).
+	CachedScripts int
 }
 
 // Memory is the memory section.
@@ -127,6 +130,7 @@ func Memory(f MemoryFigures) Lines {
 	out.Add("allocator_resident", resident)
 	out.Add("total_system_memory", total)
 	out.Add("total_system_memory_human", human(total))
+	out.Add("number_of_cached_scripts", f.CachedScripts)
 	out.Add("maxmemory", f.MaxMemory)
 	out.Add("maxmemory_human", human(f.MaxMemory))
 	out.Add("maxmemory_policy", f.Policy)

@@ -119,6 +119,13 @@ func (s *Scripts) load(body []byte) (*script, error) {
 	return sc, nil
 }
 
+// Cached returns how many scripts the cache holds.
+func (s *Scripts) Cached() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.byHash)
+}
+
 // get returns the cached script named sha (any case), or nil.
 func (s *Scripts) get(sha []byte) *script {
 	s.mu.RLock()

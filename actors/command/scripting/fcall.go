@@ -19,6 +19,9 @@ type fcall struct {
 
 func (s *Scripts) fcallParser(readOnly bool) func([][]byte) (command.Runner, error) {
 	return func(args [][]byte) (command.Runner, error) {
+		if _, err := command.Int(args[2]); err != nil {
+			return nil, rerr.Errorf("ERR Bad number of keys provided") // Redis's FCALL text (EVAL's differs)
+		}
 		keys, argv, err := splitKeys(args)
 		if err != nil {
 			return nil, err
@@ -46,11 +49,11 @@ func (x *fcall) Run(c *command.Ctx) error {
 	}
 	v := x.s.state()
 	defer x.s.release(v)
-	closure, err := v.bind(libs, gen, x.name)
+	closure, err := v.bind(libs, gen, fn.name) // as registered: FCALL's name is case-insensitive
 	if err != nil || closure == nil {
 		return rerr.Errorf("ERR Function not found")
 	}
-	r := &run{scripts: x.s, c: c, name: x.name, source: "user_function", readOnly: x.readOnly || fn.sf&flagNoWrites != 0, resp: 2, flags: fn.sf, declared: true,
+	r := &run{scripts: x.s, c: c, name: fn.name, source: "user_function", readOnly: x.readOnly || fn.sf&flagNoWrites != 0, resp: 2, flags: fn.sf, declared: true,
 		client: &scriptClient{db: c.DB}, command: x.args}
 	return v.runFunction(r, closure, stringsTable(v.L, x.keys), stringsTable(v.L, x.argv))
 }

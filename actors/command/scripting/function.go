@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -92,7 +93,10 @@ func (x *fnDelete) Run(c *command.Ctx) error {
 type fnFlush struct{ s *Scripts }
 
 func (s *Scripts) parseFnFlush(args [][]byte) (command.Runner, error) {
-	if len(args) > 3 || len(args) == 3 && !command.Is(args[2], "sync") && !command.Is(args[2], "async") {
+	if len(args) > 3 { // Redis's addReplySubcommandSyntaxError
+		return nil, rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try FUNCTION HELP.", args[1])
+	}
+	if len(args) == 3 && !command.Is(args[2], "sync") && !command.Is(args[2], "async") {
 		return nil, rerr.Errorf("ERR FUNCTION FLUSH only supports SYNC|ASYNC option")
 	}
 	return &fnFlush{s}, nil
@@ -318,6 +322,24 @@ func (x *fnRestore) Run(c *command.Ctx) error {
 			return rerr.Errorf("ERR Library %s already exists", lib.name)
 		}
 		changes[lib.name] = lib
+	}
+	// As Redis's libraryJoin: no function name (case-insensitive) in two
+	// libraries of the result; nothing changes otherwise.
+	seen := map[string]bool{}
+	for _, name := range libraryNames(libs) {
+		if _, replaced := changes[name]; !replaced && x.policy != "flush" {
+			for _, f := range libs[name].funcs {
+				seen[strings.ToLower(f.name)] = true
+			}
+		}
+	}
+	for _, lib := range loaded {
+		for _, f := range lib.funcs {
+			if seen[strings.ToLower(f.name)] {
+				return rerr.Errorf("ERR Function %s already exists", f.name)
+			}
+			seen[strings.ToLower(f.name)] = true
+		}
 	}
 	if err := x.s.fns.save(c.Tx, c.Namespace(), libs, changes, deleted); err != nil {
 		return err

@@ -9,7 +9,8 @@ import (
 
 // The cmsgpack library (lua-cmsgpack, as Redis ships it): cmsgpack.pack(...)
 // encodes each argument and concatenates them; cmsgpack.unpack(s) returns
-// every value in s. Integral numbers encode as the smallest integer type,
+// every value in s, unpack_one(s [, offset]) and unpack_limit(s, limit [,
+// offset]) the next offset (-1 at the end) and the values read. Integral numbers encode as the smallest integer type,
 // others as float32 when exact, else float64; tables whose keys are 1..n
 // as arrays, others as maps.
 
@@ -28,25 +29,53 @@ func openCMsgpack(L *lua.LState, v *vm) *lua.LTable {
 		L.Push(lua.LString(b))
 		return 1
 	}))
-	unpack := func(limit int) lua.LGFunction {
-		return func(L *lua.LState) int {
-			d := &mpDecoder{L: L, s: L.CheckString(1), out: outBound{L: L, v: v}}
-			n := 0
-			for d.pos < len(d.s) && (limit <= 0 || n < limit) {
-				L.Push(d.value(0))
-				n++
-			}
-			return n
-		}
-	}
-	t.RawSetString("unpack", L.NewFunction(unpack(0)))
-	t.RawSetString("unpack_one", L.NewFunction(unpack(1)))
+	t.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int { return mpUnpack(L, v, 0, 0) }))
+	t.RawSetString("unpack_one", L.NewFunction(func(L *lua.LState) int {
+		return mpUnpack(L, v, 1, L.OptInt(2, 0))
+	}))
+	t.RawSetString("unpack_limit", L.NewFunction(func(L *lua.LState) int {
+		return mpUnpack(L, v, L.CheckInt(2), L.OptInt(3, 0))
+	}))
 	return t
 }
 
+// mpUnpack is lua-cmsgpack's mp_unpack_full: up to limit values of the
+// string argument from byte offset; with neither a limit nor an offset
+// (unpack) every value, else the next offset first (-1 once the string
+// is used up: unpack_one, unpack_limit).
+func mpUnpack(L *lua.LState, v *vm, limit, offset int) int {
+	s := L.CheckString(1)
+	all := limit == 0 && offset == 0
+	switch {
+	case offset < 0 || limit < 0: // sic: lua-cmsgpack prints the length as the limit
+		L.RaiseError("Invalid request to unpack with offset of %d and limit of %d.", offset, len(s))
+	case offset > len(s):
+		L.RaiseError("Start offset %d greater than input length %d.", offset, len(s))
+	}
+	d := &mpDecoder{L: L, s: s, pos: offset, out: outBound{L: L, v: v}}
+	var vals []lua.LValue
+	for d.pos < len(d.s) && (all || len(vals) < limit) {
+		vals = append(vals, d.value(0))
+	}
+	if !all {
+		next := d.pos
+		if next == len(s) {
+			next = -1 // nothing more to decode
+		}
+		L.Push(lua.LNumber(next))
+	}
+	for _, x := range vals {
+		L.Push(x)
+	}
+	if all {
+		return len(vals)
+	}
+	return len(vals) + 1
+}
+
 func mpEncode(out *outBound, b []byte, v lua.LValue, depth int) []byte {
-	if depth > 16 {
-		return append(b, 0xc0) // lua-cmsgpack encodes over-deep tables as nil
+	if _, table := v.(*lua.LTable); table && depth >= 16 {
+		return append(b, 0xc0) // lua-cmsgpack encodes a table 16 levels down as nil
 	}
 	// Every value is counted, not only strings: a table shared at each of
 	// 16 levels (or a cyclic one) repeats its numbers and headers

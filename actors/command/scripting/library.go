@@ -10,6 +10,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/resp"
 )
 
 // library is one function library (FUNCTION LOAD): its code and the
@@ -28,9 +29,11 @@ type function struct {
 	sf    scriptFlags
 }
 
+// find returns the library's function name; function names are
+// case-insensitive, as in Redis (FCALL TEST runs test).
 func (l *library) find(name string) *function {
 	for _, f := range l.funcs {
-		if f.name == name {
+		if strings.EqualFold(f.name, name) {
 			return f
 		}
 	}
@@ -45,17 +48,24 @@ func parseLibrary(code string) (*library, error) {
 	if !strings.HasPrefix(first, "#!") {
 		return nil, rerr.Errorf("ERR Missing library metadata")
 	}
-	fields := strings.Fields(first)
-	if !strings.EqualFold(fields[0], "#!lua") { // engine names are case-insensitive, as Redis's
-		return nil, rerr.Errorf("ERR Engine '%s' not found", strings.TrimPrefix(fields[0], "#!"))
+	// Split as Redis's sdssplitargs: quotes group (name="foo" is foo).
+	parts, ok := resp.SplitArgs([]byte(first), nil)
+	if !ok || len(parts) == 0 {
+		return nil, rerr.Errorf("ERR Invalid library metadata")
+	}
+	if !strings.EqualFold(string(parts[0]), "#!lua") { // engine names are case-insensitive, as Redis's
+		return nil, rerr.Errorf("ERR Engine '%s' not found", strings.TrimPrefix(string(parts[0]), "#!"))
 	}
 	lib := &library{code: code}
-	for _, f := range fields[1:] {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok || k != "name" {
-			return nil, rerr.Errorf("ERR Invalid metadata value given: %s", f)
+	named := false
+	for _, p := range parts[1:] {
+		if len(p) < 5 || !strings.EqualFold(string(p[:5]), "name=") {
+			return nil, rerr.Errorf("ERR Invalid metadata value given: %s", p)
 		}
-		lib.name = v
+		if named {
+			return nil, rerr.Errorf("ERR Invalid metadata value, name argument was given multiple times")
+		}
+		lib.name, named = string(p[5:]), true
 	}
 	if lib.name == "" {
 		return nil, rerr.Errorf("ERR Library name was not given")
@@ -121,7 +131,8 @@ func (v *vm) loadLibrary(code string) error {
 }
 
 // registerFunction is redis.register_function(name, callback) or
-// redis.register_function{function_name=, callback=, flags=, description=}.
+// redis.register_function{function_name=, callback=, flags=, description=},
+// with Redis 7.0's checks and texts (function_lua.c).
 func (v *vm) registerFunction(L *lua.LState) int {
 	ld := v.loading
 	if ld == nil {
@@ -129,56 +140,23 @@ func (v *vm) registerFunction(L *lua.LState) int {
 	}
 	f := &function{}
 	var cb *lua.LFunction
-	_, isTable := L.Get(1).(*lua.LTable)
-	if L.GetTop() == 1 && !isTable {
-		raise(L, "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).")
-	}
-	switch a := L.Get(1).(type) {
-	case lua.LString:
-		if L.GetTop() != 2 {
-			raise(L, "wrong number of arguments to redis.register_function")
+	switch L.GetTop() {
+	case 1:
+		cb = namedArgs(L, f)
+	case 2:
+		if !isLuaString(L.Get(1)) {
+			raise(L, "first argument to redis.register_function must be a string")
 		}
-		f.name = string(a)
-		cb, _ = L.Get(2).(*lua.LFunction)
-	case *lua.LTable:
-		var bad string
-		a.ForEach(func(k, val lua.LValue) {
-			switch k.String() {
-			case "function_name":
-				f.name = val.String()
-			case "callback":
-				cb, _ = val.(*lua.LFunction)
-			case "description":
-				f.desc = val.String()
-			case "flags":
-				t, ok := val.(*lua.LTable)
-				if !ok {
-					bad = "flags argument to redis.register_function must be a table representing function flags"
-					return
-				}
-				t.ForEach(func(_, fl lua.LValue) { f.flags = append(f.flags, fl.String()) })
-			default:
-				bad = "unknown argument given to redis.register_function"
-			}
-		})
-		if bad != "" {
-			raise(L, bad)
+		f.name = L.Get(1).String()
+		var ok bool
+		if cb, ok = L.Get(2).(*lua.LFunction); !ok {
+			raise(L, "second argument to redis.register_function must be a function")
 		}
 	default:
-		raise(L, "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).")
-	}
-	if cb == nil {
-		raise(L, "callback argument given to redis.register_function must be a function")
+		raise(L, "wrong number of arguments to redis.register_function")
 	}
 	if !validName(f.name) {
 		raise(L, "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long") // sic: Redis 7.0 says "Library" here too
-	}
-	for _, fl := range f.flags {
-		bit, ok := flagNames[fl]
-		if !ok {
-			raise(L, "unknown flag given")
-		}
-		f.sf |= bit
 	}
 	if ld.lib.find(f.name) != nil {
 		raise(L, "Function already exists in the library")
@@ -188,6 +166,80 @@ func (v *vm) registerFunction(L *lua.LState) int {
 		ld.fns[f.name] = cb
 	}
 	return 0
+}
+
+// namedArgs reads register_function's one table argument into f and
+// returns the callback.
+func namedArgs(L *lua.LState, f *function) *lua.LFunction {
+	t, ok := L.Get(1).(*lua.LTable)
+	if !ok {
+		raise(L, "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).")
+	}
+	var cb *lua.LFunction
+	var bad string
+	named := false
+	t.ForEach(func(k, val lua.LValue) {
+		if bad != "" {
+			return
+		}
+		if !isLuaString(k) {
+			bad = "named argument key given to redis.register_function is not a string"
+			return
+		}
+		switch strings.ToLower(k.String()) {
+		case "function_name":
+			if !isLuaString(val) {
+				bad = "function_name argument given to redis.register_function must be a string"
+				return
+			}
+			f.name, named = val.String(), true
+		case "description":
+			if !isLuaString(val) {
+				bad = "description argument given to redis.register_function must be a string"
+				return
+			}
+			f.desc = val.String()
+		case "callback":
+			var ok bool
+			if cb, ok = val.(*lua.LFunction); !ok {
+				bad = "callback argument given to redis.register_function must be a function"
+			}
+		case "flags":
+			fl, ok := val.(*lua.LTable)
+			if !ok {
+				bad = "flags argument to redis.register_function must be a table representing function flags"
+				return
+			}
+			fl.ForEach(func(_, name lua.LValue) {
+				bit, known := flagNames[name.String()]
+				if !known || !isLuaString(name) {
+					bad = "unknown flag given"
+				}
+				f.flags = append(f.flags, name.String())
+				f.sf |= bit
+			})
+		default:
+			bad = "unknown argument given to redis.register_function"
+		}
+	})
+	switch {
+	case bad != "":
+		raise(L, bad)
+	case !named:
+		raise(L, "redis.register_function must get a function name argument")
+	case cb == nil:
+		raise(L, "redis.register_function must get a callback argument")
+	}
+	return cb
+}
+
+// isLuaString reports what Lua's lua_isstring does: a string or a number.
+func isLuaString(v lua.LValue) bool {
+	switch v.(type) {
+	case lua.LString, lua.LNumber:
+		return true
+	}
+	return false
 }
 
 func validName(s string) bool {

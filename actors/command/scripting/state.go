@@ -3,6 +3,7 @@ package scripting
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"math/rand/v2"
 	"strconv"
 
 	lua "github.com/yuin/gopher-lua"
@@ -26,6 +27,9 @@ type vm struct {
 	// metatable's __index is the load API while a library loads, the
 	// globals afterwards. loadAPI is what a library sees as it loads.
 	libEnv, libMeta, loadAPI *lua.LTable
+	// rng is math.random's generator once math.randomseed seeded it
+	// (nil: unseeded).
+	rng *rand.Rand
 	// maxMemory is Options.MaxMemory: what reserve (memory.go) lets a
 	// script's big allocations take.
 	maxMemory uint64
@@ -71,7 +75,7 @@ func setup(L *lua.LState, v *vm, version string) {
 	g := L.G.Global
 	boundAllocations(L, v, g)
 	boundStack(L, v, g)
-	openMathRandom(L, g)
+	openMathRandom(L, v, g)
 	L.AllocHook = func(L *lua.LState, n int) { v.reserve(L, n) }
 	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs",
 		"getfenv", "setfenv"} {
