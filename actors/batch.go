@@ -204,7 +204,8 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	call := e.callOf(req, purge)
 	call.Stats, call.TrackRead = &g.nested, trackRead
 	err := e.rt.Step(tx, w, call)
-	e.timed(req, t0, err != nil || errorReply(w.Bytes()))
+	req.took, req.failed = time.Since(t0), err != nil || errorReply(w.Bytes()) // reported at the commit
+
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)
 		return w.Detach(), nil, true
@@ -278,6 +279,7 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 	}
 	for i, req := range g.reqs {
 		req.reply(g.outs[i], g.errs[i])
+		e.report(req.Client, req.Spec, req.Args, req.took, req.failed)
 	}
 	e.countNested(g.nested)
 	e.after(effects{ready: g.tx.Journal().Ready(), touched: g.tx.Journal().Touched(), flushed: g.tx.Journal().Flushes(), swapped: g.tx.Journal().Swaps()}, held, caches)

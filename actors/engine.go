@@ -131,6 +131,11 @@ type Request struct {
 	// (runAlone): this one answers an internal error instead of panicking
 	// again.
 	panicked bool
+	// took and failed are its run in a group, reported (Engine.report)
+	// once the group commits: a group run again command by command
+	// counts each command once, not once per attempt.
+	took   time.Duration
+	failed bool
 	// arrived is when it was dispatched, and at the snapshot it reads
 	// (snapshot.go); both only on a shared store.
 	arrived time.Time
@@ -475,10 +480,11 @@ func (e *Engine) execute(req *Request, own int) {
 	}
 	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
-	if !errors.Is(err, command.ErrWouldBlock) { // a blocked command is timed when served
+	rerun := errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all)
+	if !errors.Is(err, command.ErrWouldBlock) && !rerun { // a blocked command is timed when served; a rerun when it ends
 		e.timed(req, t0, err != nil || errorReply(out))
 	}
-	if errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all) {
+	if rerun {
 		// A script reached a key it did not declare: its attempt was
 		// rolled back; run it again holding every shard. Its connection
 		// reads nothing more until the reply (Flags Serial), so no later
@@ -518,13 +524,18 @@ func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
 // storage commands alike: its time and outcome go to the slow log and
 // INFO commandstats (Hooks.Slow).
 func (e *Engine) done(client Replier, spec *command.Spec, args [][]byte, t0 time.Time, failed bool) {
+	e.report(client, spec, args, time.Since(t0), failed)
+}
+
+// report is done with the time a command took.
+func (e *Engine) report(client Replier, spec *command.Spec, args [][]byte, took time.Duration, failed bool) {
 	switch {
 	case e.hooks.Slow != nil && args != nil:
-		e.hooks.Slow(client, spec, args, time.Since(t0), failed)
+		e.hooks.Slow(client, spec, args, took, failed)
 	case spec != nil && spec.Flags&command.RunsQueued != 0 && e.rt.Server.Status != nil:
 		// EXEC has no Args (it is not slow-logged, as in Redis) but is
 		// counted in INFO commandstats.
-		e.rt.Server.Status.CommandDone(spec, time.Since(t0), failed)
+		e.rt.Server.Status.CommandDone(spec, took, failed)
 	}
 }
 
@@ -535,6 +546,9 @@ func (e *Engine) countNested(stats []command.CmdStat) {
 	}
 	for _, st := range stats {
 		e.rt.Server.Status.CommandDone(st.Spec, st.Took, st.Failed)
+		if st.Error != nil {
+			e.rt.Server.Status.ErrorReplied(st.Error)
+		}
 	}
 }
 

@@ -345,6 +345,12 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			command.Reply(sub, err, q.Spec.FullName(), x.e.log)
 		}
 		addStat(c.Stats, q.Spec, t0, err)
+		if b := sub.Bytes(); c.Stats != nil && len(b) > 0 && b[0] == '-' {
+			// Its error is one the client gets (in EXEC's array):
+			// counted in INFO errorstats, as Redis counts it.
+			(*c.Stats)[len(*c.Stats)-1].Failed = true
+			(*c.Stats)[len(*c.Stats)-1].Error = bytes.Clone(b)
+		}
 		c.W.Raw(sub.Bytes())
 	}
 	return nil

@@ -9,11 +9,15 @@ import (
 	"time"
 )
 
-// TestCommandStatsLikeRedis: INFO commandstats counts what Redis counts —
-// EXEC, the commands queued in MULTI, the calls scripts and functions
-// make — with the same calls and failed_calls, on redis-server and rekv.
+// TestCommandStatsLikeRedis: INFO commandstats and errorstats count what
+// Redis counts — EXEC, the commands queued in MULTI, the calls scripts
+// and functions make, each once however often rekv ran it internally (a
+// script reaching keys it built runs again holding every shard), arity
+// errors and refusals as rejected_calls, an aborted EXEC, the errors
+// inside EXEC's reply — on redis-server and rekv.
 func TestCommandStatsLikeRedis(t *testing.T) {
 	calls := regexp.MustCompile(`(?m)^cmdstat_([^:]+):calls=(\d+),.*rejected_calls=(\d+),failed_calls=(\d+)`)
+	errs := regexp.MustCompile(`(?m)^(errorstat_[^:]+:count=\d+|total_error_replies:\d+)`)
 	run := func(t *testing.T, addr string) map[string]string {
 		c := dialRaw(t, addr)
 		c.do("FLUSHALL")
@@ -26,6 +30,12 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 			{"MULTI"}, {"SET", "b", "1"}, {"INCR", "b"}, {"LPUSH", "b", "x"}, {"EXEC"},
 			{"FCALL", "statf", "1", "c"},
 			{"MULTI"}, {"GET", "b"}, {"DISCARD"},
+			// Keys built inside the script (bull's, rsmq's).
+			{"EVAL", "redis.call('incr', KEYS[1]..':Q') return redis.call('incr', KEYS[1])", "1", "k"},
+			{"EVAL", "redis.call('incr', KEYS[1]..':Q') return redis.call('incr', KEYS[1])", "1", "k"},
+			{"GET"}, {"CONFIG"}, {"NOSUCH"},
+			{"MULTI"}, {"SET", "d"}, {"EXEC"},
+			{"CONFIG", "SET", "maxmemory", "1"}, {"SET", "e", "1"}, {"CONFIG", "SET", "maxmemory", "0"},
 		} {
 			c.do(cmd...)
 		}
@@ -35,6 +45,9 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 				continue
 			}
 			out[m[1]] = fmt.Sprintf("calls=%s rejected=%s failed=%s", m[2], m[3], m[4])
+		}
+		for _, m := range errs.FindAllString(c.do("INFO", "errorstats")+c.do("INFO", "stats"), -1) {
+			out[m] = ""
 		}
 		return out
 	}

@@ -63,6 +63,9 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.multiErr = cl.multi // a command that cannot be queued aborts EXEC
 	}
 	if resolveErr != nil {
+		if named := s.reg.Named(args); named != nil { // a wrong arity: counted, as Redis's rejectCommand
+			s.stats.cmds.Get(named.FullName()).Rejected.Add(1)
+		}
 		fail(resolveErr, "")
 		return
 	}

@@ -147,6 +147,9 @@ func (s *Server) gcCounter(name string) string {
 	return "0"
 }
 
+// ErrorReplied implements command.Status.
+func (s *Server) ErrorReplied(reply []byte) { s.stats.cmds.CountError(reply) }
+
 // CommandDone implements command.Server.
 func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.commandDone(spec, d, failed)

@@ -385,6 +385,9 @@ type Status interface {
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.
 	CommandDone(spec *Spec, took time.Duration, failed bool)
+	// ErrorReplied counts an error reply sent inside another (EXEC's
+	// array) in INFO errorstats.
+	ErrorReplied(reply []byte)
 	// InfoSection returns the lines of an INFO section the server keeps
 	// (server, clients, memory, persistence, stats, replication, cpu,
 	// modules, errorstats, commandstats, cluster, namespaces); false for
@@ -540,6 +543,9 @@ type CmdStat struct {
 	Spec   *Spec
 	Took   time.Duration
 	Failed bool
+	// Error is the error reply the client got from it (EXEC's queued
+	// commands), counted in INFO errorstats; nil: none.
+	Error []byte
 }
 
 // SlowEntry is one SLOWLOG entry.

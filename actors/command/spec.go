@@ -348,6 +348,22 @@ func (r *Registry) LookupFull(name []byte) *Spec {
 	return nil
 }
 
+// Named returns the spec args name, their arity unchecked (nil for an
+// unknown command or subcommand): what an arity error is counted against
+// (INFO commandstats' rejected_calls, as Redis's c->cmd).
+func (r *Registry) Named(args [][]byte) *Spec {
+	s := r.Lookup(args[0])
+	if s == nil || len(s.Subcommands) == 0 || len(args) < 2 {
+		return s
+	}
+	for _, c := range s.Subcommands {
+		if strings.EqualFold(c.Name, string(args[1])) {
+			return c
+		}
+	}
+	return nil
+}
+
 // Resolve finds the spec that runs args: the command, or for a container
 // command its subcommand. It checks arity and returns the Redis error for
 // unknown commands and subcommands.
