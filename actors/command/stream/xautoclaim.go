@@ -69,7 +69,9 @@ func (x *xautoclaim) Run(c *command.Ctx) error {
 	var ids, deleted []codec.StreamID
 	attempts := x.count * 10
 	for i, p := range ps {
-		if int64(len(ids)) == x.count || int64(i) == attempts {
+		// COUNT bounds the entries claimed and those found deleted
+		// together, as Redis's count-- for both.
+		if int64(len(ids)+len(deleted)) == x.count || int64(i) == attempts {
 			next = p.ID
 			break
 		}
