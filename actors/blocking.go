@@ -186,6 +186,10 @@ func (b *blocked) client(c Replier) *waiter {
 	return b.byClient[c]
 }
 
+// IsBlocked reports whether c waits in a blocking command (CLIENT LIST's
+// flag b).
+func (e *Engine) IsBlocked(c Replier) bool { return e.blocked.client(c) != nil }
+
 // Blocked returns the number of clients waiting in blocking commands.
 func (e *Engine) Blocked() int { return int(e.blocked.n.Load()) }
 

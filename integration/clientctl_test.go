@@ -2,6 +2,8 @@ package integration
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -290,6 +292,43 @@ func TestKilledClientGoneAtOnce(t *testing.T) {
 				t.Fatalf("try %d: INFO clients after the kill:\n%s", i, info)
 			}
 			b.conn.Close()
+		}
+	})
+}
+
+// TestClientListFlags: CLIENT LIST shows Redis's flags in Redis's order —
+// b for a client waiting in a blocking command, e for NO-EVICT — beside
+// redis-server's for the same clients (7.0 has no NO-TOUCH's T, which
+// rekv shows after e, as Redis 7.2).
+func TestClientListFlags(t *testing.T) {
+	flags := func(t *testing.T, addr string) []string {
+		b := dialRaw(t, addr)
+		id := strings.TrimSuffix(strings.TrimPrefix(b.do("CLIENT", "ID"), ":"), "\r\n")
+		b.write(encode("BLPOP", "nolist", "0"))
+		o := dialRaw(t, addr)
+		o.do("CLIENT", "NO-EVICT", "on")
+		var out []string
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			list := o.do("CLIENT", "LIST")
+			if m := regexp.MustCompile(`id=`+id+` .* flags=(\S+) `).FindStringSubmatch(list); m != nil && m[1] == "b" || time.Now().After(deadline) {
+				for _, line := range strings.Split(list, "\n") {
+					if m := regexp.MustCompile(`flags=(\S+) .*cmd=(\S+)`).FindStringSubmatch(line); m != nil {
+						out = append(out, m[2]+":"+m[1])
+					}
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		o.do("CLIENT", "UNBLOCK", id)
+		slices.Sort(out)
+		return out
+	}
+	want := flags(t, redisServer(t))
+	forEachDriver(t, func(t *testing.T, addr string) {
+		if got := flags(t, addr); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("CLIENT LIST flags: %v, redis-server: %v", got, want)
 		}
 	})
 }
