@@ -51,11 +51,22 @@ func TestDebugLikeRedis(t *testing.T) {
 		for _, args := range [][]string{
 			{"FLUSHALL"}, {"DEBUG", "SLEEP", "0"}, {"DEBUG", "SLEEP", "x"}, {"DEBUG", "RELOAD"}, {"DEBUG", "CHANGE-REPL-ID"},
 			{"DEBUG", "ERROR", "MYERR something failed"}, {"DEBUG", "LOG", "hello"}, {"DEBUG", "NOPE"}, {"DEBUG"},
-			{"DEBUG", "PROTOCOL"}, {"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, {"SET", "k", "v", "PX", "20"},
+			{"DEBUG", "PROTOCOL"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "1K"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "0"},
+			{"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "5gb"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "x"},
+			{"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, {"SET", "k", "v", "PX", "20"},
 		} {
 			if got, want := a.do(args...), b.do(args...); got != want {
 				t.Errorf("%v: rekv %q, redis %q", args, got, want)
 			}
+		}
+		// LOADAOF (which Redis runs only with an AOF) makes the store
+		// durable and serves what it holds.
+		a.do("SET", "kept", "1")
+		if got := a.do("DEBUG", "LOADAOF"); got != "+OK\r\n" {
+			t.Errorf("DEBUG LOADAOF: %q", got)
+		}
+		if got := a.do("GET", "kept"); got != "$1\r\n1\r\n" {
+			t.Errorf("GET after DEBUG LOADAOF: %q", got)
 		}
 		time.Sleep(400 * time.Millisecond) // several GC passes
 		if info := a.do("INFO", "stats"); !strings.Contains(info, "\r\nexpired_keys:0\r\n") {

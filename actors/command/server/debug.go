@@ -15,9 +15,11 @@ import (
 // local for loopback clients only). The subset with a meaning in rekv:
 // SLEEP (this connection waits; others go on), SET-ACTIVE-EXPIRE (pauses
 // the GC's expiry; keys still read as expired), PROTOCOL (a sample reply
-// of each RESP type), LOG, ERROR, and RELOAD and CHANGE-REPL-ID, which
-// have nothing to do here (the data is always durable in the store; no
-// replication) and answer OK.
+// of each RESP type), LOG, ERROR, LOADAOF (the store syncs to disk; what
+// it holds is what is served, so there is nothing to load), and RELOAD,
+// CHANGE-REPL-ID and QUICKLIST-PACKED-THRESHOLD, which have nothing to do
+// here (the data is always durable in the store; no replication IDs; no
+// quicklists) and answer OK as Redis does.
 type debugCmd struct {
 	sub  string
 	args [][]byte
@@ -30,7 +32,7 @@ var errDebugNotAllowed = &rerr.Error{Msg: "ERR DEBUG command not allowed. If the
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2}
+		"change-repl-id": 2, "reload": -2, "loadaof": 2, "quicklist-packed-threshold": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
@@ -76,6 +78,8 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"LOG <message>", "    Writes <message> to the server log.",
 			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
 			"    attrib, push, verbatim, true, false.",
+			"LOADAOF", "    Makes the store durable now: what it holds is what is served, nothing is loaded.",
+			"QUICKLIST-PACKED-THRESHOLD <size>", "    Accepted (a memory value under 4gb): rekv keeps no quicklists.",
 			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
 			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
 			"SLEEP <seconds>", "    This connection waits <seconds> (a decimal) before its reply.",
@@ -102,6 +106,16 @@ func (d debugCmd) Run(c *command.Ctx) error {
 	case "error":
 		return &rerr.Error{Msg: string(d.args[2])}
 	case "reload", "change-repl-id":
+		w.OK()
+	case "loadaof":
+		if err := c.Server.Node.SyncStore(); err != nil {
+			return err
+		}
+		w.OK()
+	case "quicklist-packed-threshold":
+		if n, ok := memoryValue(string(d.args[2])); !ok || n > 1<<32-1<<20 {
+			return rerr.Errorf("ERR argument must be a memory value bigger than 1 and smaller than 4gb")
+		}
 		w.OK()
 	case "protocol":
 		return debugProtocol(c, strings.ToLower(string(d.args[2])))
@@ -164,4 +178,20 @@ func debugProtocol(c *command.Ctx, typ string) error {
 		return rerr.Errorf("ERR Wrong protocol type name. Please use one of the following: string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false")
 	}
 	return nil
+}
+
+// memoryValue parses a size as Redis's memtoull: digits, then b, k, kb,
+// m, mb, g or gb (any case; k is 1000, kb 1024).
+func memoryValue(s string) (uint64, bool) {
+	i := len(s)
+	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') {
+		i--
+	}
+	mul := map[string]uint64{"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000 * 1000, "mb": 1024 * 1024,
+		"g": 1000 * 1000 * 1000, "gb": 1024 * 1024 * 1024}[strings.ToLower(s[i:])]
+	n, err := strconv.ParseUint(s[:i], 10, 64)
+	if err != nil || mul == 0 {
+		return 0, false
+	}
+	return n * mul, true
 }
