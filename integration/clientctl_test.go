@@ -311,7 +311,7 @@ func TestClientListFlags(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			list := o.do("CLIENT", "LIST")
-			if m := regexp.MustCompile(`id=`+id+` .* flags=(\S+) `).FindStringSubmatch(list); m != nil && m[1] == "b" || time.Now().After(deadline) {
+			if m := regexp.MustCompile(`id=` + id + ` .* flags=(\S+) `).FindStringSubmatch(list); m != nil && m[1] == "b" || time.Now().After(deadline) {
 				for _, line := range strings.Split(list, "\n") {
 					if m := regexp.MustCompile(`flags=(\S+) .*cmd=(\S+)`).FindStringSubmatch(line); m != nil {
 						out = append(out, m[2]+":"+m[1])

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -208,4 +209,42 @@ func TestWaitAOF(t *testing.T) {
 			t.Errorf("WAITAOF 1 1 150 = %q after %v", got, time.Since(start))
 		}
 	})
+}
+
+// TestBgrewriteaof: BGREWRITEAOF compacts the store in the background with
+// Redis's replies — started, already in progress, scheduled after a
+// BGSAVE — and INFO persistence's aof_* fields follow it.
+func TestBgrewriteaof(t *testing.T) {
+	n := startNode(t, "badger", nil)
+	c := dialRaw(t, n.Addr())
+	for i := range 200 {
+		c.do("SET", fmt.Sprintf("k%d", i), strings.Repeat("v", 1000))
+	}
+	c.do("FLUSHALL")
+	if got := c.do("BGREWRITEAOF"); got != "+Background append only file rewriting started\r\n" {
+		t.Fatalf("BGREWRITEAOF: %q", got)
+	}
+	if got := c.do("BGREWRITEAOF"); got != "-ERR Background append only file rewriting already in progress\r\n" &&
+		got != "+Background append only file rewriting started\r\n" { // the first may have ended already
+		t.Errorf("BGREWRITEAOF again: %q", got)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(c.do("INFO", "persistence"), "\r\naof_rewrite_in_progress:0\r\n") {
+		if time.Now().After(deadline) {
+			t.Fatal("the rewrite did not end in 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	info := c.do("INFO", "persistence")
+	for _, f := range []string{"\r\naof_last_bgrewrite_status:ok\r\n", "\r\naof_rewrites_consecutive_failures:0\r\n", "\r\naof_rewrite_scheduled:0\r\n"} {
+		if !strings.Contains(info, f) {
+			t.Errorf("INFO persistence after BGREWRITEAOF lacks %q:\n%s", f, info)
+		}
+	}
+	if !regexp.MustCompile(`\r\naof_rewrites:[12]\r\n`).MatchString(info) {
+		t.Errorf("INFO persistence: aof_rewrites not counted:\n%s", info)
+	}
+	if got := c.do("BGREWRITEAOF", "x"); got != "-ERR wrong number of arguments for 'bgrewriteaof' command\r\n" {
+		t.Errorf("BGREWRITEAOF x: %q", got)
+	}
 }

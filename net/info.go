@@ -97,7 +97,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		})
 		return info.Memory(f), true
 	case "persistence":
-		return info.Persistence(info.PersistenceFigures{Saves: s.saver.Info(), StorageError: s.StorageFailed(),
+		return info.Persistence(info.PersistenceFigures{Saves: s.saver.Info(), Rewrites: s.rewriter.Info(), StorageError: s.StorageFailed(),
 			StorageFailed: s.stats.storageFailures.Load()}), true
 	case "stats":
 		rs := s.Replication()

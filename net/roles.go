@@ -60,3 +60,6 @@ func (r nodeRole) Replicate(args ...[]byte) {
 		r.s.opts.Replication.Propagate(args...)
 	}
 }
+
+// Rewrite implements command.Node (BGREWRITEAOF).
+func (r nodeRole) Rewrite() (string, error) { return r.s.rewriter.Rewrite() }

@@ -83,6 +83,9 @@ type Options struct {
 	ActiveExpire func(on bool)
 	// Sync, when set, makes committed writes durable now (WAITAOF).
 	Sync func() error
+	// Compact, when set, compacts the store (BGREWRITEAOF: what Redis's
+	// AOF rewrite gives back, rekv's store compaction gives).
+	Compact func() error
 	// TLS configures the TLS port (tls.go); Port 0: none.
 	TLS TLSOptions
 	// Replication, when set, is the node's replication (package repl):
@@ -167,8 +170,10 @@ type Server struct {
 	// SLOWLOG and LATENCY (diagRole).
 	slowLog state.SlowLog
 	latency state.LatencyMonitor
-	// saver answers SAVE, BGSAVE and LASTSAVE (nodeRole).
-	saver state.Saver
+	// saver answers SAVE, BGSAVE and LASTSAVE (nodeRole); rewriter
+	// BGREWRITEAOF.
+	saver    state.Saver
+	rewriter *state.Rewriter
 	// Broker holds the Pub/Sub tables and answers PUBLISH, SPUBLISH and
 	// PUBSUB.
 	*state.Broker
@@ -198,6 +203,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	}
 	s.saver.File, s.saver.Backup, s.saver.NoBackup, s.saver.Log = o.BackupFile, o.Backup, o.NoBackup, log
 	s.saver.Start(s.start)
+	s.rewriter = state.NewRewriter(o.Compact, s.saver.Running, log)
 	s.initConfig()
 	return s
 }

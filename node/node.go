@@ -180,6 +180,15 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 			}
 			return nil
 		},
+		Compact: func() error {
+			if c, ok := drv.(drivers.Compactor); ok {
+				return c.Compact()
+			}
+			if s, ok := drv.(drivers.Syncer); ok {
+				return s.Sync()
+			}
+			return nil
+		},
 		ActiveExpire: func(on bool) {
 			if n.gc != nil {
 				n.gc.SetActiveExpire(on)

@@ -59,6 +59,13 @@ func (v *Saver) Dirty(n int64) { v.dirty.Add(n) }
 // before any).
 func (v *Saver) LastSave() int64 { return v.last.Load() }
 
+// Running reports whether a save runs now.
+func (v *Saver) Running() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.running
+}
+
 // Save runs SAVE (background false) or BGSAVE (schedule: BGSAVE
 // SCHEDULE) and returns the status reply.
 func (v *Saver) Save(background, schedule bool) (string, error) {

@@ -239,6 +239,9 @@ type Node interface {
 	// returns the status reply.
 	LastSave() int64
 	Save(background, schedule bool) (string, error)
+	// Rewrite starts BGREWRITEAOF (the store's compaction, in the
+	// background) and returns its status line.
+	Rewrite() (string, error)
 	// Shutdown asks the process to stop gracefully (SHUTDOWN); false when
 	// nothing can stop it from here.
 	Shutdown() bool

@@ -165,8 +165,9 @@ func Memory(f MemoryFigures) Lines {
 // saves' lines (SAVE/BGSAVE) and the store's state.
 type PersistenceFigures struct {
 	Saves         [][2]any
-	StorageError  string // why the store cannot persist writes now ("": it can)
-	StorageFailed int64  // times the store was marked failing
+	Rewrites      [][2]any // BGREWRITEAOF's aof_* lines (state.Rewriter)
+	StorageError  string   // why the store cannot persist writes now ("": it can)
+	StorageFailed int64    // times the store was marked failing
 }
 
 // Persistence is the persistence section.
@@ -175,10 +176,16 @@ func Persistence(f PersistenceFigures) Lines {
 	for _, kv := range append(append([][2]any{{"loading", 0}, {"async_loading", 0}, {"current_cow_peak", 0}, {"current_cow_size", 0},
 		{"current_cow_size_age", 0}, {"current_fork_perc", "0.00"}, {"current_save_keys_processed", 0},
 		{"current_save_keys_total", 0}}, f.Saves...), [][2]any{{"rdb_last_cow_size", 0},
-		{"rdb_last_load_keys_expired", 0}, {"rdb_last_load_keys_loaded", 0}, {"aof_enabled", 0},
-		{"aof_rewrite_in_progress", 0}, {"aof_rewrite_scheduled", 0}, {"aof_last_rewrite_time_sec", -1},
-		{"aof_current_rewrite_time_sec", -1}, {"aof_last_bgrewrite_status", "ok"}, {"aof_rewrites", 0},
-		{"aof_rewrites_consecutive_failures", 0}, {"aof_last_write_status", "ok"}, {"aof_last_cow_size", 0},
+		{"rdb_last_load_keys_expired", 0}, {"rdb_last_load_keys_loaded", 0}, {"aof_enabled", 0}}...) {
+		out.Add(kv[0].(string), kv[1])
+	}
+	rewrites := f.Rewrites
+	if rewrites == nil {
+		rewrites = [][2]any{{"aof_rewrite_in_progress", 0}, {"aof_rewrite_scheduled", 0}, {"aof_last_rewrite_time_sec", -1},
+			{"aof_current_rewrite_time_sec", -1}, {"aof_last_bgrewrite_status", "ok"}, {"aof_rewrites", 0},
+			{"aof_rewrites_consecutive_failures", 0}}
+	}
+	for _, kv := range append(rewrites, [][2]any{{"aof_last_write_status", "ok"}, {"aof_last_cow_size", 0},
 		{"module_fork_in_progress", 0}, {"module_fork_last_cow_size", 0}}...) {
 		out.Add(kv[0].(string), kv[1])
 	}

@@ -68,6 +68,7 @@ func Commands() []*command.Spec {
 		{Name: "role", Arity: 1, Flags: command.Conn | command.Fast | command.NoScript, Parse: parseRole},
 		{Name: "save", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseSave},
 		{Name: "bgsave", Arity: -1, Flags: command.Conn | command.NoScript, Parse: parseBgsave},
+		{Name: "bgrewriteaof", Arity: 1, Flags: command.Conn | command.NoScript, Parse: parseBgrewriteaof},
 		{Name: "lastsave", Arity: 1, Flags: command.Conn | command.Fast, Parse: parseLastSave},
 		{Name: "wait", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseWait},
 		{Name: "waitaof", Arity: 4, Flags: command.Conn | command.NoScript, Parse: parseWaitAOF},

@@ -58,3 +58,19 @@ func (b bgsaveCmd) Run(c *command.Ctx) error {
 	c.W.Simple(status)
 	return nil
 }
+
+// BGREWRITEAOF: rekv has no append-only file; the rewrite's purpose —
+// giving back the space of overwritten and deleted data — is the store's
+// compaction, run in the background with Redis's replies (state.Rewriter).
+type bgrewriteaofCmd struct{}
+
+func parseBgrewriteaof([][]byte) (command.Runner, error) { return bgrewriteaofCmd{}, nil }
+
+func (bgrewriteaofCmd) Run(c *command.Ctx) error {
+	status, err := c.Server.Node.Rewrite()
+	if err != nil {
+		return err
+	}
+	c.W.Simple(status)
+	return nil
+}
