@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // Redis's HLL parameters.
@@ -466,4 +467,48 @@ func SetInWindow(w []byte, idx int, count uint8) bool {
 		w[1] |= byte(uint16(count) >> (8 - fb))
 	}
 	return true
+}
+
+// IsSparse reports whether v is in the sparse encoding.
+func IsSparse(v []byte) bool { return v[4] == encSparse }
+
+// DenseRegisters returns every register of dense HLL v (PFDEBUG GETREG).
+func DenseRegisters(v []byte) []uint8 {
+	regs := v[HeaderSize:]
+	out := make([]uint8, Registers)
+	for i := range out {
+		out[i] = denseGet(regs, i)
+	}
+	return out
+}
+
+// Decode describes sparse HLL v's opcodes as Redis's PFDEBUG DECODE
+// does: "z:<run>" (ZERO), "Z:<run>" (XZERO), "v:<value>,<run>" (VAL),
+// space-separated.
+func Decode(v []byte) (string, error) {
+	var b []byte
+	for p := HeaderSize; p < len(v); {
+		span, size := opAt(v, p)
+		if size == 0 {
+			return "", ErrCorrupt
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		switch c := v[p]; {
+		case isZero(c):
+			b = append(b, "z:"...)
+			b = strconv.AppendInt(b, int64(span), 10)
+		case isXZero(c):
+			b = append(b, "Z:"...)
+			b = strconv.AppendInt(b, int64(span), 10)
+		default:
+			b = append(b, "v:"...)
+			b = strconv.AppendInt(b, int64(valValue(c)), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(span), 10)
+		}
+		p += size
+	}
+	return string(b), nil
 }
