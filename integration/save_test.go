@@ -248,3 +248,28 @@ func TestBgrewriteaof(t *testing.T) {
 		t.Errorf("BGREWRITEAOF x: %q", got)
 	}
 }
+
+// TestDirtyLikeRedis: rdb_changes_since_last_save moves as Redis's does
+// for writes that change nothing (a BITFIELD setting a value again, a
+// DEL of a missing key, an SADD of a member already there).
+func TestDirtyLikeRedis(t *testing.T) {
+	dirty := regexp.MustCompile(`rdb_changes_since_last_save:(\d+)`)
+	run := func(t *testing.T, addr string) []string {
+		c := dialRaw(t, addr)
+		c.do("FLUSHALL")
+		c.do("SAVE") // rekv on Badger saves; the counter starts again
+		var out []string
+		for _, cmd := range [][]string{{"BITFIELD", "k", "SET", "i5", "0", "0"}, {"BITFIELD", "k", "SET", "i5", "0", "0"},
+			{"BITFIELD", "k", "SET", "i5", "0", "3"}, {"BITFIELD", "k", "INCRBY", "i5", "0", "0"},
+			{"DEL", "nokey"}, {"SADD", "s", "a"}, {"SADD", "s", "a"}} {
+			c.do(cmd...)
+			out = append(out, dirty.FindStringSubmatch(c.do("INFO", "persistence"))[1])
+		}
+		return out
+	}
+	want := run(t, redisServer(t))
+	n := startNode(t, "badger", nil)
+	if got := run(t, n.Addr()); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rdb_changes_since_last_save: rekv %v, redis %v", got, want)
+	}
+}

@@ -144,10 +144,12 @@ func (b bitField) Run(c *command.Ctx) error {
 			c.W.Null()
 			continue
 		}
-		if err := rbitmap.Set(str, op.f, next); err != nil {
-			return err
+		if next != old { // a value set again is no change (Redis 7.0 counts none)
+			if err := rbitmap.Set(str, op.f, next); err != nil {
+				return err
+			}
+			changes++
 		}
-		changes++
 		c.W.Int(reply)
 	}
 	if changes > 0 {
