@@ -90,14 +90,7 @@ func (r *Rewriter) run() {
 
 // Info returns INFO persistence's aof_* lines of the rewrites.
 func (r *Rewriter) Info() [][2]any {
-	status := "ok"
-	if !r.lastOK.Load() {
-		status = "err"
-	}
-	inProgress, cur := 0, int64(-1)
-	if t := r.started.Load(); t != 0 {
-		inProgress, cur = 1, int64(time.Since(time.Unix(0, t)).Seconds())
-	}
+	status, inProgress, cur := backgroundFigures(&r.lastOK, &r.started)
 	scheduled := 0
 	if r.scheduled.Load() {
 		scheduled = 1

@@ -141,16 +141,24 @@ func writeBackup(file string, backup func(io.Writer) error) error {
 	return nil
 }
 
-// Info returns INFO persistence's save figures.
-func (v *Saver) Info() [][2]any {
-	status := "ok"
-	if !v.lastOK.Load() {
+// backgroundFigures are INFO's figures of a background job (a save, a
+// rewrite): the last one's status ("ok", "err"), whether one runs (1, 0)
+// and for how many seconds so far (-1: none runs), from its outcome and
+// its start (unix ns; 0: none runs).
+func backgroundFigures(lastOK *atomic.Bool, started *atomic.Int64) (status string, inProgress int, cur int64) {
+	status, cur = "ok", -1
+	if !lastOK.Load() {
 		status = "err"
 	}
-	inProgress, cur := 0, int64(-1)
-	if t := v.started.Load(); t != 0 {
+	if t := started.Load(); t != 0 {
 		inProgress, cur = 1, int64(time.Since(time.Unix(0, t)).Seconds())
 	}
+	return status, inProgress, cur
+}
+
+// Info returns INFO persistence's save figures.
+func (v *Saver) Info() [][2]any {
+	status, inProgress, cur := backgroundFigures(&v.lastOK, &v.started)
 	return [][2]any{{"rdb_changes_since_last_save", v.dirty.Load()}, {"rdb_bgsave_in_progress", inProgress},
 		{"rdb_last_save_time", v.last.Load()}, {"rdb_last_bgsave_status", status},
 		{"rdb_last_bgsave_time_sec", v.lastSecs.Load()}, {"rdb_current_bgsave_time_sec", cur},
