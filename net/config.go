@@ -153,7 +153,7 @@ func (p *param) normalize(value string) (string, error) {
 				return strconv.FormatInt(n, 10) + "%", nil
 			}
 		}
-		u, ok := memValue(value)
+		u, ok := resp.ParseMemory(value)
 		if !ok {
 			if p.kind == kindMemPct {
 				return "", setErr(p.name, "argument must be a memory or percent value")
@@ -192,28 +192,6 @@ func (p *param) inRange(n int64) (string, error) {
 	return strconv.FormatInt(n, 10), nil
 }
 
-// memValue parses a memory amount as Redis's memtoull: digits and an
-// optional unit (b, k, kb, m, mb, g, gb; any case); too big saturates.
-func memValue(s string) (uint64, bool) {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, false
-	}
-	mul := map[string]uint64{"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000 * 1000, "mb": 1 << 20,
-		"g": 1000 * 1000 * 1000, "gb": 1 << 30}[strings.ToLower(s[i:])]
-	if mul == 0 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s[:i], 10, 64)
-	if err != nil || n > math.MaxUint64/mul {
-		return math.MaxUint64, true
-	}
-	return n * mul, true
-}
-
 // special validates the parameters with their own formats.
 func (p *param) special(value string) (string, error) {
 	f := strings.Fields(value)
@@ -239,7 +217,7 @@ func (p *param) special(value string) (string, error) {
 				return "", setErr(p.name, "Invalid client class specified in buffer limit configuration.")
 			}
 			for _, x := range f[i+1 : i+4] {
-				if _, ok := memValue(x); !ok {
+				if _, ok := resp.ParseMemory(x); !ok {
 					return "", setErr(p.name, "Error in hard, soft or soft_seconds setting in buffer limit configuration.")
 				}
 			}
@@ -571,7 +549,7 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 		"client-output-buffer-limit": func(value string) error {
 			f := strings.Fields(value)
 			for i := 0; i+3 < len(f); i += 4 {
-				hard, _ := memValue(f[i+1])
+				hard, _ := resp.ParseMemory(f[i+1])
 				switch strings.ToLower(f[i]) {
 				case "normal":
 					s.rt.outNormal.Store(int64(min(hard, math.MaxInt64)))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/resp"
 )
 
 // DEBUG <subcommand>: refused unless enable-debug-command allows it, as
@@ -113,7 +114,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		}
 		w.OK()
 	case "quicklist-packed-threshold":
-		if n, ok := memoryValue(string(d.args[2])); !ok || n > 1<<32-1<<20 {
+		if n, ok := resp.ParseMemory(string(d.args[2])); !ok || n > 1<<32-1<<20 {
 			return rerr.Errorf("ERR argument must be a memory value bigger than 1 and smaller than 4gb")
 		}
 		w.OK()
@@ -178,20 +179,4 @@ func debugProtocol(c *command.Ctx, typ string) error {
 		return rerr.Errorf("ERR Wrong protocol type name. Please use one of the following: string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false")
 	}
 	return nil
-}
-
-// memoryValue parses a size as Redis's memtoull: digits, then b, k, kb,
-// m, mb, g or gb (any case; k is 1000, kb 1024).
-func memoryValue(s string) (uint64, bool) {
-	i := len(s)
-	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') {
-		i--
-	}
-	mul := map[string]uint64{"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000 * 1000, "mb": 1024 * 1024,
-		"g": 1000 * 1000 * 1000, "gb": 1024 * 1024 * 1024}[strings.ToLower(s[i:])]
-	n, err := strconv.ParseUint(s[:i], 10, 64)
-	if err != nil || mul == 0 {
-		return 0, false
-	}
-	return n * mul, true
 }
