@@ -48,6 +48,9 @@ type Quota struct {
 	Keys, Bytes, Ops, Clients int64
 }
 
+// value is q as stored (codec.NamespaceQuotaKey).
+func (q Quota) value() []byte { return codec.EncodeInts(q.Keys, q.Bytes, q.Ops, q.Clients) }
+
 // Usage is a namespace's live keys and their estimated bytes, as the
 // GC's meter last measured them (At: when; zero: never).
 type Usage struct {
@@ -169,12 +172,22 @@ func read(tx drivers.Txn) (map[string]Namespace, error) {
 
 // Get returns namespace name's definition.
 func (r *Registry) Get(name string) (Namespace, bool) {
-	return r.find(func(ns Namespace) bool { return ns.Name == name })
+	return r.find(func() (Namespace, bool) {
+		ns, ok := r.all[name]
+		return ns, ok
+	})
 }
 
 // ByToken returns the namespace whose token is token.
 func (r *Registry) ByToken(token string) (Namespace, bool) {
-	return r.find(func(ns Namespace) bool { return ns.Token == token })
+	return r.find(func() (Namespace, bool) {
+		for _, ns := range r.all {
+			if ns.Token == token {
+				return ns, true
+			}
+		}
+		return Namespace{}, false
+	})
 }
 
 // ByID returns the namespace whose id is id, as last read (it does not
@@ -187,20 +200,15 @@ func (r *Registry) ByID(id uint32) (Namespace, bool) {
 	return ns, ok
 }
 
-// find returns the definition match selects, reading the store again
-// once if none does.
-func (r *Registry) find(match func(Namespace) bool) (Namespace, bool) {
+// find returns what lookup finds in the definitions (run under the read
+// lock), reading the store again once if it finds nothing.
+func (r *Registry) find(lookup func() (Namespace, bool)) (Namespace, bool) {
 	for try := 0; ; try++ {
 		r.mu.RLock()
-		for _, ns := range r.all {
-			if match(ns) {
-				r.mu.RUnlock()
-				return ns, true
-			}
-		}
+		ns, ok := lookup()
 		r.mu.RUnlock()
-		if try > 0 || !r.retry() {
-			return Namespace{}, false
+		if ok || try > 0 || !r.retry() {
+			return ns, ok
 		}
 	}
 }
@@ -293,7 +301,7 @@ func (r *Registry) SetQuota(name string, q Quota) error {
 		if !ok {
 			return ErrNotFound
 		}
-		return tx.Set(codec.NamespaceQuotaKey(ns.ID), codec.EncodeInts(q.Keys, q.Bytes, q.Ops, q.Clients))
+		return tx.Set(codec.NamespaceQuotaKey(ns.ID), q.value())
 	})
 }
 
@@ -455,7 +463,7 @@ func (r *Registry) Replace(defs []Namespace) ([]uint32, error) {
 				return err
 			}
 			q := ns.Quota
-			if err := tx.Set(codec.NamespaceQuotaKey(ns.ID), codec.EncodeInts(q.Keys, q.Bytes, q.Ops, q.Clients)); err != nil {
+			if err := tx.Set(codec.NamespaceQuotaKey(ns.ID), q.value()); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/cluster"
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/namespaces"
 
 	"github.com/rekv/rekv/actors/store"
@@ -636,4 +637,4 @@ func (c *Ctx) OwnNamespace() *uint32 {
 
 // NamespaceDB returns database db (0-15) of namespace ns, numbered across
 // namespaces.
-func NamespaceDB(ns uint32, db int) int { return int(ns)*store.Databases + db }
+func NamespaceDB(ns uint32, db int) int { return int(codec.NamespaceDB(ns, db)) }

@@ -10,8 +10,8 @@ import (
 	"github.com/rekv/rekv/drivers"
 )
 
-// Databases is the number of logical databases.
-const Databases = 16
+// Databases is the number of logical databases (of a namespace).
+const Databases = codec.NamespaceDatabases
 
 // DBRecord is a logical database's record: the slot (the db byte of the
 // codec keys) its keys live under, and that slot's flush marker. Keys of
