@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -471,5 +472,68 @@ func TestReplicaResyncKeepsDB(t *testing.T) {
 	}
 	if got := r.DBSize(ctx).Val(); got != 0 {
 		t.Fatalf("db 0 of the replica holds %d keys", got)
+	}
+}
+
+// TestWaitAnswersPromptly: WAIT 1 after a write returns 1 as soon as the
+// replica has the write, with a rekv replica as with a redis-server one:
+// the replica answers the master's REPLCONF GETACK with everything it
+// received (not the offset of its last periodic ACK, a second old).
+func TestWaitAnswersPromptly(t *testing.T) {
+	ctx := context.Background()
+	// p99 bound: 50 ms; the race detector on a loaded 2-core machine
+	// slows every hop 5-10x. A replica that acks only once a second
+	// misses either by far.
+	bound := 50 * time.Millisecond
+	if raceEnabled {
+		bound = 250 * time.Millisecond
+	}
+	for _, kind := range []string{"rekv", "redis"} {
+		t.Run(kind, func(t *testing.T) {
+			n := startNode(t, "badger", nil)
+			m := newClient(t, n.Addr(), 2)
+			var raddr string
+			if kind == "rekv" {
+				raddr = startNode(t, "badger", nil).Addr()
+			} else {
+				raddr = redisServer(t)
+			}
+			r := newClient(t, raddr, 2)
+			host, port, _ := strings.Cut(n.Addr(), ":")
+			must(t, r.Do(ctx, "replicaof", host, port).Err())
+			must(t, m.Set(ctx, "w:first", "1", 0).Err())
+			waitCaughtUp(t, ctx, m, r)
+
+			const calls = 1000
+			lat := make([]time.Duration, 0, calls)
+			zeros := 0
+			for i := range calls {
+				must(t, m.Set(ctx, "w:"+strconv.Itoa(i%50), i, 0).Err())
+				t0 := time.Now()
+				got, err := m.Do(ctx, "wait", 1, 1000).Int64()
+				lat = append(lat, time.Since(t0))
+				must(t, err)
+				if got != 1 {
+					zeros++
+				}
+			}
+			slices.Sort(lat)
+			p50, p99 := lat[calls/2], lat[calls*99/100]
+			t.Logf("WAIT 1 1000 after a SET, %d calls, %s replica: p50 %v, p99 %v, max %v",
+				calls, kind, p50, p99, lat[calls-1])
+			if zeros > 0 {
+				t.Errorf("WAIT returned 0 in %d of %d calls", zeros, calls)
+			}
+			if p99 > bound {
+				t.Errorf("WAIT's p99 is %v, want at most %v", p99, bound)
+			}
+			// Each write WAIT counted is on the replica.
+			for i := range 50 {
+				k := "w:" + strconv.Itoa(i)
+				if got, want := r.Get(ctx, k).Val(), m.Get(ctx, k).Val(); got != want {
+					t.Fatalf("%s on the replica = %q, master %q", k, got, want)
+				}
+			}
+		})
 	}
 }

@@ -150,8 +150,11 @@ func (a *applier) dispatch(spec *command.Spec, run command.Runner, db int, shard
 	a.flying++
 	a.mu.Unlock()
 	a.seq++
+	// NoBlock: a blocking command of the stream (a master's own, never
+	// Redis's, which sends its effect) must not hold the applier, whose
+	// wait (GETACK, the end of the stream) waits for every command.
 	a.e.Dispatch(&actors.Request{Seq: a.seq, Client: a, Spec: spec, Runner: run, DB: db, Proto: 2,
-		Shards: shards, Args: args})
+		Shards: shards, Args: args, NoBlock: spec.Flags&command.Blocking != 0})
 }
 
 // errSkip is a command of the stream rekv does not apply here.

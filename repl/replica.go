@@ -377,6 +377,16 @@ func (r *Replica) ack(l *link) error {
 	return l.send("REPLCONF", "ACK", strconv.FormatInt(r.offset.Load(), 10))
 }
 
+// ackApplied answers REPLCONF GETACK as a Redis replica does: with the
+// offset of every command received before it. Those are handed to the
+// engine but may still be running: it waits for them first, so the ack
+// covers them (else the master's WAIT waits for the periodic ACK, a
+// second later) and never covers a write not yet applied here.
+func (r *Replica) ackApplied(l *link, a *applier) {
+	a.wait()
+	_ = r.ack(l)
+}
+
 // errStreamTooBig is a command of the stream over the protocol's limits.
 var errStreamTooBig = errors.New("a command of the master's stream is malformed or too big")
 
@@ -399,7 +409,7 @@ func (r *Replica) stream(l *link, a *applier) error {
 			args := resp.CopyArgs(res.Args)
 			buf = buf[res.N:]
 			at += int64(res.N)
-			if err := a.apply(args, func() { _ = r.ack(l) }); err != nil {
+			if err := a.apply(args, func() { r.ackApplied(l, a) }); err != nil {
 				a.failed([]byte(err.Error()))
 			}
 			if !a.multi { // a transaction counts at its EXEC
