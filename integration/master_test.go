@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -535,5 +536,67 @@ func TestWaitAnswersPromptly(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRedisReplicaSyncsUnderWrites: a redis-server replica completes its
+// full sync from a rekv master taking writes, ten times in a row (a new
+// replica each time), and holds the master's data afterwards. Redis's
+// replica finds the end mark of a streamed RDB only as the last bytes of
+// a read: the master sends the stream only after the replica's first ACK,
+// as Redis's master does.
+func TestRedisReplicaSyncsUnderWrites(t *testing.T) {
+	ctx := context.Background()
+	n := startNode(t, "badger", nil)
+	m := newClient(t, n.Addr(), 2)
+	fillMaster(t, ctx, n.Addr(), 2000)
+	host, port, _ := strings.Cut(n.Addr(), ":")
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var writes atomic.Int64
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := redis.NewClient(&redis.Options{Addr: n.Addr(), Protocol: 2})
+			defer c.Close()
+			for i := 0; i < 10_000_000; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := c.Set(ctx, fmt.Sprintf("uw:%d:%d", w, i%500), i, 0).Err(); err != nil {
+					t.Errorf("SET: %v", err)
+					return
+				}
+				writes.Add(1)
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+
+	for round := range 10 {
+		r := newClient(t, redisServer(t), 2)
+		t0 := time.Now()
+		must(t, r.Do(ctx, "replicaof", host, port).Err())
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if infoMap(t, ctx, r, "replication")["master_link_status"] == "up" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the replica's sync did not complete in 20 s under writes: %v", round, infoMap(t, ctx, r, "replication"))
+			}
+		}
+		t.Logf("round %d: synced in %v, %d writes so far", round, time.Since(t0).Round(time.Millisecond), writes.Load())
+		if round == 9 {
+			close(stop)
+			wg.Wait()
+			stop = make(chan struct{})
+			waitCaughtUp(t, ctx, m, r)
+			compareServers(t, ctx, n.Addr(), r.Options().Addr)
+		}
+		must(t, r.Do(ctx, "replicaof", "no", "one").Err())
 	}
 }

@@ -46,6 +46,10 @@ type peer struct {
 	ackAt   atomic.Int64 // when (unix ms)
 	stopped atomic.Bool
 	rd      *reader
+	// acked is closed at the replica's first REPLCONF ACK, gone when
+	// readAcks stops.
+	acked, gone chan struct{}
+	firstAck    sync.Once
 }
 
 // pingCmd is the PING a master streams every repl-ping-replica-period.
@@ -187,7 +191,7 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 		}
 	}
 	m := r.ensureMaster()
-	p := &peer{addr: h.Addr, port: h.Port}
+	p := &peer{addr: h.Addr, port: h.Port, acked: make(chan struct{}), gone: make(chan struct{})}
 	p.state.Store("wait_bgsave")
 	p.ackAt.Store(time.Now().UnixMilli())
 	st := r.Status()
@@ -210,7 +214,8 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 	m.add(p)
 	defer m.remove(p)
 	go m.readAcks(p, in, timeout)
-	if p.rd == nil {
+	full := p.rd == nil
+	if full {
 		if err := r.sendFullSync(m, p, w, h, st.ReplID); err != nil {
 			if p.rd != nil {
 				m.bl.leave(p.rd)
@@ -222,6 +227,18 @@ func (r *Replica) ServeReplica(nc stdnet.Conn, in <-chan []byte, h command.ReplH
 	p.state.Store("online")
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if full && h.EOF {
+		// As Redis 7.0's master after a transfer ended by a mark: the
+		// stream starts at the replica's first ACK. A replica finds the
+		// mark only as the last bytes of a read; commands glued after
+		// it hide it, and a Redis replica then waits for the end of the
+		// file until repl-timeout.
+		select {
+		case <-p.acked:
+		case <-p.gone:
+			return io.EOF
+		}
 	}
 	buf := make([]byte, 0, 256<<10)
 	for {
@@ -355,6 +372,7 @@ func (m *master) remove(p *peer) {
 func (m *master) readAcks(p *peer, in <-chan []byte, timeout time.Duration) {
 	defer func() {
 		p.stopped.Store(true)
+		close(p.gone)
 		m.bl.wake()
 	}()
 	var buf []byte
@@ -391,6 +409,7 @@ func (m *master) readAcks(p *peer, in <-chan []byte, timeout time.Duration) {
 				if off, err := strconv.ParseInt(string(a[2]), 10, 64); err == nil {
 					p.ack.Store(off)
 					p.ackAt.Store(time.Now().UnixMilli())
+					p.firstAck.Do(func() { close(p.acked) })
 					m.notifyAck()
 					t.Reset(timeout)
 				}
