@@ -105,7 +105,7 @@ func TestScriptsLikeRedis(t *testing.T) {
 			}
 		}
 	}
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		for name, cases := range all {
 			for _, proto := range []string{"2", "3"} {
 				t.Run(name+"/resp"+proto, func(t *testing.T) {

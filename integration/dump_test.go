@@ -20,8 +20,8 @@ import (
 // into rekv with a DUMP/RESTORE loop.
 func TestDumpRestoreWithRedis(t *testing.T) {
 	ctx := context.Background()
-	red := newClient(t, redisServer(t), 2)
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
+		red := newClient(t, redisServer(t), 2)
 		rk := newClient(t, addr, 2)
 		must(t, red.FlushAll(ctx).Err())
 		values := []string{"", "hello", "12", "-129", "65536", "2147483648", "-2147483649", "007",

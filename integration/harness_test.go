@@ -98,6 +98,21 @@ func forEachDriver(t *testing.T, fn func(t *testing.T, addr string)) {
 	}
 }
 
+// forEachDriverParallel is forEachDriver with the drivers' subtests run
+// at the same time: for long tests with no timing bound and nothing
+// shared between the drivers' runs (the in-process TiKV mock under the
+// race detector is 3-4x slower than Badger, and the suite used about one
+// of the machine's two cores).
+func forEachDriverParallel(t *testing.T, fn func(t *testing.T, addr string)) {
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			n := startNode(t, d, nil)
+			fn(t, n.Addr())
+		})
+	}
+}
+
 // forEachProtocol runs fn for each driver and each protocol (RESP2, RESP3)
 // with a go-redis client on an emptied server (addr, for other clients).
 func forEachProtocol(t *testing.T, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string, proto int)) {

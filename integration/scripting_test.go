@@ -320,16 +320,23 @@ func TestScriptBusyAndKill(t *testing.T) {
 // it (a table holding itself twice, 2^7995 values; 100,000 nested blocks,
 // quadratic to compile) get an error reply, and the server goes on
 // serving the same connection and others.
+//
+// The table holding itself twice runs on the first driver only: its
+// reply never reaches the store, and writing 512 MiB of it before the
+// bound stops it takes 6 s (40 s under the race detector) per server.
 func TestScriptHostileResults(t *testing.T) {
+	first := drivers()[0]
 	forEachDriver(t, func(t *testing.T, addr string) {
 		r := dialRaw(t, addr)
 		got := r.do("EVAL", "local a = {}; local b = {a}; a[1] = b; return a", "0")
 		if want := strings.Repeat("*1\r\n", 7995) + "-ERR reached lua stack limit\r\n"; got != want {
 			t.Fatalf("cyclic table: %d bytes, want %d: ...%q", len(got), len(want), got[max(0, len(got)-80):])
 		}
-		got = r.do("EVAL", "local t = {}; t[1] = t; t[2] = t; return t", "0")
-		if !strings.HasPrefix(got, "-ERR script reply is too large") {
-			t.Fatalf("table holding itself twice: %.100q", got)
+		if strings.HasSuffix(t.Name(), "/"+first) {
+			got = r.do("EVAL", "local t = {}; t[1] = t; t[2] = t; return t", "0")
+			if !strings.HasPrefix(got, "-ERR script reply is too large") {
+				t.Fatalf("table holding itself twice: %.100q", got)
+			}
 		}
 		got = r.do("EVAL", strings.Repeat("do ", 100_000)+strings.Repeat("end ", 100_000), "0")
 		if got != "-ERR Error compiling script (new function): user_script:1: chunk has too many syntax levels\r\n" {
