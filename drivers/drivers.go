@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 )
 
 // Sentinel errors. Drivers wrap their native errors so that callers classify
@@ -96,11 +97,15 @@ type VersionBatcher interface {
 }
 
 // Reconnector is implemented by drivers that talk to a store over the
-// network and can drop their client state and connect afresh (TiKV); the
-// node's health loop asks for it when the store has been failing for a
-// while, in case the client, not the store, is what still fails.
+// network and can drop their client state and connect afresh (TiKV). The
+// node's health loop asks for it when its probe write hangs or fails, in
+// case the client, not the store, is what fails: Renew connects a new
+// client and writes through it within timeout; when that works and stuck
+// (asked then) still reports true, the new client replaces the current
+// one and Renew reports true. A driver with nothing to renew (an
+// in-process store) reports false and no error.
 type Reconnector interface {
-	Reconnect() error
+	Renew(timeout time.Duration, stuck func() bool) (bool, error)
 }
 
 // ErrUnavailable reports a store that could not be reached or did not

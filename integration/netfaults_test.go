@@ -28,10 +28,13 @@ import (
 
 // TestNetworkFaults breaks the network cluster of ../shared/tikv under
 // three rekv nodes serving GET, SET and INCR from nine clients: the store
-// restarted, the store paused (SIGSTOP, then SIGCONT) and PD restarted.
-// Through each fault every command either succeeds or gets a clear error
-// (TRYAGAIN or MISCONF, never "ERR internal error", never a dropped
-// connection); the nodes recover by themselves, without a restart; the
+// restarted, restarted three times 3 s apart (a rolling restart), paused
+// (SIGSTOP, then SIGCONT), and PD restarted. Through each fault every
+// command either succeeds or gets a clear error (TRYAGAIN or MISCONF,
+// never "ERR internal error", never a dropped connection), and none fails
+// but during the outage or within recoveryBound after it; every node
+// writes again within recoveryBound of the store serving again, by
+// itself, without a restart; the
 // history of every client's commands, with the writes that failed counted
 // as possibly applied, is linearizable (porcupine), so nothing
 // acknowledged is lost; and a node that saw the store fail says so once
@@ -47,23 +50,57 @@ func TestNetworkFaults(t *testing.T) {
 		t.Skip("REKVTEST_TIKV_CLUSTER and REKVTEST_TIKV_PD not set: no network cluster to break")
 	}
 	cl := clusterCtl{script: script, pd: pd}
+	// restart restarts the store: down from the call until it returns,
+	// when PD has the store Up again.
+	restart := func(t *testing.T) outage {
+		o := outage{from: time.Now()}
+		cl.run(t, "restart-store")
+		o.to = time.Now()
+		return o
+	}
 	faults := []struct {
 		name   string
-		inject func(t *testing.T)
+		inject func(t *testing.T) []outage
 	}{
-		{"StoreRestart", func(t *testing.T) { cl.run(t, "restart-store") }},
-		{"StorePaused", func(t *testing.T) {
+		{"StoreRestart", func(t *testing.T) []outage { return []outage{restart(t)} }},
+		{"StoreRollingRestart", func(t *testing.T) []outage {
+			// A rolling restart of the stores (one here), as upgrades do.
+			var list []outage
+			for i := range 3 {
+				if i > 0 {
+					time.Sleep(3 * time.Second)
+				}
+				list = append(list, restart(t))
+			}
+			return list
+		}},
+		{"StorePaused", func(t *testing.T) []outage {
 			p := cl.pid(t, "kv")
+			o := outage{from: time.Now()}
 			must(t, syscall.Kill(p, syscall.SIGSTOP))
 			time.Sleep(4 * time.Second)
 			must(t, syscall.Kill(p, syscall.SIGCONT))
+			o.to = time.Now()
+			return []outage{o}
 		}},
-		{"PDRestart", func(t *testing.T) { cl.restartPD(t, 3*time.Second) }},
+		{"PDRestart", func(t *testing.T) []outage {
+			o := outage{from: time.Now()}
+			cl.restartPD(t, 3*time.Second)
+			o.to = time.Now()
+			return []outage{o}
+		}},
 	}
 	for _, f := range faults {
 		t.Run(f.name, func(t *testing.T) { throughFault(t, strings.Split(pd, ","), f.inject) })
 	}
 }
+
+// recoveryBound is how soon every node writes again after the store (or
+// PD) serves again, and how long after that a command may still fail.
+const recoveryBound = 3 * time.Second
+
+// outage is when a fault kept the store (or PD) from serving.
+type outage struct{ from, to time.Time }
 
 // clusterCtl drives the network cluster of tikv-cluster.sh.
 type clusterCtl struct{ script, pd string }
@@ -173,7 +210,7 @@ func clearError(err error) bool {
 
 // throughFault runs the load on three nodes, injects the fault two
 // seconds in, and checks the properties TestNetworkFaults states.
-func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
+func throughFault(t *testing.T, pd []string, inject func(t *testing.T) []outage) {
 	logs := make([]*lockedBuffer, 3)
 	addrs := startNodesLog(t, len(logs), pd, tikv.Open, func(i int) *slog.Logger {
 		logs[i] = &lockedBuffer{}
@@ -188,7 +225,14 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 	var failed, unclear, maybe int
 	var slowest time.Duration
 	var lastFailure time.Time
-	lastOK := make([]time.Time, len(addrs)) // per node: its last command that succeeded
+	lastOK := make([]time.Time, len(addrs))  // per node: its last command that succeeded
+	wrote := make([][]time.Time, len(addrs)) // per node: when each write that succeeded returned
+	type failure struct {
+		node int
+		at   time.Time
+		err  error
+	}
+	var failures []failure
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for n, addr := range addrs {
@@ -215,6 +259,7 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 					if err != nil {
 						failed++
 						lastFailure = time.Now()
+						failures = append(failures, failure{n, lastFailure, err})
 						if !clearError(err) {
 							unclear++
 							if unclear <= 5 {
@@ -229,6 +274,9 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 					}
 					if err == nil {
 						lastOK[n] = time.Now()
+						if in.op != "get" {
+							wrote[n] = append(wrote[n], lastOK[n])
+						}
 					}
 					if err == nil || in.op != "get" && !notApplied(err) {
 						history = append(history, op)
@@ -245,7 +293,7 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 		}
 	}
 	time.Sleep(2 * time.Second)
-	inject(t)
+	outages := inject(t)
 	healed := time.Now()
 	t.Logf("fault injected and healed at %v", healed.Sub(start).Round(time.Millisecond))
 	// Recovery: once the fault is healed, every node serves again by
@@ -278,6 +326,36 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T)) {
 	wg.Wait()
 	if !recovered {
 		t.Fatalf("commands still failed 90 s after the fault was healed (%d failed in all)", failed)
+	}
+	// Each node wrote again within recoveryBound of each outage's end,
+	// and no command failed but during an outage or within that bound
+	// after it.
+	for i, o := range outages {
+		for n := range addrs {
+			var again time.Duration = -1
+			for _, at := range wrote[n] {
+				if at.After(o.to) {
+					again = at.Sub(o.to)
+					break
+				}
+			}
+			t.Logf("outage %d (%v): node %d wrote again %v after it", i, o.to.Sub(o.from).Round(time.Millisecond), n, again.Round(time.Millisecond))
+			if again < 0 || again > recoveryBound {
+				t.Errorf("outage %d: node %d wrote again %v after the store served again; want within %v", i, n, again.Round(time.Millisecond), recoveryBound)
+			}
+		}
+	}
+	outside := 0
+	for _, f := range failures {
+		in := false
+		for _, o := range outages {
+			in = in || !f.at.Before(o.from) && !f.at.After(o.to.Add(recoveryBound))
+		}
+		if !in {
+			if outside++; outside <= 5 {
+				t.Errorf("node %d: a command failed %v after the start, outside the outages: %v", f.node, f.at.Sub(start).Round(time.Millisecond), f.err)
+			}
+		}
 	}
 	// Every node reads every key at the end: part of the history.
 	for i, addr := range addrs {

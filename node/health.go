@@ -28,29 +28,50 @@ import (
 // minProbeTimeout) fails: as long as a command may wait before it gives
 // up. A shorter limit failed probes queued behind a big command's long
 // commit (the in-process mock under the race detector: 10-15 s), marking
-// a working store failed and reconnecting under that commit. When the store has been failing for reconnectAfter,
-// the node drops its client and connects afresh (then again every
-// reconnectAfter while it fails): the client may be what still fails
-// after the store came back (drivers.Reconnector), and the commands still
-// waiting on the old client fail at once with TRYAGAIN.
+// a working store failed.
+//
+// The client may be what fails, not the store: client-go marks a store
+// it lost unreachable and, when the store does not answer gRPC health
+// checks (the TiKV-protocol store of ../shared/tikv), never marks it
+// reachable again; its requests then wait out their deadline while a new
+// client writes at once. So while a probe has been running for stuckAfter
+// (or the store is marked failed), the loop also asks the driver to
+// Renew, at most every renewEvery: connect a new client and write through
+// it within renewTimeout. When that write succeeds while the old
+// client's probe is still running (or the store is still marked failed),
+// the new client replaces the old one and the store is marked healthy:
+// writes are accepted again within about stuckAfter + renewEvery of the
+// store serving again, instead of after the old client's deadlines. A
+// store merely slow under a big commit is slow for the new client too,
+// whose probe started later: the old client's probe answers first, and
+// nothing is replaced.
 
 // probeKey is the system key the probe writes.
 var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}
 
-// minProbeTimeout is the least a probe waits; reconnectAfter is how long
-// a network store fails before the node reconnects.
+// minProbeTimeout is the least a probe waits; stuckAfter is how long a
+// probe runs before the loop tries a new client, renewEvery the least
+// time between two tries, renewTimeout the limit of one.
 const (
 	minProbeTimeout = 5 * time.Second
-	reconnectAfter  = 5 * time.Second
+	stuckAfter      = time.Second
+	renewEvery      = time.Second
+	renewTimeout    = 3 * time.Second
 )
+
+// renewal is the outcome of one Renew.
+type renewal struct {
+	renewed bool
+	err     error
+}
 
 // watchStorage runs until stop: the health loop above.
 func (n *Node) watchStorage(stop <-chan struct{}) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	rc, _ := n.drv.(drivers.Reconnector)
-	var lastProbe, failingSince time.Time
-	reconnects := 0
+	var lastProbe, lastRenew time.Time
+	var renewing chan renewal // a Renew in flight
 	for {
 		probe := false
 		select {
@@ -60,34 +81,47 @@ func (n *Node) watchStorage(stop <-chan struct{}) {
 			probe = true
 		case now := <-t.C:
 			probe = n.net.StorageFailed() != "" || rc != nil && now.Sub(lastProbe) >= time.Second
+		case r := <-renewing:
+			renewing = nil
+			if r.renewed {
+				n.dropProbe() // the old client's probe is not waited for
+				n.log.Warn("storage: connected to it afresh: the old client still failed where a new one wrote")
+				n.net.SetStorageFailed(nil)
+			} else if r.err != nil {
+				n.log.Debug("storage: a new client failed too", "err", r.err)
+			}
+			continue
 		}
 		if probe {
 			lastProbe = time.Now()
 		}
 		err := n.checkStorage(probe)
 		switch {
+		case errors.Is(err, errProbeRunning):
 		case err != nil:
 			n.net.SetStorageFailed(err)
-			if failingSince.IsZero() {
-				failingSince = time.Now()
-			}
-			if rc != nil && time.Since(failingSince) >= reconnectAfter {
-				if reconnects == 0 {
-					n.log.Warn("storage: connecting to it afresh", "failing_for", time.Since(failingSince).Round(time.Second).String())
-				}
-				reconnects++
-				if rerr := rc.Reconnect(); rerr != nil {
-					n.log.Debug("storage: reconnect failed", "err", rerr)
-				} else {
-					n.probing = nil // a probe on the old client is not waited for
-				}
-				failingSince = time.Now() // the next one after another reconnectAfter
-			}
 		case probe:
 			n.net.SetStorageFailed(nil)
-			failingSince, reconnects = time.Time{}, 0
+		}
+		if rc != nil && renewing == nil && n.stuck() && time.Since(lastRenew) >= renewEvery {
+			lastRenew = time.Now()
+			renewing = make(chan renewal, 1)
+			go func(ch chan renewal) {
+				ok, err := rc.Renew(renewTimeout, n.stuck)
+				ch <- renewal{ok, err}
+			}(renewing)
 		}
 	}
+}
+
+// stuck reports whether the store is marked failed or a probe has run
+// for stuckAfter: when a new client is tried.
+func (n *Node) stuck() bool {
+	if n.net.StorageFailed() != "" {
+		return true
+	}
+	since := n.probeSince.Load()
+	return since != 0 && time.Since(time.Unix(0, since)) >= stuckAfter
 }
 
 // suspectStorage is actors.Options.StorageError: a command failed on a
@@ -124,21 +158,38 @@ func (n *Node) checkStorage(probe bool) (err error) {
 	return n.probe(syncer)
 }
 
-// probeWithin runs the probe with a time limit; one left running past it
-// is waited for by the next, which fails meanwhile.
+// errProbeRunning is a probe still running within its time limit: no
+// verdict yet.
+var errProbeRunning = errors.New("storage probe still running")
+
+// probeWithin runs the probe with a time limit. It waits at most a
+// quarter of a second for it (the loop goes on meanwhile: a running
+// probe gives errProbeRunning) and fails it once it ran past limit; one
+// left running past that is waited for by the next, which fails
+// meanwhile.
 func (n *Node) probeWithin(limit time.Duration) error {
 	if n.probing == nil {
 		ch := make(chan error, 1) // the goroutine keeps its own: the loop may drop n.probing
 		n.probing = ch
+		n.probeSince.Store(time.Now().UnixNano())
 		go func() { ch <- n.probe(nil) }()
 	}
 	select {
 	case err := <-n.probing:
-		n.probing = nil
+		n.dropProbe()
 		return concise(err)
-	case <-time.After(limit):
+	case <-time.After(250 * time.Millisecond):
+		if time.Since(time.Unix(0, n.probeSince.Load())) < limit {
+			return errProbeRunning
+		}
 		return fmt.Errorf("storage did not answer a probe write within %v", limit)
 	}
+}
+
+// dropProbe forgets the probe running, answered or not.
+func (n *Node) dropProbe() {
+	n.probing = nil
+	n.probeSince.Store(0)
 }
 
 // probe writes the probe key, and syncs it with syncer when not nil (a

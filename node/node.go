@@ -74,7 +74,8 @@ type Node struct {
 	shutdown chan struct{}
 	// suspect wakes the storage watch (health.go); stopWatch ends it.
 	suspect      chan struct{}
-	probing      chan error // a probe still running (health.go), owned by the health loop
+	probing      chan error   // a probe still running (health.go), owned by the health loop
+	probeSince   atomic.Int64 // when it started (unix ns; 0: none), for Renew's stuck
 	stopWatch    chan struct{}
 	shutdownOnce sync.Once
 

@@ -85,19 +85,19 @@ func (o *Options) check() error {
 
 // DB is a drivers.Driver on a TiKV cluster (or the in-process mock).
 type DB struct {
-	cur     atomic.Pointer[client] // the client in use (Reconnect swaps it)
+	cur     atomic.Pointer[client] // the client in use (Renew swaps it)
 	opts    Options
 	onClose func() error // closes a private mock after the store
 	once    sync.Once
 	err     error
-	// network: connected to PD endpoints (not a mock), so Reconnect can
+	// network: connected to PD endpoints (not a mock), so Renew can
 	// make a new client.
 	network bool
 	fence   atomic.Pointer[func() int64] // SetFence's
 }
 
 // client is one client-go store and the context of every call made on
-// it, cancelled when Reconnect replaces it: a call still waiting then
+// it, cancelled when Renew replaces it: a call still waiting then
 // ends at once instead of at the end of its back-off (up to 80 s).
 type client struct {
 	store  *tikvstore.KVStore
@@ -188,26 +188,63 @@ func connect(o Options) (*tikvstore.KVStore, error) {
 
 var _ drivers.Reconnector = (*DB)(nil)
 
-// Reconnect replaces the client with a new one (drivers.Reconnector): new
-// connections, a region and store cache loaded afresh from PD. client-go
-// marks a store it lost unreachable and, when the store does not answer
-// gRPC health checks (the TiKV-protocol store of ../shared/tikv), never
-// marks it reachable again after it came back; a new client has no such
-// memory. The old client is closed at once, so the transactions still on
-// it fail now (their commands get TRYAGAIN) instead of at the end of their
-// back-off. On the in-process mock it does nothing.
-func (d *DB) Reconnect() error {
+// renewKey is the system key Renew writes through the new client.
+var renewKey = []byte{drivers.SystemPrefix, 'r', 'e', 'n', 'e', 'w'}
+
+// Renew connects a new client (connections, region and store caches
+// loaded afresh from PD) and writes a key through it within timeout
+// (drivers.Reconnector). When the write succeeds and stuck still reports
+// true, the new client replaces the current one, which is closed at once:
+// the transactions still waiting on it fail now (their commands get
+// TRYAGAIN) instead of at the end of their back-off. Otherwise the new
+// client is closed. On the in-process mock it does nothing.
+//
+// client-go marks a store it lost unreachable and, when the store does
+// not answer gRPC health checks (the TiKV-protocol store of
+// ../shared/tikv), never marks it reachable again after it came back: its
+// requests fail until the deadline, while a new client, which has no such
+// memory, writes at once.
+func (d *DB) Renew(timeout time.Duration, stuck func() bool) (bool, error) {
 	if !d.network {
-		return nil
+		return false, nil
 	}
-	s, err := connect(d.opts)
+	o := d.opts
+	o.ConnectTimeout = min(o.ConnectTimeout, timeout)
+	s, err := connect(o)
 	if err != nil {
-		return err
+		return false, err
 	}
-	old := d.cur.Swap(newClient(s))
+	c := newClient(s)
+	if err := d.probeOn(c, timeout); err != nil || !stuck() {
+		c.stop()
+		go func() { _ = s.Close() }()
+		return false, err
+	}
+	old := d.cur.Swap(c)
 	old.stop()
 	go func() { _ = old.store.Close() }() // it waits for its background work
-	return nil
+	return true, nil
+}
+
+// probeOn writes renewKey through c within timeout.
+func (d *DB) probeOn(c *client, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	defer cancel()
+	ts, err := c.store.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	if err != nil {
+		return timestampErr(err)
+	}
+	tx, err := c.store.Begin(tikvstore.WithStartTS(ts))
+	if err != nil {
+		return fmt.Errorf("%w: tikv: begin: %w", drivers.ErrUnavailable, err)
+	}
+	tx.SetVars(c.vars)
+	t := &txn{tx: tx, ctx: ctx, timeout: timeout, writable: true, ns: d.opts.Namespace}
+	if err := t.Set(renewKey, []byte(time.Now().UTC().Format(time.RFC3339Nano))); err != nil {
+		t.Rollback()
+		return err
+	}
+	return t.Commit()
 }
 
 // Mock is client-go's in-process TiKV cluster (one region, one store),
