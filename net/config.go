@@ -1,6 +1,7 @@
 package net
 
 import (
+	"bytes"
 	"crypto/tls"
 	"log/slog"
 	"math"
@@ -49,6 +50,7 @@ type param struct {
 	fixed    bool // from rekv's own configuration: not settable at all
 	min, max int64
 	values   []string // enum
+	hidden   bool     // matched by its exact name only (settings.Setting.Hidden)
 }
 
 // config holds the parameter table and every parameter's value.
@@ -76,7 +78,7 @@ func loadConfig(overrides [][2]string) *config {
 			c.alias[name] = row.Alias
 			continue
 		}
-		p := &param{name: name, kind: kinds[row.ConfigType()], min: row.Min, max: row.Max, values: row.Values}
+		p := &param{name: name, kind: kinds[row.ConfigType()], min: row.Min, max: row.Max, values: row.Values, hidden: row.Hidden}
 		switch row.Apply {
 		case settings.AtStart:
 			p.kind = kindImmutable
@@ -102,14 +104,25 @@ func (c *config) canonical(name string) string {
 	return name
 }
 
-// get returns the name/value pairs matching any of patterns, each once.
+// get returns the name/value pairs matching any of patterns, each once
+// (as Redis 7.0's CONFIG GET).
 func (c *config) get(patterns [][]byte, match func(pat []byte, name string) bool) [][2]string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out [][2]string
 	for _, name := range c.order {
+		hidden := c.params[c.canonical(name)].hidden
 		for _, pat := range patterns {
-			if match(pat, name) {
+			if !bytes.ContainsAny(pat, "[*?") {
+				// A name, not a pattern: any parameter, shown by the
+				// name as given (Redis looks it up without case).
+				if strings.EqualFold(string(pat), name) {
+					out = append(out, [2]string{string(pat), c.values[c.canonical(name)]})
+					break
+				}
+				continue
+			}
+			if !hidden && match(pat, name) { // a hidden one by its name only
 				out = append(out, [2]string{name, c.values[c.canonical(name)]})
 				break
 			}

@@ -86,6 +86,9 @@ type Setting struct {
 	Hint string
 	// Apply is whether and how CONFIG SET changes it.
 	Apply Apply
+	// Hidden: CONFIG GET shows it only when asked for by its exact name,
+	// not through a pattern (Redis's HIDDEN_CONFIG: test switches).
+	Hidden bool
 	// Flag is the command-line flag that sets it, if any.
 	Flag string
 	// Sized: the default is computed (from the memory budget...) unless
