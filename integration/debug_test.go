@@ -47,6 +47,39 @@ func TestDebugLikeRedis(t *testing.T) {
 				}
 			}
 		}
+		// DEBUG SET-DISABLE-DENY-SCRIPTS 1 lets scripts call DEBUG
+		// (Redis's tests of RESP3 replies in Lua): each protocol type
+		// converted into Lua and back, per redis.setresp and client
+		// protocol, as Redis does.
+		for _, proto := range []string{"2", "3"} {
+			a, b := dialRaw(t, addr), dialRaw(t, red)
+			a.do("HELLO", proto)
+			b.do("HELLO", proto)
+			script := "return redis.call('debug', 'protocol', 'bignum')"
+			if got, want := a.do("EVAL", script, "0"), b.do("EVAL", script, "0"); got != want {
+				t.Errorf("RESP%s DEBUG from a script by default: rekv %q, redis %q", proto, got, want)
+			}
+			for _, x := range []*raw{a, b} {
+				if got := x.do("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1"); got != "+OK\r\n" {
+					t.Fatalf("DEBUG SET-DISABLE-DENY-SCRIPTS 1: %q", got)
+				}
+			}
+			for _, setresp := range []string{"2", "3"} {
+				for _, typ := range []string{"string", "integer", "double", "bignum", "null", "array", "set", "map",
+					"attrib", "verbatim", "true", "false"} {
+					script := "redis.setresp(" + setresp + "); return redis.call('debug', 'protocol', '" + typ + "')"
+					if got, want := a.do("EVAL", script, "0"), b.do("EVAL", script, "0"); got != want {
+						t.Errorf("RESP%s, redis.setresp(%s), DEBUG PROTOCOL %s from a script: rekv %q, redis %q", proto, setresp, typ, got, want)
+					}
+				}
+			}
+			for _, x := range []*raw{a, b} {
+				x.do("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0")
+			}
+			if got, want := a.do("EVAL", script, "0"), b.do("EVAL", script, "0"); got != want {
+				t.Errorf("RESP%s DEBUG from a script after SET-DISABLE-DENY-SCRIPTS 0: rekv %q, redis %q", proto, got, want)
+			}
+		}
 		a, b := dialRaw(t, addr), dialRaw(t, red)
 		for _, args := range [][]string{
 			{"FLUSHALL"}, {"DEBUG", "SLEEP", "0"}, {"DEBUG", "SLEEP", "x"}, {"DEBUG", "RELOAD"}, {"DEBUG", "CHANGE-REPL-ID"},

@@ -63,6 +63,12 @@ func (vw nodeRole) SetActiveExpire(on bool) {
 	}
 }
 
+// SetScriptDebug implements command.Server.
+func (vw nodeRole) SetScriptDebug(on bool) { vw.s.scriptDebug.Store(on) }
+
+// ScriptDebug implements command.Server.
+func (vw nodeRole) ScriptDebug() bool { return vw.s.scriptDebug.Load() }
+
 // snapshot records the values in force once the server started,
 // which CONFIG REWRITE compares with.
 func (c *config) snapshot() {

@@ -117,9 +117,12 @@ type Server struct {
 	opts   Options
 	info   Info
 	engine *actors.Engine
-	reg    *command.Registry
-	log    *slog.Logger
-	start  time.Time
+	// scriptDebug: scripts may call DEBUG (DEBUG
+	// SET-DISABLE-DENY-SCRIPTS).
+	scriptDebug atomic.Bool
+	reg         *command.Registry
+	log         *slog.Logger
+	start       time.Time
 
 	eng     gnet.Engine
 	booted  chan struct{}

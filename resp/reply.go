@@ -22,7 +22,8 @@ type Reply struct {
 }
 
 // ParseReply parses the first reply in b and returns it with the number of
-// bytes it took. Strings point into b.
+// bytes it took. Strings point into b. An attribute (RESP3 '|') is
+// skipped: the reply after it is returned, the bytes of both counted.
 func ParseReply(b []byte) (Reply, int, error) {
 	if len(b) < 3 {
 		return Reply{}, 0, ErrBadReply
@@ -87,6 +88,24 @@ func ParseReply(b []byte) (Reply, int, error) {
 			n += m
 		}
 		return r, n, nil
+	case '|':
+		// An attribute: its pairs describe the reply after it, which is
+		// the reply parsed (as Redis's Lua conversion drops them).
+		if size < 0 {
+			return Reply{}, 0, ErrBadReply
+		}
+		for i := 0; i < 2*size; i++ {
+			_, m, err := ParseReply(b[n:])
+			if err != nil {
+				return Reply{}, 0, err
+			}
+			n += m
+		}
+		e, m, err := ParseReply(b[n:])
+		if err != nil {
+			return Reply{}, 0, err
+		}
+		return e, n + m, nil
 	}
 	return Reply{}, 0, ErrBadReply
 }

@@ -245,3 +245,26 @@ func TestParseReplyRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// An attribute is skipped: the reply after it is returned, and both are
+// consumed; verbatim strings keep a format of three bytes.
+func TestParseReplyAttribute(t *testing.T) {
+	b := []byte("|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n$4\r\nreal\r\n:1\r\n")
+	r, n, err := ParseReply(b)
+	if err != nil || r.Kind != '$' || string(r.Str) != "real" || string(b[n:]) != ":1\r\n" {
+		t.Fatalf("attribute then a bulk: %+v, %d, %v", r, n, err)
+	}
+	for _, bad := range []string{"|1\r\n$1\r\na\r\n", "|-1\r\n:1\r\n", "|1\r\n:1\r\n:2\r\n"} {
+		if _, _, err := ParseReply([]byte(bad)); err == nil {
+			t.Errorf("ParseReply(%q) accepted", bad)
+		}
+	}
+	for _, tc := range []struct{ format, want string }{{"txt", "=5\r\ntxt:a\r\n"}, {"mkd", "=5\r\nmkd:a\r\n"},
+		{"x", "=5\r\nx  :a\r\n"}, {"markdown", "=5\r\nmar:a\r\n"}} {
+		w := NewWriter(3)
+		w.VerbatimFormat("a", tc.format)
+		if got := string(w.Bytes()); got != tc.want {
+			t.Errorf("VerbatimFormat(a, %q) = %q, want %q", tc.format, got, tc.want)
+		}
+	}
+}

@@ -217,10 +217,15 @@ func (w *Writer) BigNumber(s string) {
 }
 
 // Verbatim writes a verbatim text string (RESP3 =; RESP2 a bulk string).
-func (w *Writer) Verbatim(s string) {
+func (w *Writer) Verbatim(s string) { w.VerbatimFormat(s, "txt") }
+
+// VerbatimFormat is Verbatim with a format other than txt: its first
+// three bytes, padded with spaces (RESP3 gives a format three bytes).
+func (w *Writer) VerbatimFormat(s, format string) {
 	if w.proto == 3 {
 		w.header('=', int64(len(s)+4))
-		w.buf = append(w.buf, "txt:"...)
+		w.buf = append(w.buf, (format + "   ")[:3]...)
+		w.buf = append(w.buf, ':')
 		w.buf = append(w.buf, s...)
 		w.buf = append(w.buf, '\r', '\n')
 		return

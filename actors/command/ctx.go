@@ -235,6 +235,11 @@ type Node interface {
 	// SetActiveExpire pauses (false) or resumes the collection of
 	// expired keys (DEBUG SET-ACTIVE-EXPIRE).
 	SetActiveExpire(on bool)
+	// SetScriptDebug lets scripts call DEBUG, which Redis flags
+	// noscript (DEBUG SET-DISABLE-DENY-SCRIPTS, for tests);
+	// ScriptDebug reports it.
+	SetScriptDebug(on bool)
+	ScriptDebug() bool
 	// LastSave returns the unix time of the last save (the start before
 	// any); Save runs SAVE, or BGSAVE (background) with SCHEDULE, and
 	// returns the status reply.

@@ -191,6 +191,14 @@ func (c *converter) table(t *lua.LTable, slots int) {
 		w.BigNumber(string(b))
 		return
 	}
+	if v, ok := t.RawGetString("verbatim_string").(*lua.LTable); ok {
+		f, fok := v.RawGetString("format").(lua.LString)
+		s, sok := v.RawGetString("string").(lua.LString)
+		if fok && sok {
+			w.VerbatimFormat(string(s), string(f))
+			return
+		}
+	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
 		var keys, vals []lua.LValue
 		m.ForEach(func(k, v lua.LValue) {

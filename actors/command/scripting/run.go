@@ -212,6 +212,12 @@ func (v *vm) call(L *lua.LState, raiseErr bool) int {
 // callCommand runs the command in the Lua call's arguments and returns its
 // reply as a Lua value ({err=...} for errors), or a Go error that must end
 // the script.
+// debugAllowed reports whether spec is DEBUG while DEBUG
+// SET-DISABLE-DENY-SCRIPTS lets scripts call it.
+func (r *run) debugAllowed(spec *command.Spec) bool {
+	return spec.Name == "debug" && r.c.Server.Node != nil && r.c.Server.Node.ScriptDebug()
+}
+
 func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	args, bad := commandArgs(L)
 	if bad != "" {
@@ -228,7 +234,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		}
 		return errTable(L, "-"+errMessage(err)), nil
 	}
-	if spec.Flags&command.NoScript != 0 {
+	if spec.Flags&command.NoScript != 0 && !r.debugAllowed(spec) {
 		return errTable(L, "-ERR This Redis command is not allowed from script"), nil
 	}
 	if r.readOnly && spec.Flags&command.Write != 0 {

@@ -15,7 +15,11 @@ import (
 // in Redis 7 (default no; set it at start under server.redis: yes, or
 // local for loopback clients only). The subset with a meaning in rekv:
 // SLEEP (this connection waits; others go on), SET-ACTIVE-EXPIRE (pauses
-// the GC's expiry; keys still read as expired), PROTOCOL (a sample reply
+// the GC's expiry; keys still read as expired), SET-DISABLE-DENY-SCRIPTS
+// (scripts may call DEBUG: Redis's tests use it for DEBUG PROTOCOL's
+// replies in Lua; the other noscript commands stay refused, since a
+// script holding its shards cannot run a command that needs the whole
+// server, the client's connection or another script), PROTOCOL (a sample reply
 // of each RESP type), LOG, ERROR, LOADAOF (the store syncs to disk; what
 // it holds is what is served, so there is nothing to load), and RELOAD,
 // CHANGE-REPL-ID and QUICKLIST-PACKED-THRESHOLD, which have nothing to do
@@ -33,7 +37,7 @@ var errDebugNotAllowed = &rerr.Error{Msg: "ERR DEBUG command not allowed. If the
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2, "loadaof": 2, "quicklist-packed-threshold": 3}
+		"change-repl-id": 2, "reload": -2, "loadaof": 2, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
@@ -83,6 +87,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"QUICKLIST-PACKED-THRESHOLD <size>", "    Accepted (a memory value under 4gb): rekv keeps no quicklists.",
 			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
 			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
+			"SET-DISABLE-DENY-SCRIPTS <0|1>", "    Lets scripts call DEBUG (1), or not (0); the other commands scripts may not call stay refused.",
 			"SLEEP <seconds>", "    This connection waits <seconds> (a decimal) before its reply.",
 			"HELP", "    Prints this help.",
 		})
@@ -100,6 +105,10 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		w.OK()
 	case "set-active-expire":
 		c.Server.Node.SetActiveExpire(string(d.args[2]) != "0")
+		w.OK()
+	case "set-disable-deny-scripts":
+		n, _ := strconv.Atoi(string(d.args[2])) // Redis's atoi: junk is 0
+		c.Server.Node.SetScriptDebug(n != 0)
 		w.OK()
 	case "log":
 		c.Log.Warn("DEBUG LOG: " + string(d.args[2]))
