@@ -188,3 +188,29 @@ func TestHashTTLRoundTrip(t *testing.T) {
 		t.Fatal("a truncated body decoded")
 	}
 }
+
+// A group of a first-format stream gets the entries-read Redis 7.0 works
+// out on loading it.
+func TestEstimateEntriesRead(t *testing.T) {
+	id := func(ms uint64) codec.StreamID { return codec.StreamID{Ms: ms} }
+	two := &Stream{Entries: []StreamEntry{{ID: id(5)}, {ID: id(6)}}, FirstID: id(5), LastID: id(6), EntriesAdded: 2}
+	for _, tc := range []struct {
+		s    *Stream
+		id   codec.StreamID
+		want int64
+	}{
+		{&Stream{}, id(3), 0},                                // nothing ever added
+		{&Stream{LastID: id(6), EntriesAdded: 4}, id(5), 4},  // empty: at or before the last ID
+		{&Stream{LastID: id(6), EntriesAdded: 4}, id(7), -1}, // empty: a future ID
+		{two, id(6), 2},                          // the last entry
+		{two, id(7), -1},                         // a future ID
+		{two, id(0), 0},                          // before the first entry
+		{two, id(5), 1},                          // the first entry
+		{two, codec.StreamID{Ms: 5, Seq: 1}, -1}, // between entries
+		{&Stream{Entries: two.Entries, FirstID: id(5), LastID: id(6), EntriesAdded: 2, MaxDeletedID: id(5)}, id(0), -1},
+	} {
+		if got := estimateEntriesRead(tc.s, tc.id); got != tc.want {
+			t.Errorf("estimate(%+v, %v) = %d, want %d", tc.s, tc.id, got, tc.want)
+		}
+	}
+}

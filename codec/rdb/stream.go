@@ -211,6 +211,8 @@ func (r *reader) decodeStream(t byte) (*Stream, error) {
 				return nil, err
 			}
 			g.EntriesRead = int64(n)
+		} else {
+			g.EntriesRead = estimateEntriesRead(s, g.LastID)
 		}
 		pending, err := r.count()
 		if err != nil {
@@ -461,4 +463,29 @@ func (w *lpWriter) bytes() []byte {
 	out = binary.LittleEndian.AppendUint16(out, uint16(min(w.n, 65535)))
 	out = append(out, w.b...)
 	return append(out, 0xff)
+}
+
+// estimateEntriesRead is a group's entries-read in a stream of the first
+// format (Redis 6.2), which does not keep it: what Redis 7.0 works out on
+// loading one (streamEstimateDistanceFromFirstEverEntry), with the
+// stream's count of entries added being its length, and no deletion
+// recorded. -1: unknown.
+func estimateEntriesRead(s *Stream, id codec.StreamID) int64 {
+	added, length := int64(s.EntriesAdded), int64(len(s.Entries))
+	switch {
+	case added == 0:
+		return 0
+	case length == 0 && !s.LastID.Less(id), id == s.LastID:
+		return added
+	case s.LastID.Less(id): // a future ID
+		return -1
+	case s.MaxDeletedID == (codec.StreamID{}) || s.MaxDeletedID.Less(s.FirstID):
+		if id.Less(s.FirstID) {
+			return added - length
+		}
+		if id == s.FirstID {
+			return added - length + 1
+		}
+	}
+	return -1
 }
