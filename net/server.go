@@ -343,6 +343,9 @@ func (s *Server) OnClose(c gnet.Conn, _ error) (action gnet.Action) {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
 		}
 		cl.markClosed()
+		if cl.holdTimer != nil {
+			cl.holdTimer.Stop()
+		}
 		if cl.inbound != nil {
 			close(cl.inbound)
 			cl.inbound = nil
