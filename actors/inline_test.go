@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	stdstrings "strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -75,6 +76,19 @@ func TestRunHere(t *testing.T) {
 	}
 	if ok, got := ranHere(t, e, reg, "get k"); !ok || got != "$1\r\nv\r\n" {
 		t.Fatalf("GET on an idle shard: ran %v, reply %q", ok, got)
+	}
+
+	// A command with more than inPlaceArgBytes of arguments goes to its
+	// shard: writing it may take seconds, which the loop's other clients
+	// would wait out.
+	big := make([]byte, inPlaceArgBytes+1)
+	c := make(chanReplier, 1)
+	if e.RunHere(&Request{Client: c, Spec: reg.Lookup([]byte("set")), Runner: okRunner{}, Proto: 2, Shards: []int{0},
+		Args: [][]byte{[]byte("set"), []byte("k"), big}}) {
+		t.Fatal("a SET of 1 MiB and a byte ran here")
+	}
+	if ok, _ := ranHere(t, e, reg, "set k "+stdstrings.Repeat("x", inPlaceArgBytes-8)); !ok {
+		t.Fatal("a SET just under the bound did not run here")
 	}
 
 	s.mu.Lock()

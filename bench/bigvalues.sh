@@ -5,7 +5,9 @@
 # the seconds taken and the server's peak anonymous resident memory (heap;
 # sampled every 10 ms from /proc, so brief peaks can be missed), minus
 # what it used before: file-backed pages (Badger's memory-mapped value log)
-# are left out, as the kernel reclaims them.
+# are left out, as the kernel reclaims them. Meanwhile another client
+# PINGs every 5 ms: its p99 and longest wait show whether the big command
+# holds up everyone else.
 #
 #   bench/bigvalues.sh [SIZE]      (default 256)
 #
@@ -15,8 +17,8 @@ cd "$(dirname "$0")/.."
 size=${1:-256}
 source "$(dirname "$0")/lib.sh"
 rpid=${pids[0]}; kpid=${pids[1]}
-echo "| server | step | seconds | peak anon MiB over idle |"
-echo "|---|---|---|---|"
+echo "| server | step | seconds | peak anon MiB over idle | other client's PING p99 / max ms |"
+echo "|---|---|---|---|---|"
 for name in redis rekv; do
   port=$rport; pid=$rpid
   if [ "$name" = rekv ]; then port=$kport; pid=$kpid; fi
@@ -54,14 +56,29 @@ def send(*args):
             s.sendall(b"$%d\r\n%s\r\n" % (len(a), a))
 def step(label, fn):
     base, peak, done = anon(), [0], threading.Event()
+    pings = []
     def sample():
         while not done.is_set():
             peak[0] = max(peak[0], anon())
             time.sleep(0.01)
+    def pinger():
+        p = socket.create_connection(("127.0.0.1", port))
+        pf = p.makefile("rb")
+        while not done.is_set():
+            t0 = time.time()
+            p.sendall(b"PING\r\n")
+            pf.readline()
+            pings.append(time.time() - t0)
+            time.sleep(0.005)
+        p.close()
     t = threading.Thread(target=sample); t.start()
+    pt = threading.Thread(target=pinger); pt.start()
     t0 = time.time(); fn(); dt = time.time() - t0
-    done.set(); t.join()
-    print(f"| {name} | {label} | {dt:.2f} | {max(peak[0] - base, 0)} |", flush=True)
+    done.set(); t.join(); pt.join()
+    pings.sort()
+    p99 = pings[min(len(pings) - 1, len(pings) * 99 // 100)] * 1000 if pings else 0
+    pmax = pings[-1] * 1000 if pings else 0
+    print(f"| {name} | {label} | {dt:.2f} | {max(peak[0] - base, 0)} | {p99:.1f} / {pmax:.0f} |", flush=True)
     time.sleep(1.5)  # let the server settle
 send("flushall"); reply()
 step(f"SET {size} MiB", lambda: (send("set", "big", size), reply()))
