@@ -68,7 +68,8 @@ func bigArgs(n int, lead []any, group func(i int) []any) []any {
 // limits (Badger: about 24,000 writes) succeed whole, as in Redis, and
 // read back whole.
 func TestBigCommands(t *testing.T) {
-	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, _ *redis.Client, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
+		ctx := context.Background()
 		n := bigN(t)
 		c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, MaxRetries: -1, ReadTimeout: 5 * time.Minute, WriteTimeout: time.Minute})
 		defer c.Close()

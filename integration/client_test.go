@@ -188,7 +188,7 @@ func TestPipelineOrderAcrossShards(t *testing.T) {
 // shards) to one value while readers MGET them; a reader must never see a
 // mix of two MSETs.
 func TestMSetAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
 		keys := []string{}
 		for i := 0; i < 10; i++ {
@@ -236,7 +236,7 @@ func TestMSetAtomicAcrossShards(t *testing.T) {
 // TestRenameAtomicAcrossShards moves one key back and forth between names on
 // different shards while a reader checks exactly one of them exists.
 func TestRenameAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
 		c := newClient(t, addr, 2)
 		r := newClient(t, addr, 2)

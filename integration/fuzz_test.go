@@ -81,7 +81,7 @@ func TestCommandFuzz(t *testing.T) {
 	t.Logf("seed %d (REKVTEST_FUZZ_SEED), %d rounds per command", seed, rounds)
 	tokens := commandTokens(t)
 	vocab := fuzzVocabulary()
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		c := dialRaw(t, addr)
 		list := c.do("COMMAND", "LIST")

@@ -113,6 +113,15 @@ func forEachDriverParallel(t *testing.T, fn func(t *testing.T, addr string)) {
 	}
 }
 
+// forEachDriverClientParallel is forEachDriverClient with the drivers'
+// subtests run at the same time (see forEachDriverParallel).
+func forEachDriverClientParallel(t *testing.T, proto int, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string)) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
+		ctx, c := emptiedClient(t, addr, proto)
+		fn(t, ctx, c, addr)
+	})
+}
+
 // forEachProtocol runs fn for each driver and each protocol (RESP2, RESP3)
 // with a go-redis client on an emptied server (addr, for other clients).
 func forEachProtocol(t *testing.T, fn func(t *testing.T, ctx context.Context, c *redis.Client, addr string, proto int)) {

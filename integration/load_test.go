@@ -128,7 +128,7 @@ func TestThousandConnections(t *testing.T) {
 // writev may carry, and more than the in-flight cap) and reads every reply
 // in order.
 func TestHugePipeline(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		r := dialRaw(t, addr)
 		var b strings.Builder
 		n := 20_000

@@ -17,7 +17,7 @@ import (
 // stuck, and a shared counter counts every INCR. Single- and multi-shard
 // commands alternate, so passes end early for commands that cannot join.
 func TestManyClientsShareLoopPasses(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		const clients, rounds = 12, 40
 		var wg sync.WaitGroup
 		errs := make(chan error, clients)

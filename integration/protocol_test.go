@@ -57,7 +57,7 @@ func TestSplitReads(t *testing.T) {
 // arrive) and big replies (written a window at a time) between small ones,
 // and reads nothing for a while: every reply comes back whole and in order.
 func TestBigPipelineOrder(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		r := dialRaw(t, addr)
 		a := strings.Repeat("a", 3<<20)
 		b := strings.Repeat("0123456789", 1258292) // 12 MiB: three times the write window
@@ -214,7 +214,7 @@ func TestRestartKeepsAcknowledgedWrites(t *testing.T) {
 // health probe, queued behind, gives up and marks the store failed. TiKV
 // and the network cluster resolve a lock by its key.
 func TestBigString(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		size := 100 << 20
 		if onMock(t) {
 			size = 32 << 20

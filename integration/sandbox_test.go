@@ -19,7 +19,7 @@ import (
 func TestSandboxTricksLeaveScriptingWhole(t *testing.T) {
 	all := scripts(t)
 	tricks := all["scripting-sandbox"]
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		var wg sync.WaitGroup
 		for c := 0; c < 8; c++ {
 			wg.Add(1)

@@ -57,7 +57,7 @@ func TestScriptGoRedis(t *testing.T) {
 // readers sum the keys in one MGET; the sum never changes, and the
 // per-key values stay exact.
 func TestScriptAtomicAcrossShards(t *testing.T) {
-	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
+	forEachDriverClientParallel(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		const keys, start = 10, 1000
 		names := make([]string, keys)
 		for i := range names {

@@ -64,7 +64,7 @@ func TestSetGoRedis(t *testing.T) {
 // TestSMoveAtomicAcrossShards moves members between two sets on different
 // shards while a reader checks their total never changes.
 func TestSMoveAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
 		c := newClient(t, addr, 2)
 		r := newClient(t, addr, 3)

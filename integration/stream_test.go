@@ -129,7 +129,7 @@ func streamEntries(t *testing.T) int {
 // holding unacknowledged entries, which another takes over with
 // XAUTOCLAIM; XPENDING accounts for everything on the way.
 func TestStreamConsumerGroups(t *testing.T) {
-	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
+	forEachDriverClientParallel(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		n := streamEntries(t)
 		must(t, admin.XGroupCreateMkStream(ctx, "jobs", "workers", "0").Err())
 		p := admin.Pipeline()

@@ -47,7 +47,7 @@ func TestRedisCLI(t *testing.T) {
 // MSET to completion (small, bounded counts) and checks it reports no error.
 func TestRedisBenchmark(t *testing.T) {
 	bench := redisTool(t, "redis-benchmark")
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		host, port := hostPort(addr)
 		n := "20000"
 		if onTiKV(t) {

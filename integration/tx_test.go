@@ -17,7 +17,7 @@ import (
 // TestWatchIncrementsFromManyClients: 20 clients increment one key with
 // WATCH/GET/MULTI/SET/EXEC and retry on a nil EXEC; the total is exact.
 func TestWatchIncrementsFromManyClients(t *testing.T) {
-	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
+	forEachDriverClientParallel(t, 2, func(t *testing.T, ctx context.Context, admin *redis.Client, addr string) {
 		const clients, each = 20, 25
 		var aborted atomic.Int64
 		var wg sync.WaitGroup
@@ -75,7 +75,7 @@ func watchIncr(ctx context.Context, c *redis.Client, key string) error {
 // shards) to another; a concurrent reader's MGET of all keys always sums
 // to the same total.
 func TestExecAtomicAcrossShards(t *testing.T) {
-	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, addr string) {
+	forEachDriverClientParallel(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, addr string) {
 		keys := make([]string, 8)
 		for i := range keys {
 			keys[i] = fmt.Sprintf("acct:%d", i)

@@ -124,7 +124,7 @@ func TestScanTypeOverAllTypes(t *testing.T) {
 // TestZUnionStoreAtomicAcrossShards rewrites a destination from two sources
 // on other shards while a reader checks it is never seen half-written.
 func TestZUnionStoreAtomicAcrossShards(t *testing.T) {
-	forEachDriver(t, func(t *testing.T, addr string) {
+	forEachDriverParallel(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
 		w := newClient(t, addr, 2)
 		r := newClient(t, addr, 2)
