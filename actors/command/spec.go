@@ -114,6 +114,9 @@ const (
 	// CLIENT LIST and KILL, which such a client runs on its own
 	// namespace's clients.
 	Admin
+	// ScriptDebug marks the noscript command scripts may call once DEBUG
+	// SET-DISABLE-DENY-SCRIPTS allows it (DEBUG itself).
+	ScriptDebug
 )
 
 // Flag sets most commands use.

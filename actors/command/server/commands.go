@@ -56,7 +56,7 @@ func Commands() []*command.Spec {
 		{Name: "acl", Arity: -2, Subcommands: aclSubcommands()},
 		namespaceCommand(),
 		{Name: "lolwut", Arity: -1, Flags: command.Conn | command.Fast, Parse: parseLolwut},
-		{Name: "debug", Arity: -2, Flags: command.Conn | command.NoScript | command.NoMonitor, Parse: parseDebug},
+		{Name: "debug", Arity: -2, Flags: command.Conn | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: parseDebug},
 		{Name: "shutdown", Arity: -1, Flags: command.Conn | command.NoScript | command.AllowBusy | command.NoMonitor, Parse: parseShutdown},
 		moduleCommands(),
 		{Name: "replicaof", Arity: 3, Flags: command.Conn | command.NoScript, Parse: parseReplicaOf},
