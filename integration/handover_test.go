@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,6 +82,11 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 	var history []porcupine.Operation
 	var tryAgain, late int
 	errs := map[string]int{}
+	// left is when the first node had left and the others agreed (ns
+	// since t0; 0 before): what succeeded after it counts as served
+	// after the handovers. (The last three seconds alone once held 46
+	// operations under CI's load, against 141-785 in runs here.)
+	var left atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, MaxRedirects: 16,
@@ -97,12 +103,13 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 				op := porcupine.Operation{ClientId: w, Input: in, Call: call, Output: out, Return: ret}
 				handedOver := err != nil && strings.HasPrefix(err.Error(), "TRYAGAIN") && strings.Contains(err.Error(), "handed over")
 				mu.Lock()
-				if err != nil && time.Duration(ret) > end-3*time.Second {
+				after := left.Load() != 0 && ret > left.Load()
+				if err != nil && after {
 					errs[err.Error()]++
 				}
 				switch {
 				case err == nil:
-					if time.Duration(ret) > end-3*time.Second {
+					if after {
 						late++
 					}
 				case handedOver:
@@ -140,11 +147,12 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 		t.Fatalf("close the first node: %v", err)
 	}
 	awaitAgreement(t, []*redis.Client{newClient(t, addrs[1], 2), newClient(t, addrs[2], 2)}, 2)
+	left.Store(time.Since(t0).Nanoseconds())
 	t.Logf("the first node left at %v", time.Since(t0).Round(time.Millisecond))
 	wg.Wait()
 	sort.Slice(history, func(i, j int) bool { return history[i].Call < history[j].Call })
 	res := porcupine.CheckOperationsTimeout(kvModel(), history, 60*time.Second)
-	t.Logf("%d operations, %d in the last three seconds, %d TRYAGAIN during handovers (errors in the last three seconds: %v); %s",
+	t.Logf("%d operations, %d after the handovers, %d TRYAGAIN during handovers (errors after them: %v); %s",
 		len(history), late, tryAgain, errs, res)
 	if res != porcupine.Ok {
 		t.Fatalf("history of %d operations is %s, not linearizable", len(history), res)
