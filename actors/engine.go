@@ -111,6 +111,10 @@ type Request struct {
 	NoBlock bool
 	// Args is the command line, for SLOWLOG (nil: not a client's).
 	Args [][]byte
+	// ArgBytes is the bytes of Args as the event loop counted them when
+	// it read the command (at least bigTransient past it: net's
+	// argsSize), which RunHere weighs (inPlaceArgBytes).
+	ArgBytes int
 	// Track: the client tracks the keys it reads (Options.Track).
 	Track bool
 	// NoTouch: the client's reads do not count as accesses (CLIENT

@@ -118,7 +118,11 @@ func request(t *testing.T, e *Engine, reg *command.Registry, c Replier, line str
 	t.Helper()
 	args, _ := resp.SplitArgs([]byte(line), nil)
 	spec, run := parsed(t, reg, args)
-	return &Request{Client: c, Spec: spec, Runner: run, Args: args, Proto: 2, Shards: e.Route(spec, args)}
+	size := 0 // as the event loop counts it (net's argsSize)
+	for _, a := range args {
+		size += len(a)
+	}
+	return &Request{Client: c, Spec: spec, Runner: run, Args: args, ArgBytes: size, Proto: 2, Shards: e.Route(spec, args)}
 }
 
 // send parses and dispatches lines as one client would pipeline them and

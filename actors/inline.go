@@ -85,7 +85,7 @@ func (e *Engine) unlock(shards []int) {
 // inPlace reports whether req may run on an event loop at all (see
 // RunHere).
 func (e *Engine) inPlace(req *Request) bool {
-	return !e.shared && req.done == nil && !req.NoBlock && req.wait == nil && len(req.Shards) > 0 && !bigArgs(req.Args) &&
+	return !e.shared && req.done == nil && !req.NoBlock && req.wait == nil && len(req.Shards) > 0 && req.ArgBytes <= inPlaceArgBytes &&
 		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) == 0 &&
 		(req.Spec.Flags&command.Write == 0 || e.syncs == nil || !e.syncs())
 }
@@ -95,17 +95,6 @@ func (e *Engine) inPlace(req *Request) bool {
 // 256 MiB SET run in place held the loop (and every client on it, PING
 // included) for the 14 s Badger took to write it.
 const inPlaceArgBytes = 1 << 20
-
-// bigArgs reports whether args hold more than inPlaceArgBytes.
-func bigArgs(args [][]byte) bool {
-	n := 0
-	for _, a := range args {
-		if n += len(a); n > inPlaceArgBytes {
-			return true
-		}
-	}
-	return false
-}
 
 // idle takes s's lock if s is idle: nothing queued, no open group. It
 // never waits.

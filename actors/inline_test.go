@@ -84,7 +84,7 @@ func TestRunHere(t *testing.T) {
 	big := make([]byte, inPlaceArgBytes+1)
 	c := make(chanReplier, 1)
 	if e.RunHere(&Request{Client: c, Spec: reg.Lookup([]byte("set")), Runner: okRunner{}, Proto: 2, Shards: []int{0},
-		Args: [][]byte{[]byte("set"), []byte("k"), big}}) {
+		Args: [][]byte{[]byte("set"), []byte("k"), big}, ArgBytes: len(big) + 4}) {
 		t.Fatal("a SET of 1 MiB and a byte ran here")
 	}
 	if ok, _ := ranHere(t, e, reg, "set k "+stdstrings.Repeat("x", inPlaceArgBytes-8)); !ok {

@@ -123,7 +123,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		cl.waitSeq.Store(seq + 1)
 	}
 	s.toEngine(cl, &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
-		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, Track: cl.tracksRead(spec),
+		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, ArgBytes: size, Track: cl.tracksRead(spec),
 		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)})
 }
 
