@@ -226,20 +226,17 @@ func (d *DB) Renew(timeout time.Duration, stuck func() bool) (bool, error) {
 	return true, nil
 }
 
-// probeOn writes renewKey through c within timeout.
+// probeOn writes renewKey through c within timeout. The write is exempt
+// from the fence, as before: a node whose cluster lease lapsed during the
+// outage can renew it only once a working client is in place.
 func (d *DB) probeOn(c *client, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(c.ctx, timeout)
 	defer cancel()
-	ts, err := c.store.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
+	t, err := d.beginOn(c, ctx, timeout, true)
 	if err != nil {
-		return timestampErr(err)
+		return err
 	}
-	tx, err := c.store.Begin(tikvstore.WithStartTS(ts))
-	if err != nil {
-		return fmt.Errorf("%w: tikv: begin: %w", drivers.ErrUnavailable, err)
-	}
-	tx.SetVars(c.vars)
-	t := &txn{tx: tx, ctx: ctx, timeout: timeout, writable: true, ns: d.opts.Namespace}
+	t.Unfence()
 	if err := t.Set(renewKey, []byte(time.Now().UTC().Format(time.RFC3339Nano))); err != nil {
 		t.Rollback()
 		return err
@@ -379,8 +376,11 @@ func timestampErr(err error) error {
 }
 
 // stamp returns a timestamp of c's oracle, within the request timeout.
-func (d *DB) stamp(c *client) (uint64, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, d.opts.RequestTimeout)
+func (d *DB) stamp(c *client) (uint64, error) { return stampIn(c, c.ctx, d.opts.RequestTimeout) }
+
+// stampIn returns a timestamp of c's oracle, within timeout and ctx.
+func stampIn(c *client, ctx context.Context, timeout time.Duration) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ts, err := c.store.GetOracle().GetTimestamp(ctx, &oracle.Option{TxnScope: oracle.GlobalTxnScope})
 	if err != nil {
@@ -396,8 +396,14 @@ func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 
 func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, error) {
 	c := d.cur.Load()
+	return d.beginOn(c, c.ctx, d.opts.RequestTimeout, writable, opts...)
+}
+
+// beginOn starts a transaction on client c whose calls end with ctx, each
+// within timeout.
+func (d *DB) beginOn(c *client, ctx context.Context, timeout time.Duration, writable bool, opts ...tikvstore.TxnOption) (*txn, error) {
 	if len(opts) == 0 { // its own timestamp, bounded (Begin's own waits for PD without end)
-		ts, err := d.stamp(c)
+		ts, err := stampIn(c, ctx, timeout)
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +415,7 @@ func (d *DB) begin(writable bool, opts ...tikvstore.TxnOption) (drivers.Txn, err
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
 	tx.SetVars(c.vars)
-	t := &txn{tx: tx, ctx: c.ctx, timeout: d.opts.RequestTimeout, writable: writable, ns: d.opts.Namespace}
+	t := &txn{tx: tx, ctx: ctx, timeout: timeout, writable: writable, ns: d.opts.Namespace}
 	if f := d.fence.Load(); f != nil && writable {
 		t.fence = *f
 	}

@@ -209,15 +209,15 @@ func (v *vm) call(L *lua.LState, raiseErr bool) int {
 	return 1
 }
 
-// callCommand runs the command in the Lua call's arguments and returns its
-// reply as a Lua value ({err=...} for errors), or a Go error that must end
-// the script.
 // debugAllowed reports whether spec is DEBUG (ScriptDebug) while DEBUG
 // SET-DISABLE-DENY-SCRIPTS lets scripts call it.
 func (r *run) debugAllowed(spec *command.Spec) bool {
 	return spec.Flags&command.ScriptDebug != 0 && r.c.Server.Node != nil && r.c.Server.Node.ScriptDebug()
 }
 
+// callCommand runs the command in the Lua call's arguments and returns its
+// reply as a Lua value ({err=...} for errors), or a Go error that must end
+// the script.
 func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	args, bad := commandArgs(L)
 	if bad != "" {
