@@ -71,9 +71,11 @@ type group struct {
 }
 
 // batchable reports whether req may join a group; shared is
-// Options.Shared (then reads are never grouped).
+// Options.Shared (then reads are never grouped). A big command runs
+// alone: its transaction may then write its big values ahead
+// (store.Env.PreWrite), and the commands of a group do not wait for it.
 func batchable(req *Request, shared bool) bool {
-	if len(req.Shards) != 1 || req.NoBlock || req.wait != nil {
+	if len(req.Shards) != 1 || req.NoBlock || req.wait != nil || big(req) {
 		return false
 	}
 	if shared && req.Spec.Flags&command.Write == 0 {

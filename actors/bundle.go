@@ -27,10 +27,10 @@ import (
 
 // Bundles reports whether req may go in a bundle (DispatchBundle): a
 // multi-shard command that runs at once (not blocking, not keyspace-wide,
-// not a transaction or a script), on a store of this node's own (on a
+// not a transaction or a script, not big), on a store of this node's own (on a
 // shared store a bundle's conflicts would re-run every command in it).
 func (e *Engine) Bundles(req *Request) bool {
-	return len(req.Shards) > 1 && !e.shared && req.done == nil && !req.NoBlock && req.wait == nil &&
+	return len(req.Shards) > 1 && !e.shared && req.done == nil && !req.NoBlock && req.wait == nil && !big(req) &&
 		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) == 0
 }
 

@@ -578,7 +578,8 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	defer func() { e.countNested(nested) }()
 	for attempt := 0; ; attempt++ {
 		nested = nested[:0]
-		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values}.Begin(writable, req.DB, time.Now().UnixMilli())
+		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values,
+			PreWrite: req.Spec.Flags&command.Serial == 0}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {

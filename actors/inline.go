@@ -85,7 +85,7 @@ func (e *Engine) unlock(shards []int) {
 // inPlace reports whether req may run on an event loop at all (see
 // RunHere).
 func (e *Engine) inPlace(req *Request) bool {
-	return !e.shared && req.done == nil && !req.NoBlock && req.wait == nil && len(req.Shards) > 0 && req.ArgBytes <= inPlaceArgBytes &&
+	return !e.shared && req.done == nil && !req.NoBlock && req.wait == nil && len(req.Shards) > 0 && !big(req) &&
 		req.Spec.Flags&(command.Blocking|command.Keyspace|command.AllShards|command.Conn|command.Transaction|command.Serial) == 0 &&
 		(req.Spec.Flags&command.Write == 0 || e.syncs == nil || !e.syncs())
 }
@@ -95,6 +95,10 @@ func (e *Engine) inPlace(req *Request) bool {
 // 256 MiB SET run in place held the loop (and every client on it, PING
 // included) for the 14 s Badger took to write it.
 const inPlaceArgBytes = 1 << 20
+
+// big reports whether req's arguments pass inPlaceArgBytes: it then runs
+// on its shard, alone in its transaction (batchable, Bundles).
+func big(req *Request) bool { return req.ArgBytes > inPlaceArgBytes }
 
 // idle takes s's lock if s is idle: nothing queued, no open group. It
 // never waits.

@@ -167,6 +167,26 @@ func DeleteKeys(ctx context.Context, d Driver, keys [][]byte, chunk int) error {
 	return nil
 }
 
+// PreWriter is implemented by drivers that can write keys no transaction
+// reads yet (the chunks of a version no meta names yet) outside any
+// transaction, in bulk and in small commits, before the transaction that
+// makes them visible commits (Badger: a 512 MiB value is written once,
+// instead of through its big-transaction journal twice while every other
+// transaction waits).
+//
+// PreWrite writes each pair put yields under prefix, whole or partly on
+// an error. Pending(prefix) reports true from PreWrite's start until
+// Settle(prefix): the GC's orphan search leaves such keys alone, since
+// their meta is not committed yet. The caller settles each prefix it
+// pre-wrote once its transaction has ended, and when that transaction did
+// not commit, records the version as garbage (or leaves the keys to the
+// orphan search, as a crash would).
+type PreWriter interface {
+	PreWrite(prefix []byte, put func(yield func(key, value []byte) error) error) error
+	Pending(prefix []byte) bool
+	Settle(prefix []byte)
+}
+
 // ReadLocker is implemented by transactions that do not detect read-write
 // conflicts on their own (TiKV's optimistic transactions are snapshot
 // isolated: only keys both sides write conflict). After LockRead(key), a

@@ -15,7 +15,10 @@ import (
 // it, and that has no garbage entry, is an orphan (left by a crash or a
 // bug): it gets a garbage entry, so reclaim deletes it. It returns the
 // orphans found. Sub-keys and their meta are written in one transaction,
-// so one snapshot shows either both or a garbage entry for a dead version.
+// so one snapshot shows either both or a garbage entry for a dead version
+// — but for a big string's chunks written ahead of their transaction
+// (drivers.PreWriter): those are left alone while pending, and each
+// orphan is checked again in the transaction that records it.
 func (c *Collector) OrphanStep() (int, error) {
 	tx, err := c.drv.Begin(false)
 	if err != nil {
@@ -29,7 +32,12 @@ func (c *Collector) OrphanStep() (int, error) {
 	if len(cur) == 0 {
 		cur = []byte{codec.PrefixData}
 	}
-	var orphans [][]byte
+	type candidate struct {
+		db      codec.Slot
+		key     []byte
+		version uint64
+	}
+	var found []candidate
 	checked := 0
 	for checked < max(c.o.OrphanBatch, 1) {
 		k, ok, err := firstKey(tx, cur)
@@ -54,8 +62,8 @@ func (c *Collector) OrphanStep() (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if dead {
-			orphans = append(orphans, codec.GarbageKey(db, key, version))
+		if dead && !c.pending(prefixOf(db, key, version)) {
+			found = append(found, candidate{db, command.Copy(key), version})
 		}
 	}
 	wtx, err := c.drv.Begin(true)
@@ -63,10 +71,22 @@ func (c *Collector) OrphanStep() (int, error) {
 		return 0, err
 	}
 	defer wtx.Rollback()
-	for _, g := range orphans {
-		if err := wtx.Set(g, nil); err != nil {
+	orphans := 0
+	for _, o := range found {
+		// Again in the writing transaction, which began after the
+		// pending check: a pre-written version whose meta committed
+		// since the snapshot above is found alive here.
+		dead, err := c.orphaned(wtx, o.db, o.key, o.version)
+		if err != nil {
 			return 0, err
 		}
+		if !dead {
+			continue
+		}
+		if err := wtx.Set(codec.GarbageKey(o.db, o.key, o.version), nil); err != nil {
+			return 0, err
+		}
+		orphans++
 	}
 	if cur == nil {
 		err = wtx.Delete(codec.OrphanCursorKey())
@@ -79,8 +99,16 @@ func (c *Collector) OrphanStep() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c.stats.OrphansFound.Add(int64(len(orphans)))
-	return len(orphans), nil
+	c.stats.OrphansFound.Add(int64(orphans))
+	return orphans, nil
+}
+
+// pending reports whether the members under prefix are being written
+// ahead of their transaction (drivers.PreWriter): not orphans, though no
+// meta names them yet.
+func (c *Collector) pending(prefix []byte) bool {
+	pw, ok := c.drv.(drivers.PreWriter)
+	return ok && pw.Pending(prefix)
 }
 
 // orphaned reports whether version of (db, key) is dead without a garbage

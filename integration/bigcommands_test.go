@@ -231,3 +231,60 @@ func TestBigCommandCrash(t *testing.T) {
 	}
 	t.Logf("outcomes over 4 kills: %v", outcomes)
 }
+
+// TestBigSetCrash kill -9s a server while it stores a 64 MiB value
+// (Badger: its chunks written ahead of the transaction that names them)
+// and restarts it: the key holds its old value or the whole new one, the
+// new one when its reply arrived before the kill. Chunks of a value that
+// never committed are orphans, which the GC's sweep reclaims (gc's
+// TestOrphanSweepLeavesPreWrites).
+func TestBigSetCrash(t *testing.T) {
+	const size = 64 << 20
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	outcomes := map[string]int{}
+	for round := 0; round < 4; round++ {
+		cmd, addr := startChild(t, dir, "always")
+		ctx := context.Background()
+		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ReadTimeout: 2 * time.Minute, WriteTimeout: time.Minute})
+		if err := c.Set(ctx, "big", fmt.Sprint("old", round), 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		value := strings.Repeat(fmt.Sprintf("round %d of 4!!\n", round), size/16)
+		done := make(chan error, 1)
+		go func() { done <- c.Set(ctx, "big", value, 0).Err() }()
+		time.Sleep(time.Duration(50+rng.IntN(700)) * time.Millisecond)
+		acked := false
+		select {
+		case err := <-done:
+			acked = err == nil
+		default:
+		}
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		c.Close()
+		if !acked {
+			<-done
+		}
+
+		cmd, addr = startChild(t, dir, "always")
+		c = redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ReadTimeout: time.Minute})
+		got, err := c.Get(ctx, "big").Result()
+		switch {
+		case err != nil:
+			t.Fatalf("round %d: GET after the restart: %v", round, err)
+		case got == value:
+			outcomes["new"]++
+		case acked:
+			t.Fatalf("round %d: the SET was acknowledged but GET has %d bytes (%.40q)", round, len(got), got)
+		case got == fmt.Sprint("old", round):
+			outcomes["old"]++
+		default:
+			t.Fatalf("round %d: GET after a kill in the middle has %d bytes (%.40q): part of one command", round, len(got), got)
+		}
+		c.Close()
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}
+	t.Logf("outcomes over 4 kills: %v", outcomes)
+}

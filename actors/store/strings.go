@@ -303,6 +303,12 @@ func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt 
 		return err
 	}
 	m := codec.Meta{Type: codec.TypeString, ExpireAt: expireAt, Version: v, Chunked: true, Size: uint64(len(val))}
+	if pw, ok := t.preWriter(val); ok {
+		if err := t.preWrite(pw, key, v, val); err != nil {
+			return err
+		}
+		return t.write(key, mk, old, m, nil)
+	}
 	w := &chunkWriter{t: t, prefix: codec.SubKeyPrefix(t.slot, key, v), fresh: true}
 	if err := w.write(0, val); err != nil {
 		return err

@@ -58,6 +58,10 @@ type Tx struct {
 	versions versionPool
 	// fx are the writes' effects, for replication (effects.go).
 	fx effects
+	// prewrites are the versions written ahead of the commit
+	// (prewrite.go).
+	prewrites  []prewritten
+	preWriteOK bool // Env.PreWrite
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -82,6 +86,12 @@ type Env struct {
 	// Effects makes the transaction record its writes' effects (a
 	// replication master streams them).
 	Effects bool
+	// PreWrite lets the transaction write big strings' chunks ahead of
+	// its commit (prewrite.go): only for a transaction running one
+	// command, not a script or MULTI, since the transaction itself does
+	// not see what it pre-wrote, and no single command reads back a
+	// string it wrote.
+	PreWrite bool
 }
 
 // Spare keeps what a finished transaction leaves for the next one begun
@@ -112,6 +122,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen: seen, jr: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
 	t.mt.t = t
 	t.txn = &t.mt
+	t.preWriteOK = e.PreWrite && writable
 	if e.Spare != nil {
 		t.versions.rate = e.Spare.versionRate
 		t.mt.pool = &t.versions
@@ -162,6 +173,7 @@ func (t *Tx) Commit() error {
 	if err == nil {
 		err = t.txn.Commit()
 	}
+	t.settlePreWrites(err == nil)
 	if err == nil {
 		for db, r := range t.records {
 			t.markers.set(db, r)
@@ -195,6 +207,7 @@ func (t *Tx) Commit() error {
 func (t *Tx) Rollback() {
 	t.dropMemberWrites()
 	t.txn.Rollback()
+	t.settlePreWrites(false)
 }
 
 // Release hands t's map of keys looked up, emptied, to s for the next

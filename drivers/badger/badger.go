@@ -109,6 +109,9 @@ type DB struct {
 	syncErr atomic.Pointer[error]
 	// space refuses commits under minFree (volume.go).
 	space space
+	// pending holds the prefixes pre-written and not settled yet
+	// (prewrite.go).
+	pending pending
 }
 
 var _ drivers.Driver = (*DB)(nil)

@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) drivers.Driver) {
 		{"BinaryKeys", testBinaryKeys},
 		{"Buffers", testBuffers},
 		{"Snapshots", testSnapshots},
+		{"PreWrite", testPreWrite},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -570,5 +571,71 @@ func testSnapshots(t *testing.T, d drivers.Driver) {
 	update(t, d, func(tx drivers.Txn) { mustSet(t, tx, "snap", "3") })
 	if v := at(later); v != "2" {
 		t.Fatalf("a commit after the stamp was seen at it: %q, want 2", v)
+	}
+}
+
+// testPreWrite: keys pre-written under a prefix are visible to
+// transactions begun after PreWrite returns, and not to one begun before;
+// the prefix is pending from PreWrite until Settle (twice pre-written,
+// twice settled); a key outside the prefix is refused.
+func testPreWrite(t *testing.T, d drivers.Driver) {
+	pw, ok := d.(drivers.PreWriter)
+	if !ok {
+		t.Skip("the driver writes everything through transactions")
+	}
+	before, err := d.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.Rollback()
+	big := make([]byte, 256<<10)
+	for i := range big {
+		big[i] = byte(i % 251)
+	}
+	const n = 64 // 16 MiB: several of the driver's batches
+	put := func(yield func(k, v []byte) error) error {
+		for i := 0; i < n; i++ {
+			if err := yield([]byte(fmt.Sprintf("pw/%d", i)), big); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if pw.Pending([]byte("pw/")) {
+		t.Fatal("pending before any PreWrite")
+	}
+	if err := pw.PreWrite([]byte("pw/"), put); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.PreWrite([]byte("pw/"), func(yield func(k, v []byte) error) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !pw.Pending([]byte("pw/")) || pw.Pending([]byte("pw/0")) || pw.Pending([]byte("other/")) {
+		t.Fatal("Pending does not name exactly the prefix pre-written")
+	}
+	for i := 0; i < n; i++ {
+		v, ok := get(t, d, fmt.Sprintf("pw/%d", i))
+		if !ok || v != string(big) {
+			t.Fatalf("pw/%d after PreWrite: found %v, %d bytes", i, ok, len(v))
+		}
+	}
+	if _, err := before.Get([]byte("pw/0")); !errors.Is(err, drivers.ErrNotFound) {
+		t.Fatalf("a transaction begun before PreWrite reads its key: %v", err)
+	}
+	pw.Settle([]byte("pw/"))
+	if !pw.Pending([]byte("pw/")) {
+		t.Fatal("not pending after one Settle of two PreWrites")
+	}
+	pw.Settle([]byte("pw/"))
+	if pw.Pending([]byte("pw/")) {
+		t.Fatal("pending after Settle")
+	}
+	err = pw.PreWrite([]byte("pw/"), func(yield func(k, v []byte) error) error { return yield([]byte("elsewhere"), []byte("x")) })
+	pw.Settle([]byte("pw/"))
+	if err == nil {
+		t.Fatal("PreWrite took a key outside its prefix")
+	}
+	if _, ok := get(t, d, "elsewhere"); ok {
+		t.Fatal("a refused pre-write was stored")
 	}
 }
