@@ -131,6 +131,9 @@ type Request struct {
 
 	wait *waiter    // a waiter run again after a serve it could not take
 	done chan error // Exec's: receives the command's error after commit
+	// onLoop: it runs on an event loop (RunHere, Session.Run), where a
+	// command may refuse long work (command.ErrNotOnLoop).
+	onLoop bool
 	// panicked: it panicked in a group, which re-runs its commands alone
 	// (runAlone): this one answers an internal error instead of panicking
 	// again.
@@ -484,6 +487,15 @@ func (e *Engine) execute(req *Request, own int) {
 	}
 	t0 := time.Now()
 	out, fx, err := e.run(req, caches, purge)
+	if errors.Is(err, command.ErrNotOnLoop) && req.onLoop {
+		// Too long for the event loop it ran on: its shard runs it. Its
+		// client's later commands wait for its reply (net runs in place
+		// only a client's command with none unanswered before it).
+		re := *req
+		re.onLoop = false
+		e.Dispatch(&re)
+		return
+	}
 	rerun := errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all)
 	if !errors.Is(err, command.ErrWouldBlock) && !rerun { // a blocked command is timed when served; a rerun when it ends
 		e.timed(req, t0, err != nil || errorReply(out))
@@ -606,7 +618,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				conflictBackoff(attempt)
 			}
 			continue
-		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost),
+		case errors.Is(err, command.ErrWouldBlock), errors.Is(err, errLost), errors.Is(err, command.ErrNotOnLoop),
 			errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all):
 			return nil, effects{}, err
 		}
@@ -624,7 +636,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 // shards it holds (nil: none to empty).
 func (e *Engine) callOf(req *Request, purge func()) Call {
 	return Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
-		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo}
+		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo, OnLoop: req.onLoop}
 }
 
 // conflictBackoff sleeps before retry attempt+1 of a conflicting

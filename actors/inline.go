@@ -52,6 +52,7 @@ func (e *Engine) RunHere(req *Request) bool {
 		}
 	}
 	defer e.unlock(req.Shards)
+	req.onLoop = true
 	e.execute(req, req.Shards[0])
 	return true
 }
@@ -149,6 +150,7 @@ func (ss *Session) Run(req *Request) bool {
 		}
 		ss.held = append(ss.held, s)
 	}
+	req.onLoop = true
 	s.add(req, true)
 	return true
 }

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"strconv"
 	stdstrings "strings"
 	"sync/atomic"
 	"testing"
@@ -276,4 +277,65 @@ func TestSessionGroupsUntilEnd(t *testing.T) {
 	}
 	e.shards[0].mu.Unlock()
 	ss.End()
+}
+
+// TestBigGetLeavesTheLoop: a GET of a string over command.LoopReplyMax,
+// tried on an event loop (RunHere, or a Session), is answered by its
+// shard instead (command.ErrNotOnLoop): RunHere and the Session take it
+// but do not reply themselves, and the shard's reply carries the whole
+// value. A small GET still answers in place.
+func TestBigGetLeavesTheLoop(t *testing.T) {
+	e, reg := oneShardEngine(t)
+	settle(t, e)
+	value := stdstrings.Repeat("v", command.LoopReplyMax+1)
+	c := make(chanReplier, 1)
+	e.Dispatch(request(t, e, reg, c, "set big "+value))
+	if got := <-c; string(got) != "+OK\r\n" {
+		t.Fatalf("SET big = %.40q", got)
+	}
+	want := "$" + strconv.Itoa(len(value)) + "\r\n" + value + "\r\n"
+	for _, how := range []string{"RunHere", "Session"} {
+		settle(t, e)
+		r := &loopReplier{c: make(chan []byte, 1)}
+		req := request(t, e, reg, r, "get big")
+		r.onLoop.Store(true)
+		if how == "RunHere" {
+			if !e.RunHere(req) {
+				t.Fatalf("%s: GET big refused: its shard is idle", how)
+			}
+		} else {
+			ss := e.Session()
+			if !ss.Run(req) {
+				t.Fatalf("%s: GET big refused: its shard is idle", how)
+			}
+			ss.End()
+		}
+		r.onLoop.Store(false)
+		select {
+		case got := <-r.c:
+			if string(got) != want {
+				t.Fatalf("%s: GET big: %d bytes, not the value", how, len(got))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: GET big never answered", how)
+		}
+		if r.byLoop.Load() {
+			t.Fatalf("%s: GET big was answered on the event loop", how)
+		}
+	}
+	if ok, got := ranHere(t, e, reg, "get small"); !ok || got != "$-1\r\n" {
+		t.Fatalf("a small GET: ran here %v, %q", ok, got)
+	}
+}
+
+// loopReplier records whether its reply came while onLoop was set (the
+// caller's RunHere or Session was running).
+type loopReplier struct {
+	c              chan []byte
+	onLoop, byLoop atomic.Bool
+}
+
+func (r *loopReplier) Reply(_ uint64, b []byte) {
+	r.byLoop.Store(r.onLoop.Load())
+	r.c <- b
 }

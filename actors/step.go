@@ -57,6 +57,8 @@ type Call struct {
 	TrackRead func()
 	// InScript: a script called it (command.Ctx.InScript).
 	InScript bool
+	// OnLoop: it runs on an event loop (command.Ctx.OnLoop).
+	OnLoop bool
 	// DB is a connection command's database (StepConn); a storage
 	// command's is its transaction's.
 	DB int
@@ -106,7 +108,7 @@ func (rt *Runtime) StepConn(w *resp.Writer, call Call) (err error) {
 func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
 	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
-		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript}
+		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop}
 	if tx != nil {
 		c.Now, c.DB = tx.Now(), tx.DB()
 	} else {

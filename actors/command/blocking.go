@@ -24,6 +24,16 @@ var ErrAllShards = errors.New("command: needs every shard")
 // writes nothing for it now.
 var ErrReplyLater = errors.New("command: reply comes later")
 
+// ErrNotOnLoop is returned, before anything is written, by a command run
+// on an event loop (Ctx.OnLoop) that finds its work too long for it (a
+// GET of a big string: a 512 MiB reply held the loop, and every client
+// on it, for 2 s); it runs again on its shard's goroutine.
+var ErrNotOnLoop = errors.New("command: too long for an event loop")
+
+// LoopReplyMax bounds the reply a command builds on an event loop: past
+// it, ErrNotOnLoop.
+const LoopReplyMax = 1 << 20
+
 // Wait is what a blocking command waits on, with the Blocker methods that
 // only report it; a Blocker embeds a Wait and writes Run and Serve.
 type Wait struct {

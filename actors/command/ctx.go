@@ -522,6 +522,9 @@ type Ctx struct {
 	Nester   Nester
 	NoTouch  bool
 	InScript bool
+	// OnLoop: the command runs on an event loop, in place of its shard
+	// (see ErrNotOnLoop).
+	OnLoop bool
 	// Holds reports whether the command holds key's shard; nil: every
 	// shard.
 	Holds func(key []byte) bool

@@ -15,6 +15,9 @@ func (g get) Run(c *command.Ctx) error {
 	if m, ok, err := c.Tx.Meta(g.key); err != nil {
 		return err
 	} else if ok && m.Type == codec.TypeString && m.Chunked {
+		if c.OnLoop && m.Size > command.LoopReplyMax {
+			return command.ErrNotOnLoop
+		}
 		return bulkChunked(c, g.key)
 	}
 	v, ok, err := c.Tx.GetString(g.key)
