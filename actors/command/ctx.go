@@ -2,7 +2,9 @@ package command
 
 import (
 	"log/slog"
+	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rekv/rekv/acl"
@@ -10,6 +12,7 @@ import (
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/namespaces"
 
+	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/resp"
 )
@@ -646,3 +649,32 @@ func (c *Ctx) OwnNamespace() *uint32 {
 // NamespaceDB returns database db (0-15) of namespace ns, numbered across
 // namespaces.
 func NamespaceDB(ns uint32, db int) int { return int(codec.NamespaceDB(ns, db)) }
+
+// ErrDebugNotAllowed refuses DEBUG under enable-debug-command.
+var ErrDebugNotAllowed = &rerr.Error{Msg: "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
+	"you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server."}
+
+// DebugAllowed applies enable-debug-command to the client whose CLIENT
+// INFO line info returns (asked only for "local").
+func (c *Ctx) DebugAllowed(info func() string) bool {
+	mode := "no"
+	for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte("enable-debug-command")}) {
+		mode = kv[1]
+	}
+	switch mode {
+	case "yes":
+		return true
+	case "local":
+		if info == nil {
+			return false
+		}
+		for _, f := range strings.Fields(info()) {
+			if addr, ok := strings.CutPrefix(f, "addr="); ok {
+				host, _, err := net.SplitHostPort(addr)
+				ip := net.ParseIP(host)
+				return err == nil && ip != nil && ip.IsLoopback()
+			}
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/acl"
@@ -84,4 +85,50 @@ func TestMissingFactsNamesTheCommand(t *testing.T) {
 	if reg.Lookup([]byte("get")).Info == nil || !reg.Lookup([]byte("get")).Info.Has("readonly") {
 		t.Error("GET got no facts at registration")
 	}
+}
+
+// TestVariants: a variant registered by another table runs for the
+// argument lists it matches, with the command's name; other lists run
+// the command; a variant of a command the registry lacks is dropped, and
+// one misnamed is a programming error.
+func TestVariants(t *testing.T) {
+	cmd := &command.Spec{Name: "dbg", Arity: -2, Flags: command.Conn, Parse: func([][]byte) (command.Runner, error) { return nil, nil }}
+	variant := &command.Spec{Name: "dbg", VariantOf: "dbg", Arity: 3, Flags: command.ReadOnly, Keys: command.KeySpec{First: 2, Last: 2, Step: 1},
+		Matches: func(args [][]byte) bool { return len(args) == 3 && command.Is(args[1], "obj") },
+		Parse:   func([][]byte) (command.Runner, error) { return nil, nil }}
+	r := command.NewRegistry([]*command.Spec{variant}, []*command.Spec{cmd})
+	for _, tc := range []struct {
+		line string
+		want *command.Spec
+	}{
+		{"dbg obj k", variant}, {"DBG OBJ k", variant}, {"dbg obj", cmd}, {"dbg obj k x", cmd}, {"dbg sleep 0", cmd},
+	} {
+		spec, err := r.Resolve(bytesArgs(tc.line))
+		if err != nil || spec != tc.want {
+			t.Errorf("%s: %v, %v; want the %s", tc.line, spec, err, map[bool]string{true: "variant", false: "command"}[tc.want == variant])
+		}
+	}
+	if spec, _ := r.Resolve(bytesArgs("dbg obj k")); spec.FullName() != "dbg" || spec.Info != cmd.Info {
+		t.Errorf("the variant's name %q and facts differ from the command's", spec.FullName())
+	}
+	if len(r.All()) != 1 {
+		t.Errorf("the variant is listed as a command: %d commands", len(r.All()))
+	}
+	if r := command.NewRegistry([]*command.Spec{{Name: "other", VariantOf: "other", Matches: variant.Matches}}); r.Lookup([]byte("other")) != nil {
+		t.Error("a variant of a missing command became a command")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a misnamed variant was accepted")
+		}
+	}()
+	command.NewRegistry([]*command.Spec{{Name: "x", VariantOf: "dbg", Matches: variant.Matches}}, []*command.Spec{{Name: "dbg", Arity: -2}})
+}
+
+func bytesArgs(line string) [][]byte {
+	var out [][]byte
+	for _, f := range strings.Fields(line) {
+		out = append(out, []byte(f))
+	}
+	return out
 }

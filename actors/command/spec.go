@@ -155,6 +155,17 @@ type Spec struct {
 	// Subcommands of a container command such as CLIENT; keyed by lower-case
 	// name.
 	Subcommands []*Spec
+	// VariantOf names the command this spec is a variant of, run for the
+	// argument lists Matches accepts, where one form of a command runs
+	// elsewhere than its others without being a subcommand Redis lists:
+	// DEBUG OBJECT key reads a key (family keys), DEBUG's other forms
+	// touch no storage (family server). A variant is not a command of
+	// its own: it has the command's name and facts (its statistics, ACL
+	// rules and COMMAND entry are the command's). NewRegistry attaches it
+	// to the command's Variants.
+	VariantOf string
+	Matches   func(args [][]byte) bool
+	Variants  []*Spec
 	// Class is the keyspace-notification class of the command's events
 	// (its type's class; generic for key commands). See WithClass.
 	Class NotifyClass
@@ -280,6 +291,7 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	if err != nil {
 		panic("command: the embedded command facts are corrupt: " + err.Error())
 	}
+	var variants []*Spec
 	attach := func(s *Spec) {
 		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
 		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale, "no_multi": NoMulti, "noscript": NoScript} {
@@ -302,6 +314,10 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 			if _, dup := r.byName[s.Name]; dup {
 				panic("command: duplicate command " + s.Name)
 			}
+			if s.VariantOf != "" {
+				variants = append(variants, s)
+				continue
+			}
 			attach(s)
 			for _, sub := range s.Subcommands {
 				sub.parent = s
@@ -310,6 +326,17 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 			r.byName[s.Name] = s
 			r.all = append(r.all, s)
 		}
+	}
+	for _, v := range variants {
+		of := r.byName[v.VariantOf]
+		if of == nil {
+			continue // a registry without the command (tests' subsets)
+		}
+		if v.Name != of.Name || v.Matches == nil {
+			panic("command: a variant misnamed or matching nothing: " + v.VariantOf)
+		}
+		attach(v)
+		of.Variants = append(of.Variants, v)
 	}
 	return r
 }
@@ -377,6 +404,14 @@ func (r *Registry) Resolve(args [][]byte) (*Spec, error) {
 	}
 	if err := s.CheckArity(args); err != nil {
 		return nil, err
+	}
+	for _, v := range s.Variants {
+		if v.Matches(args) {
+			if err := v.CheckArity(args); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	if len(s.Subcommands) == 0 || len(args) == 1 && s.Parse != nil {
 		return s, nil // a command, or a container that also runs bare (COMMAND)

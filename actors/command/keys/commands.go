@@ -27,6 +27,9 @@ func Commands() []*command.Spec {
 		{Name: "renamenx", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: two, KeyEvent: renameEvent, Parse: parseRenameNX},
 		{Name: "copy", Arity: -3, Flags: command.Write, Keys: two, Event: "copy_to", Parse: parseCopy},
 		{Name: "move", Arity: 3, Flags: command.WriteFast | command.NewFirst, Keys: first, KeyEvent: moveEvent, Parse: parseMove},
+		// DEBUG OBJECT key, a variant of the server family's DEBUG.
+		{Name: "debug", VariantOf: "debug", Matches: isDebugObject, Arity: 3, Keys: second,
+			Flags: command.ReadOnly | command.NoTouch | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: parseDebugObject},
 		{Name: "object", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "encoding", Arity: 3, Flags: command.ReadOnly | command.NoTouch, Keys: second, Parse: objectParser("encoding")},
 			{Name: "refcount", Arity: 3, Flags: command.ReadOnly | command.NoTouch, Keys: second, Parse: objectParser("refcount")},

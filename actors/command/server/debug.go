@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -31,8 +30,7 @@ type debugCmd struct {
 	bad  error // an unknown subcommand, told only once DEBUG is allowed
 }
 
-var errDebugNotAllowed = &rerr.Error{Msg: "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
-	"you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server."}
+var errDebugNotAllowed = command.ErrDebugNotAllowed
 
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
@@ -46,25 +44,7 @@ func parseDebug(args [][]byte) (command.Runner, error) {
 }
 
 // debugAllowed applies enable-debug-command to the client.
-func debugAllowed(c *command.Ctx) bool {
-	mode := "no"
-	for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte("enable-debug-command")}) {
-		mode = kv[1]
-	}
-	switch mode {
-	case "yes":
-		return true
-	case "local":
-		for _, f := range strings.Fields(c.Client.Conn.Info()) {
-			if addr, ok := strings.CutPrefix(f, "addr="); ok {
-				host, _, err := net.SplitHostPort(addr)
-				ip := net.ParseIP(host)
-				return err == nil && ip != nil && ip.IsLoopback()
-			}
-		}
-	}
-	return false
-}
+func debugAllowed(c *command.Ctx) bool { return c.DebugAllowed(c.Client.Conn.Info) }
 
 func (d debugCmd) Run(c *command.Ctx) error {
 	if !debugAllowed(c) {
@@ -84,6 +64,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
 			"    attrib, push, verbatim, true, false.",
 			"LOADAOF", "    Makes the store durable now: what it holds is what is served, nothing is loaded.",
+			"OBJECT <key>", "    Shows low-level information about the key's value: its encoding, serialized length, LRU clock and idle time.",
 			"QUICKLIST-PACKED-THRESHOLD <size>", "    Accepted (a memory value under 4gb): rekv keeps no quicklists.",
 			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
 			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
