@@ -50,6 +50,10 @@ type Options struct {
 	// the orphan sweep (one node: the owner of slot 0).
 	Owns   func(key []byte) bool
 	Sweeps func() bool
+	// ExpireCycle, when set, is told how long each pass's expiry of keys
+	// and hash fields took (its shards' clients waited for it): Redis's
+	// "expire-cycle" latency event.
+	ExpireCycle func(time.Duration)
 }
 
 // mine reports whether this node collects key.
@@ -365,6 +369,7 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 	var n int
 	var err error
 	if !c.noExpire.Load() {
+		t0 := time.Now()
 		if n, err = c.expire(ctx, budget); err != nil {
 			return n, err
 		}
@@ -372,6 +377,9 @@ func (c *Collector) Pass(ctx context.Context) (int, error) {
 		n += fe
 		if err != nil {
 			return n, err
+		}
+		if c.o.ExpireCycle != nil {
+			c.o.ExpireCycle(time.Since(t0))
 		}
 	}
 	f, err := c.sweepFlushed(ctx, budget-n)

@@ -161,6 +161,12 @@ func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.stats.cmds.Done(spec.FullName(), d, failed)
 }
 
+// LatencyEvent records d as a sample of the latency event name (not a
+// command's: the GC's "expire-cycle") under latency-monitor-threshold.
+func (s *Server) LatencyEvent(name string, d time.Duration) {
+	s.latency.ObserveEvent(s.rt.latencyThreshold.Load(), name, d)
+}
+
 // LatencyHistogram implements command.Server (LATENCY HISTOGRAM).
 func (vw diagRole) LatencyHistogram(names []string) []command.LatencyHistogram {
 	s := vw.s

@@ -231,7 +231,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	gco := gc.Options{Interval: cfg.GC.Interval, BatchSize: cfg.GC.BatchSize,
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
 		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys,
-		MeterInterval: cfg.GC.MeterInterval, MeterBatch: cfg.GC.MeterBatch}
+		MeterInterval: cfg.GC.MeterInterval, MeterBatch: cfg.GC.MeterBatch,
+		ExpireCycle: func(d time.Duration) { n.net.LatencyEvent("expire-cycle", d) }}
 	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
 		// Each node collects the keys of its own slots, all at once.
 		gco.Owns = func(key []byte) bool { return m.State().Serves(cluster.KeySlot(key)) }

@@ -31,13 +31,20 @@ type LatencyMonitor struct {
 // Observe records a command's run time d if it reaches threshold (ms;
 // 0 or less: the monitor is off); fast says the command is flagged fast.
 func (m *LatencyMonitor) Observe(threshold int64, fast bool, d time.Duration) {
-	ms := d.Milliseconds()
-	if threshold <= 0 || ms < threshold {
-		return
-	}
 	name := "command"
 	if fast {
 		name = "fast-command"
+	}
+	m.ObserveEvent(threshold, name, d)
+}
+
+// ObserveEvent records d as a sample of event name (Redis's names:
+// "expire-cycle" for the collector's expiry of keys) if it reaches
+// threshold (ms; 0 or less: the monitor is off).
+func (m *LatencyMonitor) ObserveEvent(threshold int64, name string, d time.Duration) {
+	ms := d.Milliseconds()
+	if threshold <= 0 || ms < threshold {
+		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
