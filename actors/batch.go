@@ -271,6 +271,7 @@ func (s *shard) commitOpen() {
 // its cache resolver.
 func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 	g.tx.Rollback()
+	e.expireSeen(g.tx)
 	e.publishNotes(g.tx)
 	touched, from := g.tx.Journal().Touched(), 0
 	for i, req := range g.reqs {

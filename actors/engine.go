@@ -86,6 +86,11 @@ type Hooks struct {
 	// under the commit barrier (Quiesce), so once a new slot map is
 	// published and a Quiesce returned, no write the map refuses commits.
 	Serves func(keys []store.KeyRef) error
+	// Expired, when set, deletes the keys a command found expired but
+	// still stored (Redis's lazy expiry): it queues their deletion on
+	// their shards before the command's reply goes, so the client's next
+	// command finds them gone, and does not wait for it.
+	Expired func(refs []store.ExpiredRef)
 	// Leased, when set (cluster mode), reports whether the node's lease
 	// still holds by its own clock: reads from the caches need it (writes
 	// are fenced by the store's clock: drivers.Fencer).
@@ -598,12 +603,16 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				e.countLookups(tx, req.Spec, req.Args)
 			}
 			if err == nil && writable {
-				if err = e.commit(tx); err == nil {
-					fx = effects{ready: tx.Journal().Ready(), touched: tx.Journal().Touched(), flushed: tx.Journal().Flushes(), swapped: tx.Journal().Swaps()}
-					e.publishNotes(tx)
-					if req.Spec.Flags&command.Unseen == 0 {
-						e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)
-					}
+				err = e.commit(tx)
+			}
+			if err == nil {
+				e.expireSeen(tx)
+			}
+			if err == nil && writable {
+				fx = effects{ready: tx.Journal().Ready(), touched: tx.Journal().Touched(), flushed: tx.Journal().Flushes(), swapped: tx.Journal().Swaps()}
+				e.publishNotes(tx)
+				if req.Spec.Flags&command.Unseen == 0 {
+					e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)
 				}
 			}
 			tx.Rollback()
@@ -630,6 +639,25 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 		command.Reply(w, err, req.Spec.FullName(), e.log)
 		return w.Bytes(), effects{}, err
 	}
+}
+
+// expireSeen hands the keys tx's commands found expired to the Expired
+// hook (lazy expiry).
+func (e *Engine) expireSeen(tx *store.Tx) {
+	if e.hooks.Expired == nil {
+		return
+	}
+	if refs := tx.Journal().Expired(); len(refs) > 0 {
+		e.hooks.Expired(refs)
+	}
+}
+
+// Enqueue queues run on shard, database db, as Exec does, and returns
+// where its error comes once it ran; it does not wait.
+func (e *Engine) Enqueue(shard, db int, spec *command.Spec, run command.Runner) <-chan error {
+	done := make(chan error, 1)
+	e.Dispatch(&Request{Client: discard{}, Spec: spec, Runner: run, DB: db, Proto: 2, Shards: []int{shard}, done: done})
+	return done
 }
 
 // callOf returns the Call that runs req, purge emptying the caches of the

@@ -104,6 +104,7 @@ type Engine interface {
 	ShardOf(key []byte) int
 	FlushMarkers() *store.FlushMarkers
 	Exec(ctx context.Context, shard, db int, spec *command.Spec, run command.Runner) error
+	Enqueue(shard, db int, spec *command.Spec, run command.Runner) <-chan error
 	SpawnChild(name string, producer actor.Producer) (*actor.PID, error)
 }
 
@@ -620,6 +621,34 @@ func (c *Collector) onShards(ctx context.Context, groups map[[2]int][]ttlItem, s
 		}
 	}
 	return total, err
+}
+
+// ExpireLazily has the shards delete keys a command found expired but
+// still stored (Redis's lazy expiry; the engine's Expired hook), as a
+// pass would: each with its "expired" event, counted in expired_keys.
+// The deletions are queued on the shards at once, before the command's
+// reply, and not waited for. It runs whether or not active expiry is
+// paused (DEBUG SET-ACTIVE-EXPIRE 0), as Redis's lazy expiry does, on the
+// keys this node collects.
+func (c *Collector) ExpireLazily(refs []store.ExpiredRef) {
+	type group struct{ shard, db, slot int }
+	groups := map[group][]ttlItem{}
+	for _, r := range refs {
+		if !c.mine(r.Key) {
+			continue
+		}
+		g := group{c.eng.ShardOf(r.Key), r.DB, int(r.Slot)}
+		groups[g] = append(groups[g], ttlItem{expireAt: r.ExpireAt, key: command.Copy(r.Key)})
+	}
+	for g, items := range groups {
+		run := &expireRun{items: items, slot: g.slot}
+		done := c.eng.Enqueue(g.shard, g.db, expireSpec(), run)
+		go func() {
+			if err := <-done; err == nil {
+				c.stats.KeysExpired.Add(int64(run.count()))
+			}
+		}()
+	}
 }
 
 // expireRun expires TTL entries on their shard (see store.Tx.ExpireDue).

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -238,5 +239,47 @@ func TestDebugObject(t *testing.T) {
 	offRedis.do("SET", "k", "v")
 	if got, want := off.do("DEBUG", "OBJECT", "k"), offRedis.do("DEBUG", "OBJECT", "k"); got != want {
 		t.Errorf("DEBUG OBJECT by default: rekv %q, redis %q", got, want)
+	}
+}
+
+// TestLazyExpiry: with active expiry paused (DEBUG SET-ACTIVE-EXPIRE 0),
+// keys past their TTL still count in DBSIZE until a command looks them
+// up, which deletes them (Redis's lazy expiry: its test "Redis should
+// lazy expire keys" reads {3 3 0}), each counted in expired_keys — as
+// redis-server does.
+func TestLazyExpiry(t *testing.T) {
+	red := dialRaw(t, redisServer(t, "--enable-debug-command", "yes"))
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, func(c *conf.Config) {
+				c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
+			})
+			a := dialRaw(t, n.Addr())
+			run := func(r *raw) []string {
+				var out []string
+				r.do("FLUSHALL")
+				r.do("CONFIG", "RESETSTAT")
+				r.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
+				defer r.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+				for _, k := range []string{"key1{t}", "key2{t}", "key3{t}"} {
+					r.do("PSETEX", k, "300", "a")
+				}
+				r.do("SET", "kept", "v")
+				out = append(out, r.do("DBSIZE"))
+				time.Sleep(600 * time.Millisecond)
+				out = append(out, r.do("DBSIZE"), r.do("MGET", "key1{t}", "key2{t}"), r.do("DBSIZE"),
+					r.do("EXISTS", "key3{t}"), r.do("DBSIZE"), r.do("GET", "kept"))
+				for deadline := time.Now().Add(5 * time.Second); !strings.Contains(r.do("INFO", "stats"), "\r\nexpired_keys:3\r\n"); {
+					if time.Now().After(deadline) {
+						t.Fatalf("expired_keys after three lazy expiries: %q", r.do("INFO", "stats"))
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				return out
+			}
+			if got, want := run(a), run(red); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("rekv %q\nredis %q", got, want)
+			}
+		})
 	}
 }

@@ -50,12 +50,15 @@ type Node struct {
 	// guard; INFO's recovered_panics).
 	panics guard.Counter
 	lfu    *store.LFU // the LFU policy's settings (OBJECT FREQ)
-	cfg    conf.Config
-	drv    drivers.Driver
-	engine *actors.Engine
-	net    *rnet.Server
-	log    *slog.Logger
-	gc     *gc.Collector
+	// expireLazily is the collector once started, which the engine's
+	// Expired hook (lazy expiry) hands keys to.
+	expireLazily atomic.Pointer[gc.Collector]
+	cfg          conf.Config
+	drv          drivers.Driver
+	engine       *actors.Engine
+	net          *rnet.Server
+	log          *slog.Logger
+	gc           *gc.Collector
 	// members is the node's membership (cluster mode or a shared store;
 	// nil otherwise), bus its messages to the other nodes (a shared
 	// store); serving is set once the engine and clients may take what
@@ -222,7 +225,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	n.engine, err = actors.New(actors.Options{Shards: cfg.Actors.ShardCount(runtime.GOMAXPROCS(0), shared), MetaCacheSize: cfg.Actors.MetaCacheSize, MemberCacheSize: cfg.Actors.MemberCacheSize, LFU: n.lfu,
 		ListCacheBytes: cfg.Actors.ListCacheMiB << 20,
 		ScanCursors:    cfg.Actors.ScanCursors, Shared: shared, Owned: servesFn != nil, Panics: &n.panics,
-		Hooks: actors.Hooks{Slow: n.net.Slow, Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready,
+		Hooks: actors.Hooks{Slow: n.net.Slow, Track: n.net.TrackKeys, Invalidate: n.invalidate, Ready: n.ready, Expired: n.expired,
 			StorageError: n.suspectStorage, Serves: servesFn, Leased: leased}}, drv, reg, n.net.Roles(), log)
 	if err != nil {
 		return nil, errors.Join(err, n.leave(), drv.Close())
@@ -242,6 +245,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 	}
 	n.gc = gc.New(gco,
 		drv, n.engine, n.GCStats, log.With("component", "gc"))
+	n.expireLazily.Store(n.gc)
 	if err := n.gc.Start(); err != nil {
 		return nil, errors.Join(err, n.leave(), n.engine.Stop(context.Background()), drv.Close())
 	}
@@ -284,6 +288,14 @@ func (n *Node) MetricsAddr() string {
 func (n *Node) Driver() drivers.Driver { return n.drv }
 
 // GC returns the node's collector (tests run passes and inject faults).
+// expired deletes keys a command found expired (the engine's Expired
+// hook) through the collector, once it runs.
+func (n *Node) expired(refs []store.ExpiredRef) {
+	if c := n.expireLazily.Load(); c != nil {
+		c.ExpireLazily(refs)
+	}
+}
+
 func (n *Node) GC() *gc.Collector { return n.gc }
 
 // Addr returns the address the node listens on.

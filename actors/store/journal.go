@@ -2,6 +2,8 @@ package store
 
 import (
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/rekv/rekv/codec"
 )
 
 // Journal is what a transaction did that others act on after it
@@ -18,6 +20,45 @@ type Journal struct {
 	notify  bool     // keyspace notifications are on: collect notes
 	notes   []Note
 	msgs    []Message
+	// expired are the keys the transaction found expired but stored
+	// (Expired), by meta key.
+	expired []ExpiredRef
+}
+
+// ExpiredRef is a key a command found expired and still stored: it is
+// deleted then (lazy expiry, as Redis deletes an expired key a command
+// looks up), without waiting for the GC's pass.
+type ExpiredRef struct {
+	DB       int
+	Slot     codec.Slot // where the database's keys are stored
+	Key      []byte
+	ExpireAt int64
+	mk       string
+}
+
+// Expired returns the keys the transaction found expired and still
+// stored, but those it wrote since (a write replaced or removed them).
+func (j *Journal) Expired() []ExpiredRef {
+	if len(j.expired) == 0 {
+		return nil
+	}
+	out := j.expired[:0:0]
+	for _, e := range j.expired {
+		if !j.touched.contains(e.DB, e.Key) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sawExpired records a key found expired (once per key).
+func (j *Journal) sawExpired(db int, slot codec.Slot, mk string, key []byte, expireAt int64) {
+	for _, e := range j.expired {
+		if e.mk == mk {
+			return
+		}
+	}
+	j.expired = append(j.expired, ExpiredRef{DB: db, Slot: slot, Key: key, ExpireAt: expireAt, mk: mk})
 }
 
 // Note is a keyspace notification to publish after the commit.
@@ -63,6 +104,18 @@ func (s *refSet) add(db int, key []byte) {
 		return
 	}
 	s.list = append(s.list, KeyRef{db, key})
+}
+
+// contains reports whether (db, key) is in the set.
+func (s *refSet) contains(db int, key []byte) bool {
+	if s.idx != nil {
+		if i, ok := s.idx[refHash(db, key)]; ok {
+			if r := s.list[i]; r.DB == db && string(r.Key) == string(key) {
+				return true
+			}
+		}
+	}
+	return s.scan(db, key)
 }
 
 // scan reports whether (db, key) is in the list, looking at every entry.

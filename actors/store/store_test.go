@@ -321,3 +321,38 @@ func TestReclaimFlushedTouchesNothing(t *testing.T) {
 		t.Fatalf("DEL of a live key touched %v and deleted %v, want it in both", tx.Journal().Touched(), tx.Journal().Deleted())
 	}
 }
+
+// TestJournalExpired: a transaction records the keys it found expired
+// but stored (for lazy expiry), once each, and not those it then wrote.
+func TestJournalExpired(t *testing.T) {
+	d := open(t)
+	env := Env{Drv: d}
+	update(t, env, 0, func(tx *Tx) error {
+		for _, k := range []string{"a", "b", "c"} {
+			if err := tx.SetString([]byte(k), []byte("v"), now+10); err != nil {
+				return err
+			}
+		}
+		return tx.SetString([]byte("live"), []byte("v"), 0)
+	})
+	tx, err := env.Begin(true, 0, now+20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, k := range []string{"a", "b", "a", "live", "missing"} {
+		if _, _, err := tx.GetString([]byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.SetString([]byte("b"), []byte("new"), 0); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tx.Journal().Expired() {
+		got = append(got, fmt.Sprintf("%d/%s@%d", e.DB, e.Key, e.ExpireAt-now))
+	}
+	if fmt.Sprint(got) != "[0/a@10]" {
+		t.Fatalf("expired keys recorded = %v, want [0/a@10] (b was written since, c never read)", got)
+	}
+}

@@ -144,7 +144,28 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 // live reports whether r is a key that exists for readers: stored, not
 // expired, not flushed.
 func (t *Tx) live(r record) bool {
-	return r.exists && !r.meta.Expired(t.now) && r.meta.Version >= t.minVer
+	if !r.exists || r.meta.Version < t.minVer {
+		return false
+	}
+	if r.meta.Expired(t.now) {
+		t.sawExpired(r)
+		return false
+	}
+	return true
+}
+
+// sawExpired records r, found expired, for lazy expiry (Journal.Expired):
+// a key of the selected database. Its deletion checks again that it is
+// due, so a read at an older snapshot may record it too.
+func (t *Tx) sawExpired(r record) {
+	if r.mk == "" {
+		return
+	}
+	slot, key, err := codec.DecodeMetaKey([]byte(r.mk))
+	if err != nil || slot != t.slot {
+		return
+	}
+	t.jr.sawExpired(int(t.db), slot, r.mk, key, r.meta.ExpireAt)
 }
 
 // DB returns the selected database.
@@ -618,6 +639,29 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 }
 
 // ScanMeta calls fn for each live key of the selected db from user key
+// CountStored counts the keys of the selected database stored now,
+// those expired but not yet deleted included: Redis's DBSIZE, which
+// counts a key until its expiry deletes it (the GC's pass, or a command
+// that finds it expired).
+func (t *Tx) CountStored() (int64, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
+	from, end := codec.MetaRange(t.slot)
+	var n int64
+	err := t.txn.Iterate(from, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
+		m, _, err := codec.DecodeMeta(v)
+		if err != nil {
+			return false, fmt.Errorf("store: key %q: %w", k, err)
+		}
+		if m.Version >= t.minVer {
+			n++
+		}
+		return true, nil
+	})
+	return n, err
+}
+
 // start on (inclusive), in key order, until fn returns false.
 func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, error)) error {
 	if t.err != nil {

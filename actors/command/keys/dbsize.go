@@ -2,20 +2,17 @@ package keys
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/codec"
 )
 
-// DBSIZE counts the live keys of the selected db by walking its meta keys.
+// DBSIZE counts the keys of the selected db by walking its meta keys:
+// as Redis's, those expired but not yet deleted count until the GC or a
+// command that finds them expired deletes them (lazy expiry).
 type dbSize struct{}
 
 func parseDBSize([][]byte) (command.Runner, error) { return dbSize{}, nil }
 
 func (dbSize) Run(c *command.Ctx) error {
-	var n int64
-	err := c.Tx.ScanMeta(nil, func([]byte, codec.Meta) (bool, error) {
-		n++
-		return true, nil
-	})
+	n, err := c.Tx.CountStored()
 	if err != nil {
 		return err
 	}
