@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -191,22 +192,8 @@ func TestBigCommandCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 		args[1] = key
-		done := make(chan error, 1)
-		go func() { done <- c.Do(ctx, args...).Err() }()
 		// Kill somewhere in the command's run (it takes about a second).
-		time.Sleep(time.Duration(200+rng.IntN(1200)) * time.Millisecond)
-		acked := false
-		select {
-		case err := <-done:
-			acked = err == nil
-		default:
-		}
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		c.Close()
-		if !acked {
-			<-done
-		}
+		acked := killDuring(cmd, c, time.Duration(200+rng.IntN(1200))*time.Millisecond, func() error { return c.Do(ctx, args...).Err() })
 
 		cmd, addr = startChild(t, dir, "always")
 		c = redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
@@ -255,21 +242,7 @@ func TestBigSetCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 		value := strings.Repeat(fmt.Sprintf("round %d of 4!!\n", round), size/16)
-		done := make(chan error, 1)
-		go func() { done <- c.Set(ctx, "big", value, 0).Err() }()
-		time.Sleep(time.Duration(50+rng.IntN(700)) * time.Millisecond)
-		acked := false
-		select {
-		case err := <-done:
-			acked = err == nil
-		default:
-		}
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		c.Close()
-		if !acked {
-			<-done
-		}
+		acked := killDuring(cmd, c, time.Duration(50+rng.IntN(700))*time.Millisecond, func() error { return c.Set(ctx, "big", value, 0).Err() })
 
 		cmd, addr = startChild(t, dir, "always")
 		c = redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ReadTimeout: time.Minute})
@@ -291,4 +264,25 @@ func TestBigSetCrash(t *testing.T) {
 		_ = cmd.Wait()
 	}
 	t.Logf("outcomes over 4 kills: %v", outcomes)
+}
+
+// killDuring runs send (a command on c) and kill -9s the server cmd
+// after delay, then closes c; it reports whether the command's reply had
+// arrived (acknowledged) before the kill.
+func killDuring(cmd *exec.Cmd, c *redis.Client, delay time.Duration, send func() error) (acked bool) {
+	done := make(chan error, 1)
+	go func() { done <- send() }()
+	time.Sleep(delay)
+	select {
+	case err := <-done:
+		acked = err == nil
+	default:
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	c.Close()
+	if !acked {
+		<-done
+	}
+	return acked
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/conf"
+	"github.com/rekv/rekv/node"
 )
 
 // TestDebugLikeRedis: DEBUG is refused by default, as in Redis 7; with
@@ -27,10 +28,7 @@ func TestDebugLikeRedis(t *testing.T) {
 	forEachDebugNode := func(fn func(t *testing.T, addr string)) {
 		for _, d := range drivers() {
 			t.Run(d, func(t *testing.T) {
-				n := startNode(t, d, func(c *conf.Config) {
-					c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
-				})
-				fn(t, n.Addr())
+				fn(t, startDebugNode(t, d).Addr())
 			})
 		}
 	}
@@ -135,10 +133,7 @@ func TestDebugSleepInMulti(t *testing.T) {
 	red := dialRaw(t, redisServer(t, "--enable-debug-command", "yes"))
 	for _, d := range drivers() {
 		t.Run(d, func(t *testing.T) {
-			n := startNode(t, d, func(c *conf.Config) {
-				c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
-			})
-			a := dialRaw(t, n.Addr())
+			a := dialRaw(t, startDebugNode(t, d).Addr())
 			for i := 0; i < 3; i++ {
 				start := time.Now()
 				var got, want []string
@@ -168,10 +163,7 @@ func TestDebugSleepInMulti(t *testing.T) {
 // allowed).
 func TestDebugObject(t *testing.T) {
 	red := dialRaw(t, redisServer(t, "--enable-debug-command", "yes"))
-	n := startNode(t, drivers()[0], func(c *conf.Config) {
-		c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
-	})
-	a := dialRaw(t, n.Addr())
+	a := dialRaw(t, startDebugNode(t, drivers()[0]).Addr())
 	line := regexp.MustCompile(`^\+Value at:(0x[0-9a-f]+) refcount:(\d+) encoding:(\S+) serializedlength:(\d+) lru:(\d+) lru_seconds_idle:(\d+)(.*)\r\n$`)
 	fields := func(who, got string) []string {
 		t.Helper()
@@ -251,10 +243,7 @@ func TestLazyExpiry(t *testing.T) {
 	red := dialRaw(t, redisServer(t, "--enable-debug-command", "yes"))
 	for _, d := range drivers() {
 		t.Run(d, func(t *testing.T) {
-			n := startNode(t, d, func(c *conf.Config) {
-				c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
-			})
-			a := dialRaw(t, n.Addr())
+			a := dialRaw(t, startDebugNode(t, d).Addr())
 			run := func(r *raw) []string {
 				var out []string
 				r.do("FLUSHALL")
@@ -282,4 +271,12 @@ func TestLazyExpiry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startDebugNode starts a node of driver with enable-debug-command yes.
+func startDebugNode(t *testing.T, driver string) *node.Node {
+	t.Helper()
+	return startNode(t, driver, func(c *conf.Config) {
+		c.Server.Redis = map[string]string{"enable-debug-command": "yes"}
+	})
 }
