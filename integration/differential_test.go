@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,6 +119,9 @@ func TestScriptsLikeRedis(t *testing.T) {
 						if strings.HasPrefix(c.cmd, "~ ") {
 							w, g = sortedReply(t, w), sortedReply(t, g)
 						}
+						if w != g && ttlWithinASecond(scriptArgs(t, c.cmd), w, g) {
+							continue
+						}
 						if w != g {
 							t.Errorf("%s\n redis: %q\n  rekv: %q", c.cmd, w, g)
 						}
@@ -126,6 +130,20 @@ func TestScriptsLikeRedis(t *testing.T) {
 			}
 		}
 	})
+}
+
+// ttlWithinASecond reports whether args is a TTL whose reply g is a
+// second under the recorded w: TTL rounds to whole seconds, and on a
+// loaded machine (the TiKV mock under the race detector) more than half a
+// second may pass between a script's EXPIRE and its TTL, where Redis,
+// recording, took none.
+func ttlWithinASecond(args []string, w, g string) bool {
+	if !strings.EqualFold(args[0], "ttl") {
+		return false
+	}
+	wn, err1 := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(w, ":"), "\r\n"))
+	gn, err2 := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(g, ":"), "\r\n"))
+	return err1 == nil && err2 == nil && wn > 1 && gn == wn-1
 }
 
 // sortedReply renders an aggregate reply with its top-level elements (map
@@ -153,4 +171,27 @@ func sortedReply(t *testing.T, reply string) string {
 	}
 	slices.Sort(elems)
 	return head + strings.Join(elems, "")
+}
+
+// TestTTLWithinASecond: only a TTL a second under the recorded positive
+// one passes; other commands, other gaps and the -1/-2 replies do not.
+func TestTTLWithinASecond(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		w, g string
+		ok   bool
+	}{
+		{[]string{"TTL", "k"}, ":100\r\n", ":99\r\n", true},
+		{[]string{"ttl", "k"}, ":10\r\n", ":9\r\n", true},
+		{[]string{"TTL", "k"}, ":100\r\n", ":98\r\n", false},
+		{[]string{"TTL", "k"}, ":100\r\n", ":101\r\n", false},
+		{[]string{"TTL", "k"}, ":1\r\n", ":0\r\n", false},
+		{[]string{"TTL", "k"}, ":-1\r\n", ":-2\r\n", false},
+		{[]string{"PTTL", "k"}, ":100\r\n", ":99\r\n", false},
+		{[]string{"GET", "k"}, ":100\r\n", ":99\r\n", false},
+	} {
+		if got := ttlWithinASecond(tc.args, tc.w, tc.g); got != tc.ok {
+			t.Errorf("%v %q vs %q: %v", tc.args, tc.w, tc.g, got)
+		}
+	}
 }
