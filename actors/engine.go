@@ -102,6 +102,14 @@ type Replier interface {
 	Reply(seq uint64, b []byte)
 }
 
+// ReplyExpecter is implemented by Repliers that bound what a client's
+// unread replies may take (net): ExpectReply says a reply of about n
+// bytes is coming for a command sent on to its shard
+// (command.NotOnLoop).
+type ReplyExpecter interface {
+	ExpectReply(n int64)
+}
+
 // Request is one parsed command on its way to an actor.
 type Request struct {
 	Seq    uint64
@@ -495,7 +503,12 @@ func (e *Engine) execute(req *Request, own int) {
 	if errors.Is(err, command.ErrNotOnLoop) && req.onLoop {
 		// Too long for the event loop it ran on: its shard runs it. Its
 		// client's later commands wait for its reply (net runs in place
-		// only a client's command with none unanswered before it).
+		// only a client's command with none unanswered before it), and
+		// count it as coming.
+		var nl *command.NotOnLoop
+		if x, ok := req.Client.(ReplyExpecter); ok && errors.As(err, &nl) {
+			x.ExpectReply(nl.Reply)
+		}
 		re := *req
 		re.onLoop = false
 		e.Dispatch(&re)

@@ -2,6 +2,7 @@ package net
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,4 +180,13 @@ func (s *Server) overQueryLimit(cl *client, buffered int) bool {
 	s.log.Warn("closing client that reached max query buffer length", "id", cl.id, "addr", cl.addr,
 		"qbuf", size, "limit", limit)
 	return true
+}
+
+// ExpectReply implements actors.ReplyExpecter: a reply of about n bytes
+// is coming, so pauseIfBusy guesses the replies of the commands in
+// flight at least that big.
+func (cl *client) ExpectReply(n int64) {
+	cl.outMu.Lock()
+	cl.replyEst = max(cl.replyEst, int(min(n, math.MaxInt32)))
+	cl.outMu.Unlock()
 }

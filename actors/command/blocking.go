@@ -27,8 +27,18 @@ var ErrReplyLater = errors.New("command: reply comes later")
 // ErrNotOnLoop is returned, before anything is written, by a command run
 // on an event loop (Ctx.OnLoop) that finds its work too long for it (a
 // GET of a big string: a 512 MiB reply held the loop, and every client
-// on it, for 2 s); it runs again on its shard's goroutine.
+// on it, for 2 s); it runs again on its shard's goroutine. A NotOnLoop
+// carries it with the size of the reply to come.
 var ErrNotOnLoop = errors.New("command: too long for an event loop")
+
+// NotOnLoop is ErrNotOnLoop with the size of the reply the command will
+// make on its shard: the client counts that much as coming, as it would
+// have counted the reply made in place, so a client pipelining big GETs
+// it does not read is paused before they all run.
+type NotOnLoop struct{ Reply int64 }
+
+func (e *NotOnLoop) Error() string        { return ErrNotOnLoop.Error() }
+func (e *NotOnLoop) Is(target error) bool { return target == ErrNotOnLoop }
 
 // LoopReplyMax bounds the reply a command builds on an event loop: past
 // it, ErrNotOnLoop.

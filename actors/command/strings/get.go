@@ -16,7 +16,7 @@ func (g get) Run(c *command.Ctx) error {
 		return err
 	} else if ok && m.Type == codec.TypeString && m.Chunked {
 		if c.OnLoop && m.Size > command.LoopReplyMax {
-			return command.ErrNotOnLoop
+			return &command.NotOnLoop{Reply: int64(m.Size)}
 		}
 		return bulkChunked(c, g.key)
 	}
