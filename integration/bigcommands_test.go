@@ -71,8 +71,13 @@ func bigArgs(n int, lead []any, group func(i int) []any) []any {
 // TestBigCommands: single commands far past the store's per-transaction
 // limits (Badger: about 24,000 writes) succeed whole, as in Redis, and
 // read back whole.
+//
+// The drivers run one after the other: beside Badger's 30,000-element
+// commands under the race detector, the in-process TiKV mock held a
+// 5,000-element one past the node's one-minute probe in three of four
+// CI runs, then answered epoch_not_match for good.
 func TestBigCommands(t *testing.T) {
-	forEachDriverParallel(t, func(t *testing.T, addr string) {
+	forEachDriver(t, func(t *testing.T, addr string) {
 		ctx := context.Background()
 		n := bigN(t)
 		c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, MaxRetries: -1, ReadTimeout: 5 * time.Minute, WriteTimeout: time.Minute})
