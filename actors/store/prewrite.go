@@ -29,8 +29,10 @@ type prewritten struct {
 	slot    codec.Slot
 	key     []byte
 	version uint64
-	prefix  []byte
 }
+
+// prefix is where the version's chunks are.
+func (p prewritten) prefix() []byte { return codec.SubKeyPrefix(p.slot, p.key, p.version) }
 
 // preWriter returns the driver's PreWriter when val is worth pre-writing.
 func (t *Tx) preWriter(val []byte) (drivers.PreWriter, bool) {
@@ -44,9 +46,10 @@ func (t *Tx) preWriter(val []byte) (drivers.PreWriter, bool) {
 // preWrite writes val's chunks under version v of key, outside the
 // transaction, and remembers the version.
 func (t *Tx) preWrite(pw drivers.PreWriter, key []byte, v uint64, val []byte) error {
-	prefix := codec.SubKeyPrefix(t.slot, key, v)
-	t.prewrites = append(t.prewrites, prewritten{slot: t.slot, key: append([]byte(nil), key...), version: v, prefix: prefix})
-	return pw.PreWrite(prefix, func(yield func(k, v []byte) error) error {
+	p := prewritten{slot: t.slot, key: append([]byte(nil), key...), version: v}
+	t.prewrites = append(t.prewrites, p)
+	w := chunkWriter{prefix: p.prefix()} // its chunks' keys
+	return pw.PreWrite(w.prefix, func(yield func(k, v []byte) error) error {
 		for i := int64(0); len(val) > 0; i++ {
 			n := min(len(val), chunk)
 			c := trimZeros(val[:n])
@@ -54,8 +57,7 @@ func (t *Tx) preWrite(pw drivers.PreWriter, key []byte, v uint64, val []byte) er
 			if len(c) == 0 {
 				continue // an all-zero chunk is not stored
 			}
-			k := append(append(make([]byte, 0, len(prefix)+8), prefix...), codec.ChunkField(uint64(i))...)
-			if err := yield(k, c); err != nil {
+			if err := yield(w.key(i), c); err != nil {
 				return err
 			}
 		}
@@ -85,7 +87,7 @@ func (t *Tx) settlePreWrites(committed bool) {
 		}
 	}
 	for _, p := range t.prewrites {
-		pw.Settle(p.prefix)
+		pw.Settle(p.prefix())
 	}
 	t.prewrites = nil
 }

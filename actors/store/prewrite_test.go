@@ -36,7 +36,7 @@ func TestPreWrittenString(t *testing.T) {
 		if len(tx.prewrites) != 1 {
 			t.Fatalf("%d versions pre-written, want 1", len(tx.prewrites))
 		}
-		prefix = tx.prewrites[0].prefix
+		prefix = tx.prewrites[0].prefix()
 		if !d.Pending(prefix) {
 			t.Fatal("the version is not pending before the commit")
 		}
@@ -85,7 +85,7 @@ func TestPreWriteRolledBack(t *testing.T) {
 				}
 				tx.Rollback()
 			}
-			if d.Pending(p.prefix) {
+			if d.Pending(p.prefix()) {
 				t.Fatal("still pending after the transaction ended")
 			}
 			want := "old"
