@@ -134,6 +134,53 @@ func (cl *client) ReplyLater() func(reply []byte) {
 	return func(reply []byte) { g.Func("reply", func() { cl.Reply(seq, reply) })() }
 }
 
+// seqFunc is a function waiting for every command before seq to have
+// its reply.
+type seqFunc struct {
+	seq uint64
+	f   func()
+}
+
+// AfterEarlier implements command.Session: f runs once every command the
+// client sent before this one has its reply (at once if they have): so
+// after their writes committed and reached the replication stream.
+func (cl *client) AfterEarlier(f func()) {
+	seq := cl.curSeq
+	cl.outMu.Lock()
+	if cl.written < seq {
+		cl.afterEarly = append(cl.afterEarly, seqFunc{seq, f})
+		f = nil
+	}
+	cl.outMu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// runAfterEarlier runs the AfterEarlier functions now due, outside the
+// lock (called after each reply is filed).
+func (cl *client) runAfterEarlier() {
+	cl.outMu.Lock()
+	if len(cl.afterEarly) == 0 {
+		cl.outMu.Unlock()
+		return
+	}
+	var due []func()
+	rest := cl.afterEarly[:0]
+	for _, sf := range cl.afterEarly {
+		if cl.written >= sf.seq {
+			due = append(due, sf.f)
+		} else {
+			rest = append(rest, sf)
+		}
+	}
+	cl.afterEarly = rest
+	cl.outMu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
 // SetReplyMode implements command.Client: OFF silences every reply until
 // ON (whose own reply is sent); SKIP silences the next command's. OFF
 // and SKIP have no reply themselves.

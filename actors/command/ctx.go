@@ -62,6 +62,11 @@ type Session interface {
 	// from any goroutine, once; the client runs nothing else until then.
 	// The command then returns ErrReplyLater (SAVE).
 	ReplyLater() func(reply []byte)
+	// AfterEarlier runs f once every command the connection sent before
+	// this one has its reply (at once if they have), from any goroutine:
+	// their writes are then committed and in the replication stream
+	// (WAIT, WAITAOF).
+	AfterEarlier(f func())
 	// SetReplyMode applies CLIENT REPLY ON, OFF or SKIP.
 	SetReplyMode(mode string)
 	// Reset brings the connection back to its initial state (RESET).

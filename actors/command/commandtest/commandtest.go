@@ -233,6 +233,7 @@ func (c *Client) SetNoTouch(bool)                  {}
 func (c *Client) SetNoEvict(bool)                  {}
 func (c *Client) SetReplConf(string, string)       {}
 func (c *Client) ReplyLater() func([]byte)         { return func([]byte) {} }
+func (c *Client) AfterEarlier(f func())            { f() } // commands run one at a time
 func (c *Client) Caching(bool) error               { return errNoTracking }
 func (c *Client) TrackingInfo() command.TrackingInfo {
 	return command.TrackingInfo{Flags: []string{"off"}, Redirect: -1}

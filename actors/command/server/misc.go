@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -86,9 +87,15 @@ func (w waitCmd) Run(c *command.Ctx) error {
 		c.Server.Node.WaitReplicas(n, 0, true, func(k int) { c.W.Int(int64(k)) })
 		return nil
 	}
+	// The target offset is taken once the client's earlier commands,
+	// still running on the shards when a pipeline brings WAIT, are in
+	// the stream: WAIT covers every write acknowledged before it.
 	reply := c.Client.Session.ReplyLater()
-	c.Server.Node.WaitReplicas(n, w.timeout, false, func(k int) {
-		reply(append(strconv.AppendInt([]byte{':'}, int64(k), 10), '\r', '\n'))
+	node := c.Server.Node
+	c.Client.Session.AfterEarlier(func() {
+		node.WaitReplicas(n, w.timeout, false, func(k int) {
+			reply(append(strconv.AppendInt([]byte{':'}, int64(k), 10), '\r', '\n'))
+		})
 	})
 	return command.ErrReplyLater
 }
@@ -123,21 +130,41 @@ func parseWaitAOF(args [][]byte) (command.Runner, error) {
 }
 
 func (w waitAOF) Run(c *command.Ctx) error {
+	if c.Tx != nil { // inside EXEC nothing waits
+		reply, _ := w.sync(c.Server.Node)
+		c.W.Raw(reply)
+		return nil
+	}
+	// The store is synced once the client's earlier commands, still
+	// running on the shards when a pipeline brings WAITAOF, committed;
+	// off the goroutine that filed their last reply (a shard's).
+	reply := c.Client.Session.ReplyLater()
+	node := c.Server.Node
+	c.Client.Session.AfterEarlier(func() {
+		go func() {
+			b, wait := w.sync(node)
+			if !wait {
+				reply(b)
+			} else if w.timeout > 0 {
+				time.AfterFunc(w.timeout, func() { reply(b) })
+			}
+		}()
+	})
+	return command.ErrReplyLater
+}
+
+// sync syncs the store when numlocal asks for it, and returns the reply
+// and whether it waits for the timeout (replicas it cannot have).
+func (w waitAOF) sync(node command.Node) (reply []byte, wait bool) {
 	var synced int64
 	if w.local > 0 {
-		if err := c.Server.Node.SyncStore(); err != nil {
-			return rerr.Errorf("ERR WAITAOF could not sync the store: %v", err)
+		if err := node.SyncStore(); err != nil {
+			return fmt.Appendf(nil, "-ERR WAITAOF could not sync the store: %v\r\n", err), false
 		}
 		synced = 1
 	}
-	c.W.Array(2)
-	c.W.Int(synced)
-	c.W.Int(0)
-	if w.replicas <= 0 && w.local <= synced || c.Tx != nil { // inside EXEC nothing waits
-		return nil
-	}
-	c.Client.Session.DeferReply(w.timeout, append([]byte(nil), c.W.Bytes()...))
-	return command.ErrReplyLater
+	reply = fmt.Appendf(nil, "*2\r\n:%d\r\n:0\r\n", synced)
+	return reply, w.replicas > 0 || w.local > synced
 }
 
 // RESET: the connection goes back to its initial state (see
