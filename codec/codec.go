@@ -83,20 +83,6 @@ type Meta struct {
 // its version to the GC.
 func (m Meta) HasSubKeys() bool { return m.Type.IsCollection() || m.Chunked }
 
-// StreamID is a stream entry ID, ms-seq.
-type StreamID struct{ Ms, Seq uint64 }
-
-// Less reports whether id sorts before o.
-func (id StreamID) Less(o StreamID) bool { return id.Ms < o.Ms || id.Ms == o.Ms && id.Seq < o.Seq }
-
-// StreamMeta is the stream part of a meta: the last ID handed out, the
-// largest ID ever deleted, and how many entries were ever added.
-type StreamMeta struct {
-	LastID       StreamID
-	MaxDeletedID StreamID
-	EntriesAdded uint64
-}
-
 // Expired reports whether m has an expiry at or before now (unix ms).
 func (m Meta) Expired(now int64) bool { return m.ExpireAt != 0 && m.ExpireAt <= now }
 
@@ -172,6 +158,8 @@ func MetaLen(m Meta, payload []byte) int {
 		return metaFixed + len(payload)
 	case m.Type == TypeHash && m.FieldTTL != 0:
 		return metaFixed + 16
+	case m.Type == TypeStream && m.Stream.Tail != (StreamNode{}):
+		return metaFixed + 8*streamNodeFields
 	}
 	return metaFixed + 8*m.Type.Info().MetaFields
 }
@@ -201,6 +189,11 @@ func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 		s := m.Stream
 		for _, n := range []uint64{m.Size, s.LastID.Ms, s.LastID.Seq, s.MaxDeletedID.Ms, s.MaxDeletedID.Seq, s.EntriesAdded} {
 			dst = binary.BigEndian.AppendUint64(dst, n)
+		}
+		if t := s.Tail; t != (StreamNode{}) {
+			for _, n := range []uint64{t.First.Ms, t.First.Seq, t.Last.Ms, t.Last.Seq, t.Live, t.Deleted, t.Bytes, t.Fields, t.FieldsHash} {
+				dst = binary.BigEndian.AppendUint64(dst, n)
+			}
 		}
 	case m.Type == TypeHash && m.FieldTTL != 0:
 		dst = binary.BigEndian.AppendUint64(dst, m.Size)
@@ -263,12 +256,19 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 		}
 		return m, nil, nil
 	case m.Type == TypeStream:
-		if len(rest) != 8*m.Type.Info().MetaFields {
+		if len(rest) != 8*m.Type.Info().MetaFields && len(rest) != 8*streamNodeFields {
 			return Meta{}, nil, ErrCorrupt
 		}
 		u := func(i int) uint64 { return binary.BigEndian.Uint64(rest[8*i:]) }
 		m.Size = u(0)
 		m.Stream = StreamMeta{LastID: StreamID{u(1), u(2)}, MaxDeletedID: StreamID{u(3), u(4)}, EntriesAdded: u(5)}
+		if len(rest) > 8*m.Type.Info().MetaFields {
+			m.Stream.Tail = StreamNode{First: StreamID{u(6), u(7)}, Last: StreamID{u(8), u(9)}, Live: u(10), Deleted: u(11),
+				Bytes: u(12), Fields: u(13), FieldsHash: u(14)}
+			if m.Stream.Tail == (StreamNode{}) { // written without it
+				return Meta{}, nil, ErrCorrupt
+			}
+		}
 		return m, nil, nil
 	case m.Type.IsCollection():
 		if len(rest) != 8*m.Type.Info().MetaFields {
@@ -581,19 +581,6 @@ func PrefixEnd(p []byte) []byte {
 	return nil
 }
 
-// Stream sub-key fields. Every field of a stream's sub-keys starts with a
-// tag byte, so that its families stay apart under the key's version:
-// entries (tag 0) come first, in ID order; tags 1-4 hold consumer groups
-// (groups, consumers, the pending-entries list and its per-consumer index;
-// see actors/types/rstream/groups.go).
-const (
-	StreamTagEntry    byte = 0
-	StreamTagGroup    byte = 1 // group name -> its record
-	StreamTagConsumer byte = 2 // group | consumer -> its record
-	StreamTagPending  byte = 3 // group | ID -> the pending entry
-	StreamTagOwner    byte = 4 // group | consumer | ID -> "" (per-consumer index)
-)
-
 // ChunkField returns the sub-key field of a chunked string's chunk i.
 func ChunkField(i uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i) }
 
@@ -603,61 +590,6 @@ func DecodeChunkField(f []byte) (uint64, error) {
 		return 0, ErrCorrupt
 	}
 	return binary.BigEndian.Uint64(f), nil
-}
-
-// StreamEntryField returns the sub-key field of entry id: 0 | ms | seq.
-func StreamEntryField(id StreamID) []byte {
-	b := make([]byte, 0, 17)
-	b = append(b, StreamTagEntry)
-	b = binary.BigEndian.AppendUint64(b, id.Ms)
-	return binary.BigEndian.AppendUint64(b, id.Seq)
-}
-
-// DecodeStreamEntryField decodes an entry field.
-func DecodeStreamEntryField(f []byte) (StreamID, error) {
-	if len(f) != 17 || f[0] != StreamTagEntry {
-		return StreamID{}, ErrCorrupt
-	}
-	return StreamID{binary.BigEndian.Uint64(f[1:]), binary.BigEndian.Uint64(f[9:])}, nil
-}
-
-// AppendStreamFields encodes an entry's field-value pairs: count (4), then
-// each string as length (4) | bytes.
-func AppendStreamFields(dst []byte, pairs [][]byte) []byte {
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(pairs)))
-	for _, p := range pairs {
-		dst = binary.BigEndian.AppendUint32(dst, uint32(len(p)))
-		dst = append(dst, p...)
-	}
-	return dst
-}
-
-// DecodeStreamFields decodes AppendStreamFields' encoding (aliasing v).
-func DecodeStreamFields(v []byte) ([][]byte, error) {
-	if len(v) < 4 {
-		return nil, ErrCorrupt
-	}
-	n := binary.BigEndian.Uint32(v)
-	v = v[4:]
-	if uint64(n)*4 > uint64(len(v)) {
-		return nil, ErrCorrupt
-	}
-	out := make([][]byte, 0, n)
-	for i := uint32(0); i < n; i++ {
-		if len(v) < 4 {
-			return nil, ErrCorrupt
-		}
-		l := binary.BigEndian.Uint32(v)
-		if uint64(l) > uint64(len(v)-4) {
-			return nil, ErrCorrupt
-		}
-		out = append(out, v[4:4+l])
-		v = v[4+l:]
-	}
-	if len(v) != 0 {
-		return nil, ErrCorrupt
-	}
-	return out, nil
 }
 
 // ClusterMemberKey is the system key of cluster node id's member record

@@ -226,6 +226,8 @@ func FuzzDecodeMeta(f *testing.F) {
 	f.Add(AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 1, Tail: 2}, nil))
 	f.Add(AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 9}, nil))
 	f.Add(AppendMeta(nil, Meta{Type: TypeStream, Version: 1, Size: 2, Stream: StreamMeta{LastID: StreamID{5, 1}, EntriesAdded: 3}}, nil))
+	f.Add(AppendMeta(nil, Meta{Type: TypeStream, Version: 1, Size: 2, Stream: StreamMeta{LastID: StreamID{5, 1}, EntriesAdded: 3,
+		Tail: StreamNode{First: StreamID{5, 0}, Last: StreamID{5, 1}, Live: 2, Bytes: 40}}}, nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, payload, err := DecodeMeta(b)
 		if err != nil {
@@ -286,10 +288,24 @@ func FuzzScoreOrder(f *testing.F) {
 
 func TestStreamMetaAndFields(t *testing.T) {
 	m := Meta{Type: TypeStream, ExpireAt: 5, Version: 7, Size: 3, Stream: StreamMeta{
-		LastID: StreamID{Ms: 10, Seq: 2}, MaxDeletedID: StreamID{Ms: 9, Seq: 1}, EntriesAdded: 4}}
-	got, payload, err := DecodeMeta(AppendMeta(nil, m, nil))
-	if err != nil || got != m || payload != nil {
+		LastID: StreamID{Ms: 10, Seq: 2}, MaxDeletedID: StreamID{Ms: 9, Seq: 1}, EntriesAdded: 4,
+		Tail: StreamNode{First: StreamID{8, 0}, Last: StreamID{10, 2}, Live: 2, Deleted: 1, Bytes: 70, Fields: 1, FieldsHash: 99}}}
+	enc := AppendMeta(nil, m, nil)
+	got, payload, err := DecodeMeta(enc)
+	if err != nil || got != m || payload != nil || len(enc) != MetaLen(m, nil) {
 		t.Fatalf("stream meta round trip: %+v %q %v", got, payload, err)
+	}
+	// A meta written before nodes were kept: no tail node.
+	legacy := enc[:metaFixed+8*TypeStream.Info().MetaFields]
+	if got, _, err := DecodeMeta(legacy); err != nil || !got.Stream.Tail.Empty() || got.Stream.EntriesAdded != 4 || got.Size != 3 {
+		t.Fatalf("legacy stream meta: %+v %v", got, err)
+	}
+	node := StreamNode{First: StreamID{3, 4}, Last: StreamID{5, 6}, Live: 7, Deleted: 8}
+	if got, err := DecodeStreamNode(StreamNodeField(node.First), AppendStreamNode(nil, node)); err != nil || got != node {
+		t.Fatalf("stream node round trip: %+v %v", got, err)
+	}
+	if _, err := DecodeStreamNode(StreamEntryField(node.First), AppendStreamNode(nil, node)); err == nil {
+		t.Error("an entry field decoded as a node")
 	}
 	if _, _, err := DecodeMeta(AppendMeta(nil, m, nil)[:40]); err == nil {
 		t.Error("a truncated stream meta decoded")

@@ -15,7 +15,12 @@
 //	             | size (8, collections only)
 //	             | head (8) | tail (8)            (lists only)
 //	             | last ID (16) | max deleted ID (16) | entries added (8)
-//	                                              (streams only; IDs ms|seq)
+//	             [| tail node: first ID (16) | last ID (16) | live (8)
+//	             | deleted (8) | bytes (8) | fields (8) | fields hash (8)]
+//	                                              (streams only; IDs ms|seq;
+//	                                              no tail node: none, or a
+//	                                              stream written before
+//	                                              nodes were kept)
 //	             | payload                        (inline strings)
 //	             | field TTL (8)                  (hashes with field TTLs,
 //	                                              encoding 1: at or before
@@ -32,7 +37,9 @@
 //	stream entry sub-key field 0 | ms (8) | seq (8) -> count (4)
 //	             | (len (4) | field or value)...; fields with tags 1-4 hold
 //	             consumer groups: 1 group, 2 consumer, 3 pending entry,
-//	             4 per-consumer pending index (rstream/groups.go)
+//	             4 per-consumer pending index (rstream/groups.go); tag 5
+//	             | first ID (16) -> live (8) | deleted (8) | last ID (16)
+//	             is a closed node of Redis's radix tree (StreamNode)
 //	zset score   'z' | slot | len(userkey) (4) | userkey | version (8)
 //	             | sortable score (8) | member     -> ""
 //	field TTLs   a hash version's score range holds its fields' TTLs:

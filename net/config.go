@@ -361,6 +361,14 @@ type runtimeConf struct {
 	// minReplicas and minReplicasLag are min-replicas-to-write and
 	// min-replicas-max-lag (seconds).
 	minReplicas, minReplicasLag atomic.Int64
+	// streamNodeEntries and streamNodeBytes are stream-node-max-entries
+	// and stream-node-max-bytes.
+	streamNodeEntries, streamNodeBytes atomic.Int64
+}
+
+// StreamNodeLimits implements command.Config.
+func (vw configRole) StreamNodeLimits() (entries, bytes int64) {
+	return vw.s.rt.streamNodeEntries.Load(), vw.s.rt.streamNodeBytes.Load()
 }
 
 // ConfigGet implements command.Server.
@@ -437,6 +445,16 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 		"busy-reply-threshold": func(value string) error {
 			ms, _ := strconv.ParseInt(value, 10, 64)
 			s.busyMs.Store(ms)
+			return nil
+		},
+		"stream-node-max-entries": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.streamNodeEntries.Store(n)
+			return nil
+		},
+		"stream-node-max-bytes": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.streamNodeBytes.Store(n)
 			return nil
 		},
 		"slowlog-log-slower-than": func(value string) error {
@@ -601,7 +619,8 @@ func (s *Server) initConfig() {
 	s.rt.outPubSub.Store(int64(o.OutputLimitPubSub))
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
 		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time",
-		"replica-read-only", "replica-serve-stale-data", "min-replicas-to-write", "min-replicas-max-lag"} {
+		"replica-read-only", "replica-serve-stale-data", "min-replicas-to-write", "min-replicas-max-lag",
+		"stream-node-max-entries", "stream-node-max-bytes"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

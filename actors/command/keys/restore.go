@@ -239,8 +239,10 @@ func restoreStream(c *command.Ctx, key []byte, v *rdb.Stream) error {
 	if err != nil {
 		return err
 	}
+	entries, bytes := c.StreamNodeLimits()
+	lim := rstream.NodeLimits{Entries: entries, Bytes: bytes}
 	for _, e := range v.Entries {
-		if err := s.Add(e.ID, e.Fields); err != nil {
+		if err := s.Add(e.ID, e.Fields, lim); err != nil {
 			return err
 		}
 	}

@@ -1,15 +1,13 @@
 package stream
 
 import (
+	"math"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rstream"
 	"github.com/rekv/rekv/codec"
 )
-
-// nodeEntries is Redis's stream-node-max-entries: approximate trimming
-// drops whole groups of this many oldest entries.
-const nodeEntries = 100
 
 // trimSpec is a MAXLEN or MINID trimming strategy (XADD, XTRIM).
 type trimSpec struct {
@@ -77,7 +75,7 @@ func (t *trimSpec) parseTrimOption(args [][]byte, i int) (int, error) {
 // check reports Redis's errors for LIMIT misuse.
 func (t *trimSpec) check() error {
 	switch {
-	case t.hasLim && !t.set:
+	case t.hasLim && t.limit != 0 && !t.set:
 		return rerr.Errorf("ERR syntax error, LIMIT cannot be used without specifying a trimming strategy")
 	case t.hasLim && !t.approx:
 		return rerr.Errorf("ERR syntax error, LIMIT cannot be used without the special ~ option")
@@ -85,47 +83,20 @@ func (t *trimSpec) check() error {
 	return nil
 }
 
-// apply trims s and returns how many entries it deleted.
-func (t *trimSpec) apply(s *rstream.Stream) (int64, error) {
+// apply trims s, with the node limits of the server c runs on, and
+// returns how many entries it deleted. An approximate trim without LIMIT
+// removes at most 100 nodes' worth of entries, as in Redis.
+func (t *trimSpec) apply(c *command.Ctx, s *rstream.Stream) (int64, error) {
 	if !t.set {
 		return 0, nil
 	}
-	drop := func(length int64, id codec.StreamID) bool {
-		if t.maxLen {
-			return length > t.length
+	a := rstream.TrimArgs{MaxLen: t.maxLen, Len: t.length, MinID: t.minID, Approx: t.approx}
+	if t.approx {
+		entries, _ := c.StreamNodeLimits()
+		a.Limit = 100 * min(entries, math.MaxInt64/100)
+		if t.hasLim {
+			a.Limit = t.limit
 		}
-		return id.Less(t.minID)
 	}
-	if !t.approx {
-		return s.TrimBefore(drop, 0)
-	}
-	limit := int64(100 * nodeEntries)
-	if t.hasLim && t.limit > 0 {
-		limit = t.limit
-	}
-	if t.hasLim && t.limit == 0 {
-		limit = -1 // no limit
-	}
-	var deleted int64
-	for {
-		group := min(int64(nodeEntries), s.Len())
-		if group == 0 || limit >= 0 && deleted+group > limit {
-			return deleted, nil
-		}
-		es, err := s.Range(codec.StreamID{}, rstream.MaxID, false, group)
-		if err != nil {
-			return deleted, err
-		}
-		if t.maxLen && s.Len()-group < t.length || !t.maxLen && !es[len(es)-1].ID.Less(t.minID) {
-			return deleted, nil
-		}
-		ids := make([]codec.StreamID, len(es))
-		for i, e := range es {
-			ids[i] = e.ID
-		}
-		if err := s.TrimIDs(ids); err != nil {
-			return deleted, err
-		}
-		deleted += int64(len(ids))
-	}
+	return s.Trim(a)
 }

@@ -88,7 +88,7 @@ func TestStreamWorkIndependentOfLength(t *testing.T) {
 	if r, _ := work("xlen big"); r > 1 {
 		t.Fatalf("XLEN read %d", r)
 	}
-	if r, w := work("xtrim big maxlen ~ " + strconv.Itoa(big-150)); r > 3*(nodeEntries+1) || w > nodeEntries+1 {
+	if r, w := work("xtrim big maxlen ~ " + strconv.Itoa(big-150)); r > 3*(100+1) || w > 100+1 {
 		t.Fatalf("XTRIM ~ removing one node: %d reads %d writes", r, w)
 	}
 }

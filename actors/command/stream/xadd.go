@@ -104,12 +104,13 @@ func (x *xadd) Run(c *command.Ctx) error {
 	if !last.Less(id) {
 		return rerr.Errorf("ERR The ID specified in XADD is equal or smaller than the target stream top item")
 	}
-	if err := s.Add(id, x.fields); err != nil {
+	entries, bytes := c.StreamNodeLimits()
+	if err := s.Add(id, x.fields, rstream.NodeLimits{Entries: entries, Bytes: bytes}); err != nil {
 		return err
 	}
 	s.Note(uint16(command.NotifyStream), "xadd")
 	if x.trim.set {
-		n, err := x.trim.apply(s)
+		n, err := x.trim.apply(c, s)
 		if err != nil {
 			return err
 		}

@@ -8,9 +8,8 @@ import (
 )
 
 // XINFO STREAM key [FULL [COUNT count]], XINFO GROUPS key, XINFO CONSUMERS
-// key group. radix-tree-keys and radix-tree-nodes describe Redis's
-// internal tree; rekv reports the values that tree would have for entries
-// packed 100 to a node (exact for streams of up to 100 entries).
+// key group. radix-tree-keys and radix-tree-nodes are those of Redis's
+// internal tree (rstream.Stream.Tree).
 type xinfoStream struct {
 	key   []byte
 	full  bool
@@ -66,18 +65,21 @@ func (x *xinfoStream) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
+	keys, nodes, err := s.Tree()
+	if err != nil {
+		return err
+	}
 	n := 10
 	if x.full {
 		n = 9
 	}
 	c.W.Map(n)
-	nodes := (s.Len() + nodeEntries - 1) / nodeEntries
 	c.W.BulkString("length")
 	c.W.Int(s.Len())
 	c.W.BulkString("radix-tree-keys")
-	c.W.Int(nodes)
+	c.W.Int(keys)
 	c.W.BulkString("radix-tree-nodes")
-	c.W.Int(nodes + 1)
+	c.W.Int(nodes)
 	c.W.BulkString("last-generated-id")
 	c.W.BulkString(formatID(m.LastID))
 	c.W.BulkString("max-deleted-entry-id")

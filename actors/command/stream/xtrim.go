@@ -41,7 +41,7 @@ func (x *xtrim) Run(c *command.Ctx) error {
 	}
 	var n int64
 	if s != nil {
-		if n, err = x.trim.apply(s); err != nil {
+		if n, err = x.trim.apply(c, s); err != nil {
 			return err
 		}
 		if n > 0 && x.trim.approx { // exact, to the length left here

@@ -36,13 +36,17 @@ func (s *Stream) Len() int64 { return s.c.Size() }
 // Meta returns the last ID, largest deleted ID and entries added.
 func (s *Stream) Meta() codec.StreamMeta { return s.c.Stream() }
 
-// Add appends an entry; id must be greater than the last ID (callers
-// check, with Redis's errors).
-func (s *Stream) Add(id codec.StreamID, fields [][]byte) error {
+// Add appends an entry, in the tail node unless lim says it is full;
+// id must be greater than the last ID (callers check, with Redis's
+// errors).
+func (s *Stream) Add(id codec.StreamID, fields [][]byte, lim NodeLimits) error {
 	if err := s.c.Put(codec.StreamEntryField(id), codec.AppendStreamFields(nil, fields)); err != nil {
 		return err
 	}
 	m := s.c.Stream()
+	if err := s.appendToNode(&m, id, fields, lim); err != nil {
+		return err
+	}
 	m.LastID = id
 	m.EntriesAdded++
 	s.c.Signal() // clients blocked in XREAD on this key are served after the commit
@@ -96,7 +100,9 @@ func (s *Stream) First(last bool) (Entry, bool, error) {
 }
 
 // Delete removes the entries with the given IDs and returns how many
-// existed; the largest deleted ID is kept in the meta.
+// existed; the largest deleted ID is kept in the meta. Each counts as
+// deleted in its node, and a node left with no live entry goes (as
+// Redis's XDEL removes it).
 func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 	var n int64
 	m := s.c.Stream()
@@ -112,6 +118,17 @@ func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 		if err := s.c.Remove(f); err != nil {
 			return 0, err
 		}
+		nd, ok, err := s.nodeOf(m, id)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			nd.Live -= min(nd.Live, 1)
+			nd.Deleted++
+			if err := s.setNode(&m, nd, nd.Live == 0); err != nil {
+				return 0, err
+			}
+		}
 		if m.MaxDeletedID.Less(id) {
 			m.MaxDeletedID = id
 		}
@@ -123,59 +140,16 @@ func (s *Stream) Delete(ids []codec.StreamID) (int64, error) {
 	return n, s.c.SetStream(m, s.Len()-n)
 }
 
-// TrimBefore deletes the oldest entries while keep(len, id) says to drop
-// them (MAXLEN: len > maxlen; MINID: id < minid), at most limit of them
-// (limit <= 0: no limit), and returns how many it deleted.
-func (s *Stream) TrimBefore(drop func(length int64, id codec.StreamID) bool, limit int64) (int64, error) {
-	var ids []codec.StreamID
-	length := s.Len()
-	from := s.c.Head() // past the entries earlier trims deleted
-	if from == nil {
-		from = codec.StreamEntryField(codec.StreamID{})
-	}
-	first := true
-	err := s.c.Scan(from, []byte{codec.StreamTagGroup}, false, 0, func(f, _ []byte) (bool, error) {
-		if first {
-			s.c.SetHead(f) // live now, so no later append or rollback hides an entry before it
-			first = false
-		}
-		id, err := codec.DecodeStreamEntryField(f)
-		if err != nil {
-			return false, err
-		}
-		if !drop(length-int64(len(ids)), id) || limit > 0 && int64(len(ids)) >= limit {
-			return false, nil
-		}
-		ids = append(ids, id)
-		return true, nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return int64(len(ids)), s.TrimIDs(ids)
-}
-
-// TrimIDs deletes entries the caller read from the stream's start (they
-// exist), as trimming does: the largest deleted ID stays as it was, as in
-// Redis 7.0.
-func (s *Stream) TrimIDs(ids []codec.StreamID) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	for _, id := range ids {
-		if err := s.c.Remove(codec.StreamEntryField(id)); err != nil {
-			return err
-		}
-	}
-	return s.c.SetStream(s.c.Stream(), s.Len()-int64(len(ids)))
-}
-
 // Create makes an empty stream exist (XADD with MAXLEN 0, XGROUP CREATE
 // MKSTREAM).
 func (s *Stream) Create() error { return s.c.SetStream(s.c.Stream(), s.Len()) }
 
-// SetMeta sets the last ID, largest deleted ID and entries added (XSETID).
-func (s *Stream) SetMeta(m codec.StreamMeta) error { return s.c.SetStream(m, s.Len()) }
+// SetMeta sets the last ID, largest deleted ID and entries added (XSETID,
+// RESTORE); the tail node stays.
+func (s *Stream) SetMeta(m codec.StreamMeta) error {
+	m.Tail = s.c.Stream().Tail
+	return s.c.SetStream(m, s.Len())
+}
 
 // Note records a keyspace event for the stream's key.
 func (s *Stream) Note(class uint16, event string) { s.c.Note(class, event) }
