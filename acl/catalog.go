@@ -8,10 +8,11 @@ import (
 	"strings"
 )
 
-// Categories lists Redis's ACL categories in Redis's order (ACL CAT).
+// Categories lists Redis's ACL categories in Redis's order (ACL CAT), and
+// Redis 8's categories of the built-in types rekv serves.
 var categoryOrder = []string{"keyspace", "read", "write", "set", "sortedset", "list", "hash", "string", "bitmap",
 	"hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection",
-	"transaction", "scripting"}
+	"transaction", "scripting", "bloom"}
 
 // Categories returns Redis's ACL categories in Redis's order.
 func Categories() []string { return slices.Clone(categoryOrder) }

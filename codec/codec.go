@@ -60,6 +60,7 @@ const (
 	TypeSet    Type = 4
 	TypeZSet   Type = 5
 	TypeStream Type = 6
+	TypeBloom  Type = 7 // RedisBloom's Bloom filter (TYPE MBbloom--)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

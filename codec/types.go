@@ -1,5 +1,7 @@
 package codec
 
+import "strings"
+
 // TypeInfo is what rekv knows of one Redis type, in one place: the name
 // TYPE reports, whether its members live under sub-keys (counted in
 // Meta.Size, removed by the GC with the key's version), how many 8-byte
@@ -27,6 +29,9 @@ var typeTable = [...]TypeInfo{
 	TypeSet:    {Name: "set", Collection: true, MetaFields: 1, RDB: 2, Encodings: []string{"intset", "hashtable"}},
 	TypeZSet:   {Name: "zset", Collection: true, MetaFields: 1, RDB: 5, Encodings: []string{"listpack", "skiplist"}},
 	TypeStream: {Name: "stream", Collection: true, MetaFields: 6, EmptyStays: true, RDB: 19, Encodings: []string{"stream"}},
+	// Module types: Redis reports RDB type 7 (a module value) and
+	// encoding "raw" for them.
+	TypeBloom: {Name: "MBbloom--", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.
@@ -52,10 +57,10 @@ func Types() []Type {
 	return out
 }
 
-// ParseType maps a TYPE name (lower case) to its Type, or TypeNone.
+// ParseType maps a TYPE name (in any case) to its Type, or TypeNone.
 func ParseType(name string) Type {
 	for _, t := range Types() {
-		if t.String() == name {
+		if strings.EqualFold(t.String(), name) {
 			return t
 		}
 	}

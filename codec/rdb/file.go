@@ -30,19 +30,18 @@ const (
 	opEOF        = 255
 )
 
-// Module value types: their values are a module's own encoding.
-const (
-	typeModulePreGA = 6
-	typeModule2     = 7
-)
+// typeModulePreGA is a module value type of Redis 4.0 release
+// candidates (TypeModule2 is the current one).
+const typeModulePreGA = 6
 
 // MaxFileVersion is the newest RDB file version ReadFile reads (Redis
 // 7.4's); the types and opcodes it knows are those of Redis 7.0 and the
 // hash field expiries and slot information of later versions.
 const MaxFileVersion = 12
 
-// ErrModule is a file holding module data (a module's value type or
-// auxiliary data), which rekv cannot load.
+// ErrModule is a file holding module data rekv cannot load: a module's
+// auxiliary data, or a value of a module type other than RedisBloom's
+// Bloom filter.
 var ErrModule = errors.New("rdb: the file holds module data, which rekv cannot load")
 
 // Entry is one key of a file: its database, name, value, and expiry
@@ -152,7 +151,7 @@ func ReadFile(b []byte, h FileHandler) (version int, err error) {
 			}
 		case OpFunctionPreGA:
 			return version, ErrFunctionPreGA
-		case opModuleAux, typeModulePreGA, typeModule2:
+		case opModuleAux, typeModulePreGA:
 			return version, ErrModule
 		default: // a key: its value's type, its name, its value
 			key, err := r.str()

@@ -137,7 +137,7 @@ func TestReadFile(t *testing.T) {
 		{"not RDB", []byte("RESP0010\xff"), ErrFormat},
 		{"version 13", sealFile([]byte("REDIS0013")), ErrFormat},
 		{"version text", sealFile([]byte("REDIS00x1")), ErrFormat},
-		{"module value", sealFile(append([]byte("REDIS0010"), typeModule2, 1, 'k', 0)), ErrModule},
+		{"module value", sealFile(append([]byte("REDIS0010"), TypeModule2, 1, 'k', 0)), ErrModule},
 		{"module aux", sealFile(append([]byte("REDIS0010"), opModuleAux, 0)), ErrModule},
 		{"pre-GA function", sealFile(append([]byte("REDIS0010"), OpFunctionPreGA, 0)), ErrFunctionPreGA},
 		{"unknown type", sealFile(append([]byte("REDIS0010"), 99, 1, 'k', 0)), ErrFormat},

@@ -268,8 +268,8 @@ func lzfDecompress(in []byte, n int) ([]byte, error) {
 }
 
 // Value is a decoded DUMP body: its kind (TypeString, TypeList, TypeSet,
-// TypeZSet2, TypeHash or TypeStream2, whatever encoding it came in) and
-// its contents.
+// TypeZSet2, TypeHash, TypeStream2 or TypeModule2, whatever encoding it
+// came in) and its contents.
 type Value struct {
 	Type   byte
 	String []byte
@@ -277,6 +277,7 @@ type Value struct {
 	Scores []float64 // sorted-set scores, one per member in Elems
 	TTLs   []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
 	Stream *Stream   // TypeStream2
+	Bloom  *Bloom    // TypeModule2: a RedisBloom filter
 }
 
 // maxElems bounds a decoded collection's announced length before it is
@@ -426,6 +427,16 @@ func (r *reader) value(t byte) (Value, error) {
 			return Value{}, ErrFormat
 		}
 		v.Type, v.Stream = TypeStream2, s
+		return v, nil
+	case TypeModule2:
+		b, err := r.module()
+		if errors.Is(err, ErrModule) {
+			return Value{}, err
+		}
+		if err != nil {
+			return Value{}, ErrFormat
+		}
+		v.Bloom = b
 		return v, nil
 	}
 	return Value{}, ErrFormat

@@ -75,6 +75,10 @@ func FuzzDecode(f *testing.F) {
 	if body, err := Verify([]byte(redisStream)); err == nil {
 		f.Add(body)
 	}
+	if body, err := Verify(DumpBloom(&Bloom{Items: 1, Options: 5, Expansion: 2, Links: []BloomLink{
+		{Capacity: 10, Error: 0.005, Hashes: 8, BPE: 11.03, Bits: 128, Data: make([]byte, 16), Items: 1}}})); err == nil {
+		f.Add(body)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = Decode(b)
 		if body, err := Verify(b); err == nil {
@@ -142,7 +146,7 @@ func TestListpackEncodings(t *testing.T) {
 // descriptor table is the one this package writes and reads for it.
 func TestTypeTableRDB(t *testing.T) {
 	want := map[codec.Type]byte{codec.TypeString: TypeString, codec.TypeHash: TypeHash, codec.TypeList: TypeList,
-		codec.TypeSet: TypeSet, codec.TypeZSet: TypeZSet2, codec.TypeStream: TypeStream2}
+		codec.TypeSet: TypeSet, codec.TypeZSet: TypeZSet2, codec.TypeStream: TypeStream2, codec.TypeBloom: TypeModule2}
 	for _, ty := range codec.Types() {
 		w, ok := want[ty]
 		if !ok {

@@ -2,6 +2,7 @@ package all
 
 import (
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/command/bloom"
 	"github.com/rekv/rekv/actors/command/geo"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/hll"
@@ -32,6 +33,7 @@ func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry 
 		command.WithClass(command.NotifyStream, stream.Commands()),
 		command.WithClass(command.NotifyString, hll.Commands()),
 		command.WithClass(command.NotifyZSet, geo.Commands()),
+		command.WithClass(command.NotifyModule, bloom.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s)}, extra...)...)

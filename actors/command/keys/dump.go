@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rbloom"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -112,10 +113,33 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if p, err = dumpStream(c, d.key); err != nil {
 			return nil, false, err
 		}
+	case codec.TypeBloom:
+		if p, err = dumpBloom(c, d.key); err != nil {
+			return nil, false, err
+		}
 	default:
 		return nil, false, rerr.ErrWrongType
 	}
 	return p, true, nil
+}
+
+// dumpBloom serializes the Bloom filter at key as RedisBloom does.
+func dumpBloom(c *command.Ctx, key []byte) ([]byte, error) {
+	f, err := rbloom.Open(c.Tx, key)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	ch := f.Chain
+	out := &rdb.Bloom{Items: ch.Items, Options: ch.Options, Expansion: ch.Expansion}
+	for i, l := range ch.Links {
+		bits, err := f.Bits(i)
+		if err != nil {
+			return nil, err
+		}
+		out.Links = append(out.Links, rdb.BloomLink{Capacity: l.Capacity, Error: l.Error, Hashes: l.Hashes, BPE: l.BPE,
+			Bits: l.Bits, N2: l.N2, Data: bits, Items: l.Items})
+	}
+	return rdb.DumpBloom(out), nil
 }
 
 // dumpStream serializes the stream at key with its groups.

@@ -3,6 +3,7 @@ package keys
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/types/rbloom"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -150,8 +151,12 @@ func (r restoreCmd) effect(c *command.Ctx, expireAt int64) {
 // empty, and (sets, hashes, sorted sets) with no member twice, as Redis
 // requires.
 func wellFormed(v rdb.Value) bool {
-	if v.Type == rdb.TypeStream2 {
+	switch v.Type {
+	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
+	case rdb.TypeModule2:
+		_, err := bloomChain(v.Bloom)
+		return err == nil
 	}
 	if len(v.Elems) == 0 {
 		return false
@@ -229,8 +234,32 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		return err
 	case rdb.TypeStream2:
 		return restoreStream(c, key, v.Stream)
+	case rdb.TypeModule2:
+		chain, err := bloomChain(v.Bloom)
+		if err != nil {
+			return err
+		}
+		bits := make([][]byte, len(v.Bloom.Links))
+		for i, l := range v.Bloom.Links {
+			bits[i] = l.Data
+		}
+		return rbloom.CreateFrom(c.Tx, key, chain, bits)
 	}
 	return errBadFormat
+}
+
+// bloomChain returns a decoded Bloom filter's header, checked as
+// BF.LOADCHUNK checks one.
+func bloomChain(b *rdb.Bloom) (rbloom.Chain, error) {
+	if b == nil {
+		return rbloom.Chain{}, errBadFormat
+	}
+	ch := rbloom.Chain{Items: b.Items, Options: b.Options, Expansion: b.Expansion}
+	for _, l := range b.Links {
+		ch.Links = append(ch.Links, rbloom.Link{Bytes: uint64(len(l.Data)), Bits: l.Bits, Items: l.Items, Error: l.Error,
+			BPE: l.BPE, Hashes: l.Hashes, Capacity: l.Capacity, N2: l.N2})
+	}
+	return rbloom.DecodeChain(ch.Encode())
 }
 
 // restoreStream writes a decoded stream with its groups at key.

@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"bytes"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
@@ -36,7 +38,7 @@ func (s scan) Run(c *command.Ctx) error {
 			return false, nil
 		}
 		seen++
-		if s.Matches(key) && (s.Type == nil || command.Is(s.Type, m.Type.String())) {
+		if s.Matches(key) && (s.Type == nil || bytes.EqualFold(s.Type, []byte(m.Type.String()))) {
 			out = append(out, command.Copy(key))
 		}
 		return true, nil

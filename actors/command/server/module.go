@@ -6,8 +6,10 @@ import (
 )
 
 // MODULE LIST / LOAD / LOADEX / UNLOAD / HELP: rekv loads no modules.
-// LIST answers an empty list; LOAD, LOADEX and UNLOAD answer what Redis
-// answers with its default enable-module-command (no), which rekv keeps.
+// LIST names the module of Redis 8's built-in types rekv serves, as Redis
+// 8 lists it (clients probe for it): "bf", the Bloom filter commands.
+// LOAD, LOADEX and UNLOAD answer what Redis answers with its default
+// enable-module-command (no), which rekv keeps.
 func moduleCommands() *command.Spec {
 	refuse := func(name string, arity int) *command.Spec {
 		return &command.Spec{Name: name, Arity: arity, Flags: command.Conn | command.NoScript,
@@ -31,7 +33,25 @@ var errModuleCommand = rerr.Errorf(`ERR MODULE command not allowed. If the enabl
 
 type moduleList struct{}
 
+// builtinModules are the modules MODULE LIST names: each module's name
+// and the version Redis 8.0 reports for it.
+var builtinModules = []struct {
+	name string
+	ver  int64
+}{{"bf", 80000}}
+
 func (moduleList) Run(c *command.Ctx) error {
-	c.W.Array(0)
+	c.W.Array(len(builtinModules))
+	for _, m := range builtinModules {
+		c.W.Map(4)
+		c.W.BulkString("name")
+		c.W.BulkString(m.name)
+		c.W.BulkString("ver")
+		c.W.Int(m.ver)
+		c.W.BulkString("path")
+		c.W.BulkString("")
+		c.W.BulkString("args")
+		c.W.Array(0)
+	}
 	return nil
 }

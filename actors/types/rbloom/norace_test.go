@@ -1,0 +1,5 @@
+//go:build !race
+
+package rbloom_test
+
+const raceEnabled = false

@@ -1,0 +1,163 @@
+package rdb
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+)
+
+// TypeModule2 is a module type's value (RDB_TYPE_MODULE_2): the module
+// type's 64-bit id (its 9-character name and encoding version), then
+// its data as opcode-tagged numbers and strings, to an EOF opcode.
+const TypeModule2 = 7
+
+// Module data opcodes.
+const (
+	modEOF    = 0
+	modSInt   = 1
+	modUInt   = 2
+	modFloat  = 3
+	modDouble = 4
+	modString = 5
+)
+
+// moduleCharset is the alphabet of module type names (6 bits a char).
+const moduleCharset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// moduleID encodes a module type's name and encoding version as Redis
+// does (moduleTypeEncodeId).
+func moduleID(name string, encver uint64) uint64 {
+	var id uint64
+	for i := range 9 {
+		id = id<<6 | uint64(strings.IndexByte(moduleCharset, name[i]))
+	}
+	return id<<10 | encver&1023
+}
+
+// Bloom is RedisBloom's Bloom filter ("MBbloom--", encoding version 4):
+// its item count, options, expansion and sub-filters.
+type Bloom struct {
+	Items     uint64
+	Options   uint32
+	Expansion uint32
+	Links     []BloomLink
+}
+
+// BloomLink is one sub-filter with its bits.
+type BloomLink struct {
+	Capacity uint64
+	Error    float64
+	Hashes   uint32
+	BPE      float64
+	Bits     uint64
+	N2       uint8
+	Data     []byte
+	Items    uint64
+}
+
+// bloomName and bloomEncVer identify RedisBloom's filter type.
+const (
+	bloomName   = "MBbloom--"
+	bloomEncVer = 4
+)
+
+// DumpBloom returns the DUMP payload of a Bloom filter, as RedisBloom
+// saves one (BFRdbSave), so Redis 8 restores it.
+func DumpBloom(b *Bloom) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(bloomName, bloomEncVer))
+	putUint := func(n uint64) { body = appendLen(append(body, modUInt), n) }
+	double := func(f float64) {
+		body = binary.LittleEndian.AppendUint64(append(body, modDouble), math.Float64bits(f))
+	}
+	putUint(b.Items)
+	putUint(uint64(len(b.Links)))
+	putUint(uint64(b.Options))
+	putUint(uint64(b.Expansion))
+	for _, l := range b.Links {
+		putUint(l.Capacity)
+		double(l.Error)
+		putUint(uint64(l.Hashes))
+		double(l.BPE)
+		putUint(l.Bits)
+		putUint(uint64(l.N2))
+		body = append(appendLen(append(body, modString), uint64(len(l.Data))), l.Data...)
+		putUint(l.Items)
+	}
+	return Seal(append(body, modEOF))
+}
+
+// module reads a module value: a Bloom filter (encoding versions 2 to 4)
+// is decoded; any other module type is ErrModule.
+func (r *reader) module() (*Bloom, error) {
+	id, special, err := r.length()
+	if err != nil || special {
+		return nil, ErrFormat
+	}
+	encver := id & 1023
+	if id>>10 != moduleID(bloomName, 0)>>10 {
+		return nil, ErrModule
+	}
+	if encver < 2 || encver > bloomEncVer {
+		return nil, ErrFormat
+	}
+	num := func(op byte) (uint64, error) {
+		c, err := r.byte()
+		if err != nil || c != op {
+			return 0, ErrFormat
+		}
+		if op == modDouble {
+			b, err := r.take(8)
+			if err != nil {
+				return 0, err
+			}
+			return binary.LittleEndian.Uint64(b), nil
+		}
+		n, special, err := r.length()
+		if err != nil || special {
+			return 0, ErrFormat
+		}
+		return n, nil
+	}
+	var vals [4]uint64
+	for i := range vals {
+		if i == 3 && encver < 4 {
+			vals[3] = 2 // filters saved before the expansion was kept grew by 2
+			continue
+		}
+		if vals[i], err = num(modUInt); err != nil {
+			return nil, err
+		}
+	}
+	if vals[1] == 0 || vals[1] > 1000 || vals[2] > math.MaxUint32 || vals[3] > math.MaxUint32 {
+		return nil, ErrFormat
+	}
+	b := &Bloom{Items: vals[0], Options: uint32(vals[2]), Expansion: uint32(vals[3])}
+	for range vals[1] {
+		var l BloomLink
+		var f [8]uint64
+		for i, op := range []byte{modUInt, modDouble, modUInt, modDouble, modUInt, modUInt} {
+			if f[i], err = num(op); err != nil {
+				return nil, err
+			}
+		}
+		if f[2] > math.MaxUint32 || f[5] > 63 {
+			return nil, ErrFormat
+		}
+		l.Capacity, l.Error, l.Hashes, l.BPE, l.Bits, l.N2 = f[0], math.Float64frombits(f[1]), uint32(f[2]),
+			math.Float64frombits(f[3]), f[4], uint8(f[5])
+		if c, err := r.byte(); err != nil || c != modString {
+			return nil, ErrFormat
+		}
+		if l.Data, err = r.str(); err != nil {
+			return nil, ErrFormat
+		}
+		if l.Items, err = num(modUInt); err != nil {
+			return nil, err
+		}
+		b.Links = append(b.Links, l)
+	}
+	if c, err := r.byte(); err != nil || c != modEOF {
+		return nil, ErrFormat
+	}
+	return b, nil
+}

@@ -1,0 +1,34 @@
+package rdb
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// A Bloom filter dumps as RedisBloom saves one and decodes back whole;
+// another module's value is ErrModule.
+func TestBloomRoundTrip(t *testing.T) {
+	b := &Bloom{Items: 3, Options: 5, Expansion: 2, Links: []BloomLink{
+		{Capacity: 100, Error: 0.005, Hashes: 8, BPE: 11.03, Bits: 1152, Data: make([]byte, 144), Items: 2},
+		{Capacity: 200, Error: 0.0025, Hashes: 9, BPE: 12.47, Bits: 2560, Data: []byte("bits"), Items: 1},
+	}}
+	b.Links[0].Data[7] = 0x81
+	body, err := Verify(DumpBloom(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Decode(body)
+	if err != nil || v.Type != TypeModule2 || !reflect.DeepEqual(v.Bloom, b) {
+		t.Fatalf("decoded %+v (%v), want %+v", v.Bloom, err, b)
+	}
+	// The module id names MBbloom-- at encoding version 4.
+	if id := moduleID("MBbloom--", 4); id&1023 != 4 || id>>10 == 0 {
+		t.Fatalf("module id %x", id)
+	}
+	other := Seal(appendLen([]byte{TypeModule2}, moduleID("ReJSON-RL", 3)))
+	body, _ = Verify(other)
+	if _, err := Decode(body); !errors.Is(err, ErrModule) {
+		t.Fatalf("another module's value: %v", err)
+	}
+}
