@@ -2,21 +2,31 @@ package codec
 
 import "encoding/binary"
 
-// A Bloom filter (TypeBloom) keeps, under its key's version, the chain's
-// header at BloomHeaderField, in the layout of RedisBloom's SCANDUMP
-// header (rbloom), and each sub-filter's bits in chunks of BloomChunk
-// bytes at BloomChunkField(filter, chunk); a chunk never written reads
-// as zeros. The meta's size is the number of items added.
+// A Bloom filter (TypeBloom) keeps, under its key's version, its header
+// in the layout of RedisBloom's SCANDUMP header (rbloom), split so each
+// piece fits the member cache: the chain's fixed part at
+// BloomHeaderField, each sub-filter's at BloomLinkField(filter); and each
+// sub-filter's bits in chunks of BloomChunk bytes at
+// BloomChunkField(filter, chunk); a chunk never written reads as zeros.
+// The meta's size is the number of items added.
 
-// BloomChunk is the size of a Bloom filter's bit chunks. Part of the
+// BloomChunk is the size of a Bloom filter's bit chunks: small enough
+// for the shard's member cache (store.MaxCachedMember), so the chunks an
+// item's bits fall in are read from memory once warm. Part of the
 // format: never change it.
-const BloomChunk = 512
+const BloomChunk = 64
 
 // Bloom sub-key field tags.
 const (
 	BloomTagHeader byte = 0
 	BloomTagChunk  byte = 1
+	BloomTagLink   byte = 2
 )
+
+// BloomLinkField returns the field of sub-filter f's header: 2 | f (4).
+func BloomLinkField(f uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{BloomTagLink}, f)
+}
 
 // BloomHeaderField is the field of a Bloom filter's header.
 var BloomHeaderField = []byte{BloomTagHeader}
@@ -36,9 +46,9 @@ func BloomChunkField(f uint32, i uint64) []byte {
 // a chunk never written reads as zeros. The meta's size is the total of
 // every increment.
 
-// CMSChunk is the size of a sketch's counter chunks. Part of the format:
-// never change it.
-const CMSChunk = 512
+// CMSChunk is the size of a sketch's counter chunks (16 counters; cached
+// as Bloom chunks are). Part of the format: never change it.
+const CMSChunk = 64
 
 // CMSHeaderField is the field of a sketch's dimensions.
 var CMSHeaderField = []byte{0}

@@ -1,6 +1,7 @@
 package rbloom
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 
@@ -16,8 +17,10 @@ type Filter struct {
 	// sub-filter and index; dirty are those to write.
 	chunks map[chunkRef][]byte
 	dirty  map[chunkRef]bool
-	// changed is set once the header differs from what is stored.
+	// changed is set once the header differs from what is stored;
+	// stored is how many sub-filters' headers are.
 	changed bool
+	stored  int
 }
 
 type chunkRef struct {
@@ -38,18 +41,30 @@ func Open(tx *store.Tx, key []byte) (*Filter, error) {
 	if err != nil || c == nil {
 		return nil, err
 	}
-	v, ok, err := c.Get(codec.BloomHeaderField)
+	fixed, ok, err := c.Get(codec.BloomHeaderField)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	n := FixedLinks(fixed)
+	if !ok || n == 0 || n > maxLinks {
 		return nil, codec.ErrCorrupt
 	}
-	ch, err := DecodeChain(v)
+	hdr := append(make([]byte, 0, headerFixed+headerLink*n), fixed...)
+	for i := range n {
+		v, ok, err := c.Get(codec.BloomLinkField(uint32(i)))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, codec.ErrCorrupt
+		}
+		hdr = append(hdr, v...)
+	}
+	ch, err := DecodeChain(hdr)
 	if err != nil {
 		return nil, codec.ErrCorrupt
 	}
-	return &Filter{c: c, Chain: ch}, nil
+	return &Filter{c: c, Chain: ch, stored: len(ch.Links)}, nil
 }
 
 // Create makes key an empty filter with chain (the key must not exist).
@@ -62,11 +77,20 @@ func Create(tx *store.Tx, key []byte, chain Chain) (*Filter, error) {
 	return f, f.save()
 }
 
-// save writes the header and the meta's item count.
+// save writes the header (its fixed part, the part of the sub-filter
+// that was newest when the filter was opened, which counts the items
+// added to it, and those of sub-filters added since; older ones never
+// change) and the meta's item count.
 func (f *Filter) save() error {
-	if err := f.c.Put(codec.BloomHeaderField, f.Chain.Encode()); err != nil {
+	if err := f.c.Put(codec.BloomHeaderField, f.Chain.EncodeFixed()); err != nil {
 		return err
 	}
+	for i := max(f.stored-1, 0); i < len(f.Chain.Links); i++ {
+		if err := f.c.Put(codec.BloomLinkField(uint32(i)), f.Chain.EncodeLink(i)); err != nil {
+			return err
+		}
+	}
+	f.stored = len(f.Chain.Links)
 	return f.c.Grow(int64(f.Chain.Items) - f.c.Size())
 }
 
@@ -217,18 +241,11 @@ func (f *Filter) ScanDump(iter int64, max uint64) (int64, []byte, error) {
 		}
 		off := pos - seek
 		n := min(max, lk.Bytes-off)
-		out := make([]byte, 0, n)
-		for at := off; at < off+n; {
-			b, ref, err := f.chunk(uint32(l), at)
-			if err != nil {
-				return 0, nil, err
-			}
-			from := at - ref.index*codec.BloomChunk
-			take := min(uint64(len(b))-from, off+n-at)
-			out = append(out, b[from:from+take]...)
-			at += take
+		bits, err := f.bitsRange(l, off, n)
+		if err != nil {
+			return 0, nil, err
 		}
-		return iter + int64(n), out, nil
+		return iter + int64(n), bits, nil
 	}
 	return 0, nil, nil
 }
@@ -277,16 +294,36 @@ var (
 )
 
 // Bits returns all of sub-filter l's bits.
-func (f *Filter) Bits(l int) ([]byte, error) {
-	lk := f.Chain.Links[l]
-	out := make([]byte, 0, lk.Bytes)
-	for at := uint64(0); at < lk.Bytes; {
-		b, _, err := f.chunk(uint32(l), at)
-		if err != nil {
-			return nil, err
+func (f *Filter) Bits(l int) ([]byte, error) { return f.bitsRange(l, 0, f.Chain.Links[l].Bytes) }
+
+// bitsRange returns n bytes of sub-filter l's bits from byte off, read in
+// one scan of the chunks holding them.
+func (f *Filter) bitsRange(l int, off, n uint64) ([]byte, error) {
+	out := make([]byte, n)
+	first, last := off/codec.BloomChunk, (off+n+codec.BloomChunk-1)/codec.BloomChunk
+	place := func(index uint64, b []byte) {
+		at := index * codec.BloomChunk
+		from, to := max(at, off), min(at+uint64(len(b)), off+n)
+		if from < to {
+			copy(out[from-off:to-off], b[from-at:to-at])
 		}
-		out = append(out, b...)
-		at += uint64(len(b))
+	}
+	err := f.c.Scan(codec.BloomChunkField(uint32(l), first), codec.BloomChunkField(uint32(l), last), false, 0,
+		func(field, v []byte) (bool, error) {
+			if len(field) != 13 {
+				return false, codec.ErrCorrupt
+			}
+			place(binary.BigEndian.Uint64(field[5:]), v)
+			return true, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	// Chunks this operation changed and has not written yet.
+	for ref, b := range f.chunks {
+		if ref.link == uint32(l) && f.dirty[ref] {
+			place(ref.index, b)
+		}
 	}
 	return out, nil
 }
