@@ -36,8 +36,9 @@ import (
 // reachable again; its requests then wait out their deadline while a new
 // client writes at once. So while a probe has been running for stuckAfter
 // (or the store is marked failed), the loop also asks the driver to
-// Renew, at most every renewEvery: connect a new client and write through
-// it within renewTimeout. When that write succeeds while the old
+// Renew, every renewEvery (up to maxRenewing tries at a time): connect a
+// new client and write through it within renewTimeout. When that write
+// succeeds while the old
 // client's probe is still running (or the store is still marked failed),
 // the new client replaces the old one and the store is marked healthy:
 // writes are accepted again within about stuckAfter + renewEvery of the
@@ -57,6 +58,7 @@ const (
 	stuckAfter      = time.Second
 	renewEvery      = time.Second
 	renewTimeout    = 3 * time.Second
+	maxRenewing     = 3
 )
 
 // renewal is the outcome of one Renew.
@@ -71,7 +73,13 @@ func (n *Node) watchStorage(stop <-chan struct{}) {
 	defer t.Stop()
 	rc, _ := n.drv.(drivers.Reconnector)
 	var lastProbe, lastRenew time.Time
-	var renewing chan renewal // a Renew in flight
+	// Renews in flight report on renewed: one starts every renewEvery
+	// while the store is stuck, up to maxRenewing at a time, so when the
+	// store serves again one started less than renewEvery before writes
+	// (one at a time, a try started just before could be waited out to
+	// its renewTimeout: 3.1 s after a 4 s pause, once in CI).
+	renewed := make(chan renewal, maxRenewing)
+	renewing := 0
 	for {
 		probe := false
 		select {
@@ -81,8 +89,8 @@ func (n *Node) watchStorage(stop <-chan struct{}) {
 			probe = true
 		case now := <-t.C:
 			probe = n.net.StorageFailed() != "" || rc != nil && now.Sub(lastProbe) >= time.Second
-		case r := <-renewing:
-			renewing = nil
+		case r := <-renewed:
+			renewing--
 			if r.renewed {
 				n.dropProbe() // the old client's probe is not waited for
 				n.log.Warn("storage: connected to it afresh: the old client still failed where a new one wrote")
@@ -103,13 +111,13 @@ func (n *Node) watchStorage(stop <-chan struct{}) {
 		case probe:
 			n.net.SetStorageFailed(nil)
 		}
-		if rc != nil && renewing == nil && n.stuck() && time.Since(lastRenew) >= renewEvery {
+		if rc != nil && renewing < maxRenewing && n.stuck() && time.Since(lastRenew) >= renewEvery {
 			lastRenew = time.Now()
-			renewing = make(chan renewal, 1)
-			go func(ch chan renewal) {
+			renewing++
+			go func() {
 				ok, err := rc.Renew(renewTimeout, n.stuck)
-				ch <- renewal{ok, err}
-			}(renewing)
+				renewed <- renewal{ok, err}
+			}()
 		}
 	}
 }
