@@ -61,6 +61,7 @@ const (
 	TypeZSet   Type = 5
 	TypeStream Type = 6
 	TypeBloom  Type = 7 // RedisBloom's Bloom filter (TYPE MBbloom--)
+	TypeCMS    Type = 8 // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

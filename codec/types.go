@@ -32,6 +32,7 @@ var typeTable = [...]TypeInfo{
 	// Module types: Redis reports RDB type 7 (a module value) and
 	// encoding "raw" for them.
 	TypeBloom: {Name: "MBbloom--", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeCMS:   {Name: "CMSk-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.

@@ -55,6 +55,31 @@ type BloomLink struct {
 	Items    uint64
 }
 
+// CMS is RedisBloom's count-min sketch ("CMSk-TYPE", encoding version
+// 0): its dimensions, total, and counters (little-endian uint32s, row
+// after row).
+type CMS struct {
+	Width, Depth, Count uint64
+	Cells               []byte
+}
+
+// cmsName and cmsEncVer identify RedisBloom's sketch type.
+const (
+	cmsName   = "CMSk-TYPE"
+	cmsEncVer = 0
+)
+
+// DumpCMS returns the DUMP payload of a count-min sketch, as RedisBloom
+// saves one (CMSRdbSave).
+func DumpCMS(c *CMS) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(cmsName, cmsEncVer))
+	for _, n := range []uint64{c.Width, c.Depth, c.Count} {
+		body = appendLen(append(body, modUInt), n)
+	}
+	body = append(appendLen(append(body, modString), uint64(len(c.Cells))), c.Cells...)
+	return Seal(append(body, modEOF))
+}
+
 // bloomName and bloomEncVer identify RedisBloom's filter type.
 const (
 	bloomName   = "MBbloom--"
@@ -86,38 +111,79 @@ func DumpBloom(b *Bloom) []byte {
 	return Seal(append(body, modEOF))
 }
 
-// module reads a module value: a Bloom filter (encoding versions 2 to 4)
-// is decoded; any other module type is ErrModule.
-func (r *reader) module() (*Bloom, error) {
+// module reads a module value into v: a Bloom filter (encoding versions
+// 2 to 4) or a count-min sketch; any other module type is ErrModule.
+func (r *reader) module(v *Value) error {
 	id, special, err := r.length()
 	if err != nil || special {
+		return ErrFormat
+	}
+	switch id >> 10 {
+	case moduleID(bloomName, 0) >> 10:
+		v.Bloom, err = r.bloom(id & 1023)
+	case moduleID(cmsName, 0) >> 10:
+		v.CMS, err = r.cms(id & 1023)
+	default:
+		return ErrModule
+	}
+	return err
+}
+
+// num reads a module number tagged op (modUInt or modDouble, whose bits
+// it returns).
+func (r *reader) num(op byte) (uint64, error) {
+	c, err := r.byte()
+	if err != nil || c != op {
+		return 0, ErrFormat
+	}
+	if op == modDouble {
+		b, err := r.take(8)
+		if err != nil {
+			return 0, err
+		}
+		return binary.LittleEndian.Uint64(b), nil
+	}
+	n, special, err := r.length()
+	if err != nil || special {
+		return 0, ErrFormat
+	}
+	return n, nil
+}
+
+// cms reads a count-min sketch's data.
+func (r *reader) cms(encver uint64) (*CMS, error) {
+	if encver != cmsEncVer {
 		return nil, ErrFormat
 	}
-	encver := id & 1023
-	if id>>10 != moduleID(bloomName, 0)>>10 {
-		return nil, ErrModule
+	c := &CMS{}
+	var err error
+	for _, p := range []*uint64{&c.Width, &c.Depth, &c.Count} {
+		if *p, err = r.num(modUInt); err != nil {
+			return nil, err
+		}
 	}
+	if b, err := r.byte(); err != nil || b != modString {
+		return nil, ErrFormat
+	}
+	if c.Cells, err = r.str(); err != nil {
+		return nil, ErrFormat
+	}
+	if c.Width == 0 || c.Depth == 0 || c.Width > uint64(len(c.Cells)) || c.Width*c.Depth*4 != uint64(len(c.Cells)) {
+		return nil, ErrFormat
+	}
+	if b, err := r.byte(); err != nil || b != modEOF {
+		return nil, ErrFormat
+	}
+	return c, nil
+}
+
+// bloom reads a Bloom filter's data.
+func (r *reader) bloom(encver uint64) (*Bloom, error) {
 	if encver < 2 || encver > bloomEncVer {
 		return nil, ErrFormat
 	}
-	num := func(op byte) (uint64, error) {
-		c, err := r.byte()
-		if err != nil || c != op {
-			return 0, ErrFormat
-		}
-		if op == modDouble {
-			b, err := r.take(8)
-			if err != nil {
-				return 0, err
-			}
-			return binary.LittleEndian.Uint64(b), nil
-		}
-		n, special, err := r.length()
-		if err != nil || special {
-			return 0, ErrFormat
-		}
-		return n, nil
-	}
+	var err error
+	num := r.num
 	var vals [4]uint64
 	for i := range vals {
 		if i == 3 && encver < 4 {

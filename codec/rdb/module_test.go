@@ -26,6 +26,14 @@ func TestBloomRoundTrip(t *testing.T) {
 	if id := moduleID("MBbloom--", 4); id&1023 != 4 || id>>10 == 0 {
 		t.Fatalf("module id %x", id)
 	}
+	c := &CMS{Width: 2, Depth: 2, Count: 5, Cells: []byte{1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}}
+	body, err = Verify(DumpCMS(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Decode(body); err != nil || v.Type != TypeModule2 || !reflect.DeepEqual(v.CMS, c) {
+		t.Fatalf("decoded sketch %+v (%v), want %+v", v.CMS, err, c)
+	}
 	other := Seal(appendLen([]byte{TypeModule2}, moduleID("ReJSON-RL", 3)))
 	body, _ = Verify(other)
 	if _, err := Decode(body); !errors.Is(err, ErrModule) {

@@ -277,7 +277,8 @@ type Value struct {
 	Scores []float64 // sorted-set scores, one per member in Elems
 	TTLs   []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
 	Stream *Stream   // TypeStream2
-	Bloom  *Bloom    // TypeModule2: a RedisBloom filter
+	Bloom  *Bloom    // TypeModule2: a RedisBloom filter, or
+	CMS    *CMS      // a count-min sketch
 }
 
 // maxElems bounds a decoded collection's announced length before it is
@@ -429,14 +430,13 @@ func (r *reader) value(t byte) (Value, error) {
 		v.Type, v.Stream = TypeStream2, s
 		return v, nil
 	case TypeModule2:
-		b, err := r.module()
+		err := r.module(&v)
 		if errors.Is(err, ErrModule) {
 			return Value{}, err
 		}
 		if err != nil {
 			return Value{}, ErrFormat
 		}
-		v.Bloom = b
 		return v, nil
 	}
 	return Value{}, ErrFormat

@@ -3,6 +3,7 @@ package all
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/bloom"
+	"github.com/rekv/rekv/actors/command/cms"
 	"github.com/rekv/rekv/actors/command/geo"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/hll"
@@ -34,6 +35,7 @@ func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry 
 		command.WithClass(command.NotifyString, hll.Commands()),
 		command.WithClass(command.NotifyZSet, geo.Commands()),
 		command.WithClass(command.NotifyModule, bloom.Commands()),
+		command.WithClass(command.NotifyModule, cms.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s)}, extra...)...)

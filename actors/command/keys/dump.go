@@ -6,6 +6,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rbloom"
+	"github.com/rekv/rekv/actors/types/rcms"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -117,6 +118,16 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if p, err = dumpBloom(c, d.key); err != nil {
 			return nil, false, err
 		}
+	case codec.TypeCMS:
+		s, err := rcms.Open(c.Tx, d.key)
+		if err != nil || s == nil {
+			return nil, false, err
+		}
+		cells, err := s.Cells()
+		if err != nil {
+			return nil, false, err
+		}
+		p = rdb.DumpCMS(&rdb.CMS{Width: s.Width, Depth: s.Depth, Count: s.Count(), Cells: cells})
 	default:
 		return nil, false, rerr.ErrWrongType
 	}

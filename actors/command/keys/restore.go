@@ -4,6 +4,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rbloom"
+	"github.com/rekv/rekv/actors/types/rcms"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -155,6 +156,9 @@ func wellFormed(v rdb.Value) bool {
 	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
 	case rdb.TypeModule2:
+		if v.CMS != nil {
+			return v.CMS.Width <= rcms.MaxCells/v.CMS.Depth // the decoder checked the rest
+		}
 		_, err := bloomChain(v.Bloom)
 		return err == nil
 	}
@@ -235,6 +239,9 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 	case rdb.TypeStream2:
 		return restoreStream(c, key, v.Stream)
 	case rdb.TypeModule2:
+		if m := v.CMS; m != nil {
+			return rcms.CreateFrom(c.Tx, key, m.Width, m.Depth, m.Count, m.Cells)
+		}
 		chain, err := bloomChain(v.Bloom)
 		if err != nil {
 			return err
