@@ -150,10 +150,14 @@ func (f *Filter) inLink(l uint32, h hashPair) (bool, error) {
 	return true, nil
 }
 
-// Exists reports whether item may have been added (newest sub-filter
-// first, as RedisBloom checks).
+// Exists reports whether item may have been added.
 func (f *Filter) Exists(item []byte) (bool, error) {
-	h := hashItem(item, f.Chain.Options)
+	return f.present(hashItem(item, f.Chain.Options))
+}
+
+// present reports whether every bit of h is set in some sub-filter
+// (newest first, as RedisBloom checks).
+func (f *Filter) present(h hashPair) (bool, error) {
 	for l := len(f.Chain.Links) - 1; l >= 0; l-- {
 		if ok, err := f.inLink(uint32(l), h); err != nil || ok {
 			return ok, err
@@ -167,10 +171,8 @@ func (f *Filter) Exists(item []byte) (bool, error) {
 // ErrFull for a non-scaling filter. Changes are written by Flush.
 func (f *Filter) Add(item []byte) (bool, error) {
 	h := hashItem(item, f.Chain.Options)
-	for l := len(f.Chain.Links) - 1; l >= 0; l-- {
-		if ok, err := f.inLink(uint32(l), h); err != nil || ok {
-			return false, err
-		}
+	if ok, err := f.present(h); err != nil || ok {
+		return false, err
 	}
 	cur := &f.Chain.Links[len(f.Chain.Links)-1]
 	if cur.Items >= cur.Capacity {

@@ -3,6 +3,7 @@ package rhll
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/rekv/rekv/actors/types/murmur"
 	"math"
 	"math/bits"
 	"strconv"
@@ -81,30 +82,7 @@ func Cached(v []byte) (uint64, bool) {
 func SetCached(v []byte, count uint64) { binary.LittleEndian.PutUint64(v[8:16], count) }
 
 // hash is MurmurHash64A, which Redis uses with seed 0xadc83b19.
-func hash(data []byte) uint64 {
-	const m = 0xc6a4a7935bd1e995
-	const r = 47
-	h := uint64(hashSeed) ^ uint64(len(data))*m
-	for len(data) >= 8 {
-		k := binary.LittleEndian.Uint64(data)
-		k *= m
-		k ^= k >> r
-		k *= m
-		h ^= k
-		h *= m
-		data = data[8:]
-	}
-	if len(data) > 0 {
-		for i := len(data) - 1; i >= 0; i-- {
-			h ^= uint64(data[i]) << (8 * uint(i))
-		}
-		h *= m
-	}
-	h ^= h >> r
-	h *= m
-	h ^= h >> r
-	return h
-}
+func hash(data []byte) uint64 { return murmur.Hash64A(data, hashSeed) }
 
 // position returns the register an element lands in and the length of
 // the run of zero bits after it (plus one), as Redis's hllPatLen.
