@@ -62,6 +62,7 @@ const (
 	TypeStream Type = 6
 	TypeBloom  Type = 7 // RedisBloom's Bloom filter (TYPE MBbloom--)
 	TypeCMS    Type = 8 // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
+	TypeCuckoo Type = 9 // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

@@ -57,3 +57,22 @@ var CMSHeaderField = []byte{0}
 func CMSChunkField(i uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{1}, i)
 }
+
+// A Cuckoo filter (TypeCuckoo) keeps its header (RedisBloom's packed
+// CFHeader) at CuckooHeaderField and each sub-filter's buckets of 8-bit
+// fingerprints in chunks of CuckooChunk bytes at CuckooChunkField(f, i);
+// a chunk never written reads as zeros (empty slots). The meta's size is
+// the number of items.
+
+// CuckooChunk is the size of a Cuckoo filter's bucket chunks. Part of
+// the format: never change it.
+const CuckooChunk = 64
+
+// CuckooHeaderField is the field of a Cuckoo filter's header.
+var CuckooHeaderField = []byte{0}
+
+// CuckooChunkField returns the field of chunk i of sub-filter f: 1 | f
+// (8) | i (8).
+func CuckooChunkField(f, i uint64) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64([]byte{1}, f), i)
+}

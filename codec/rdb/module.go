@@ -63,6 +63,71 @@ type CMS struct {
 	Cells               []byte
 }
 
+// Cuckoo is RedisBloom's Cuckoo filter ("MBbloomCF", encoding version
+// 4): its counts and parameters, and each sub-filter's buckets.
+type Cuckoo struct {
+	Items, Buckets, Deletes              uint64
+	BucketSize, MaxIterations, Expansion uint64
+	FilterBuckets                        []uint64
+	Data                                 [][]byte
+}
+
+// cuckooName and cuckooEncVer identify RedisBloom's Cuckoo filter type.
+const (
+	cuckooName   = "MBbloomCF"
+	cuckooEncVer = 4
+)
+
+// DumpCuckoo returns the DUMP payload of a Cuckoo filter, as RedisBloom
+// saves one (CFRdbSave).
+func DumpCuckoo(c *Cuckoo) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(cuckooName, cuckooEncVer))
+	for _, n := range []uint64{uint64(len(c.Data)), c.Buckets, c.Items, c.Deletes, c.BucketSize, c.MaxIterations, c.Expansion} {
+		body = appendLen(append(body, modUInt), n)
+	}
+	for i, d := range c.Data {
+		body = appendLen(append(body, modUInt), c.FilterBuckets[i])
+		body = append(appendLen(append(body, modString), uint64(len(d))), d...)
+	}
+	return Seal(append(body, modEOF))
+}
+
+// cuckoo reads a Cuckoo filter's data.
+func (r *reader) cuckoo(encver uint64) (*Cuckoo, error) {
+	if encver != cuckooEncVer {
+		return nil, ErrFormat
+	}
+	var vals [7]uint64
+	var err error
+	for i := range vals {
+		if vals[i], err = r.num(modUInt); err != nil {
+			return nil, err
+		}
+	}
+	if vals[0] == 0 || vals[0] > 64 || vals[4] == 0 || vals[4] > 255 {
+		return nil, ErrFormat
+	}
+	c := &Cuckoo{Buckets: vals[1], Items: vals[2], Deletes: vals[3], BucketSize: vals[4], MaxIterations: vals[5], Expansion: vals[6]}
+	for range vals[0] {
+		n, err := r.num(modUInt)
+		if err != nil {
+			return nil, err
+		}
+		if b, err := r.byte(); err != nil || b != modString {
+			return nil, ErrFormat
+		}
+		d, err := r.str()
+		if err != nil || n == 0 || uint64(len(d))/c.BucketSize != n || uint64(len(d))%c.BucketSize != 0 {
+			return nil, ErrFormat
+		}
+		c.FilterBuckets, c.Data = append(c.FilterBuckets, n), append(c.Data, d)
+	}
+	if b, err := r.byte(); err != nil || b != modEOF {
+		return nil, ErrFormat
+	}
+	return c, nil
+}
+
 // cmsName and cmsEncVer identify RedisBloom's sketch type.
 const (
 	cmsName   = "CMSk-TYPE"
@@ -112,7 +177,8 @@ func DumpBloom(b *Bloom) []byte {
 }
 
 // module reads a module value into v: a Bloom filter (encoding versions
-// 2 to 4) or a count-min sketch; any other module type is ErrModule.
+// 2 to 4), a count-min sketch or a Cuckoo filter; any other module type
+// is ErrModule.
 func (r *reader) module(v *Value) error {
 	id, special, err := r.length()
 	if err != nil || special {
@@ -123,6 +189,8 @@ func (r *reader) module(v *Value) error {
 		v.Bloom, err = r.bloom(id & 1023)
 	case moduleID(cmsName, 0) >> 10:
 		v.CMS, err = r.cms(id & 1023)
+	case moduleID(cuckooName, 0) >> 10:
+		v.Cuckoo, err = r.cuckoo(id & 1023)
 	default:
 		return ErrModule
 	}

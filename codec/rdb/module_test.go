@@ -34,6 +34,15 @@ func TestBloomRoundTrip(t *testing.T) {
 	if v, err := Decode(body); err != nil || v.Type != TypeModule2 || !reflect.DeepEqual(v.CMS, c) {
 		t.Fatalf("decoded sketch %+v (%v), want %+v", v.CMS, err, c)
 	}
+	cf := &Cuckoo{Items: 3, Buckets: 4, Deletes: 1, BucketSize: 2, MaxIterations: 20, Expansion: 1,
+		FilterBuckets: []uint64{4, 4}, Data: [][]byte{{1, 0, 0, 9, 0, 0, 0, 0}, {0, 0, 7, 0, 0, 0, 0, 0}}}
+	body, err = Verify(DumpCuckoo(cf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.Cuckoo, cf) {
+		t.Fatalf("decoded Cuckoo filter %+v (%v), want %+v", v.Cuckoo, err, cf)
+	}
 	other := Seal(appendLen([]byte{TypeModule2}, moduleID("ReJSON-RL", 3)))
 	body, _ = Verify(other)
 	if _, err := Decode(body); !errors.Is(err, ErrModule) {

@@ -278,7 +278,8 @@ type Value struct {
 	TTLs   []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
 	Stream *Stream   // TypeStream2
 	Bloom  *Bloom    // TypeModule2: a RedisBloom filter, or
-	CMS    *CMS      // a count-min sketch
+	CMS    *CMS      // a count-min sketch, or
+	Cuckoo *Cuckoo   // a Cuckoo filter
 }
 
 // maxElems bounds a decoded collection's announced length before it is

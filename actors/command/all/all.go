@@ -4,6 +4,7 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/bloom"
 	"github.com/rekv/rekv/actors/command/cms"
+	"github.com/rekv/rekv/actors/command/cuckoo"
 	"github.com/rekv/rekv/actors/command/geo"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/hll"
@@ -36,6 +37,7 @@ func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry 
 		command.WithClass(command.NotifyZSet, geo.Commands()),
 		command.WithClass(command.NotifyModule, bloom.Commands()),
 		command.WithClass(command.NotifyModule, cms.Commands()),
+		command.WithClass(command.NotifyModule, cuckoo.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s)}, extra...)...)

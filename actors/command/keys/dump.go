@@ -7,6 +7,7 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rbloom"
 	"github.com/rekv/rekv/actors/types/rcms"
+	"github.com/rekv/rekv/actors/types/rcuckoo"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -128,10 +129,34 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 			return nil, false, err
 		}
 		p = rdb.DumpCMS(&rdb.CMS{Width: s.Width, Depth: s.Depth, Count: s.Count(), Cells: cells})
+	case codec.TypeCuckoo:
+		if p, err = dumpCuckoo(c, d.key); err != nil {
+			return nil, false, err
+		}
 	default:
 		return nil, false, rerr.ErrWrongType
 	}
 	return p, true, nil
+}
+
+// dumpCuckoo serializes the Cuckoo filter at key as RedisBloom does.
+func dumpCuckoo(c *command.Ctx, key []byte) ([]byte, error) {
+	f, err := rcuckoo.Open(c.Tx, key)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	h := f.H
+	out := &rdb.Cuckoo{Items: h.Items, Buckets: h.Buckets, Deletes: h.Deletes, BucketSize: uint64(h.BucketSize),
+		MaxIterations: uint64(h.MaxIterations), Expansion: uint64(h.Expansion)}
+	for fi := range h.Filters {
+		size := f.FilterBytes(fi)
+		data, err := f.Data(fi, 0, size)
+		if err != nil {
+			return nil, err
+		}
+		out.FilterBuckets, out.Data = append(out.FilterBuckets, size/uint64(h.BucketSize)), append(out.Data, data)
+	}
+	return rdb.DumpCuckoo(out), nil
 }
 
 // dumpBloom serializes the Bloom filter at key as RedisBloom does.

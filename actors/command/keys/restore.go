@@ -5,6 +5,7 @@ import (
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rbloom"
 	"github.com/rekv/rekv/actors/types/rcms"
+	"github.com/rekv/rekv/actors/types/rcuckoo"
 	"github.com/rekv/rekv/actors/types/rhash"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
@@ -156,6 +157,10 @@ func wellFormed(v rdb.Value) bool {
 	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
 	case rdb.TypeModule2:
+		if v.Cuckoo != nil {
+			_, err := cuckooHeader(v.Cuckoo)
+			return err == nil
+		}
 		if v.CMS != nil {
 			return v.CMS.Width <= rcms.MaxCells/v.CMS.Depth // the decoder checked the rest
 		}
@@ -242,6 +247,22 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if m := v.CMS; m != nil {
 			return rcms.CreateFrom(c.Tx, key, m.Width, m.Depth, m.Count, m.Cells)
 		}
+		if cf := v.Cuckoo; cf != nil {
+			h, err := cuckooHeader(cf)
+			if err != nil {
+				return err
+			}
+			f, err := rcuckoo.Create(c.Tx, key, h)
+			if err != nil {
+				return err
+			}
+			for fi, d := range cf.Data {
+				if err := f.Write(uint64(fi), 0, d); err != nil {
+					return err
+				}
+			}
+			return f.Flush()
+		}
 		chain, err := bloomChain(v.Bloom)
 		if err != nil {
 			return err
@@ -253,6 +274,26 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		return rbloom.CreateFrom(c.Tx, key, chain, bits)
 	}
 	return errBadFormat
+}
+
+// cuckooHeader returns a decoded Cuckoo filter's header, checked as
+// CF.LOADCHUNK checks one, with sub-filters of the sizes it implies.
+func cuckooHeader(cf *rdb.Cuckoo) (rcuckoo.Header, error) {
+	if cf.BucketSize > 255 || cf.MaxIterations > 65535 || cf.Expansion > 65535 {
+		return rcuckoo.Header{}, errBadFormat
+	}
+	h := rcuckoo.Header{Items: cf.Items, Buckets: cf.Buckets, Deletes: cf.Deletes, Filters: uint64(len(cf.Data)),
+		BucketSize: uint16(cf.BucketSize), MaxIterations: uint16(cf.MaxIterations), Expansion: uint16(cf.Expansion)}
+	h, err := rcuckoo.DecodeHeader(h.Encode())
+	if err != nil {
+		return h, errBadFormat
+	}
+	for fi := range h.Filters {
+		if uint64(len(cf.Data[fi])) != rcuckoo.NewFilterBytes(h, fi) {
+			return h, errBadFormat
+		}
+	}
+	return h, nil
 }
 
 // bloomChain returns a decoded Bloom filter's header, checked as
