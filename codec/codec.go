@@ -60,9 +60,10 @@ const (
 	TypeSet    Type = 4
 	TypeZSet   Type = 5
 	TypeStream Type = 6
-	TypeBloom  Type = 7 // RedisBloom's Bloom filter (TYPE MBbloom--)
-	TypeCMS    Type = 8 // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
-	TypeCuckoo Type = 9 // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
+	TypeBloom  Type = 7  // RedisBloom's Bloom filter (TYPE MBbloom--)
+	TypeCMS    Type = 8  // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
+	TypeCuckoo Type = 9  // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
+	TypeTopK   Type = 10 // RedisBloom's Top-K (TYPE TopK-TYPE)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

@@ -76,3 +76,21 @@ var CuckooHeaderField = []byte{0}
 func CuckooChunkField(f, i uint64) []byte {
 	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64([]byte{1}, f), i)
 }
+
+// A Top-K (TypeTopK) keeps its header at TopKHeaderField, its heap at
+// TopKHeapField and its buckets (fingerprint and count, little-endian
+// uint32s, row after row) in chunks of TopKChunk bytes at
+// TopKChunkField(i).
+
+// TopKChunk is the size of a Top-K's bucket chunks. Part of the format:
+// never change it.
+const TopKChunk = 64
+
+// Top-K fields.
+var (
+	TopKHeaderField = []byte{0}
+	TopKHeapField   = []byte{2}
+)
+
+// TopKChunkField returns the field of bucket chunk i: 1 | i (8).
+func TopKChunkField(i uint64) []byte { return binary.BigEndian.AppendUint64([]byte{1}, i) }

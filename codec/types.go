@@ -34,6 +34,7 @@ var typeTable = [...]TypeInfo{
 	TypeBloom:  {Name: "MBbloom--", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 	TypeCMS:    {Name: "CMSk-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 	TypeCuckoo: {Name: "MBbloomCF", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeTopK:   {Name: "TopK-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.

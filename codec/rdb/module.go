@@ -128,6 +128,65 @@ func (r *reader) cuckoo(encver uint64) (*Cuckoo, error) {
 	return c, nil
 }
 
+// TopK is a Top-K in rekv's own encoding of RedisBloom's "TopK-TYPE"
+// (encoding version 1000, which Redis refuses: RedisBloom saves its heap
+// as raw C structures): parameters, generator state, buckets
+// (fingerprint and count, little-endian uint32s) and heap (rtopk's
+// encoding).
+type TopK struct {
+	K, Width, Depth, RNG uint64
+	Decay                float64
+	Buckets, Heap        []byte
+}
+
+const (
+	topkName   = "TopK-TYPE"
+	topkEncVer = 1000
+)
+
+// DumpTopK returns the DUMP payload of a Top-K.
+func DumpTopK(t *TopK) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(topkName, topkEncVer))
+	for _, n := range []uint64{t.K, t.Width, t.Depth, t.RNG} {
+		body = appendLen(append(body, modUInt), n)
+	}
+	body = binary.LittleEndian.AppendUint64(append(body, modDouble), math.Float64bits(t.Decay))
+	for _, b := range [][]byte{t.Buckets, t.Heap} {
+		body = append(appendLen(append(body, modString), uint64(len(b))), b...)
+	}
+	return Seal(append(body, modEOF))
+}
+
+func (r *reader) topk(encver uint64) (*TopK, error) {
+	if encver != topkEncVer {
+		return nil, ErrFormat
+	}
+	t := &TopK{}
+	var err error
+	for _, p := range []*uint64{&t.K, &t.Width, &t.Depth, &t.RNG} {
+		if *p, err = r.num(modUInt); err != nil {
+			return nil, err
+		}
+	}
+	d, err := r.num(modDouble)
+	if err != nil {
+		return nil, err
+	}
+	t.Decay = math.Float64frombits(d)
+	for _, p := range []*[]byte{&t.Buckets, &t.Heap} {
+		if b, err := r.byte(); err != nil || b != modString {
+			return nil, ErrFormat
+		}
+		if *p, err = r.str(); err != nil {
+			return nil, ErrFormat
+		}
+	}
+	if b, err := r.byte(); err != nil || b != modEOF {
+		return nil, ErrFormat
+	}
+	return t, nil
+}
+
 // cmsName and cmsEncVer identify RedisBloom's sketch type.
 const (
 	cmsName   = "CMSk-TYPE"
@@ -191,6 +250,8 @@ func (r *reader) module(v *Value) error {
 		v.CMS, err = r.cms(id & 1023)
 	case moduleID(cuckooName, 0) >> 10:
 		v.Cuckoo, err = r.cuckoo(id & 1023)
+	case moduleID(topkName, 0) >> 10:
+		v.TopK, err = r.topk(id & 1023)
 	default:
 		return ErrModule
 	}

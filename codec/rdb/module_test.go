@@ -43,6 +43,14 @@ func TestBloomRoundTrip(t *testing.T) {
 	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.Cuckoo, cf) {
 		t.Fatalf("decoded Cuckoo filter %+v (%v), want %+v", v.Cuckoo, err, cf)
 	}
+	tk := &TopK{K: 2, Width: 3, Depth: 1, RNG: 99, Decay: 0.9, Buckets: make([]byte, 24), Heap: []byte("heap")}
+	body, err = Verify(DumpTopK(tk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.TopK, tk) {
+		t.Fatalf("decoded Top-K %+v (%v), want %+v", v.TopK, err, tk)
+	}
 	other := Seal(appendLen([]byte{TypeModule2}, moduleID("ReJSON-RL", 3)))
 	body, _ = Verify(other)
 	if _, err := Decode(body); !errors.Is(err, ErrModule) {

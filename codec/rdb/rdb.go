@@ -279,7 +279,8 @@ type Value struct {
 	Stream *Stream   // TypeStream2
 	Bloom  *Bloom    // TypeModule2: a RedisBloom filter, or
 	CMS    *CMS      // a count-min sketch, or
-	Cuckoo *Cuckoo   // a Cuckoo filter
+	Cuckoo *Cuckoo   // a Cuckoo filter, or
+	TopK   *TopK     // a Top-K
 }
 
 // maxElems bounds a decoded collection's announced length before it is

@@ -12,6 +12,7 @@ import (
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
 	"github.com/rekv/rekv/actors/types/rstream"
+	"github.com/rekv/rekv/actors/types/rtopk"
 	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/codec/rdb"
@@ -133,6 +134,17 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if p, err = dumpCuckoo(c, d.key); err != nil {
 			return nil, false, err
 		}
+	case codec.TypeTopK:
+		t, err := rtopk.Open(c.Tx, d.key)
+		if err != nil || t == nil {
+			return nil, false, err
+		}
+		buckets, err := t.Buckets()
+		if err != nil {
+			return nil, false, err
+		}
+		p = rdb.DumpTopK(&rdb.TopK{K: uint64(t.H.K), Width: uint64(t.H.Width), Depth: uint64(t.H.Depth), RNG: t.H.RNG,
+			Decay: t.H.Decay, Buckets: buckets, Heap: t.EncodedHeap()})
 	default:
 		return nil, false, rerr.ErrWrongType
 	}

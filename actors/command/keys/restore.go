@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"errors"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/actors/types/rbloom"
@@ -10,6 +12,7 @@ import (
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
 	"github.com/rekv/rekv/actors/types/rstream"
+	"github.com/rekv/rekv/actors/types/rtopk"
 	"github.com/rekv/rekv/actors/types/rzset"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/codec/rdb"
@@ -157,6 +160,9 @@ func wellFormed(v rdb.Value) bool {
 	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
 	case rdb.TypeModule2:
+		if v.TopK != nil {
+			return v.TopK.K <= rtopk.MaxK && v.TopK.Width <= rtopk.MaxCells && v.TopK.Depth <= rtopk.MaxCells
+		}
 		if v.Cuckoo != nil {
 			_, err := cuckooHeader(v.Cuckoo)
 			return err == nil
@@ -246,6 +252,14 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 	case rdb.TypeModule2:
 		if m := v.CMS; m != nil {
 			return rcms.CreateFrom(c.Tx, key, m.Width, m.Depth, m.Count, m.Cells)
+		}
+		if t := v.TopK; t != nil {
+			h := rtopk.Header{K: uint32(t.K), Width: uint32(t.Width), Depth: uint32(t.Depth), Decay: t.Decay, RNG: t.RNG}
+			err := rtopk.CreateFrom(c.Tx, key, h, t.Buckets, t.Heap)
+			if errors.Is(err, codec.ErrCorrupt) {
+				return errBadFormat
+			}
+			return err
 		}
 		if cf := v.Cuckoo; cf != nil {
 			h, err := cuckooHeader(cf)
