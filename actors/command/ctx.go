@@ -509,16 +509,6 @@ func (c *Ctx) Effect(args ...[]byte) {
 // Effects reports whether the command's effects are recorded (Effect).
 func (c *Ctx) Effects() bool { return c.Tx != nil && c.Tx.Repl().Collecting() }
 
-// StreamNodeLimits returns stream-node-max-entries and
-// stream-node-max-bytes: Redis's defaults where there is no server (a
-// replica's applier, the GC, a command table test).
-func (c *Ctx) StreamNodeLimits() (entries, bytes int64) {
-	if c.Server.Config == nil {
-		return 100, 4096
-	}
-	return c.Server.Config.StreamNodeLimits()
-}
-
 // Ctx is what a running command may use. Fields that do not apply where
 // the command runs are nil: Tx on the event loop, Client off it.
 type Ctx struct {

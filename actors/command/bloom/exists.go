@@ -36,13 +36,6 @@ func (e exists) Run(c *command.Ctx) error {
 			out[i] = b2i(ok)
 		}
 	}
-	if !e.multi {
-		c.W.Int(out[0])
-		return nil
-	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	c.Ints(out, e.multi)
 	return nil
 }

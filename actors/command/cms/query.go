@@ -23,9 +23,6 @@ func (q query) Run(c *command.Ctx) error {
 		}
 		out[i] = int64(est)
 	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	c.Ints(out, true)
 	return nil
 }

@@ -98,13 +98,6 @@ func (a add) Run(c *command.Ctx) error {
 	if err := f.Flush(); err != nil {
 		return err
 	}
-	if !a.multi {
-		c.W.Int(out[0])
-		return nil
-	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	c.Ints(out, a.multi)
 	return nil
 }

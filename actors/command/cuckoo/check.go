@@ -43,13 +43,6 @@ func (k check) Run(c *command.Ctx) error {
 			}
 		}
 	}
-	if !k.multi {
-		c.W.Int(out[0])
-		return nil
-	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	c.Ints(out, k.multi)
 	return nil
 }

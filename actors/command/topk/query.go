@@ -36,10 +36,7 @@ func (q query) Run(c *command.Ctx) error {
 			out[i] = 1
 		}
 	}
-	c.W.Array(len(out))
-	for _, v := range out {
-		c.W.Int(v)
-	}
+	c.Ints(out, true)
 	return nil
 }
 

@@ -1,11 +1,11 @@
 package rbloom
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/chunked"
 	"github.com/rekv/rekv/codec"
 )
 
@@ -13,19 +13,22 @@ import (
 type Filter struct {
 	c     *store.Coll
 	Chain Chain
-	// chunks caches the chunks read or changed by this operation, by
-	// sub-filter and index; dirty are those to write.
-	chunks map[chunkRef][]byte
-	dirty  map[chunkRef]bool
+	// bits are the sub-filters' bits, made on first use.
+	bits []*chunked.Bytes
 	// changed is set once the header differs from what is stored;
 	// stored is how many sub-filters' headers are.
 	changed bool
 	stored  int
 }
 
-type chunkRef struct {
-	link  uint32
-	index uint64
+// linkBits returns sub-filter l's bits.
+func (f *Filter) linkBits(l uint32) *chunked.Bytes {
+	for uint32(len(f.bits)) <= l {
+		i := uint32(len(f.bits))
+		f.bits = append(f.bits, chunked.New(f.c, codec.BloomChunk, f.Chain.Links[i].Bytes,
+			func(x uint64) []byte { return codec.BloomChunkField(i, x) }))
+	}
+	return f.bits[l]
 }
 
 // ErrFull is an item a non-scaling filter at capacity cannot take.
@@ -94,46 +97,20 @@ func (f *Filter) save() error {
 	return f.c.Grow(int64(f.Chain.Items) - f.c.Size())
 }
 
-// chunk returns the chunk of link l holding byte at (zeros if never
-// written).
-func (f *Filter) chunk(l uint32, at uint64) ([]byte, chunkRef, error) {
-	ref := chunkRef{l, at / codec.BloomChunk}
-	if b, ok := f.chunks[ref]; ok {
-		return b, ref, nil
-	}
-	size := min(uint64(codec.BloomChunk), f.Chain.Links[l].Bytes-ref.index*codec.BloomChunk)
-	v, ok, err := f.c.Get(codec.BloomChunkField(l, ref.index))
-	if err != nil {
-		return nil, ref, err
-	}
-	b := make([]byte, size)
-	if ok {
-		copy(b, v)
-	}
-	if f.chunks == nil {
-		f.chunks = map[chunkRef][]byte{}
-	}
-	f.chunks[ref] = b
-	return b, ref, nil
-}
-
 // test reports whether bit x of link l is set, setting it when set is
 // true (then reporting whether it was).
 func (f *Filter) test(l uint32, x uint64, set bool) (bool, error) {
-	b, ref, err := f.chunk(l, x>>3)
+	bits := f.linkBits(l)
+	b, err := bits.Read(x>>3, 1)
 	if err != nil {
 		return false, err
 	}
-	i, mask := x>>3-ref.index*codec.BloomChunk, byte(1)<<(x%8)
-	if b[i]&mask != 0 {
+	mask := byte(1) << (x % 8)
+	if b[0]&mask != 0 {
 		return true, nil
 	}
 	if set {
-		b[i] |= mask
-		if f.dirty == nil {
-			f.dirty = map[chunkRef]bool{}
-		}
-		f.dirty[ref] = true
+		return false, bits.Write(x>>3, []byte{b[0] | mask})
 	}
 	return false, nil
 }
@@ -212,15 +189,17 @@ func (f *Filter) Add(item []byte) (bool, error) {
 // Flush writes the chunks and header changed since Open or Create
 // (nothing when nothing changed: BF.ADD of items already there).
 func (f *Filter) Flush() error {
-	if len(f.dirty) == 0 && !f.changed {
-		return nil
-	}
-	for ref := range f.dirty {
-		if err := f.c.Put(codec.BloomChunkField(ref.link, ref.index), f.chunks[ref]); err != nil {
+	changed := f.changed
+	for _, b := range f.bits {
+		changed = changed || b.Changed()
+		if err := b.Flush(); err != nil {
 			return err
 		}
 	}
-	f.dirty, f.changed = nil, false
+	if !changed {
+		return nil
+	}
+	f.changed = false
 	return f.save()
 }
 
@@ -269,19 +248,8 @@ func (f *Filter) LoadChunk(iter int64, data []byte) error {
 		if uint64(len(data)) > lk.Bytes-off {
 			return ErrChunkTooBig
 		}
-		for at := off; len(data) > 0; {
-			b, ref, err := f.chunk(uint32(l), at)
-			if err != nil {
-				return err
-			}
-			from := at - ref.index*codec.BloomChunk
-			n := copy(b[from:], data)
-			if f.dirty == nil {
-				f.dirty = map[chunkRef]bool{}
-			}
-			f.dirty[ref] = true
-			data = data[n:]
-			at += uint64(n)
+		if err := f.linkBits(uint32(l)).Write(off, data); err != nil {
+			return err
 		}
 		return nil
 	}
@@ -298,36 +266,9 @@ var (
 // Bits returns all of sub-filter l's bits.
 func (f *Filter) Bits(l int) ([]byte, error) { return f.bitsRange(l, 0, f.Chain.Links[l].Bytes) }
 
-// bitsRange returns n bytes of sub-filter l's bits from byte off, read in
-// one scan of the chunks holding them.
+// bitsRange returns n bytes of sub-filter l's bits from byte off.
 func (f *Filter) bitsRange(l int, off, n uint64) ([]byte, error) {
-	out := make([]byte, n)
-	first, last := off/codec.BloomChunk, (off+n+codec.BloomChunk-1)/codec.BloomChunk
-	place := func(index uint64, b []byte) {
-		at := index * codec.BloomChunk
-		from, to := max(at, off), min(at+uint64(len(b)), off+n)
-		if from < to {
-			copy(out[from-off:to-off], b[from-at:to-at])
-		}
-	}
-	err := f.c.Scan(codec.BloomChunkField(uint32(l), first), codec.BloomChunkField(uint32(l), last), false, 0,
-		func(field, v []byte) (bool, error) {
-			if len(field) != 13 {
-				return false, codec.ErrCorrupt
-			}
-			place(binary.BigEndian.Uint64(field[5:]), v)
-			return true, nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	// Chunks this operation changed and has not written yet.
-	for ref, b := range f.chunks {
-		if ref.link == uint32(l) && f.dirty[ref] {
-			place(ref.index, b)
-		}
-	}
-	return out, nil
+	return f.linkBits(uint32(l)).Range(off, n)
 }
 
 // CreateFrom makes key a filter with chain and each sub-filter's bits
@@ -338,24 +279,9 @@ func CreateFrom(tx *store.Tx, key []byte, chain Chain, bits [][]byte) error {
 		return err
 	}
 	for l, b := range bits {
-		for i := uint64(0); i*codec.BloomChunk < uint64(len(b)); i++ {
-			c := b[i*codec.BloomChunk : min(uint64(len(b)), (i+1)*codec.BloomChunk)]
-			if allZero(c) {
-				continue
-			}
-			if err := f.c.Put(codec.BloomChunkField(uint32(l), i), c); err != nil {
-				return err
-			}
+		if err := f.linkBits(uint32(l)).Load(b); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/chunked"
 	"github.com/rekv/rekv/actors/types/murmur"
 	"github.com/rekv/rekv/codec"
 )
@@ -14,8 +15,12 @@ import (
 type Sketch struct {
 	c            *store.Coll
 	Width, Depth uint64
-	chunks       map[uint64][]byte
-	dirty        map[uint64]bool
+	cells        *chunked.Bytes
+}
+
+// newSketch returns the sketch of c with those dimensions.
+func newSketch(c *store.Coll, width, depth uint64) *Sketch {
+	return &Sketch{c: c, Width: width, Depth: depth, cells: chunked.New(c, codec.CMSChunk, width*depth*4, codec.CMSChunkField)}
 }
 
 // CellMax is a counter's largest value.
@@ -51,11 +56,11 @@ func Open(tx *store.Tx, key []byte) (*Sketch, error) {
 	if !ok || len(v) != 16 {
 		return nil, codec.ErrCorrupt
 	}
-	s := &Sketch{c: c, Width: binary.BigEndian.Uint64(v), Depth: binary.BigEndian.Uint64(v[8:])}
-	if s.Width == 0 || s.Depth == 0 || s.Width > MaxCells/s.Depth {
+	w, d := binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])
+	if w == 0 || d == 0 || w > MaxCells/d {
 		return nil, codec.ErrCorrupt
 	}
-	return s, nil
+	return newSketch(c, w, d), nil
 }
 
 // Create makes key an empty width x depth sketch (the key must not
@@ -69,54 +74,23 @@ func Create(tx *store.Tx, key []byte, width, depth uint64) (*Sketch, error) {
 	if err := c.Put(codec.CMSHeaderField, h); err != nil {
 		return nil, err
 	}
-	return &Sketch{c: c, Width: width, Depth: depth}, c.Grow(0)
+	return newSketch(c, width, depth), c.Grow(0)
 }
 
 // Count is the total of every increment.
 func (s *Sketch) Count() uint64 { return uint64(s.c.Size()) }
 
-// chunk returns the chunk holding cell i.
-func (s *Sketch) chunk(i uint64) ([]byte, uint64, error) {
-	idx := i * 4 / codec.CMSChunk
-	if b, ok := s.chunks[idx]; ok {
-		return b, idx, nil
-	}
-	size := min(uint64(codec.CMSChunk), s.Width*s.Depth*4-idx*codec.CMSChunk)
-	v, ok, err := s.c.Get(codec.CMSChunkField(idx))
-	if err != nil {
-		return nil, 0, err
-	}
-	b := make([]byte, size)
-	if ok {
-		copy(b, v)
-	}
-	if s.chunks == nil {
-		s.chunks = map[uint64][]byte{}
-	}
-	s.chunks[idx] = b
-	return b, idx, nil
-}
-
 // Cell returns counter i (row-major).
 func (s *Sketch) Cell(i uint64) (uint32, error) {
-	b, idx, err := s.chunk(i)
+	b, err := s.cells.Read(i*4, 4)
 	if err != nil {
 		return 0, err
 	}
-	return binary.LittleEndian.Uint32(b[i*4-idx*codec.CMSChunk:]), nil
+	return binary.LittleEndian.Uint32(b), nil
 }
 
 func (s *Sketch) setCell(i uint64, v uint32) error {
-	b, idx, err := s.chunk(i)
-	if err != nil {
-		return err
-	}
-	binary.LittleEndian.PutUint32(b[i*4-idx*codec.CMSChunk:], v)
-	if s.dirty == nil {
-		s.dirty = map[uint64]bool{}
-	}
-	s.dirty[idx] = true
-	return nil
+	return s.cells.Write(i*4, binary.LittleEndian.AppendUint32(nil, v))
 }
 
 // cellOf returns item's counter in row r.
@@ -227,29 +201,10 @@ func add(a, b int64) (int64, bool) {
 }
 
 // Flush writes the changed chunks.
-func (s *Sketch) Flush() error {
-	for idx := range s.dirty {
-		if err := s.c.Put(codec.CMSChunkField(idx), s.chunks[idx]); err != nil {
-			return err
-		}
-	}
-	s.dirty = nil
-	return nil
-}
+func (s *Sketch) Flush() error { return s.cells.Flush() }
 
 // Cells returns every counter's bytes (DUMP), little-endian, row-major.
-func (s *Sketch) Cells() ([]byte, error) {
-	total := s.Width * s.Depth * 4
-	out := make([]byte, 0, total)
-	for at := uint64(0); at < total; at += codec.CMSChunk {
-		b, _, err := s.chunk(at / 4)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b...)
-	}
-	return out, nil
-}
+func (s *Sketch) Cells() ([]byte, error) { return s.cells.Range(0, s.cells.Size()) }
 
 // CreateFrom makes key a sketch with the given counters and total
 // (RESTORE); the key must not exist.
@@ -258,17 +213,8 @@ func CreateFrom(tx *store.Tx, key []byte, width, depth, count uint64, cells []by
 	if err != nil {
 		return err
 	}
-	for idx := uint64(0); idx*codec.CMSChunk < uint64(len(cells)); idx++ {
-		c := cells[idx*codec.CMSChunk : min(uint64(len(cells)), (idx+1)*codec.CMSChunk)]
-		nonZero := false
-		for _, x := range c {
-			nonZero = nonZero || x != 0
-		}
-		if nonZero {
-			if err := s.c.Put(codec.CMSChunkField(idx), c); err != nil {
-				return err
-			}
-		}
+	if err := s.cells.Load(cells); err != nil {
+		return err
 	}
 	return s.c.Grow(int64(count))
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/chunked"
 	"github.com/rekv/rekv/actors/types/murmur"
 	"github.com/rekv/rekv/codec"
 )
@@ -117,11 +118,18 @@ func (h Header) MemUsage() uint64 {
 type Filter struct {
 	c      *store.Coll
 	H      Header
-	chunks map[ref][]byte
-	dirty  map[ref]bool
+	arrays []*chunked.Bytes // by sub-filter, made on first use
 }
 
-type ref struct{ filter, index uint64 }
+// array returns sub-filter fi's buckets.
+func (f *Filter) array(fi uint64) *chunked.Bytes {
+	for uint64(len(f.arrays)) <= fi {
+		i := uint64(len(f.arrays))
+		f.arrays = append(f.arrays, chunked.New(f.c, codec.CuckooChunk, NewFilterBytes(f.H, i),
+			func(x uint64) []byte { return codec.CuckooChunkField(i, x) }))
+	}
+	return f.arrays[fi]
+}
 
 // Open returns key's filter: nil if missing, WRONGTYPE if another type.
 func Open(tx *store.Tx, key []byte) (*Filter, error) {
@@ -151,51 +159,17 @@ func Create(tx *store.Tx, key []byte, h Header) (*Filter, error) {
 	return f, f.Flush()
 }
 
-// byteAt returns the chunk holding byte at of sub-filter fi, and at's
-// offset in it.
-func (f *Filter) byteAt(fi, at uint64) ([]byte, uint64, error) {
-	r := ref{fi, at / codec.CuckooChunk}
-	b, ok := f.chunks[r]
-	if !ok {
-		n, _ := f.H.filterBuckets(fi)
-		size := min(uint64(codec.CuckooChunk), n*uint64(f.H.BucketSize)-r.index*codec.CuckooChunk)
-		v, found, err := f.c.Get(codec.CuckooChunkField(fi, r.index))
-		if err != nil {
-			return nil, 0, err
-		}
-		b = make([]byte, size)
-		if found {
-			copy(b, v)
-		}
-		if f.chunks == nil {
-			f.chunks = map[ref][]byte{}
-		}
-		f.chunks[r] = b
-	}
-	return b, at - r.index*codec.CuckooChunk, nil
-}
-
 // slot returns slot s of bucket bi of sub-filter fi.
 func (f *Filter) slot(fi, bi, s uint64) (byte, error) {
-	b, off, err := f.byteAt(fi, bi*uint64(f.H.BucketSize)+s)
+	b, err := f.array(fi).Read(bi*uint64(f.H.BucketSize)+s, 1)
 	if err != nil {
 		return 0, err
 	}
-	return b[off], nil
+	return b[0], nil
 }
 
 func (f *Filter) setSlot(fi, bi, s uint64, fp byte) error {
-	at := bi*uint64(f.H.BucketSize) + s
-	b, off, err := f.byteAt(fi, at)
-	if err != nil {
-		return err
-	}
-	b[off] = fp
-	if f.dirty == nil {
-		f.dirty = map[ref]bool{}
-	}
-	f.dirty[ref{fi, at / codec.CuckooChunk}] = true
-	return nil
+	return f.array(fi).Write(bi*uint64(f.H.BucketSize)+s, []byte{fp})
 }
 
 // lookup is an item's fingerprint and its two bucket hashes.
@@ -465,36 +439,20 @@ func (f *Filter) compactOne(fi uint64) (bool, error) {
 
 // dropFilter deletes sub-filter fi's chunks.
 func (f *Filter) dropFilter(fi uint64) error {
-	for r := range f.chunks {
-		if r.filter == fi {
-			delete(f.chunks, r)
-			delete(f.dirty, r)
-		}
-	}
-	var fields [][]byte
-	err := f.c.Scan(codec.CuckooChunkField(fi, 0), codec.CuckooChunkField(fi+1, 0), false, 0, func(field, _ []byte) (bool, error) {
-		fields = append(fields, append([]byte(nil), field...))
-		return true, nil
-	})
-	if err != nil {
+	if err := f.array(fi).Drop(); err != nil {
 		return err
 	}
-	for _, field := range fields {
-		if err := f.c.Remove(field); err != nil {
-			return err
-		}
-	}
+	f.arrays = f.arrays[:fi]
 	return nil
 }
 
 // Flush writes the changed chunks, the header and the item count.
 func (f *Filter) Flush() error {
-	for r := range f.dirty {
-		if err := f.c.Put(codec.CuckooChunkField(r.filter, r.index), f.chunks[r]); err != nil {
+	for _, a := range f.arrays {
+		if err := a.Flush(); err != nil {
 			return err
 		}
 	}
-	f.dirty = nil
 	if err := f.c.Put(codec.CuckooHeaderField, f.H.Encode()); err != nil {
 		return err
 	}
@@ -502,30 +460,7 @@ func (f *Filter) Flush() error {
 }
 
 // Data returns n bytes of sub-filter fi's buckets from byte off.
-func (f *Filter) Data(fi, off, n uint64) ([]byte, error) {
-	out := make([]byte, n)
-	first, last := off/codec.CuckooChunk, (off+n+codec.CuckooChunk-1)/codec.CuckooChunk
-	place := func(index uint64, b []byte) {
-		at := index * codec.CuckooChunk
-		from, to := max(at, off), min(at+uint64(len(b)), off+n)
-		if from < to {
-			copy(out[from-off:to-off], b[from-at:to-at])
-		}
-	}
-	err := f.c.Scan(codec.CuckooChunkField(fi, first), codec.CuckooChunkField(fi, last), false, 0, func(field, v []byte) (bool, error) {
-		if len(field) != 17 {
-			return false, codec.ErrCorrupt
-		}
-		place(binary.BigEndian.Uint64(field[9:]), v)
-		return true, nil
-	})
-	for r, b := range f.chunks {
-		if r.filter == fi && f.dirty[r] {
-			place(r.index, b)
-		}
-	}
-	return out, err
-}
+func (f *Filter) Data(fi, off, n uint64) ([]byte, error) { return f.array(fi).Range(off, n) }
 
 // FilterBytes returns sub-filter fi's size in bytes.
 func (f *Filter) FilterBytes(fi uint64) uint64 { return NewFilterBytes(f.H, fi) }
@@ -539,18 +474,4 @@ func NewFilterBytes(h Header, fi uint64) uint64 {
 
 // Write copies data into sub-filter fi from byte off (LOADCHUNK,
 // RESTORE).
-func (f *Filter) Write(fi, off uint64, data []byte) error {
-	for len(data) > 0 {
-		b, o, err := f.byteAt(fi, off)
-		if err != nil {
-			return err
-		}
-		n := copy(b[o:], data)
-		if f.dirty == nil {
-			f.dirty = map[ref]bool{}
-		}
-		f.dirty[ref{fi, off / codec.CuckooChunk}] = true
-		data, off = data[n:], off+uint64(n)
-	}
-	return nil
-}
+func (f *Filter) Write(fi, off uint64, data []byte) error { return f.array(fi).Write(off, data) }

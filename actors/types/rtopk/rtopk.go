@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/actors/types/chunked"
 	"github.com/rekv/rekv/actors/types/murmur"
 	"github.com/rekv/rekv/codec"
 )
@@ -50,12 +51,16 @@ type HeapItem struct {
 
 // TopK is a Top-K key open in a transaction.
 type TopK struct {
-	c      *store.Coll
-	H      Header
-	Heap   []HeapItem // a min-heap on Count, len K
-	chunks map[uint64][]byte
-	dirty  map[uint64]bool
-	heapUp bool
+	c       *store.Coll
+	H       Header
+	Heap    []HeapItem // a min-heap on Count, len K
+	buckets *chunked.Bytes
+	heapUp  bool
+}
+
+// newTopK returns the Top-K of c with header h.
+func newTopK(c *store.Coll, h Header) *TopK {
+	return &TopK{c: c, H: h, buckets: chunked.New(c, codec.TopKChunk, uint64(h.Width)*uint64(h.Depth)*8, codec.TopKChunkField)}
 }
 
 // ga is RedisBloom's fingerprint seed.
@@ -79,7 +84,7 @@ func Open(tx *store.Tx, key []byte) (*TopK, error) {
 	if !h.Valid() {
 		return nil, codec.ErrCorrupt
 	}
-	t := &TopK{c: c, H: h}
+	t := newTopK(c, h)
 	hp, ok, err := c.Get(codec.TopKHeapField)
 	if err != nil {
 		return nil, err
@@ -96,7 +101,8 @@ func Create(tx *store.Tx, key []byte, h Header) (*TopK, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &TopK{c: c, H: h, Heap: make([]HeapItem, h.K), heapUp: true}
+	t := newTopK(c, h)
+	t.Heap, t.heapUp = make([]HeapItem, h.K), true
 	return t, t.Flush()
 }
 
@@ -143,47 +149,15 @@ func decodeHeap(b []byte, k uint32) ([]HeapItem, error) {
 
 // bucket returns bucket i's fingerprint and count.
 func (t *TopK) bucket(i uint64) (uint32, uint32, error) {
-	b, off, err := t.chunkOf(i)
+	b, err := t.buckets.Read(i*8, 8)
 	if err != nil {
 		return 0, 0, err
 	}
-	return binary.LittleEndian.Uint32(b[off:]), binary.LittleEndian.Uint32(b[off+4:]), nil
+	return binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), nil
 }
 
 func (t *TopK) setBucket(i uint64, fp, count uint32) error {
-	b, off, err := t.chunkOf(i)
-	if err != nil {
-		return err
-	}
-	binary.LittleEndian.PutUint32(b[off:], fp)
-	binary.LittleEndian.PutUint32(b[off+4:], count)
-	if t.dirty == nil {
-		t.dirty = map[uint64]bool{}
-	}
-	t.dirty[i*8/codec.TopKChunk] = true
-	return nil
-}
-
-func (t *TopK) chunkOf(i uint64) ([]byte, uint64, error) {
-	idx := i * 8 / codec.TopKChunk
-	b, ok := t.chunks[idx]
-	if !ok {
-		total := uint64(t.H.Width) * uint64(t.H.Depth) * 8
-		size := min(uint64(codec.TopKChunk), total-idx*codec.TopKChunk)
-		v, found, err := t.c.Get(codec.TopKChunkField(idx))
-		if err != nil {
-			return nil, 0, err
-		}
-		b = make([]byte, size)
-		if found {
-			copy(b, v)
-		}
-		if t.chunks == nil {
-			t.chunks = map[uint64][]byte{}
-		}
-		t.chunks[idx] = b
-	}
-	return b, i*8 - idx*codec.TopKChunk, nil
+	return t.buckets.Write(i*8, binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, fp), count))
 }
 
 // random returns the next draw in [0, 1) (splitmix64).
@@ -328,12 +302,9 @@ func (t *TopK) List() []HeapItem {
 
 // Flush writes the changed buckets, the header and the heap.
 func (t *TopK) Flush() error {
-	for idx := range t.dirty {
-		if err := t.c.Put(codec.TopKChunkField(idx), t.chunks[idx]); err != nil {
-			return err
-		}
+	if err := t.buckets.Flush(); err != nil {
+		return err
 	}
-	t.dirty = nil
 	if !t.heapUp {
 		return nil
 	}
@@ -348,18 +319,7 @@ func (t *TopK) Flush() error {
 }
 
 // Buckets returns every bucket's bytes (DUMP).
-func (t *TopK) Buckets() ([]byte, error) {
-	total := uint64(t.H.Width) * uint64(t.H.Depth) * 8
-	out := make([]byte, 0, total)
-	for at := uint64(0); at < total; at += codec.TopKChunk {
-		b, _, err := t.chunkOf(at / 8)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b...)
-	}
-	return out, nil
-}
+func (t *TopK) Buckets() ([]byte, error) { return t.buckets.Range(0, t.buckets.Size()) }
 
 // EncodedHeap returns the heap in its stored encoding (DUMP).
 func (t *TopK) EncodedHeap() []byte { return encodeHeap(t.Heap) }
@@ -379,16 +339,8 @@ func CreateFrom(tx *store.Tx, key []byte, h Header, buckets, heap []byte) error 
 		return err
 	}
 	t.Heap, t.heapUp = hp, true
-	for idx := uint64(0); idx*codec.TopKChunk < uint64(len(buckets)); idx++ {
-		c := buckets[idx*codec.TopKChunk : min(uint64(len(buckets)), (idx+1)*codec.TopKChunk)]
-		for _, x := range c {
-			if x != 0 {
-				if err := t.c.Put(codec.TopKChunkField(idx), c); err != nil {
-					return err
-				}
-				break
-			}
-		}
+	if err := t.buckets.Load(buckets); err != nil {
+		return err
 	}
 	return t.Flush()
 }
