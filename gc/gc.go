@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -121,6 +122,9 @@ type Collector struct {
 	// beforeRun, if set, runs after a walk and before its removals run
 	// on their shards (tests write keys in between).
 	beforeRun atomic.Pointer[func()]
+	// passMu makes passes one at a time (the actor's and direct calls
+	// share the cursors and hints below).
+	passMu sync.Mutex
 
 	// Flush sweep progress per db: only hints, storage decides. swept is
 	// the marker a full sweep found nothing under; cursor where the
@@ -360,6 +364,8 @@ func (c *Collector) budget() int { return c.o.BatchSize }
 // Pass runs one bounded pass and returns how many keys it expired or
 // deleted.
 func (c *Collector) Pass(ctx context.Context) (int, error) {
+	c.passMu.Lock()
+	defer c.passMu.Unlock()
 	c.stats.Passes.Add(1)
 	if c.eng.FlushMarkers().Shared() { // another node may have flushed
 		if err := c.eng.FlushMarkers().Reload(c.drv); err != nil {
