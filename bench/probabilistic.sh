@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The probabilistic types' cost: rekv's CF.ADD, CF.EXISTS, CMS.INCRBY,
+# CMS.QUERY and TOPK.ADD beside rekv's and redis-server's SADD and
+# SISMEMBER (Debian's Redis 7 has none of them), each server pinned to
+# CPU 0 and redis-benchmark to CPU 1: CPU microseconds per command and
+# ops/s, -c 50 -r 100000. (bench/bloom.sh does BF.ADD and BF.EXISTS.)
+# Usage: bench/probabilistic.sh [REKV_BIN] [N] [PIPES]
+set -u
+bin=${1:-/tmp/rekv-bin}; n=${2:-200000}; pipes=${3:-"1 16"}
+rp=$((43000 + RANDOM % 1000)); kp=$((rp + 1000)); d=$(mktemp -d)
+taskset -c 0 redis-server --port $rp --bind 127.0.0.1 --save '' --appendonly no --daemonize no >/dev/null 2>&1 & r=$!
+taskset -c 0 "$bin" --port $kp --dir $d >$d.log 2>&1 & k=$!
+trap 'kill $r $k 2>/dev/null; sleep 1; rm -rf $d $d.log' EXIT
+for p in $rp $kp; do for _ in $(seq 100); do redis-cli -p $p PING 2>/dev/null | grep -q PONG && break; sleep 0.1; done; done
+cpu() { awk '{print $14+$15}' /proc/$1/stat; }
+hz=$(getconf CLK_TCK)
+run() { # pid port P command...
+  local pid=$1 port=$2 P=$3; shift 3
+  local c0 c1 ops
+  c0=$(cpu $pid)
+  ops=$(taskset -c 1 timeout 300 redis-benchmark -p $port -n $n -c 50 -r 100000 -P $P --csv "$@" 2>/dev/null | awk -F'"' 'NR>1{print $4}' | tail -1)
+  c1=$(cpu $pid)
+  awk -v c=$((c1-c0)) -v hz=$hz -v n=$n -v ops="$ops" 'BEGIN{printf "%6.2f us/op %9s/s", c/hz*1e6/n, ops}'
+}
+for P in $pipes; do
+  redis-cli -p $kp FLUSHALL >/dev/null; redis-cli -p $rp FLUSHALL >/dev/null
+  redis-cli -p $kp CF.RESERVE cf 1000000 >/dev/null
+  redis-cli -p $kp CMS.INITBYPROB cms 0.001 0.01 >/dev/null
+  redis-cli -p $kp TOPK.RESERVE tk 50 2000 7 0.9 >/dev/null
+  echo "P$P redis SADD       $(run $r $rp $P SADD s __rand_int__)"
+  echo "P$P rekv  SADD       $(run $k $kp $P SADD s __rand_int__)"
+  echo "P$P rekv  CF.ADD     $(run $k $kp $P CF.ADD cf __rand_int__)"
+  echo "P$P rekv  CMS.INCRBY $(run $k $kp $P CMS.INCRBY cms __rand_int__ 1)"
+  echo "P$P rekv  TOPK.ADD   $(run $k $kp $P TOPK.ADD tk __rand_int__)"
+  echo "P$P redis SISMEMBER  $(run $r $rp $P SISMEMBER s __rand_int__)"
+  echo "P$P rekv  SISMEMBER  $(run $k $kp $P SISMEMBER s __rand_int__)"
+  echo "P$P rekv  CF.EXISTS  $(run $k $kp $P CF.EXISTS cf __rand_int__)"
+  echo "P$P rekv  CMS.QUERY  $(run $k $kp $P CMS.QUERY cms __rand_int__)"
+done
