@@ -129,7 +129,7 @@ type client struct {
 	closing    bool                // out ends with the last reply before closing
 	bigSeqs    map[uint64]bool     // commands with huge arguments: release memory after their reply
 	silent     map[uint64]bool     // replies dropped (CLIENT REPLY OFF/SKIP)
-	afterEarly []seqFunc           // run once every command before seq has its reply (AfterEarlier)
+	after      afterEarlier        // functions waiting for earlier replies (AfterEarlier)
 	closed     bool
 	dropped    int           // bytes of replies dropped since closed (and the last release)
 	assigned   atomic.Uint64 // sequence numbers handed out so far

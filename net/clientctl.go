@@ -141,6 +141,14 @@ type seqFunc struct {
 	f   func()
 }
 
+// afterEarlier holds the AfterEarlier functions (under outMu) and their
+// count, which a reply reads without the lock: most clients never have
+// one waiting.
+type afterEarlier struct {
+	waiting atomic.Int32
+	fns     []seqFunc
+}
+
 // AfterEarlier implements command.Session: f runs once every command the
 // client sent before this one has its reply (at once if they have): so
 // after their writes committed and reached the replication stream.
@@ -148,7 +156,8 @@ func (cl *client) AfterEarlier(f func()) {
 	seq := cl.curSeq
 	cl.outMu.Lock()
 	if cl.written < seq {
-		cl.afterEarly = append(cl.afterEarly, seqFunc{seq, f})
+		cl.after.fns = append(cl.after.fns, seqFunc{seq, f})
+		cl.after.waiting.Add(1)
 		f = nil
 	}
 	cl.outMu.Unlock()
@@ -160,21 +169,21 @@ func (cl *client) AfterEarlier(f func()) {
 // runAfterEarlier runs the AfterEarlier functions now due, outside the
 // lock (called after each reply is filed).
 func (cl *client) runAfterEarlier() {
-	cl.outMu.Lock()
-	if len(cl.afterEarly) == 0 {
-		cl.outMu.Unlock()
+	if cl.after.waiting.Load() == 0 {
 		return
 	}
+	cl.outMu.Lock()
 	var due []func()
-	rest := cl.afterEarly[:0]
-	for _, sf := range cl.afterEarly {
+	rest := cl.after.fns[:0]
+	for _, sf := range cl.after.fns {
 		if cl.written >= sf.seq {
 			due = append(due, sf.f)
 		} else {
 			rest = append(rest, sf)
 		}
 	}
-	cl.afterEarly = rest
+	cl.after.fns = rest
+	cl.after.waiting.Add(-int32(len(due)))
 	cl.outMu.Unlock()
 	for _, f := range due {
 		f()
