@@ -42,29 +42,23 @@ func (s scanDump) Run(c *command.Ctx) error {
 		c.W.Bulk(f.H.Encode())
 		return nil
 	}
-	off := uint64(max(s.iter-1, 0))
-	for fi := range f.H.Filters {
-		size := f.FilterBytes(fi)
-		if off >= size {
-			off -= size
-			continue
-		}
-		n := size - off
-		if size <= maxScanDump {
-			off, n = 0, size
-		} else {
-			n = min(n, maxScanDump)
-		}
-		data, err := f.Data(fi, off, n)
-		if err != nil {
-			return err
-		}
-		c.W.Int(s.iter + int64(n))
-		c.W.Bulk(data)
+	fi, off, ok := f.Locate(uint64(max(s.iter-1, 0)))
+	if !ok {
+		c.W.Int(0)
+		c.W.Null()
 		return nil
 	}
-	c.W.Int(0)
-	c.W.Null()
+	size := f.FilterBytes(fi)
+	n := min(size-off, maxScanDump)
+	if size <= maxScanDump { // a small sub-filter goes whole, as RedisBloom sends it
+		off, n = 0, size
+	}
+	data, err := f.Data(fi, off, n)
+	if err != nil {
+		return err
+	}
+	c.W.Int(s.iter + int64(n))
+	c.W.Bulk(data)
 	return nil
 }
 
@@ -109,24 +103,16 @@ func (l loadChunk) Run(c *command.Ctx) error {
 	if len(l.data) == 0 || l.iter < int64(len(l.data))+1 {
 		return rerr.Errorf("ERR Couldn't load chunk!")
 	}
-	off := uint64(l.iter) - uint64(len(l.data)) - 1
-	for fi := range f.H.Filters {
-		size := f.FilterBytes(fi)
-		if off >= size {
-			off -= size
-			continue
-		}
-		if uint64(len(l.data)) > size-off {
-			return rerr.Errorf("ERR Couldn't load chunk!")
-		}
-		if err := f.Write(fi, off, l.data); err != nil {
-			return err
-		}
-		if err := f.Flush(); err != nil {
-			return err
-		}
-		c.W.OK()
-		return nil
+	fi, off, ok := f.Locate(uint64(l.iter) - uint64(len(l.data)) - 1)
+	if !ok || uint64(len(l.data)) > f.FilterBytes(fi)-off {
+		return rerr.Errorf("ERR Couldn't load chunk!")
 	}
-	return rerr.Errorf("ERR Couldn't load chunk!")
+	if err := f.Write(fi, off, l.data); err != nil {
+		return err
+	}
+	if err := f.Flush(); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
 }

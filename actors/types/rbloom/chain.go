@@ -156,18 +156,9 @@ const (
 	headerLink  = 8 + 8 + 8 + 8 + 8 + 4 + 8 + 1
 )
 
-// EncodeFixed returns the header's fixed part (before the sub-filters).
-func (c Chain) EncodeFixed() []byte { return c.Encode()[:headerFixed] }
-
-// EncodeLink returns sub-filter i's part of the header.
-func (c Chain) EncodeLink(i int) []byte {
-	b := c.Encode()
-	return b[headerFixed+headerLink*i : headerFixed+headerLink*(i+1)]
-}
-
-// FixedLinks returns how many sub-filters a header's fixed part
+// fixedLinks returns how many sub-filters a header's fixed part
 // announces (0 if it is not one).
-func FixedLinks(fixed []byte) int {
+func fixedLinks(fixed []byte) int {
 	if len(fixed) != headerFixed {
 		return 0
 	}

@@ -48,7 +48,7 @@ func Open(tx *store.Tx, key []byte) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := FixedLinks(fixed)
+	n := fixedLinks(fixed)
 	if !ok || n == 0 || n > maxLinks {
 		return nil, codec.ErrCorrupt
 	}
@@ -85,11 +85,12 @@ func Create(tx *store.Tx, key []byte, chain Chain) (*Filter, error) {
 // added to it, and those of sub-filters added since; older ones never
 // change) and the meta's item count.
 func (f *Filter) save() error {
-	if err := f.c.Put(codec.BloomHeaderField, f.Chain.EncodeFixed()); err != nil {
+	hdr := f.Chain.Encode()
+	if err := f.c.Put(codec.BloomHeaderField, hdr[:headerFixed]); err != nil {
 		return err
 	}
 	for i := max(f.stored-1, 0); i < len(f.Chain.Links); i++ {
-		if err := f.c.Put(codec.BloomLinkField(uint32(i)), f.Chain.EncodeLink(i)); err != nil {
+		if err := f.c.Put(codec.BloomLinkField(uint32(i)), hdr[headerFixed+headerLink*i:headerFixed+headerLink*(i+1)]); err != nil {
 			return err
 		}
 	}
@@ -213,22 +214,28 @@ func (f *Filter) ScanDump(iter int64, max uint64) (int64, []byte, error) {
 	if iter < 1 {
 		return 0, nil, nil
 	}
-	pos := uint64(iter - 1)
-	var seek uint64
-	for l, lk := range f.Chain.Links {
-		if pos >= seek+lk.Bytes {
-			seek += lk.Bytes
-			continue
-		}
-		off := pos - seek
-		n := min(max, lk.Bytes-off)
-		bits, err := f.bitsRange(l, off, n)
-		if err != nil {
-			return 0, nil, err
-		}
-		return iter + int64(n), bits, nil
+	l, off, ok := f.locate(uint64(iter - 1))
+	if !ok {
+		return 0, nil, nil
 	}
-	return 0, nil, nil
+	n := min(max, f.Chain.Links[l].Bytes-off)
+	bits, err := f.linkBits(uint32(l)).Range(off, n)
+	if err != nil {
+		return 0, nil, err
+	}
+	return iter + int64(n), bits, nil
+}
+
+// locate returns the sub-filter holding byte pos of the bits dumped one
+// sub-filter after another, and pos's offset in it.
+func (f *Filter) locate(pos uint64) (int, uint64, bool) {
+	for l, lk := range f.Chain.Links {
+		if pos < lk.Bytes {
+			return l, pos, true
+		}
+		pos -= lk.Bytes
+	}
+	return 0, 0, false
 }
 
 // LoadChunk writes data, the SCANDUMP chunk that ended at iterator iter
@@ -237,23 +244,14 @@ func (f *Filter) LoadChunk(iter int64, data []byte) error {
 	if iter <= 0 || iter < int64(len(data)) {
 		return ErrBadChunk
 	}
-	pos := uint64(iter) - uint64(len(data)) - 1
-	var seek uint64
-	for l, lk := range f.Chain.Links {
-		if pos >= seek+lk.Bytes {
-			seek += lk.Bytes
-			continue
-		}
-		off := pos - seek
-		if uint64(len(data)) > lk.Bytes-off {
-			return ErrChunkTooBig
-		}
-		if err := f.linkBits(uint32(l)).Write(off, data); err != nil {
-			return err
-		}
-		return nil
+	l, off, ok := f.locate(uint64(iter) - uint64(len(data)) - 1)
+	switch {
+	case !ok:
+		return ErrNoLink
+	case uint64(len(data)) > f.Chain.Links[l].Bytes-off:
+		return ErrChunkTooBig
 	}
-	return ErrNoLink
+	return f.linkBits(uint32(l)).Write(off, data)
 }
 
 // LoadChunk's errors, as RedisBloom words them.
@@ -264,11 +262,8 @@ var (
 )
 
 // Bits returns all of sub-filter l's bits.
-func (f *Filter) Bits(l int) ([]byte, error) { return f.bitsRange(l, 0, f.Chain.Links[l].Bytes) }
-
-// bitsRange returns n bytes of sub-filter l's bits from byte off.
-func (f *Filter) bitsRange(l int, off, n uint64) ([]byte, error) {
-	return f.linkBits(uint32(l)).Range(off, n)
+func (f *Filter) Bits(l int) ([]byte, error) {
+	return f.linkBits(uint32(l)).Range(0, f.Chain.Links[l].Bytes)
 }
 
 // CreateFrom makes key a filter with chain and each sub-filter's bits

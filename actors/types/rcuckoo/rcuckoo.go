@@ -465,6 +465,20 @@ func (f *Filter) Data(fi, off, n uint64) ([]byte, error) { return f.array(fi).Ra
 // FilterBytes returns sub-filter fi's size in bytes.
 func (f *Filter) FilterBytes(fi uint64) uint64 { return NewFilterBytes(f.H, fi) }
 
+// Locate returns the sub-filter holding byte pos of the buckets dumped
+// one sub-filter after another (CF.SCANDUMP, CF.LOADCHUNK), and pos's
+// offset in it.
+func (f *Filter) Locate(pos uint64) (fi, off uint64, ok bool) {
+	for fi := range f.H.Filters {
+		size := f.FilterBytes(fi)
+		if pos < size {
+			return fi, pos, true
+		}
+		pos -= size
+	}
+	return 0, 0, false
+}
+
 // NewFilterBytes returns the size in bytes of sub-filter fi of a filter
 // with header h.
 func NewFilterBytes(h Header, fi uint64) uint64 {

@@ -55,7 +55,7 @@ type TopK struct {
 	H       Header
 	Heap    []HeapItem // a min-heap on Count, len K
 	buckets *chunked.Bytes
-	heapUp  bool
+	changed bool // the header (generator) or the heap differs from what is stored
 }
 
 // newTopK returns the Top-K of c with header h.
@@ -102,7 +102,7 @@ func Create(tx *store.Tx, key []byte, h Header) (*TopK, error) {
 		return nil, err
 	}
 	t := newTopK(c, h)
-	t.Heap, t.heapUp = make([]HeapItem, h.K), true
+	t.Heap, t.changed = make([]HeapItem, h.K), true
 	return t, t.Flush()
 }
 
@@ -162,6 +162,7 @@ func (t *TopK) setBucket(i uint64, fp, count uint32) error {
 
 // random returns the next draw in [0, 1) (splitmix64).
 func (t *TopK) random() float64 {
+	t.changed = true
 	t.H.RNG += 0x9e3779b97f4a7c15
 	z := t.H.RNG
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
@@ -217,10 +218,10 @@ func (t *TopK) Add(item []byte, incr uint32) ([]byte, error) {
 			return nil, err
 		}
 	}
-	t.heapUp = true // the generator moved, or counts did
 	if maxCount < heapMin {
 		return nil, nil
 	}
+	t.changed = true
 	if at >= 0 {
 		t.Heap[at].Count = maxCount
 		t.down(at)
@@ -305,10 +306,10 @@ func (t *TopK) Flush() error {
 	if err := t.buckets.Flush(); err != nil {
 		return err
 	}
-	if !t.heapUp {
+	if !t.changed {
 		return nil
 	}
-	t.heapUp = false
+	t.changed = false
 	if err := t.c.Put(codec.TopKHeaderField, t.H.encode()); err != nil {
 		return err
 	}
@@ -338,7 +339,7 @@ func CreateFrom(tx *store.Tx, key []byte, h Header, buckets, heap []byte) error 
 	if err != nil {
 		return err
 	}
-	t.Heap, t.heapUp = hp, true
+	t.Heap, t.changed = hp, true
 	if err := t.buckets.Load(buckets); err != nil {
 		return err
 	}
