@@ -281,8 +281,11 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 		from = g.marks[i]
 	}
 	for i, req := range g.reqs {
-		req.reply(g.outs[i], g.errs[i])
+		// Reported before the reply: the client's next command may run
+		// as soon as it is answered, and its slow-log entry and stats
+		// come after this one's, as in Redis.
 		e.report(req.Client, req.Spec, req.Args, req.took, req.failed)
+		req.reply(g.outs[i], g.errs[i])
 	}
 	e.countNested(g.nested)
 	e.after(effects{ready: g.tx.Journal().Ready(), touched: g.tx.Journal().Touched(), flushed: g.tx.Journal().Flushes(), swapped: g.tx.Journal().Swaps()}, held, caches)
