@@ -242,6 +242,8 @@ func AppendFloat(dst []byte, f float64) []byte {
 		return append(dst, "inf"...)
 	case math.IsInf(f, -1):
 		return append(dst, "-inf"...)
+	case math.IsNaN(f):
+		return append(dst, "nan"...)
 	}
 	return strconv.AppendFloat(dst, f, 'g', 17, 64)
 }
