@@ -53,17 +53,18 @@ type Type uint8
 
 // Redis types. Never renumber.
 const (
-	TypeNone   Type = 0
-	TypeString Type = 1
-	TypeHash   Type = 2
-	TypeList   Type = 3
-	TypeSet    Type = 4
-	TypeZSet   Type = 5
-	TypeStream Type = 6
-	TypeBloom  Type = 7  // RedisBloom's Bloom filter (TYPE MBbloom--)
-	TypeCMS    Type = 8  // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
-	TypeCuckoo Type = 9  // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
-	TypeTopK   Type = 10 // RedisBloom's Top-K (TYPE TopK-TYPE)
+	TypeNone    Type = 0
+	TypeString  Type = 1
+	TypeHash    Type = 2
+	TypeList    Type = 3
+	TypeSet     Type = 4
+	TypeZSet    Type = 5
+	TypeStream  Type = 6
+	TypeBloom   Type = 7  // RedisBloom's Bloom filter (TYPE MBbloom--)
+	TypeCMS     Type = 8  // RedisBloom's count-min sketch (TYPE CMSk-TYPE)
+	TypeCuckoo  Type = 9  // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
+	TypeTopK    Type = 10 // RedisBloom's Top-K (TYPE TopK-TYPE)
+	TypeTDigest Type = 11 // RedisBloom's t-digest (TYPE TDIS-TYPE)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

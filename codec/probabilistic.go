@@ -94,3 +94,26 @@ var (
 
 // TopKChunkField returns the field of bucket chunk i: 1 | i (8).
 func TopKChunkField(i uint64) []byte { return binary.BigEndian.AppendUint64([]byte{1}, i) }
+
+// A t-digest (TypeTDigest) keeps its header (TDigestHeaderLen bytes:
+// compression, capacity, merged and unmerged nodes, compressions, merged
+// and unmerged weight as big-endian int64s, then min and max as
+// big-endian float64 bits) at TDigestHeaderField and its nodes (a
+// little-endian float64 mean then a little-endian int64 weight, 16 bytes
+// each: the merged nodes first, in mean order, then the unmerged ones as
+// added) in chunks of TDigestChunk bytes at TDigestChunkField(i). Only
+// the nodes the header counts are meaningful: bytes past them are left
+// over from before a compression.
+
+// TDigestChunk is the size of a t-digest's node chunks (4 nodes; cached
+// by the shard's member cache). Part of the format: never change it.
+const TDigestChunk = 64
+
+// TDigestHeaderLen is the length of a t-digest's header.
+const TDigestHeaderLen = 72
+
+// TDigestHeaderField is the field of a t-digest's header.
+var TDigestHeaderField = []byte{0}
+
+// TDigestChunkField returns the field of node chunk i: 1 | i (8).
+func TDigestChunkField(i uint64) []byte { return binary.BigEndian.AppendUint64([]byte{1}, i) }

@@ -31,10 +31,11 @@ var typeTable = [...]TypeInfo{
 	TypeStream: {Name: "stream", Collection: true, MetaFields: 6, EmptyStays: true, RDB: 19, Encodings: []string{"stream"}},
 	// Module types: Redis reports RDB type 7 (a module value) and
 	// encoding "raw" for them.
-	TypeBloom:  {Name: "MBbloom--", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
-	TypeCMS:    {Name: "CMSk-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
-	TypeCuckoo: {Name: "MBbloomCF", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
-	TypeTopK:   {Name: "TopK-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeBloom:   {Name: "MBbloom--", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeCMS:     {Name: "CMSk-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeCuckoo:  {Name: "MBbloomCF", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeTopK:    {Name: "TopK-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeTDigest: {Name: "TDIS-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.

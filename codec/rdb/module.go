@@ -187,6 +187,91 @@ func (r *reader) topk(encver uint64) (*TopK, error) {
 	return t, nil
 }
 
+// TDigest is RedisBloom's t-digest ("TDIS-TYPE", encoding version 0),
+// as its RDB save writes one: compressed, so every node is merged.
+type TDigest struct {
+	Compression, Min, Max        float64
+	Cap, Merged, Unmerged        int64
+	Compressions                 int64
+	MergedWeight, UnmergedWeight float64
+	Means, Weights               []float64
+}
+
+const (
+	tdigestName   = "TDIS-TYPE"
+	tdigestEncVer = 0
+)
+
+// DumpTDigest returns the DUMP payload of a t-digest, as RedisBloom
+// saves one (TDigestRdbSave).
+func DumpTDigest(t *TDigest) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(tdigestName, tdigestEncVer))
+	double := func(f float64) {
+		body = binary.LittleEndian.AppendUint64(append(body, modDouble), math.Float64bits(f))
+	}
+	double(t.Compression)
+	double(t.Min)
+	double(t.Max)
+	for _, n := range []int64{t.Cap, t.Merged, t.Unmerged, t.Compressions} {
+		body = appendLen(append(body, modSInt), uint64(n))
+	}
+	double(t.MergedWeight)
+	double(t.UnmergedWeight)
+	for _, f := range t.Means {
+		double(f)
+	}
+	for _, f := range t.Weights {
+		double(f)
+	}
+	return Seal(append(body, modEOF))
+}
+
+func (r *reader) tdigest(encver uint64) (*TDigest, error) {
+	if encver != tdigestEncVer {
+		return nil, ErrFormat
+	}
+	t := &TDigest{}
+	double := func(p *float64) error {
+		b, err := r.num(modDouble)
+		*p = math.Float64frombits(b)
+		return err
+	}
+	for _, p := range []*float64{&t.Compression, &t.Min, &t.Max} {
+		if err := double(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range []*int64{&t.Cap, &t.Merged, &t.Unmerged, &t.Compressions} {
+		n, err := r.num(modSInt)
+		if err != nil {
+			return nil, err
+		}
+		*p = int64(n)
+	}
+	for _, p := range []*float64{&t.MergedWeight, &t.UnmergedWeight} {
+		if err := double(p); err != nil {
+			return nil, err
+		}
+	}
+	// Each node takes 18 bytes (two tagged doubles): a count the payload
+	// cannot hold is refused before anything is allocated.
+	if t.Merged < 0 || t.Merged > t.Cap || t.Merged > int64(len(r.b)/18) {
+		return nil, ErrFormat
+	}
+	t.Means, t.Weights = make([]float64, t.Merged), make([]float64, t.Merged)
+	for _, arr := range [][]float64{t.Means, t.Weights} {
+		for i := range arr {
+			if err := double(&arr[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if b, err := r.byte(); err != nil || b != modEOF {
+		return nil, ErrFormat
+	}
+	return t, nil
+}
+
 // cmsName and cmsEncVer identify RedisBloom's sketch type.
 const (
 	cmsName   = "CMSk-TYPE"
@@ -252,6 +337,8 @@ func (r *reader) module(v *Value) error {
 		v.Cuckoo, err = r.cuckoo(id & 1023)
 	case moduleID(topkName, 0) >> 10:
 		v.TopK, err = r.topk(id & 1023)
+	case moduleID(tdigestName, 0) >> 10:
+		v.TDigest, err = r.tdigest(id & 1023)
 	default:
 		return ErrModule
 	}

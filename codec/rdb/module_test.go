@@ -43,6 +43,22 @@ func TestBloomRoundTrip(t *testing.T) {
 	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.Cuckoo, cf) {
 		t.Fatalf("decoded Cuckoo filter %+v (%v), want %+v", v.Cuckoo, err, cf)
 	}
+	td := &TDigest{Compression: 100, Min: 1, Max: 3, Cap: 610, Merged: 2, Compressions: 1, MergedWeight: 3,
+		Means: []float64{1, 2.5}, Weights: []float64{1, 2}}
+	body, err = Verify(DumpTDigest(td))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.TDigest, td) {
+		t.Fatalf("decoded t-digest %+v (%v), want %+v", v.TDigest, err, td)
+	}
+	td.Merged, td.Cap = 1<<40, 1<<42 // more nodes than the payload holds
+	if body, err = Verify(DumpTDigest(td)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(body); err == nil {
+		t.Fatal("a t-digest announcing 2^40 nodes decoded")
+	}
 	tk := &TopK{K: 2, Width: 3, Depth: 1, RNG: 99, Decay: 0.9, Buckets: make([]byte, 24), Heap: []byte("heap")}
 	body, err = Verify(DumpTopK(tk))
 	if err != nil {

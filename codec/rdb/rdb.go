@@ -271,16 +271,17 @@ func lzfDecompress(in []byte, n int) ([]byte, error) {
 // TypeZSet2, TypeHash, TypeStream2 or TypeModule2, whatever encoding it
 // came in) and its contents.
 type Value struct {
-	Type   byte
-	String []byte
-	Elems  [][]byte  // list elements, set members, or hash field, value, ...
-	Scores []float64 // sorted-set scores, one per member in Elems
-	TTLs   []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
-	Stream *Stream   // TypeStream2
-	Bloom  *Bloom    // TypeModule2: a RedisBloom filter, or
-	CMS    *CMS      // a count-min sketch, or
-	Cuckoo *Cuckoo   // a Cuckoo filter, or
-	TopK   *TopK     // a Top-K
+	Type    byte
+	String  []byte
+	Elems   [][]byte  // list elements, set members, or hash field, value, ...
+	Scores  []float64 // sorted-set scores, one per member in Elems
+	TTLs    []int64   // a hash's field expiries (unix ms, 0: none), one per field; nil: none
+	Stream  *Stream   // TypeStream2
+	Bloom   *Bloom    // TypeModule2: a RedisBloom filter, or
+	CMS     *CMS      // a count-min sketch, or
+	Cuckoo  *Cuckoo   // a Cuckoo filter, or
+	TopK    *TopK     // a Top-K, or
+	TDigest *TDigest  // a t-digest
 }
 
 // maxElems bounds a decoded collection's announced length before it is

@@ -16,6 +16,7 @@ import (
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/stream"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/command/tdigest"
 	"github.com/rekv/rekv/actors/command/topk"
 	"github.com/rekv/rekv/actors/command/tx"
 	"github.com/rekv/rekv/actors/command/zset"
@@ -40,6 +41,7 @@ func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry 
 		command.WithClass(command.NotifyModule, cms.Commands()),
 		command.WithClass(command.NotifyModule, cuckoo.Commands()),
 		command.WithClass(command.NotifyModule, topk.Commands()),
+		command.WithClass(command.NotifyModule, tdigest.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s)}, extra...)...)

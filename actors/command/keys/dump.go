@@ -145,6 +145,10 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		}
 		p = rdb.DumpTopK(&rdb.TopK{K: uint64(t.H.K), Width: uint64(t.H.Width), Depth: uint64(t.H.Depth), RNG: t.H.RNG,
 			Decay: t.H.Decay, Buckets: buckets, Heap: t.EncodedHeap()})
+	case codec.TypeTDigest:
+		if p, err = dumpTDigest(c, d.key); err != nil {
+			return nil, false, err
+		}
 	default:
 		return nil, false, rerr.ErrWrongType
 	}

@@ -160,6 +160,10 @@ func wellFormed(v rdb.Value) bool {
 	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
 	case rdb.TypeModule2:
+		if v.TDigest != nil {
+			_, ok := tdigestOf(v.TDigest)
+			return ok
+		}
 		if v.TopK != nil {
 			return v.TopK.K <= rtopk.MaxK && v.TopK.Width <= rtopk.MaxCells && v.TopK.Depth <= rtopk.MaxCells
 		}
@@ -250,6 +254,9 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 	case rdb.TypeStream2:
 		return restoreStream(c, key, v.Stream)
 	case rdb.TypeModule2:
+		if t := v.TDigest; t != nil {
+			return restoreTDigest(c, key, t)
+		}
 		if m := v.CMS; m != nil {
 			return rcms.CreateFrom(c.Tx, key, m.Width, m.Depth, m.Count, m.Cells)
 		}
