@@ -12,7 +12,7 @@ import (
 // Redis 8's categories of the built-in types rekv serves.
 var categoryOrder = []string{"keyspace", "read", "write", "set", "sortedset", "list", "hash", "string", "bitmap",
 	"hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection",
-	"transaction", "scripting", "bloom", "cms", "cuckoo", "topk", "tdigest"}
+	"transaction", "scripting", "bloom", "cms", "cuckoo", "topk", "tdigest", "json"}
 
 // Categories returns Redis's ACL categories in Redis's order.
 func Categories() []string { return slices.Clone(categoryOrder) }

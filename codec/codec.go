@@ -65,6 +65,7 @@ const (
 	TypeCuckoo  Type = 9  // RedisBloom's Cuckoo filter (TYPE MBbloomCF)
 	TypeTopK    Type = 10 // RedisBloom's Top-K (TYPE TopK-TYPE)
 	TypeTDigest Type = 11 // RedisBloom's t-digest (TYPE TDIS-TYPE)
+	TypeJSON    Type = 12 // RedisJSON's document (TYPE ReJSON-RL)
 )
 
 // Meta is the decoded meta value of a Redis key, without a string payload.

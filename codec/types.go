@@ -36,6 +36,7 @@ var typeTable = [...]TypeInfo{
 	TypeCuckoo:  {Name: "MBbloomCF", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 	TypeTopK:    {Name: "TopK-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 	TypeTDigest: {Name: "TDIS-TYPE", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
+	TypeJSON:    {Name: "ReJSON-RL", Collection: true, MetaFields: 1, EmptyStays: true, RDB: 7, Encodings: []string{"raw"}},
 }
 
 // Info returns t's descriptor; an unknown type's is TypeNone's.

@@ -7,7 +7,7 @@ import "testing"
 // meta that round-trips through AppendMeta and DecodeMeta with the
 // length MetaLen says.
 func TestTypeTable(t *testing.T) {
-	if len(Types()) != 11 {
+	if len(Types()) != 12 {
 		t.Fatalf("Types() = %v", Types())
 	}
 	for _, ty := range Types() {

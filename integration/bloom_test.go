@@ -216,15 +216,15 @@ func TestBloomAsAKey(t *testing.T) {
 	})
 }
 
-// TestBloomModuleList: clients that probe MODULE LIST for the Bloom
-// module find it, as on Redis 8; COMMAND INFO describes BF.ADD as a
-// module command in @bloom.
+// TestBloomModuleList: clients that probe MODULE LIST for the Bloom or
+// JSON module find them, as on Redis 8; COMMAND INFO describes BF.ADD as
+// a module command in @bloom, and ACL CAT lists the JSON commands.
 func TestBloomModuleList(t *testing.T) {
 	c := newClient(t, startNode(t, "badger", nil).Addr(), 2)
 	ctx := context.Background()
 	mods, err := c.Do(ctx, "module", "list").Slice()
 	must(t, err)
-	if len(mods) != 1 || !strings.Contains(fmt.Sprint(mods[0]), "name bf") {
+	if len(mods) != 2 || !strings.Contains(fmt.Sprint(mods[0]), "name ReJSON") || !strings.Contains(fmt.Sprint(mods[1]), "name bf") {
 		t.Fatalf("MODULE LIST: %v", mods)
 	}
 	info, err := c.Do(ctx, "command", "info", "bf.add").Slice()
@@ -236,6 +236,12 @@ func TestBloomModuleList(t *testing.T) {
 	must(t, err)
 	if len(cats) != 11 {
 		t.Fatalf("ACL CAT bloom: %v", cats)
+	}
+	if cats, err = c.Do(ctx, "acl", "cat", "json").StringSlice(); err != nil || len(cats) != 25 {
+		t.Fatalf("ACL CAT json: %v %v", cats, err)
+	}
+	if cats, err = c.Do(ctx, "acl", "cat", "tdigest").StringSlice(); err != nil || len(cats) != 14 {
+		t.Fatalf("ACL CAT tdigest: %v %v", cats, err)
 	}
 }
 

@@ -272,6 +272,55 @@ func (r *reader) tdigest(encver uint64) (*TDigest, error) {
 	return t, nil
 }
 
+const (
+	jsonName   = "ReJSON-RL"
+	jsonEncVer = 3
+)
+
+// DumpJSON returns the DUMP payload of a JSON document, as RedisJSON
+// saves one (encoding version 3: its JSON text).
+func DumpJSON(text []byte) []byte {
+	body := appendLen([]byte{TypeModule2}, moduleID(jsonName, jsonEncVer))
+	body = append(appendLen(append(body, modString), uint64(len(text))), text...)
+	return Seal(append(body, modEOF))
+}
+
+// json reads a JSON document's text: encoding version 3, or 2 (the text
+// then RedisJSON's former search fields).
+func (r *reader) json(encver uint64) ([]byte, error) {
+	if encver != 2 && encver != 3 {
+		return nil, ErrFormat
+	}
+	if b, err := r.byte(); err != nil || b != modString {
+		return nil, ErrFormat
+	}
+	text, err := r.str()
+	if err != nil {
+		return nil, ErrFormat
+	}
+	if encver == 2 {
+		n, err := r.num(modUInt)
+		if err != nil {
+			return nil, err
+		}
+		for range min(n, 1) * 2 {
+			if b, err := r.byte(); err != nil || b != modString {
+				return nil, ErrFormat
+			}
+			if _, err := r.str(); err != nil {
+				return nil, ErrFormat
+			}
+		}
+	}
+	if b, err := r.byte(); err != nil || b != modEOF {
+		return nil, ErrFormat
+	}
+	if text == nil {
+		text = []byte{}
+	}
+	return text, nil
+}
+
 // cmsName and cmsEncVer identify RedisBloom's sketch type.
 const (
 	cmsName   = "CMSk-TYPE"
@@ -339,6 +388,8 @@ func (r *reader) module(v *Value) error {
 		v.TopK, err = r.topk(id & 1023)
 	case moduleID(tdigestName, 0) >> 10:
 		v.TDigest, err = r.tdigest(id & 1023)
+	case moduleID(jsonName, 0) >> 10:
+		v.JSON, err = r.json(id & 1023)
 	default:
 		return ErrModule
 	}

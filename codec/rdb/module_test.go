@@ -59,6 +59,13 @@ func TestBloomRoundTrip(t *testing.T) {
 	if _, err := Decode(body); err == nil {
 		t.Fatal("a t-digest announcing 2^40 nodes decoded")
 	}
+	body, err = Verify(DumpJSON([]byte(`{"a":[1,2.5]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Decode(body); err != nil || string(v.JSON) != `{"a":[1,2.5]}` {
+		t.Fatalf("decoded JSON %q (%v)", v.JSON, err)
+	}
 	tk := &TopK{K: 2, Width: 3, Depth: 1, RNG: 99, Decay: 0.9, Buckets: make([]byte, 24), Heap: []byte("heap")}
 	body, err = Verify(DumpTopK(tk))
 	if err != nil {
@@ -67,7 +74,7 @@ func TestBloomRoundTrip(t *testing.T) {
 	if v, err := Decode(body); err != nil || !reflect.DeepEqual(v.TopK, tk) {
 		t.Fatalf("decoded Top-K %+v (%v), want %+v", v.TopK, err, tk)
 	}
-	other := Seal(appendLen([]byte{TypeModule2}, moduleID("ReJSON-RL", 3)))
+	other := Seal(appendLen([]byte{TypeModule2}, moduleID("timeserie", 1)))
 	body, _ = Verify(other)
 	if _, err := Decode(body); !errors.Is(err, ErrModule) {
 		t.Fatalf("another module's value: %v", err)

@@ -281,7 +281,8 @@ type Value struct {
 	CMS     *CMS      // a count-min sketch, or
 	Cuckoo  *Cuckoo   // a Cuckoo filter, or
 	TopK    *TopK     // a Top-K, or
-	TDigest *TDigest  // a t-digest
+	TDigest *TDigest  // a t-digest, or
+	JSON    []byte    // a JSON document's text
 }
 
 // maxElems bounds a decoded collection's announced length before it is

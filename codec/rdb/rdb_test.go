@@ -146,7 +146,7 @@ func TestListpackEncodings(t *testing.T) {
 // descriptor table is the one this package writes and reads for it.
 func TestTypeTableRDB(t *testing.T) {
 	want := map[codec.Type]byte{codec.TypeString: TypeString, codec.TypeHash: TypeHash, codec.TypeList: TypeList,
-		codec.TypeSet: TypeSet, codec.TypeZSet: TypeZSet2, codec.TypeStream: TypeStream2, codec.TypeBloom: TypeModule2, codec.TypeCMS: TypeModule2, codec.TypeCuckoo: TypeModule2, codec.TypeTopK: TypeModule2, codec.TypeTDigest: TypeModule2}
+		codec.TypeSet: TypeSet, codec.TypeZSet: TypeZSet2, codec.TypeStream: TypeStream2, codec.TypeBloom: TypeModule2, codec.TypeCMS: TypeModule2, codec.TypeCuckoo: TypeModule2, codec.TypeTopK: TypeModule2, codec.TypeTDigest: TypeModule2, codec.TypeJSON: TypeModule2}
 	for _, ty := range codec.Types() {
 		w, ok := want[ty]
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/rekv/rekv/actors/command/geo"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/hll"
+	jsoncmd "github.com/rekv/rekv/actors/command/json"
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/list"
 	"github.com/rekv/rekv/actors/command/pubsub"
@@ -42,6 +43,7 @@ func Registry(s *scripting.Scripts, extra ...[]*command.Spec) *command.Registry 
 		command.WithClass(command.NotifyModule, cuckoo.Commands()),
 		command.WithClass(command.NotifyModule, topk.Commands()),
 		command.WithClass(command.NotifyModule, tdigest.Commands()),
+		command.WithClass(command.NotifyModule, jsoncmd.Commands()),
 		pubsub.Commands(),
 		tx.Commands(),
 		scripting.Commands(s)}, extra...)...)

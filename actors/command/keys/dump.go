@@ -9,6 +9,7 @@ import (
 	"github.com/rekv/rekv/actors/types/rcms"
 	"github.com/rekv/rekv/actors/types/rcuckoo"
 	"github.com/rekv/rekv/actors/types/rhash"
+	"github.com/rekv/rekv/actors/types/rjson"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
 	"github.com/rekv/rekv/actors/types/rstream"
@@ -149,6 +150,12 @@ func dumpPayload(c *command.Ctx, key []byte) (p []byte, ok bool, err error) {
 		if p, err = dumpTDigest(c, d.key); err != nil {
 			return nil, false, err
 		}
+	case codec.TypeJSON:
+		doc, err := rjson.Open(c.Tx, d.key)
+		if err != nil || doc == nil {
+			return nil, false, err
+		}
+		p = rdb.DumpJSON([]byte(doc.Text()))
 	default:
 		return nil, false, rerr.ErrWrongType
 	}

@@ -117,7 +117,7 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 			return "embstr", nil
 		}
 		return "raw", nil
-	case codec.TypeList, codec.TypeStream, codec.TypeBloom, codec.TypeCMS, codec.TypeCuckoo, codec.TypeTopK, codec.TypeTDigest:
+	case codec.TypeList, codec.TypeStream, codec.TypeBloom, codec.TypeCMS, codec.TypeCuckoo, codec.TypeTopK, codec.TypeTDigest, codec.TypeJSON:
 		return m.Type.Info().Encodings[0], nil
 	}
 	enc := m.Type.Info().Encodings // the collections' compact and big encodings

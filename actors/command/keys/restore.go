@@ -9,6 +9,7 @@ import (
 	"github.com/rekv/rekv/actors/types/rcms"
 	"github.com/rekv/rekv/actors/types/rcuckoo"
 	"github.com/rekv/rekv/actors/types/rhash"
+	"github.com/rekv/rekv/actors/types/rjson"
 	"github.com/rekv/rekv/actors/types/rlist"
 	"github.com/rekv/rekv/actors/types/rset"
 	"github.com/rekv/rekv/actors/types/rstream"
@@ -160,6 +161,10 @@ func wellFormed(v rdb.Value) bool {
 	case rdb.TypeStream2:
 		return v.Stream != nil // checked by the decoder; may be empty
 	case rdb.TypeModule2:
+		if v.JSON != nil {
+			_, err := rjson.ParseStored(string(v.JSON))
+			return err == nil
+		}
 		if v.TDigest != nil {
 			_, ok := tdigestOf(v.TDigest)
 			return ok
@@ -254,6 +259,14 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 	case rdb.TypeStream2:
 		return restoreStream(c, key, v.Stream)
 	case rdb.TypeModule2:
+		if v.JSON != nil {
+			root, err := rjson.ParseStored(string(v.JSON))
+			if err != nil {
+				return errBadFormat
+			}
+			_, err = rjson.Create(c.Tx, key, root)
+			return err
+		}
 		if t := v.TDigest; t != nil {
 			return restoreTDigest(c, key, t)
 		}

@@ -7,7 +7,8 @@ import (
 
 // MODULE LIST / LOAD / LOADEX / UNLOAD / HELP: rekv loads no modules.
 // LIST names the module of Redis 8's built-in types rekv serves, as Redis
-// 8 lists it (clients probe for it): "bf", the Bloom filter commands.
+// 8 lists it (clients probe for it): "ReJSON", the JSON commands, and
+// "bf", the probabilistic types' commands.
 // LOAD, LOADEX and UNLOAD answer what Redis answers with its default
 // enable-module-command (no), which rekv keeps.
 func moduleCommands() *command.Spec {
@@ -38,7 +39,7 @@ type moduleList struct{}
 var builtinModules = []struct {
 	name string
 	ver  int64
-}{{"bf", 80000}}
+}{{"ReJSON", 80000}, {"bf", 80000}}
 
 func (moduleList) Run(c *command.Ctx) error {
 	c.W.Array(len(builtinModules))

@@ -1,0 +1,97 @@
+package rjson
+
+import (
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/codec"
+)
+
+// Doc is a JSON document key open in a transaction: Root is its parsed
+// value, changed in place by commands and written back by Save.
+type Doc struct {
+	c    *store.Coll
+	Root *Value
+	text string // the stored text, to write only changed chunks
+}
+
+// Open returns key's document: nil if missing, WRONGTYPE if another
+// type.
+func Open(tx *store.Tx, key []byte) (*Doc, error) {
+	c, err := tx.Open(key, codec.TypeJSON, false)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	size := c.Size()
+	buf := make([]byte, 0, size)
+	n := uint64((size + codec.JSONChunk - 1) / codec.JSONChunk)
+	err = c.Scan(codec.JSONChunkField(0), codec.JSONChunkField(n), false, 0, func(_, v []byte) (bool, error) {
+		buf = append(buf, v...)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(buf)) != size {
+		return nil, codec.ErrCorrupt
+	}
+	text := string(buf)
+	root, err := ParseStored(text)
+	if err != nil {
+		return nil, codec.ErrCorrupt
+	}
+	return &Doc{c: c, Root: root, text: text}, nil
+}
+
+// ParseStored parses a stored or restored document, with no depth
+// limit (RedisJSON loads its RDB values without one).
+func ParseStored(s string) (*Value, error) {
+	p := &parser{s: s, depth: 1 << 30}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.s) {
+		return nil, codec.ErrCorrupt
+	}
+	return v, nil
+}
+
+// Create makes key a document holding v (the key must not exist).
+func Create(tx *store.Tx, key []byte, v *Value) (*Doc, error) {
+	c, err := tx.Open(key, codec.TypeJSON, true)
+	if err != nil {
+		return nil, err
+	}
+	d := &Doc{c: c, Root: v}
+	return d, d.Save()
+}
+
+// Save writes Root: the chunks whose bytes changed, the size, and
+// removes chunks past the new end.
+func (d *Doc) Save() error {
+	text := Marshal(d.Root)
+	oldN := (len(d.text) + codec.JSONChunk - 1) / codec.JSONChunk
+	newN := (len(text) + codec.JSONChunk - 1) / codec.JSONChunk
+	for i := 0; i < newN; i++ {
+		from, to := i*codec.JSONChunk, min((i+1)*codec.JSONChunk, len(text))
+		if i < oldN && d.text[from:min((i+1)*codec.JSONChunk, len(d.text))] == text[from:to] {
+			continue // unchanged
+		}
+		if err := d.c.Put(codec.JSONChunkField(uint64(i)), []byte(text[from:to])); err != nil {
+			return err
+		}
+	}
+	for i := newN; i < oldN; i++ {
+		if err := d.c.Remove(codec.JSONChunkField(uint64(i))); err != nil {
+			return err
+		}
+	}
+	if err := d.c.Grow(int64(len(text)) - d.c.Size()); err != nil {
+		return err
+	}
+	d.text = text
+	return nil
+}
+
+// Text is the document's stored compact text (DUMP).
+func (d *Doc) Text() string { return d.text }
