@@ -245,8 +245,9 @@ func TestBloomModuleList(t *testing.T) {
 	}
 }
 
-// TestBloomReplicates: filters reach a rekv replica by the full sync (an
-// RDB file of RedisBloom-encoded values) and by the write stream, whole.
+// TestBloomReplicates: filters, t-digests and JSON documents reach a
+// rekv replica by the full sync (an RDB file of RedisBloom- and
+// RedisJSON-encoded values) and by the write stream, whole.
 func TestBloomReplicates(t *testing.T) {
 	ctx := context.Background()
 	m, r := startNode(t, "badger", nil), startNode(t, "badger", nil)
@@ -255,13 +256,26 @@ func TestBloomReplicates(t *testing.T) {
 	for i := range 100 {
 		must(t, mc.BFAdd(ctx, "before", i).Err())
 	}
+	must(t, mc.TDigestCreate(ctx, "td-before").Err())
+	must(t, mc.TDigestAdd(ctx, "td-before", 1, 2, 3, 4.5).Err())
+	must(t, mc.JSONSet(ctx, "doc-before", "$", `{"x":[1.0,"two",null],"y":{"z":true}}`).Err())
 	host, port, _ := strings.Cut(m.Addr(), ":")
 	must(t, rc.Do(ctx, "replicaof", host, port).Err())
 	waitCaughtUp(t, ctx, mc, rc)
 	must(t, mc.BFInsert(ctx, "after", &redis.BFInsertOptions{Capacity: 5, Error: 0.01}, "a", "b", "c", "d", "e", "f", "g").Err())
 	must(t, mc.BFAdd(ctx, "before", "late").Err())
+	// The other Redis 8 types replicate as commands too: a t-digest
+	// compressing on the master, a JSON document edited by paths.
+	must(t, mc.TDigestCreate(ctx, "td").Err())
+	for i := range 700 {
+		must(t, mc.TDigestAdd(ctx, "td", float64(i%37)).Err())
+	}
+	must(t, mc.JSONSet(ctx, "doc", "$", `{"a":[1,2],"b":{"c":"x"}}`).Err())
+	must(t, mc.JSONArrAppend(ctx, "doc", "$.a", 3).Err())
+	must(t, mc.JSONDel(ctx, "doc", "$.b.c").Err())
+	must(t, mc.JSONNumIncrBy(ctx, "doc", "$.a[0]", 1.5).Err())
 	waitCaughtUp(t, ctx, mc, rc)
-	for _, k := range []string{"before", "after"} {
+	for _, k := range []string{"before", "after", "td", "doc", "td-before", "doc-before"} {
 		want, err := mc.Dump(ctx, k).Result()
 		must(t, err)
 		got, err := rc.Dump(ctx, k).Result()
