@@ -213,7 +213,7 @@ func TestDebugObject(t *testing.T) {
 	lru := fields("rekv", a.do("DEBUG", "OBJECT", "emb"))[4]
 	time.Sleep(2100 * time.Millisecond)
 	idle := fields("rekv", a.do("DEBUG", "OBJECT", "emb"))
-	if idle[4] != lru || idle[5] < "2" {
+	if secs, _ := strconv.Atoi(idle[5]); idle[4] != lru || secs < 2 {
 		t.Errorf("2 s without access: lru %s -> %s, idle %s", lru, idle[4], idle[5])
 	}
 	a.do("GET", "emb")
