@@ -8,9 +8,10 @@ import (
 // Doc is a JSON document key open in a transaction: Root is its parsed
 // value, changed in place by commands and written back by Save.
 type Doc struct {
-	c    *store.Coll
-	Root *Value
-	text string // the stored text, to write only changed chunks
+	c       *store.Coll
+	Root    *Value
+	text    string // the stored text, to write only changed chunks
+	created bool   // new: its meta is not stored yet
 }
 
 // Open returns key's document: nil if missing, WRONGTYPE if another
@@ -23,12 +24,20 @@ func Open(tx *store.Tx, key []byte) (*Doc, error) {
 	size := c.Size()
 	buf := make([]byte, 0, size)
 	n := uint64((size + codec.JSONChunk - 1) / codec.JSONChunk)
-	err = c.Scan(codec.JSONChunkField(0), codec.JSONChunkField(n), false, 0, func(_, v []byte) (bool, error) {
+	if n == 1 { // most documents: one point read, no iterator
+		v, _, err := c.Get(codec.JSONChunkField(0))
+		if err != nil {
+			return nil, err
+		}
 		buf = append(buf, v...)
-		return true, nil
-	})
-	if err != nil {
-		return nil, err
+	} else {
+		err = c.Scan(codec.JSONChunkField(0), codec.JSONChunkField(n), false, 0, func(_, v []byte) (bool, error) {
+			buf = append(buf, v...)
+			return true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(buf)) != size {
 		return nil, codec.ErrCorrupt
@@ -62,7 +71,7 @@ func Create(tx *store.Tx, key []byte, v *Value) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{c: c, Root: v}
+	d := &Doc{c: c, Root: v, created: true}
 	return d, d.Save()
 }
 
@@ -86,10 +95,12 @@ func (d *Doc) Save() error {
 			return err
 		}
 	}
-	if err := d.c.Grow(int64(len(text)) - d.c.Size()); err != nil {
-		return err
+	if delta := int64(len(text)) - d.c.Size(); delta != 0 || d.created {
+		if err := d.c.Grow(delta); err != nil {
+			return err
+		}
 	}
-	d.text = text
+	d.text, d.created = text, false
 	return nil
 }
 
