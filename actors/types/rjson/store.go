@@ -24,20 +24,14 @@ func Open(tx *store.Tx, key []byte) (*Doc, error) {
 	size := c.Size()
 	buf := make([]byte, 0, size)
 	n := uint64((size + codec.JSONChunk - 1) / codec.JSONChunk)
-	if n == 1 { // most documents: one point read, no iterator
-		v, _, err := c.Get(codec.JSONChunkField(0))
+	// Point reads, chunk by chunk: a scan would step over every stored
+	// version of chunks rewritten often, until the storage compacts.
+	for i := range n {
+		v, _, err := c.Get(codec.JSONChunkField(i))
 		if err != nil {
 			return nil, err
 		}
 		buf = append(buf, v...)
-	} else {
-		err = c.Scan(codec.JSONChunkField(0), codec.JSONChunkField(n), false, 0, func(_, v []byte) (bool, error) {
-			buf = append(buf, v...)
-			return true, nil
-		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if int64(len(buf)) != size {
 		return nil, codec.ErrCorrupt

@@ -91,14 +91,22 @@ func (s *Sketch) Load() error {
 		return nil
 	}
 	n := s.D.Nodes()
-	b, err := s.nodes.Range(0, uint64(n)*nodeLen)
-	if err != nil {
-		return err
-	}
 	s.D.Means, s.D.Weights = make([]float64, n), make([]int64, n)
-	for i := range n {
-		s.D.Means[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[i*nodeLen:]))
-		s.D.Weights[i] = int64(binary.LittleEndian.Uint64(b[i*nodeLen+8:]))
+	// Chunk by chunk with point reads (the shard's member cache holds
+	// them): a scan would step over every version of chunks rewritten
+	// by each addition, which the storage keeps until it compacts
+	// (1.1 ms a QUANTILE after 100,000 TDIGEST.ADDs, 0.1 ms this way).
+	const per = codec.TDigestChunk / nodeLen
+	for first := int64(0); first < n; first += per {
+		k := min(per, n-first)
+		b, err := s.nodes.Read(uint64(first)*nodeLen, uint64(k)*nodeLen)
+		if err != nil {
+			return err
+		}
+		for j := range k {
+			s.D.Means[first+j] = math.Float64frombits(binary.LittleEndian.Uint64(b[j*nodeLen:]))
+			s.D.Weights[first+j] = int64(binary.LittleEndian.Uint64(b[j*nodeLen+8:]))
+		}
 	}
 	s.loaded = true
 	return nil
