@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -297,6 +298,48 @@ func TestJSONAsAKey(t *testing.T) {
 		}
 		if typ, _ := c.Type(ctx, "small").Result(); typ != "ReJSON-RL" {
 			t.Fatalf("TYPE %q", typ)
+		}
+	})
+}
+
+// TestRedis8TypesAsKeys: JSON documents and t-digests are keys like any
+// other: SCAN TYPE finds them by their type names, EXPIRE, MOVE and
+// UNLINK act on them whole, and the keyspace events name them.
+func TestRedis8TypesAsKeys(t *testing.T) {
+	forEachDriverClient(t, 2, func(t *testing.T, ctx context.Context, c *redis.Client, addr string) {
+		must(t, c.JSONSet(ctx, "j1", "$", `{"a":1}`).Err())
+		must(t, c.JSONSet(ctx, "j2", "$", `[1]`).Err())
+		must(t, c.TDigestCreate(ctx, "t1").Err())
+		must(t, c.Set(ctx, "s1", "x", 0).Err())
+		for typ, want := range map[string]int{"ReJSON-RL": 2, "TDIS-TYPE": 1, "rejson-rl": 2} {
+			keys, _, err := c.ScanType(ctx, 0, "*", 100, typ).Result()
+			must(t, err)
+			if len(keys) != want {
+				t.Fatalf("SCAN TYPE %s: %v", typ, keys)
+			}
+		}
+		must(t, c.Expire(ctx, "j1", time.Hour).Err())
+		if ttl := c.TTL(ctx, "j1").Val(); ttl <= 0 {
+			t.Fatalf("TTL of a document: %v", ttl)
+		}
+		// JSON.SET of a path keeps the TTL; of the root too (the key stays).
+		must(t, c.JSONSet(ctx, "j1", "$.b", `2`).Err())
+		if ttl := c.TTL(ctx, "j1").Val(); ttl <= 0 {
+			t.Fatalf("TTL after JSON.SET: %v", ttl)
+		}
+		if ok, err := c.Move(ctx, "t1", 1).Result(); err != nil || !ok {
+			t.Fatalf("MOVE: %v %v", ok, err)
+		}
+		c1 := newClient(t, addr, 2)
+		must(t, c1.Do(ctx, "SELECT", 1).Err())
+		if typ, _ := c1.Type(ctx, "t1").Result(); typ != "TDIS-TYPE" {
+			t.Fatalf("moved t-digest: TYPE %q", typ)
+		}
+		if n, _ := c.Unlink(ctx, "j2").Result(); n != 1 {
+			t.Fatalf("UNLINK: %d", n)
+		}
+		if _, err := c.Do(ctx, "JSON.GET", "j2").Result(); err != redis.Nil {
+			t.Fatalf("JSON.GET after UNLINK: %v", err)
 		}
 	})
 }
