@@ -343,3 +343,34 @@ func TestRedis8TypesAsKeys(t *testing.T) {
 		}
 	})
 }
+
+// TestJSONTooLarge: a document over rjson.MaxText is refused with a
+// clear error, as a value and as the result of an edit, and nothing of
+// it is stored; the connection goes on.
+func TestJSONTooLarge(t *testing.T) {
+	c := dialRaw(t, startNode(t, "badger", nil).Addr())
+	big := `"` + strings.Repeat("x", 32<<20) + `"`
+	if got := c.do("JSON.SET", "d", "$", big); got != "-ERR JSON document too large (over 32 MiB)\r\n" {
+		t.Fatalf("JSON.SET of 32 MiB: %q", got)
+	}
+	half := `"` + strings.Repeat("y", 17<<20) + `"`
+	if got := c.do("JSON.SET", "d", "$", `{"a":`+half+`}`); got != jOK {
+		t.Fatalf("JSON.SET of 17 MiB: %.80q", got)
+	}
+	if got := c.do("JSON.SET", "d", "$.b", half); got != "-ERR JSON document too large (over 32 MiB)\r\n" {
+		t.Fatalf("growing past 32 MiB: %.80q", got)
+	}
+	if got := c.do("JSON.OBJLEN", "d"); got != ":1\r\n" {
+		t.Fatalf("after the refused edit: %q", got)
+	}
+	// JSON.MSET sets all its documents or none.
+	if got := c.do("JSON.MSET", "first", "$", `[1]`, "d", "$.b", half); got != "-ERR JSON document too large (over 32 MiB)\r\n" {
+		t.Fatalf("JSON.MSET growing past 32 MiB: %.80q", got)
+	}
+	if got := c.do("EXISTS", "first"); got != ":0\r\n" {
+		t.Fatalf("JSON.MSET refused but set its first key: %q", got)
+	}
+	if got := c.do("PING"); got != "+PONG\r\n" {
+		t.Fatalf("PING: %q", got)
+	}
+}

@@ -90,6 +90,9 @@ func (p path) query() (*rjson.Query, error) {
 
 // parseValue parses a JSON argument (RedisJSON's texts for bad ones).
 func parseValue(arg []byte) (*rjson.Value, error) {
+	if len(arg) > rjson.MaxText {
+		return nil, rjson.ErrTooLarge
+	}
 	if !utf8.Valid(arg) {
 		return nil, errNotUTF8
 	}

@@ -70,21 +70,23 @@ func (m mset) Run(c *command.Ctx) error {
 		}
 		all = append(all, p)
 	}
+	// Every triplet edits its document in memory; the documents are
+	// checked, then saved: all or nothing.
 	allSet := true
+	var changed []*rjson.Doc
 	for _, p := range all {
 		d := docs[string(p.t.key)]
 		switch {
 		case d == nil:
-			nd, err := rjson.Create(c.Tx, p.t.key, p.v)
+			nd, err := rjson.New(c.Tx, p.t.key, p.v)
 			if err != nil {
 				return err
 			}
 			docs[string(p.t.key)] = nd
+			changed = append(changed, nd)
 		case p.q == nil:
 			d.Root = p.v
-			if err := d.Save(); err != nil {
-				return err
-			}
+			changed = append(changed, d)
 		default:
 			updated, err := setAt(d, p.q, p.v, false, false)
 			if err != nil {
@@ -94,6 +96,18 @@ func (m mset) Run(c *command.Ctx) error {
 				allSet = false
 				continue
 			}
+			changed = append(changed, d)
+		}
+	}
+	for _, d := range changed {
+		if err := d.Check(); err != nil {
+			return err
+		}
+	}
+	saved := map[*rjson.Doc]bool{}
+	for _, d := range changed {
+		if !saved[d] {
+			saved[d] = true
 			if err := d.Save(); err != nil {
 				return err
 			}
