@@ -8,21 +8,8 @@
 # Usage: bench/probabilistic.sh [REKV_BIN] [N] [PIPES]
 set -u
 bin=${1:-/tmp/rekv-bin}; n=${2:-200000}; pipes=${3:-"1 16"}
-rp=$((43000 + RANDOM % 1000)); kp=$((rp + 1000)); d=$(mktemp -d)
-taskset -c 0 redis-server --port $rp --bind 127.0.0.1 --save '' --appendonly no --daemonize no >/dev/null 2>&1 & r=$!
-taskset -c 0 "$bin" --port $kp --dir $d >$d.log 2>&1 & k=$!
-trap 'kill $r $k 2>/dev/null; sleep 1; rm -rf $d $d.log' EXIT
-for p in $rp $kp; do for _ in $(seq 100); do redis-cli -p $p PING 2>/dev/null | grep -q PONG && break; sleep 0.1; done; done
-cpu() { awk '{print $14+$15}' /proc/$1/stat; }
-hz=$(getconf CLK_TCK)
-run() { # pid port P command...
-  local pid=$1 port=$2 P=$3; shift 3
-  local c0 c1 ops
-  c0=$(cpu $pid)
-  ops=$(taskset -c 1 timeout 300 redis-benchmark -p $port -n $n -c 50 -r 100000 -P $P --csv "$@" 2>/dev/null | awk -F'"' 'NR>1{print $4}' | tail -1)
-  c1=$(cpu $pid)
-  awk -v c=$((c1-c0)) -v hz=$hz -v n=$n -v ops="$ops" 'BEGIN{printf "%6.2f us/op %9s/s", c/hz*1e6/n, ops}'
-}
+base=43000
+. "$(dirname "$0")/pinned.sh"
 for P in $pipes; do
   redis-cli -p $kp FLUSHALL >/dev/null; redis-cli -p $rp FLUSHALL >/dev/null
   redis-cli -p $kp BF.RESERVE bf 0.01 1000000 >/dev/null

@@ -153,47 +153,39 @@ func (p *pathParser) steps(first bool) ([]step, error) {
 	}
 	for {
 		save := p.pos
+		var s step
+		var err error
 		switch {
 		case p.eat(".."):
 			out = append(out, step{kind: stepScan})
-			if lit, ok := p.literal(); ok {
-				out = append(out, step{kind: stepKeys, keys: []string{lit}})
-			} else if p.eat("*") {
-				out = append(out, step{kind: stepAll})
-			} else if p.eat("[") {
-				s, err := p.bracket()
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, s)
-			} else {
-				return nil, p.fail()
-			}
+			s, err = p.member()
 		case p.eat("."):
-			if lit, ok := p.literal(); ok {
-				out = append(out, step{kind: stepKeys, keys: []string{lit}})
-			} else if p.eat("*") {
-				out = append(out, step{kind: stepAll})
-			} else if p.eat("[") {
-				s, err := p.bracket()
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, s)
-			} else {
-				return nil, p.fail()
-			}
+			s, err = p.member()
 		case p.eat("["):
-			s, err := p.bracket()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, s)
+			s, err = p.bracket()
 		default:
 			p.pos = save
 			return out, nil
 		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
 	}
+}
+
+// member parses what follows "." or "..": a name, *, or a bracket.
+func (p *pathParser) member() (step, error) {
+	if lit, ok := p.literal(); ok {
+		return step{kind: stepKeys, keys: []string{lit}}, nil
+	}
+	if p.eat("*") {
+		return step{kind: stepAll}, nil
+	}
+	if p.eat("[") {
+		return p.bracket()
+	}
+	return step{}, p.fail()
 }
 
 // bracket parses what follows "[" up to and including "]".
