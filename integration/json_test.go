@@ -283,6 +283,13 @@ func TestJSONAsAKey(t *testing.T) {
 				t.Fatalf("%s: not the document", k)
 			}
 		}
+		// Of 70,001 nested matches only the outermost is deleted.
+		if n, err := c.JSONDel(ctx, "copied", "$..*").Result(); err != nil || n != 1 {
+			t.Fatalf("JSON.DEL $..*: %d %v", n, err)
+		}
+		if got, _ := c.JSONGet(ctx, "copied").Result(); got != "{}" {
+			t.Fatalf("after JSON.DEL $..*: %.40q", got)
+		}
 		must(t, c.JSONSet(ctx, "small", "$", `{"n":1}`).Err())
 		tx := c.TxPipeline()
 		tx.JSONNumIncrBy(ctx, "small", "$.n", 2)
@@ -344,9 +351,10 @@ func TestRedis8TypesAsKeys(t *testing.T) {
 	})
 }
 
-// TestJSONTooLarge: a document over rjson.MaxText is refused with a
-// clear error, as a value and as the result of an edit, and nothing of
-// it is stored; the connection goes on.
+// TestJSONTooLarge: a document over rjson.MaxText, or nested deeper than
+// 128 levels, is refused with a clear error, as a value and as the
+// result of an edit, and nothing of it is stored; the connection goes
+// on.
 func TestJSONTooLarge(t *testing.T) {
 	c := dialRaw(t, startNode(t, "badger", nil).Addr())
 	big := `"` + strings.Repeat("x", 32<<20) + `"`
@@ -362,6 +370,17 @@ func TestJSONTooLarge(t *testing.T) {
 	}
 	if got := c.do("JSON.OBJLEN", "d"); got != ":1\r\n" {
 		t.Fatalf("after the refused edit: %q", got)
+	}
+	// Nesting: 128 levels at most, in a value and after an edit.
+	deep := strings.Repeat("[", 100) + strings.Repeat("]", 100)
+	if got := c.do("JSON.SET", "deep", "$", deep); got != jOK {
+		t.Fatalf("100 levels: %q", got)
+	}
+	if got := c.do("JSON.SET", "deep", "$"+strings.Repeat("[0]", 99), deep); got != "-ERR recursion limit exceeded\r\n" {
+		t.Fatalf("nesting 199 levels by an edit: %q", got)
+	}
+	if got := c.do("JSON.SET", "deep", "$", "["+deep+"]"); got != jOK {
+		t.Fatalf("101 levels: %q", got)
 	}
 	// JSON.MSET sets all its documents or none.
 	if got := c.do("JSON.MSET", "first", "$", `[1]`, "d", "$.b", half); got != "-ERR JSON document too large (over 32 MiB)\r\n" {

@@ -2,8 +2,6 @@ package rjson
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 )
 
 // At returns the value at path from root, or nil if it is gone.
@@ -61,19 +59,6 @@ func Delete(root *Value, path []PathElem) bool {
 	return false
 }
 
-// pathKey renders a path for ordering: its elements joined by commas.
-func pathKey(p []PathElem) string {
-	parts := make([]string, len(p))
-	for i, el := range p {
-		if el.IsIndex {
-			parts[i] = strconv.Itoa(el.Index)
-		} else {
-			parts[i] = el.Key
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
 // lessForMutation orders paths so that changing one never moves
 // another: deeper paths first, then higher array indexes first, member
 // names before indexes, names in byte order (RedisJSON's order).
@@ -108,34 +93,54 @@ func SortForMutation(ms []Match) (order []int) {
 
 // Outermost keeps, of paths nested in one another, only the outermost
 // (JSON.DEL deletes a value once, with what it holds), in mutation
-// order.
+// order. Sorted element by element, a path's descendants follow it, so
+// one pass finds them: O(n log n).
 func Outermost(ms []Match) []Match {
-	keys := make([]string, len(ms))
-	for i, m := range ms {
-		keys[i] = pathKey(m.Path)
-	}
+	sorted := append([]Match(nil), ms...)
+	sort.SliceStable(sorted, func(i, j int) bool { return pathLess(sorted[i].Path, sorted[j].Path) })
 	var out []Match
-	for i, m := range ms {
-		nested := false
-		for j := range ms {
-			if i == j || len(ms[j].Path) >= len(m.Path) {
-				continue
-			}
-			if len(ms[j].Path) == 0 || strings.HasPrefix(keys[i], keys[j]+",") {
-				nested = true
-				break
-			}
+	var last []PathElem
+	for i, m := range sorted {
+		if i > 0 && isPrefix(last, m.Path) {
+			continue
 		}
-		if !nested {
-			out = append(out, m)
-		}
+		out, last = append(out, m), m.Path
 	}
 	order := SortForMutation(out)
-	sorted := make([]Match, len(out))
+	res := make([]Match, len(out))
 	for i, j := range order {
-		sorted[i] = out[j]
+		res[i] = out[j]
 	}
-	return sorted
+	return res
+}
+
+// pathLess orders paths depth first: a path before its descendants.
+func pathLess(a, b []PathElem) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		switch {
+		case x.IsIndex != y.IsIndex:
+			return x.IsIndex
+		case x.IsIndex && x.Index != y.Index:
+			return x.Index < y.Index
+		case !x.IsIndex && x.Key != y.Key:
+			return x.Key < y.Key
+		}
+	}
+	return len(a) < len(b)
+}
+
+// isPrefix reports whether p is an ancestor of (or equal to) q.
+func isPrefix(p, q []PathElem) bool {
+	if len(p) > len(q) {
+		return false
+	}
+	for i := range p {
+		if p[i] != q[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Merge applies patch to v as RFC 7386 says (JSON.MERGE): an object

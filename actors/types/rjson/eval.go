@@ -102,8 +102,12 @@ func (e *evaluator) run(steps []step, v *Value, path []PathElem) {
 		if s.to != nil {
 			to = absIndex(*s.to, n)
 		}
-		for j := from; j < to; j += s.by {
+		for j := from; j < to; {
 			e.run(rest, v.A[j], extend(path, PathElem{Index: j, IsIndex: true}))
+			if s.by >= to-j { // also keeps j + by from overflowing
+				break
+			}
+			j += s.by
 		}
 	case stepFilter:
 		if v.Kind == Array || v.Kind == Object {

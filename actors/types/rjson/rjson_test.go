@@ -207,3 +207,67 @@ func FuzzPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEdit applies a path's matches as the write commands do (replace,
+// delete the outermost, merge, clear) to a document: nothing panics, and
+// what is left encodes and parses back as itself.
+func FuzzEdit(f *testing.F) {
+	for _, c := range [][3]string{
+		{`{"a":[1,{"b":[2,3]}],"c":{"a":null}}`, `$..a`, `{"x":null}`},
+		{`[[1],[1,2,3,[4]]]`, `$..[0]`, `7`},
+		{`[1,2,3,4,5,6]`, `$[0:6:9223372036854775807]`, `[]`},
+		{`{"a":{"a":{"a":1}}}`, `$..*`, `"s"`},
+	} {
+		f.Add(c[0], c[1], c[2])
+	}
+	f.Fuzz(func(t *testing.T, doc, path, val string) {
+		root, err := Parse(doc)
+		if err != nil {
+			return
+		}
+		q, err := Compile(path)
+		if err != nil {
+			return
+		}
+		v, err := Parse(val)
+		if err != nil {
+			return
+		}
+		for op := range 4 {
+			r := root.Clone()
+			ms := q.Eval(r)
+			switch op {
+			case 0:
+				for _, m := range ms {
+					if len(m.Path) > 0 {
+						Replace(r, m.Path, v.Clone())
+					}
+				}
+			case 1:
+				for _, m := range Outermost(ms) {
+					if len(m.Path) > 0 && !Delete(r, m.Path) {
+						t.Fatalf("%s on %s: %v already gone", path, doc, m.Path)
+					}
+				}
+			case 2:
+				for _, m := range ms {
+					if len(m.Path) > 0 {
+						Replace(r, m.Path, Merge(m.V, v))
+					}
+				}
+			case 3:
+				for _, m := range ms {
+					if x := At(r, m.Path); x != nil {
+						Clear(x)
+					}
+				}
+			}
+			text := Marshal(r)
+			back, err := ParseStored(text)
+			if err != nil || !Equal(back, r) {
+				t.Fatalf("op %d: %q does not read back: %v", op, text, err)
+			}
+			_ = Memory(r)
+		}
+	})
+}

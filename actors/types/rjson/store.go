@@ -93,11 +93,36 @@ func New(tx *store.Tx, key []byte, v *Value) (*Doc, error) {
 // Check encodes Root and refuses it (ErrTooLarge) before anything is
 // written, for commands that save several documents all or nothing.
 func (d *Doc) Check() error {
+	if Depth(d.Root) > MaxDepth {
+		return ErrTooDeep
+	}
 	d.pending = Marshal(d.Root)
 	if len(d.pending) > MaxText {
 		return ErrTooLarge
 	}
 	return nil
+}
+
+// ErrTooDeep is a document an edit would nest deeper than MaxDepth
+// (RedisJSON's text for it).
+var ErrTooDeep = rerr.Errorf("ERR recursion limit exceeded")
+
+// Depth is how deeply v's arrays and objects nest (0 for a scalar).
+func Depth(v *Value) int {
+	d := 0
+	switch v.Kind {
+	case Array:
+		for _, e := range v.A {
+			d = max(d, Depth(e))
+		}
+		return d + 1
+	case Object:
+		for _, e := range v.O.Vals {
+			d = max(d, Depth(e))
+		}
+		return d + 1
+	}
+	return 0
 }
 
 // Save writes Root: the chunks whose bytes changed, the size, and
