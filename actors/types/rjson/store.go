@@ -56,10 +56,15 @@ func Open(tx *store.Tx, key []byte) (*Doc, error) {
 	return &Doc{c: c, Root: root, text: text}, nil
 }
 
-// ParseStored parses a stored or restored document, with no depth
-// limit (RedisJSON loads its RDB values without one).
+// storedDepth bounds a restored document's nesting: RedisJSON loads its
+// RDB values without serde's limit, so a dump may nest past MaxDepth,
+// but not so deep that walking it would exhaust a goroutine's stack.
+const storedDepth = 1024
+
+// ParseStored parses a stored or restored document (nested at most
+// storedDepth levels).
 func ParseStored(s string) (*Value, error) {
-	p := &parser{s: s, depth: 1 << 30}
+	p := &parser{s: s, depth: storedDepth}
 	v, err := p.value()
 	if err != nil {
 		return nil, err
