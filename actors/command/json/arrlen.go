@@ -8,17 +8,10 @@ import (
 // JSON.ARRLEN key [path]: the lengths of the arrays path matches
 // (JSONPath: nil for a non-array; legacy: the first match's, nil for a
 // missing key).
-type arrLen struct {
-	key  []byte
-	path path
-}
+type arrLen struct{ keyPath }
 
 func parseArrLen(args [][]byte) (command.Runner, error) {
-	a := arrLen{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		a.path = newPath(args[2])
-	}
-	return a, nil
+	return arrLen{optionalPath(args, 1)}, nil
 }
 
 func (a arrLen) Run(c *command.Ctx) error {

@@ -9,20 +9,13 @@ import (
 // JSON.CLEAR key [path]: empties the non-empty arrays and objects and
 // zeroes the non-zero numbers path matches, and replies how many it
 // changed.
-type clearCmd struct {
-	key  []byte
-	path path
-}
+type clearCmd struct{ keyPath }
 
 func parseClear(args [][]byte) (command.Runner, error) {
 	if len(args) > 3 {
 		return nil, rerr.ErrArity("json.clear")
 	}
-	cl := clearCmd{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		cl.path = newPath(args[2])
-	}
-	return cl, nil
+	return clearCmd{optionalPath(args, 1)}, nil
 }
 
 func (cl clearCmd) Run(c *command.Ctx) error {

@@ -76,6 +76,22 @@ func newPath(arg []byte) path {
 // rootPath is the default path: "." (legacy).
 var rootPath = newPath([]byte("."))
 
+// keyPath is a key and its optional path argument.
+type keyPath struct {
+	key  []byte
+	path path
+}
+
+// optionalPath reads args[at] as a key and args[at+1], if given, as its
+// path (the root by default).
+func optionalPath(args [][]byte, at int) keyPath {
+	kp := keyPath{key: args[at], path: rootPath}
+	if len(args) > at+1 {
+		kp.path = newPath(args[at+1])
+	}
+	return kp
+}
+
 // query compiles p (a syntax error in RedisJSON's words).
 func (p path) query() (*rjson.Query, error) {
 	if !utf8.ValidString(p.text) {

@@ -8,17 +8,10 @@ import (
 // JSON.DEL key [path] (and JSON.FORGET): deletes the values path
 // matches (a value inside another deleted one is not counted again) and
 // replies how many; the root path deletes the key.
-type del struct {
-	key  []byte
-	path path
-}
+type del struct{ keyPath }
 
 func parseDel(args [][]byte) (command.Runner, error) {
-	d := del{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		d.path = newPath(args[2])
-	}
-	return d, nil
+	return del{optionalPath(args, 1)}, nil
 }
 
 func (dl del) Run(c *command.Ctx) error {

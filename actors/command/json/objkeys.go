@@ -8,17 +8,10 @@ import (
 // JSON.OBJKEYS key [path]: the member names of the objects path
 // matches, in order (JSONPath: nil for a non-object; legacy: the first
 // match's, nil when nothing matches or the key is missing).
-type objKeys struct {
-	key  []byte
-	path path
-}
+type objKeys struct{ keyPath }
 
 func parseObjKeys(args [][]byte) (command.Runner, error) {
-	o := objKeys{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		o.path = newPath(args[2])
-	}
-	return o, nil
+	return objKeys{optionalPath(args, 1)}, nil
 }
 
 func (o objKeys) Run(c *command.Ctx) error {

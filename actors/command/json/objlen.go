@@ -8,17 +8,10 @@ import (
 // JSON.OBJLEN key [path]: the member counts of the objects path matches
 // (JSONPath: nil for a non-object; legacy: the first match's, nil when
 // nothing matches or the key is missing).
-type objLen struct {
-	key  []byte
-	path path
-}
+type objLen struct{ keyPath }
 
 func parseObjLen(args [][]byte) (command.Runner, error) {
-	o := objLen{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		o.path = newPath(args[2])
-	}
-	return o, nil
+	return objLen{optionalPath(args, 1)}, nil
 }
 
 func (o objLen) Run(c *command.Ctx) error {

@@ -9,17 +9,10 @@ import (
 // nil, booleans as the simple strings true and false, integers as
 // integers, floats as doubles, strings as bulk strings, arrays as "["
 // then their elements, objects as "{" then names and values.
-type respCmd struct {
-	key  []byte
-	path path
-}
+type respCmd struct{ keyPath }
 
 func parseResp(args [][]byte) (command.Runner, error) {
-	r := respCmd{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		r.path = newPath(args[2])
-	}
-	return r, nil
+	return respCmd{optionalPath(args, 1)}, nil
 }
 
 func (r respCmd) Run(c *command.Ctx) error {

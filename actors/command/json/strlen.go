@@ -9,17 +9,10 @@ import (
 // matches. JSONPath: one per match, nil for a non-string; legacy: the
 // first match's (an error if it is not a string), nil for a missing
 // key.
-type strLen struct {
-	key  []byte
-	path path
-}
+type strLen struct{ keyPath }
 
 func parseStrLen(args [][]byte) (command.Runner, error) {
-	s := strLen{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		s.path = newPath(args[2])
-	}
-	return s, nil
+	return strLen{optionalPath(args, 1)}, nil
 }
 
 func (s strLen) Run(c *command.Ctx) error {

@@ -5,17 +5,10 @@ import "github.com/rekv/rekv/actors/command"
 // JSON.TYPE key [path]: the type name of each match (JSONPath), or of
 // the first (legacy; nil if none); nil for a missing key. RESP3 wraps
 // the reply in an array.
-type typeCmd struct {
-	key  []byte
-	path path
-}
+type typeCmd struct{ keyPath }
 
 func parseType(args [][]byte) (command.Runner, error) {
-	t := typeCmd{key: args[1], path: rootPath}
-	if len(args) > 2 {
-		t.path = newPath(args[2])
-	}
-	return t, nil
+	return typeCmd{optionalPath(args, 1)}, nil
 }
 
 func (t typeCmd) Run(c *command.Ctx) error {

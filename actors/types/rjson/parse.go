@@ -142,25 +142,33 @@ func (p *parser) array() (*Value, error) {
 			return nil, err
 		}
 		v.A = append(v.A, e)
-		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return nil, p.eof("a list")
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-			p.skipSpace()
-			if p.pos < len(p.s) && p.s[p.pos] == ']' {
-				return nil, p.errHere("trailing comma")
-			}
-		case ']':
-			p.pos++
-			p.depth++
-			return v, nil
-		default:
-			return nil, p.errHere("expected `,` or `]`")
+		if done, err := p.separator(']', "a list"); err != nil || done {
+			return v, err
 		}
 	}
+}
+
+// separator reads what follows a member of a container closed by
+// closer: a comma (false, a member follows) or closer (true).
+func (p *parser) separator(closer byte, what string) (bool, error) {
+	p.skipSpace()
+	if p.pos >= len(p.s) {
+		return false, p.eof(what)
+	}
+	switch p.s[p.pos] {
+	case ',':
+		p.pos++
+		p.skipSpace()
+		if p.pos < len(p.s) && p.s[p.pos] == closer {
+			return false, p.errHere("trailing comma")
+		}
+		return false, nil
+	case closer:
+		p.pos++
+		p.depth++
+		return true, nil
+	}
+	return false, p.errHere("expected `,` or `" + string(closer) + "`")
 }
 
 func (p *parser) object() (*Value, error) {
@@ -201,23 +209,8 @@ func (p *parser) object() (*Value, error) {
 			return nil, err
 		}
 		v.O.Set(k, e)
-		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return nil, p.eof("an object")
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-			p.skipSpace()
-			if p.pos < len(p.s) && p.s[p.pos] == '}' {
-				return nil, p.errHere("trailing comma")
-			}
-		case '}':
-			p.pos++
-			p.depth++
-			return v, nil
-		default:
-			return nil, p.errHere("expected `,` or `}`")
+		if done, err := p.separator('}', "an object"); err != nil || done {
+			return v, err
 		}
 	}
 }
