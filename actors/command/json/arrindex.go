@@ -83,7 +83,7 @@ func (a arrIndex) Run(c *command.Ctx) error {
 		}
 		i, ok := a.index(vals[0], v)
 		if !ok {
-			return errExpected("array", typeName(vals[0]))
+			return errExpected("array", vals[0].TypeName())
 		}
 		c.W.Int(i)
 		return nil

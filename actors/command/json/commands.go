@@ -138,10 +138,7 @@ func mustOpen(c *command.Ctx, key []byte) (*rjson.Doc, error) {
 	return d, err
 }
 
-// typeName is the name of a value's type in errors.
-func typeName(v *rjson.Value) string { return v.TypeName() }
-
-// writeValues writes one reply element per match: fn's, or nil where
+// nullable writes one reply element per match: write's, or nil where
 // ok is false.
 func nullable[T any](c *command.Ctx, vals []T, ok []bool, write func(T)) {
 	c.W.Array(len(vals))

@@ -36,7 +36,7 @@ func (o objLen) Run(c *command.Ctx) error {
 		case len(vals) == 0:
 			c.W.Null()
 		case vals[0].Kind != rjson.Object:
-			return errExpected("object", typeName(vals[0]))
+			return errExpected("object", vals[0].TypeName())
 		default:
 			c.W.Int(int64(vals[0].O.Len()))
 		}

@@ -37,7 +37,7 @@ func (s strLen) Run(c *command.Ctx) error {
 		case len(vals) == 0:
 			return errPath(s.path.text)
 		case vals[0].Kind != rjson.String:
-			return errExpected("string", typeName(vals[0]))
+			return errExpected("string", vals[0].TypeName())
 		}
 		c.W.Int(int64(len(vals[0].S)))
 		return nil

@@ -33,7 +33,10 @@ func (t toggle) Run(c *command.Ctx) error {
 	for i, v := range vals {
 		if v.Kind == rjson.Bool {
 			v.B = !v.B
-			out[i], ok[i], changed = int64(boolInt(v.B)), true, true
+			if v.B {
+				out[i] = 1
+			}
+			ok[i], changed = true, true
 		}
 	}
 	if t.path.legacy && !changed {
@@ -45,13 +48,7 @@ func (t toggle) Run(c *command.Ctx) error {
 		}
 	}
 	if t.path.legacy {
-		last := false
-		for i := range vals {
-			if ok[i] {
-				last = out[i] == 1
-			}
-		}
-		if last {
+		if lastOK(out, ok) == 1 {
 			c.W.BulkString("true")
 		} else {
 			c.W.BulkString("false")
@@ -60,11 +57,4 @@ func (t toggle) Run(c *command.Ctx) error {
 	}
 	nullable(c, out, ok, c.W.Int)
 	return nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

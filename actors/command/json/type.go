@@ -30,7 +30,7 @@ func (t typeCmd) Run(c *command.Ctx) error {
 	var names []string
 	if err == nil {
 		for _, v := range q.Values(d.Root) {
-			names = append(names, typeName(v))
+			names = append(names, v.TypeName())
 		}
 	}
 	switch {

@@ -148,6 +148,20 @@ func (p *parser) array() (*Value, error) {
 	}
 }
 
+// expect skips whitespace inside an object and reads c, or fails with
+// msg (at the end: EOF while parsing it).
+func (p *parser) expect(c byte, msg string) error {
+	p.skipSpace()
+	if p.pos >= len(p.s) {
+		return p.eof("an object")
+	}
+	if p.s[p.pos] != c {
+		return p.errHere(msg)
+	}
+	p.pos++
+	return nil
+}
+
 // separator reads what follows a member of a container closed by
 // closer: a comma (false, a member follows) or closer (true).
 func (p *parser) separator(closer byte, what string) (bool, error) {
@@ -184,26 +198,16 @@ func (p *parser) object() (*Value, error) {
 		return v, nil
 	}
 	for {
-		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return nil, p.eof("an object")
+		if err := p.expect('"', "key must be a string"); err != nil {
+			return nil, err
 		}
-		if p.s[p.pos] != '"' {
-			return nil, p.errHere("key must be a string")
-		}
-		p.pos++
 		k, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return nil, p.eof("an object")
+		if err := p.expect(':', "expected `:`"); err != nil {
+			return nil, err
 		}
-		if p.s[p.pos] != ':' {
-			return nil, p.errHere("expected `:`")
-		}
-		p.pos++
 		e, err := p.value()
 		if err != nil {
 			return nil, err

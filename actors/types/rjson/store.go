@@ -23,7 +23,6 @@ type Doc struct {
 	Root    *Value
 	text    string // the stored text, to write only changed chunks
 	pending string // Check's encoding of Root, for Save
-	created bool   // new: its meta is not stored yet
 }
 
 // Open returns key's document: nil if missing, WRONGTYPE if another
@@ -92,7 +91,7 @@ func New(tx *store.Tx, key []byte, v *Value) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Doc{c: c, Root: v, created: true}, nil
+	return &Doc{c: c, Root: v}, nil
 }
 
 // Check encodes Root and refuses it (ErrTooLarge) before anything is
@@ -156,12 +155,14 @@ func (d *Doc) Save() error {
 			return err
 		}
 	}
-	if delta := int64(len(text)) - d.c.Size(); delta != 0 || d.created {
+	// A new document's size is 0 and its text at least one byte: its
+	// first save always writes the meta.
+	if delta := int64(len(text)) - d.c.Size(); delta != 0 {
 		if err := d.c.Grow(delta); err != nil {
 			return err
 		}
 	}
-	d.text, d.created = text, false
+	d.text = text
 	return nil
 }
 
