@@ -15,11 +15,11 @@ func dumpTDigest(c *command.Ctx, key []byte) ([]byte, error) {
 	if err != nil || s == nil {
 		return nil, err
 	}
-	d, err := s.Digest()
-	if err != nil {
+	if err := s.Load(); err != nil {
 		return nil, err
 	}
-	d.Compress()
+	d := &s.D
+	d.Compress() // in memory only: nothing is saved
 	out := &rdb.TDigest{Compression: float64(d.Compression), Min: d.Min, Max: d.Max, Cap: d.Cap, Merged: d.Merged,
 		Compressions: d.Compressions, MergedWeight: float64(d.MergedWeight), Means: d.Means, Weights: make([]float64, len(d.Weights))}
 	for i, w := range d.Weights {
@@ -66,12 +66,6 @@ func restoreTDigest(c *command.Ctx, key []byte, t *rdb.TDigest) error {
 	if !ok {
 		return errBadFormat
 	}
-	s, err := rtdigest.Create(c.Tx, key, d.Compression)
-	if err != nil {
-		return err
-	}
-	if err := s.Replace(d); err != nil {
-		return err
-	}
-	return s.Flush()
+	_, err := rtdigest.CreateFrom(c.Tx, key, d)
+	return err
 }

@@ -86,9 +86,7 @@ func (m merge) Run(c *command.Ctx) error {
 	}
 	out := rtdigest.New(compr)
 	if start != nil && !override {
-		if err := out.MergeFrom(start); err != nil {
-			return errOverflow
-		}
+		srcs = append([]*rtdigest.Digest{start}, srcs...) // the destination's own first
 	}
 	for _, s := range srcs {
 		if err := out.MergeFrom(s); err != nil {
@@ -104,14 +102,7 @@ func (m merge) Run(c *command.Ctx) error {
 			return err
 		}
 	}
-	s, err := rtdigest.Create(c.Tx, m.dst, compr)
-	if err != nil {
-		return err
-	}
-	if err := s.Replace(out); err != nil {
-		return err
-	}
-	if err := s.Flush(); err != nil {
+	if _, err := rtdigest.CreateFrom(c.Tx, m.dst, out); err != nil {
 		return err
 	}
 	c.W.OK()

@@ -112,14 +112,6 @@ func (s *Sketch) Load() error {
 	return nil
 }
 
-// Digest returns a loaded copy of the digest, for reads that compress.
-func (s *Sketch) Digest() (*Digest, error) {
-	if err := s.Load(); err != nil {
-		return nil, err
-	}
-	return s.D.Clone(), nil
-}
-
 func (s *Sketch) writeNode(i int64, mean float64, w int64) error {
 	var b [nodeLen]byte
 	binary.LittleEndian.PutUint64(b[:], math.Float64bits(mean))
@@ -165,19 +157,20 @@ func (s *Sketch) add(mean float64, w int64) error {
 	return s.writeNode(pos, mean, w)
 }
 
-// Replace makes the stored digest d (its compression may differ): the
-// nodes d holds are written, the old ones left past the new counts.
-func (s *Sketch) Replace(d *Digest) error {
-	if d.Cap != s.D.Cap {
-		s.nodes = chunked.New(s.c, codec.TDigestChunk, uint64(d.Cap)*nodeLen, codec.TDigestChunkField)
+// CreateFrom makes key the digest d (a merge's result, a restored dump):
+// its header and nodes; the key must not exist.
+func CreateFrom(tx *store.Tx, key []byte, d *Digest) (*Sketch, error) {
+	s, err := Create(tx, key, d.Compression)
+	if err != nil {
+		return nil, err
 	}
-	s.D, s.loaded, s.dirty = *d.Clone(), true, true
+	s.D = *d
 	for i := range s.D.Nodes() {
 		if err := s.writeNode(i, s.D.Means[i], s.D.Weights[i]); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return s, s.Flush()
 }
 
 // Reset empties the digest (TDIGEST.RESET), dropping its stored nodes.
