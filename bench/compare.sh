@@ -15,6 +15,8 @@
 #   CLIENTS=50 (default)   RSS_KEYS=1000000 (default; 0 skips the RSS step)
 #   BENCH_REKV_FLAGS="--driver tikv --pd mock://" runs rekv on another driver
 #   (not REKV_*: rekv reads those variables as settings)
+#   CPU=0 leaves out the last section, bench/cpu-per-op.sh (CPU time per
+#   command beside Redis's, median of the same rounds; default 1)
 #   LEDIS=0 leaves ledisdb out (default 1); its binary is cached in
 #   ${XDG_CACHE_HOME:-~/.cache}/rekv-bench
 #   PIN=1 (default) gives redis-benchmark the last CPU and every server the
@@ -185,4 +187,9 @@ for i in range(n):
     # shellcheck disable=SC2086 # name port pid
     load $s
   done
+fi
+
+if [ "${CPU:-1}" != 0 ]; then
+  echo
+  bash bench/cpu-per-op.sh "$rounds" "$((requests * 4))" "${tests//,lrange_100/}" "$pipelines"
 fi
