@@ -68,6 +68,33 @@ type group struct {
 	// nested are the commands run inside the group's (scripts' calls),
 	// counted once the group commits.
 	nested []command.CmdStat
+	// arena holds the group's short replies back to back, each handed
+	// out as its own capped slice: one allocation for many replies
+	// instead of one each. It is never rewritten, only appended to, and
+	// a new one starts when it is full (the replies in the old one stay
+	// valid until their clients wrote them), so it outlives recycling.
+	arena []byte
+}
+
+// Reply arenas: replies shorter than arenaReply share one of arenaSize.
+const (
+	arenaSize  = 16 << 10
+	arenaReply = 2 << 10
+)
+
+// keep returns what w holds as a slice no one else writes: short replies
+// in the arena, others detached from w.
+func (g *group) keep(w *resp.Writer) []byte {
+	b := w.Bytes()
+	if len(b) >= arenaReply {
+		return w.Detach()
+	}
+	if cap(g.arena)-len(g.arena) < len(b) {
+		g.arena = make([]byte, 0, arenaSize)
+	}
+	from := len(g.arena)
+	g.arena = append(g.arena, b...)
+	return g.arena[from:len(g.arena):len(g.arena)]
 }
 
 // batchable reports whether req may join a group; shared is
@@ -210,7 +237,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)
-		return w.Detach(), nil, true
+		return g.keep(w), nil, true
 	}
 	var re *rerr.Error
 	if !errors.As(err, &re) {
@@ -221,7 +248,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	}
 	w.Reset(req.Proto)
 	command.Reply(w, err, req.Spec.FullName(), e.log)
-	return w.Detach(), err, true
+	return g.keep(w), err, true
 }
 
 // feedsWaiters reports whether the last command pushed to a list a client

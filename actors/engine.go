@@ -348,6 +348,13 @@ func (e *Engine) Route(spec *command.Spec, args [][]byte) []int {
 	if len(keys) == 0 {
 		return e.all
 	}
+	first, one := e.ShardOf(args[keys[0]]), true
+	for _, i := range keys[1:] {
+		one = one && e.ShardOf(args[i]) == first
+	}
+	if one { // most commands: no allocation (e.all is read-only)
+		return e.all[first : first+1 : first+1]
+	}
 	shards := make([]int, 0, len(keys))
 	for _, i := range keys {
 		shards = append(shards, e.ShardOf(args[i]))

@@ -127,6 +127,7 @@ func BenchmarkEngine(b *testing.B) {
 			return [][]byte{[]byte("set"), fmt.Appendf(nil, "key:%d", i%floorKeys), []byte("value")}
 		},
 		"incr": func(i int) [][]byte { return [][]byte{[]byte("incr"), fmt.Appendf(nil, "ctr:%d", i%floorKeys)} },
+		"get":  func(i int) [][]byte { return [][]byte{[]byte("get"), fmt.Appendf(nil, "key:%d", i%floorKeys)} },
 		"hset": func(i int) [][]byte {
 			return [][]byte{[]byte("hset"), fmt.Appendf(nil, "h:%d", i%floorKeys), []byte("f"), []byte("value")}
 		},
@@ -134,7 +135,7 @@ func BenchmarkEngine(b *testing.B) {
 			return [][]byte{[]byte("zadd"), fmt.Appendf(nil, "z:%d", i%floorKeys), fmt.Append(nil, i), []byte("m")}
 		},
 	}
-	for _, name := range []string{"set", "incr", "hset", "zadd"} {
+	for _, name := range []string{"get", "set", "incr", "hset", "zadd"} {
 		line := lines[name]
 		b.Run(name, func(b *testing.B) {
 			bdb, err := badger.Open(badger.Options{InMemory: true})
@@ -149,25 +150,31 @@ func BenchmarkEngine(b *testing.B) {
 			}
 			defer func() { _ = e.Stop(context.Background()); _ = bdb.Close() }()
 			done := make(chanReplier, 64)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i += 64 {
-				n := min(64, b.N-i)
-				for j := 0; j < n; j++ {
-					args := line(i + j)
-					spec, _ := reg.Resolve(args)
-					run, err := spec.Parse(args)
-					if err != nil {
-						b.Fatal(err)
+			run := func(line func(int) [][]byte, from, to int) {
+				for i := from; i < to; i += 64 {
+					n := min(64, to-i)
+					for j := 0; j < n; j++ {
+						args := line(i + j)
+						spec, _ := reg.Resolve(args)
+						run, err := spec.Parse(args)
+						if err != nil {
+							b.Fatal(err)
+						}
+						e.Dispatch(&Request{Seq: uint64(j), Client: done, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)})
 					}
-					e.Dispatch(&Request{Seq: uint64(j), Client: done, Spec: spec, Runner: run, Proto: 2, Shards: e.Route(spec, args)})
-				}
-				for j := 0; j < n; j++ {
-					if r := <-done; len(r) > 0 && r[0] == '-' {
-						b.Fatalf("%s: %s", name, r)
+					for j := 0; j < n; j++ {
+						if r := <-done; len(r) > 0 && r[0] == '-' {
+							b.Fatalf("%s: %s", name, r)
+						}
 					}
 				}
 			}
+			if name == "get" { // GETs of keys that exist
+				run(lines["set"], 0, floorKeys)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			run(line, 0, b.N)
 		})
 	}
 }

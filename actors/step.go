@@ -106,7 +106,7 @@ func (rt *Runtime) StepConn(w *resp.Writer, call Call) (err error) {
 // without one (tx nil) for a connection command, whose time is now and
 // whose database is the connection's (call.DB).
 func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
-	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: rt.Server, Registry: rt.Registry, Log: rt.Log,
+	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: &rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
 		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop}
 	if tx != nil {

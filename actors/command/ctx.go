@@ -515,7 +515,7 @@ type Ctx struct {
 	W        *resp.Writer
 	Tx       *store.Tx
 	Client   Client
-	Server   Server
+	Server   *Server
 	Registry *Registry
 	Log      *slog.Logger
 	// Now is the command's time, unix milliseconds.
