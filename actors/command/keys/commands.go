@@ -30,6 +30,11 @@ func Commands() []*command.Spec {
 		// DEBUG OBJECT key, a variant of the server family's DEBUG.
 		{Name: "debug", VariantOf: "debug", Matches: isDebugObject, Arity: 3, Keys: second,
 			Flags: command.ReadOnly | command.NoTouch | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: parseDebugObject},
+		// DEBUG DIGEST-VALUE key [key ...] and DEBUG DIGEST, also variants.
+		{Name: "debug", VariantOf: "debug", Matches: isDebugDigestValue, Arity: -2, Keys: command.KeySpec{First: 2, Last: -1, Step: 1},
+			Flags: command.ReadOnly | command.NoTouch | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: parseDebugDigestValue},
+		{Name: "debug", VariantOf: "debug", Matches: isDebugDigest, Arity: 2,
+			Flags: command.ReadOnly | command.NoTouch | command.Keyspace | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: parseDebugDigest},
 		{Name: "object", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "encoding", Arity: 3, Flags: command.ReadOnly | command.NoTouch, Keys: second, Parse: objectParser("encoding")},
 			{Name: "refcount", Arity: 3, Flags: command.ReadOnly | command.NoTouch, Keys: second, Parse: objectParser("refcount")},

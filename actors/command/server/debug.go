@@ -59,6 +59,8 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		w.SimpleArray([]string{
 			"DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 			"CHANGE-REPL-ID", "    Accepted: rekv has no replication IDs to change.",
+			"DIGEST", "    Outputs a hex signature of the data of every database (40 zeros when empty).",
+			"DIGEST-VALUE <key> [<key> ...]", "    Outputs a hex signature of each key's value (type, content, expiry).",
 			"ERROR <string>", "    Replies with <string> as an error.",
 			"LOG <message>", "    Writes <message> to the server log.",
 			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
