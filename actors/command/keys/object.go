@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"strconv"
+
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
@@ -130,11 +132,13 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		if m.FieldTTL != 0 {
 			compact = "listpackex" // Redis 7.4's small hash with field TTLs
 		}
-		return small(c, key, m, 128, compact, big, func(f, v []byte) bool { return len(f) <= 64 && len(v) <= 64 })
+		entries, value := configInt(c, "hash-max-listpack-entries", 128), configInt(c, "hash-max-listpack-value", 64)
+		return small(c, key, m, entries, compact, big, func(f, v []byte) bool { return int64(len(f)) <= value && int64(len(v)) <= value })
 	case codec.TypeZSet:
-		return small(c, key, m, 128, compact, big, func(f, _ []byte) bool { return len(f) <= 64 })
+		entries, value := configInt(c, "zset-max-listpack-entries", 128), configInt(c, "zset-max-listpack-value", 64)
+		return small(c, key, m, entries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= value })
 	case codec.TypeSet:
-		return small(c, key, m, 512, compact, big, func(f, _ []byte) bool {
+		return small(c, key, m, configInt(c, "set-max-intset-entries", 512), compact, big, func(f, _ []byte) bool {
 			_, err := command.Int(f)
 			return err == nil
 		})
@@ -142,10 +146,26 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 	return "", rerr.ErrInternal
 }
 
+// configInt reads the Redis parameter name, def when it is not a number.
+// The encodings follow the limits as they are now: rekv converts nothing,
+// so a collection grown past a limit that was raised since reads as
+// compact again, where Redis's stays converted.
+func configInt(c *command.Ctx, name string, def int64) int64 {
+	if c.Server.Config == nil { // table tests
+		return def
+	}
+	for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte(name)}) {
+		if v, err := strconv.ParseInt(kv[1], 10, 64); err == nil {
+			return v
+		}
+	}
+	return def
+}
+
 // small returns compact when the collection has at most max members and
 // every member passes fits, else big.
-func small(c *command.Ctx, key []byte, m codec.Meta, max uint64, compact, big string, fits func(f, v []byte) bool) (string, error) {
-	if m.Size > max {
+func small(c *command.Ctx, key []byte, m codec.Meta, max int64, compact, big string, fits func(f, v []byte) bool) (string, error) {
+	if int64(m.Size) > max {
 		return big, nil
 	}
 	coll, err := c.Tx.Open(key, m.Type, false)
