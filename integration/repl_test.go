@@ -458,6 +458,22 @@ func TestReplicaRefusals(t *testing.T) {
 	if v := r.Get(ctx, "k").Val(); v != "v" {
 		t.Fatalf("GET after the promotion: %q", v)
 	}
+	// EXEC is judged by what it queued once the node went stale since:
+	// a GET (not stale) aborts it, as Redis's unit/multi "exec with read
+	// commands and stale replica state change" expects; ECHOs run.
+	raw := dialRaw(t, n.Addr())
+	for _, tc := range []struct{ cmd, want string }{
+		{"GET", "-EXECABORT Transaction discarded because of: MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.\r\n"},
+		{"ECHO", "*1\r\n$1\r\nk\r\n"},
+	} {
+		raw.do("MULTI")
+		raw.do(tc.cmd, "k")
+		must(t, r.Do(ctx, "replicaof", "127.0.0.1", strconv.Itoa(freePort(t))).Err())
+		if got := raw.do("EXEC"); got != tc.want {
+			t.Errorf("EXEC of a %s queued before the node went stale: %q", tc.cmd, got)
+		}
+		must(t, r.Do(ctx, "replicaof", "no", "one").Err())
+	}
 
 	// Every node on a shared store already serves the same data.
 	tk := startNode(t, "tikv", nil)

@@ -74,6 +74,7 @@ func (a *admission) effective() effect {
 		a.does.stores = a.does.stores || e.stores
 		a.does.writes = a.does.writes || e.writes
 		a.does.denyOOM = a.does.denyOOM || e.denyOOM
+		a.does.stale = a.does.stale && e.stale // a stale replica refuses EXEC of a GET
 	}
 	return a.does
 }
