@@ -339,7 +339,7 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 			e.blocked.remove(w)
 			e.timed(w.req, t0, err != nil || errorReply(out)) // counted and slow-logged once served, as Redis
 			w.req.Client.Reply(w.req.Seq, out)
-			e.watches.touch(fx.touched, fx.flushed)
+			e.watches.touch(fx.touched, fx.flushed, fx.reaped)
 			queue = append(queue, fx.ready...)
 		}
 	}

@@ -85,6 +85,7 @@ func (e *Engine) invalidate(by Replier, keys []store.KeyRef, flushed bool) {
 // clients and notifications.
 type effects struct {
 	ready, touched []store.KeyRef
+	reaped         []store.KeyRef // of touched, those only removed as expired
 	flushed        []int
 	swapped        [][2]int
 }
@@ -93,7 +94,7 @@ type effects struct {
 // break, then clients blocked on the keys it pushed to, deleted by a
 // flush or moved by a swap are served (which may commit more).
 func (e *Engine) after(fx effects, held []int, caches store.CacheResolver) {
-	e.watches.touch(fx.touched, fx.flushed)
+	e.watches.touch(fx.touched, fx.flushed, fx.reaped)
 	if e.hooks.Ready != nil && len(fx.ready) > 0 {
 		e.hooks.Ready(fx.ready)
 	}
@@ -137,7 +138,7 @@ func (e *Engine) afterSwap(pairs [][2]int, caches store.CacheResolver) []store.K
 			if tx != nil {
 				tx.Rollback()
 			}
-			e.watches.touch(broken, nil)
+			e.watches.touch(broken, nil, nil)
 		}
 		ready = append(ready, e.blocked.keysIn(p[0], p[1])...)
 	}

@@ -102,16 +102,29 @@ func newWatches() *watches {
 	return &watches{byKey: map[waitKey]map[*WatchState]struct{}{}}
 }
 
-// touch breaks the watches of keys and of flushed databases.
-func (w *watches) touch(keys []store.KeyRef, flushed []int) {
+// touch breaks the watches of keys and of flushed databases. Of reaped,
+// keys among keys that were only removed because they had expired, it
+// breaks only the watches that found them live: for one that found the
+// key already expired nothing changed, as in Redis 7.
+func (w *watches) touch(keys []store.KeyRef, flushed []int, reaped []store.KeyRef) {
 	if w.n.Load() == 0 || (len(keys) == 0 && len(flushed) == 0) {
 		return
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	var onlyReaped map[waitKey]bool
+	for _, k := range reaped {
+		if onlyReaped == nil {
+			onlyReaped = make(map[waitKey]bool, len(reaped))
+		}
+		onlyReaped[waitKey{k.DB, string(k.Key)}] = true
+	}
 	for _, k := range keys {
-		for ws := range w.byKey[waitKey{k.DB, string(k.Key)}] {
-			ws.broken.Store(true)
+		wk := waitKey{k.DB, string(k.Key)}
+		for ws := range w.byKey[wk] {
+			if !onlyReaped[wk] || ws.live[wk] {
+				ws.broken.Store(true)
+			}
 		}
 	}
 	for _, db := range flushed {

@@ -16,10 +16,15 @@ type Journal struct {
 	swapped [][2]int // databases swapped
 	ready   refSet   // list keys that gained elements
 	touched refSet   // keys written (WATCH, notifications)
-	deleted refSet   // keys whose meta was removed
-	notify  bool     // keyspace notifications are on: collect notes
-	notes   []Note
-	msgs    []Message
+	// reaped are the touched keys whose meta was removed because it had
+	// expired (lazy expiry, the GC's), rewritten those of them touched
+	// otherwise too: a key only reaped changed nothing for a WATCH that
+	// found it already expired (Redis's watchedKey.expired).
+	reaped, rewritten refSet
+	deleted           refSet // keys whose meta was removed
+	notify            bool   // keyspace notifications are on: collect notes
+	notes             []Note
+	msgs              []Message
 	// expired are the keys the transaction found expired but stored
 	// (Expired), by meta key.
 	expired []ExpiredRef
@@ -223,4 +228,33 @@ func (t *Tx) signal(key []byte) { t.jr.ready.add(t.db, key) }
 func (t *Tx) touch(key []byte) {
 	t.wrote()
 	t.jr.touched.add(t.db, key)
+	if len(t.jr.reaped.list) > 0 && t.jr.reaped.contains(t.db, key) {
+		t.jr.rewritten.add(t.db, key)
+	}
+}
+
+// touchReaped touches key, whose meta is removed because it expired.
+func (t *Tx) touchReaped(key []byte) {
+	if !t.jr.touched.contains(t.db, key) {
+		t.jr.reaped.add(t.db, key)
+	} else {
+		t.jr.rewritten.add(t.db, key) // written before in this transaction
+	}
+	t.wrote()
+	t.jr.touched.add(t.db, key)
+}
+
+// Reaped returns the touched keys this transaction only removed because
+// they had expired.
+func (j *Journal) Reaped() []KeyRef {
+	if len(j.reaped.list) == 0 {
+		return nil
+	}
+	out := j.reaped.list[:0:0]
+	for _, r := range j.reaped.list {
+		if !j.rewritten.contains(r.DB, r.Key) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -571,7 +571,11 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 		// A key a flush marker hides was already gone for every reader:
 		// removing it (the GC's flush sweep) changes nothing a WATCH, a
 		// tracking client, a notification or a stamp should hear of.
-		t.touch(key)
+		if old.meta.Expired(t.now) {
+			t.touchReaped(key)
+		} else {
+			t.touch(key)
+		}
 		t.jr.deleted.add(t.db, key)
 		if old.meta.Type == codec.TypeStream {
 			t.signal(key) // its blocked XREADGROUP clients are told (UNBLOCKED)
