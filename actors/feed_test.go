@@ -12,6 +12,7 @@ import (
 	"github.com/rekv/rekv/actors/command/keys"
 	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
+	"github.com/rekv/rekv/actors/command/zset"
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/resp"
 )
@@ -50,7 +51,7 @@ func (s *sink) take() []string {
 // What reaches a replication sink: writes as sent, or their effect form;
 // nothing for reads or writes that changed nothing.
 func TestSinkEffects(t *testing.T) {
-	reg := command.NewRegistry(strings.Commands(), keys.Commands(), set.Commands())
+	reg := command.NewRegistry(strings.Commands(), keys.Commands(), set.Commands(), zset.Commands())
 	e := newEngine(t, reg, 2)
 	sk := &sink{}
 	e.SetSink(sk)
@@ -67,6 +68,15 @@ func TestSinkEffects(t *testing.T) {
 		{"SPOP s", nil},
 		{"EXPIRE a -1", []string{"0:DEL a"}},
 		{"DEL nothing", nil},
+		{"SET g 1", []string{"0:SET g 1"}},
+		{"GETDEL g", []string{"0:DEL g"}}, // as Redis (unit/type/string)
+		{"GETDEL g", nil},
+		// Pops from sorted sets go out as Redis sends them (unit/type/zset).
+		{"ZADD z 1 a 2 b 3 c", []string{"0:ZADD z 1 a 2 b 3 c"}},
+		{"ZMPOP 1 z MIN COUNT 5", []string{"0:ZPOPMIN z 3"}},
+		{"ZMPOP 1 z MAX", nil},
+		{"ZADD z 1 a", []string{"0:ZADD z 1 a"}},
+		{"BZPOPMAX z 0", []string{"0:ZPOPMAX z"}},
 	} {
 		send(t, e, reg, []string{tc.line}, nil)
 		if got := sk.take(); fmt.Sprint(got) != fmt.Sprint(tc.want) {

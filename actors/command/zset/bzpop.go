@@ -29,7 +29,7 @@ func (x *bzpop) Serve(c *command.Ctx, key []byte) error {
 	if err != nil {
 		return err
 	}
-	remEffect(c, key, es)
+	popEffect(c, key, x.max, len(es), false)
 	c.W.Array(3)
 	c.W.Bulk(key)
 	c.W.Bulk(es[0].Member)

@@ -42,7 +42,7 @@ func (x zmpop) popFrom(c *command.Ctx, key []byte) error {
 	if err != nil {
 		return err
 	}
-	remEffect(c, key, es)
+	popEffect(c, key, x.max, len(es), true)
 	c.W.Array(2)
 	c.W.Bulk(key)
 	c.W.Array(len(es))
@@ -84,16 +84,21 @@ func popNoted(c *command.Ctx, key []byte, max bool, count int64) ([]rzset.Entry,
 	return es, nil
 }
 
-// remEffect records a pop as ZREM of the members popped: what a replica
-// runs for ZMPOP and the blocking pops, which must not wait there.
-func remEffect(c *command.Ctx, key []byte, es []rzset.Entry) {
-	if !c.Effects() || len(es) == 0 {
+// popEffect records a pop of n members as Redis replicates it: ZPOPMIN
+// (or ZPOPMAX) key, with n as its count when withCount (ZMPOP, BZMPOP;
+// BZPOPMIN and BZPOPMAX give none). A replica runs it on the same set,
+// so it pops the same members, and never waits as a blocking pop could.
+func popEffect(c *command.Ctx, key []byte, max bool, n int, withCount bool) {
+	if !c.Effects() || n == 0 {
 		return
 	}
-	args := make([][]byte, 0, len(es)+2)
-	args = append(args, []byte("ZREM"), key)
-	for _, e := range es {
-		args = append(args, e.Member)
+	name := []byte("ZPOPMIN")
+	if max {
+		name = []byte("ZPOPMAX")
 	}
-	c.Effect(args...)
+	if withCount {
+		c.Effect(name, key, command.Itoa(int64(n)))
+	} else {
+		c.Effect(name, key)
+	}
 }
