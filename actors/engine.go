@@ -625,7 +625,10 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			if err == nil && writable {
 				err = e.commit(tx)
 			}
-			if err == nil {
+			if err == nil || errors.Is(err, command.ErrWouldBlock) {
+				// A blocking command that found its key expired waits
+				// on, and the key is deleted all the same, as a Redis
+				// lookup deletes it (and replicates the DEL).
 				e.expireSeen(tx)
 			}
 			if err == nil && writable {
