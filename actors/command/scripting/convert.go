@@ -188,7 +188,7 @@ func (c *converter) table(t *lua.LTable, slots int) {
 		return
 	}
 	if b, ok := t.RawGetString("big_number").(lua.LString); ok {
-		w.BigNumber(string(b))
+		w.BigNumber(oneLine(string(b))) // as Redis: a line break would split the reply
 		return
 	}
 	if v, ok := t.RawGetString("verbatim_string").(*lua.LTable); ok {

@@ -69,6 +69,9 @@ func TestWriteReplyConversions(t *testing.T) {
 		{tbl("double", lua.LNumber(1.5)), 3, 2, ",1.5\r\n"},
 		{tbl("double", lua.LNumber(1.5)), 2, 2, "$3\r\n1.5\r\n"},
 		{tbl("big_number", lua.LString("123")), 3, 2, "(123\r\n"},
+		// unit/scripting "malformed big number protocol parsing"
+		{tbl("big_number", lua.LString("123\r\n123")), 3, 2, "(123  123\r\n"},
+		{tbl("big_number", lua.LString("123\r\n123")), 2, 2, "$8\r\n123  123\r\n"},
 	} {
 		w := resp.NewWriter(tc.proto)
 		writeReply(w, tc.v, tc.sres, maxScriptReply)
