@@ -50,7 +50,7 @@ func (e *Engine) countLookups(tx *store.Tx, spec *command.Spec, args [][]byte) {
 	var hits, misses int64
 	defer tx.Access().NoTouch(tx.Access().NoTouch(true)) // counting is no access
 	for _, at := range spec.KeyIndexes(args, idx[:0]) {
-		if ok, err := tx.Exists(args[at]); err == nil && ok {
+		if ok, err := tx.Found(args[at]); err == nil && ok {
 			hits++
 		} else if err == nil {
 			misses++

@@ -47,6 +47,19 @@ func (d debugObject) Run(c *command.Ctx) error {
 	if !c.DebugAllowed(c.ClientInfo) {
 		return command.ErrDebugNotAllowed
 	}
+	// Redis's DEBUG OBJECT finds a key expired but not yet removed (its
+	// dict look-up applies no expiry, and deletes nothing; unit/scripting
+	// relies on it): such a key is described as it was just before it
+	// expired, and stays stored.
+	now := c.Tx.Now()
+	at, stored, err := c.Tx.ExpiredAt(d.key)
+	if err != nil {
+		return err
+	}
+	if stored {
+		c.Tx.SetNow(at - 1)
+		defer c.Tx.SetNow(now)
+	}
 	m, ok, err := c.Tx.Meta(d.key)
 	if err != nil {
 		return err
@@ -71,7 +84,6 @@ func (d debugObject) Run(c *command.Ctx) error {
 		return err
 	}
 	serialized := max(len(payload)-11, 0) // DUMP's type byte, RDB version (2) and CRC (8)
-	now := c.Tx.Now()
 	var lastAccess, idle int64 = now, 0
 	if !c.Tx.Access().LFU() {
 		idle = c.Tx.Access().IdleMillis(d.key)
