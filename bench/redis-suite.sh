@@ -32,6 +32,9 @@ if [ ! -d "$cache/tests" ]; then
   tar xzf "$dl"/redis_*.orig.tar.gz -C "$cache" --strip-components 1
   rm -rf "$dl"
 fi
+# Units that run the tools (integration/redis-cli, redis-benchmark) use
+# the Debian build of the same version.
+for tool in redis-cli redis-benchmark; do ln -sf "$(command -v $tool)" "$cache/src/$tool"; done
 
 work=$(mktemp -d)
 pid=
