@@ -287,31 +287,40 @@ func startDebugNode(t *testing.T, driver string) *node.Node {
 // relies on it); a script's EXISTS then deletes it. On redis-server and
 // rekv.
 func TestDebugObjectExpiredKey(t *testing.T) {
+	besideRedis(t, func(t *testing.T, who, a string) {
+		c := dialRaw(t, a)
+		c.do("FLUSHALL")
+		c.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
+		c.do("SET", "key", "value", "PX", "1")
+		time.Sleep(5 * time.Millisecond)
+		for i := range 2 {
+			if got := c.do("DEBUG", "OBJECT", "key"); !strings.HasPrefix(got, "+Value at:") || !strings.Contains(got, "encoding:embstr") {
+				t.Errorf("%s: DEBUG OBJECT of the expired key (%d): %q", who, i+1, got)
+			}
+		}
+		if got := c.do("DBSIZE"); got != ":1\r\n" {
+			t.Errorf("%s: DBSIZE after DEBUG OBJECT = %q, want :1 (nothing removed)", who, got)
+		}
+		if got := c.do("EVAL", "return redis.call('EXISTS', 'key')", "0"); got != ":0\r\n" {
+			t.Errorf("%s: EXISTS in a script = %q", who, got)
+		}
+		if got := c.do("DEBUG", "OBJECT", "key"); got != "-ERR no such key\r\n" {
+			t.Errorf("%s: DEBUG OBJECT once the script deleted it: %q", who, got)
+		}
+		c.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+	})
+}
+
+// besideRedis runs fn on redis-server and on a rekv node of each driver,
+// DEBUG enabled on both, in a subtest per driver: who names the server
+// ("redis" or "rekv"), a is its address.
+func besideRedis(t *testing.T, fn func(t *testing.T, who, a string)) {
 	red := redisServer(t, "--enable-debug-command", "yes")
 	for _, d := range drivers() {
 		t.Run(d, func(t *testing.T) {
 			addr := startDebugNode(t, d).Addr()
 			for who, a := range map[string]string{"redis": red, "rekv": addr} {
-				c := dialRaw(t, a)
-				c.do("FLUSHALL")
-				c.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
-				c.do("SET", "key", "value", "PX", "1")
-				time.Sleep(5 * time.Millisecond)
-				for i := range 2 {
-					if got := c.do("DEBUG", "OBJECT", "key"); !strings.HasPrefix(got, "+Value at:") || !strings.Contains(got, "encoding:embstr") {
-						t.Errorf("%s: DEBUG OBJECT of the expired key (%d): %q", who, i+1, got)
-					}
-				}
-				if got := c.do("DBSIZE"); got != ":1\r\n" {
-					t.Errorf("%s: DBSIZE after DEBUG OBJECT = %q, want :1 (nothing removed)", who, got)
-				}
-				if got := c.do("EVAL", "return redis.call('EXISTS', 'key')", "0"); got != ":0\r\n" {
-					t.Errorf("%s: EXISTS in a script = %q", who, got)
-				}
-				if got := c.do("DEBUG", "OBJECT", "key"); got != "-ERR no such key\r\n" {
-					t.Errorf("%s: DEBUG OBJECT once the script deleted it: %q", who, got)
-				}
-				c.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+				fn(t, who, a)
 			}
 		})
 	}

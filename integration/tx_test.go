@@ -229,46 +229,40 @@ func TestWatchSurvivesFlushSweep(t *testing.T) {
 // EXEC" and the tests after it expect; a real write still breaks it, and
 // a key live when watched that expires since still fails EXEC.
 func TestWatchStaleKeys(t *testing.T) {
-	red := redisServer(t, "--enable-debug-command", "yes")
-	for _, d := range drivers() {
-		t.Run(d, func(t *testing.T) {
-			addr := startDebugNode(t, d).Addr()
-			for who, a := range map[string]string{"redis": red, "rekv": addr} {
-				c, other := dialRaw(t, a), dialRaw(t, a)
-				run := func(name string, between func(), want string) {
-					t.Helper()
-					c.do("DEL", "x")
-					c.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
-					c.do("SET", "x", "foo", "PX", "1")
-					time.Sleep(5 * time.Millisecond)
-					c.do("WATCH", "x")
-					between()
-					c.do("MULTI")
-					c.do("PING")
-					if got := c.do("EXEC"); got != want {
-						t.Errorf("%s: %s: EXEC = %q, want %q", who, name, got, want)
-					}
-					c.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
-				}
-				pong, aborted := "*1\r\n+PONG\r\n", "*-1\r\n"
-				run("nothing between", func() {}, pong)
-				run("a lookup deletes it", func() { other.do("EXISTS", "x") }, pong)
-				run("the GC deletes it", func() {
-					other.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
-					time.Sleep(300 * time.Millisecond)
-				}, pong)
-				run("FLUSHDB", func() { other.do("FLUSHDB") }, pong)
-				run("a SET", func() { other.do("SET", "x", "new") }, aborted)
-				// A key live when watched that expires since fails EXEC.
-				c.do("SET", "y", "v", "PX", "100")
-				c.do("WATCH", "y")
-				time.Sleep(200 * time.Millisecond)
-				c.do("MULTI")
-				c.do("PING")
-				if got := c.do("EXEC"); got != aborted {
-					t.Errorf("%s: a watched key that expired since: EXEC = %q", who, got)
-				}
+	besideRedis(t, func(t *testing.T, who, a string) {
+		c, other := dialRaw(t, a), dialRaw(t, a)
+		run := func(name string, between func(), want string) {
+			t.Helper()
+			c.do("DEL", "x")
+			c.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
+			c.do("SET", "x", "foo", "PX", "1")
+			time.Sleep(5 * time.Millisecond)
+			c.do("WATCH", "x")
+			between()
+			c.do("MULTI")
+			c.do("PING")
+			if got := c.do("EXEC"); got != want {
+				t.Errorf("%s: %s: EXEC = %q, want %q", who, name, got, want)
 			}
-		})
-	}
+			c.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+		}
+		pong, aborted := "*1\r\n+PONG\r\n", "*-1\r\n"
+		run("nothing between", func() {}, pong)
+		run("a lookup deletes it", func() { other.do("EXISTS", "x") }, pong)
+		run("the GC deletes it", func() {
+			other.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+			time.Sleep(300 * time.Millisecond)
+		}, pong)
+		run("FLUSHDB", func() { other.do("FLUSHDB") }, pong)
+		run("a SET", func() { other.do("SET", "x", "new") }, aborted)
+		// A key live when watched that expires since fails EXEC.
+		c.do("SET", "y", "v", "PX", "100")
+		c.do("WATCH", "y")
+		time.Sleep(200 * time.Millisecond)
+		c.do("MULTI")
+		c.do("PING")
+		if got := c.do("EXEC"); got != aborted {
+			t.Errorf("%s: a watched key that expired since: EXEC = %q", who, got)
+		}
+	})
 }
