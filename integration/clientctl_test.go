@@ -391,3 +391,53 @@ func TestClientListFlags(t *testing.T) {
 		}
 	})
 }
+
+// TestPauseWriteLikeRedis: under CLIENT PAUSE WRITE, as Redis 7.0's
+// unit/pause expects: a held client counts in INFO's blocked_clients
+// (the suite waits for it there); EXEC of reads and a script declaring
+// no-writes run; EXEC of a write and a script without flags wait. On
+// redis-server and rekv.
+func TestPauseWriteLikeRedis(t *testing.T) {
+	besideRedis(t, func(t *testing.T, who, a string) {
+		admin, c, w := dialRaw(t, a), dialRaw(t, a), dialRaw(t, a)
+		admin.do("SET", "foo", "bar")
+		blocked := func() string {
+			for _, l := range strings.Split(admin.do("INFO", "clients"), "\r\n") {
+				if v, ok := strings.CutPrefix(l, "blocked_clients:"); ok {
+					return v
+				}
+			}
+			return "?"
+		}
+		admin.do("CLIENT", "PAUSE", "100000", "WRITE")
+		c.do("MULTI")
+		c.do("PING")
+		c.do("GET", "foo")
+		if got := c.do("EXEC"); got != "*2\r\n+PONG\r\n$3\r\nbar\r\n" {
+			t.Errorf("%s: EXEC of reads under a write pause = %q", who, got)
+		}
+		if got := c.do("EVAL", "#!lua flags=no-writes\nreturn 'ro'", "0"); got != "$2\r\nro\r\n" {
+			t.Errorf("%s: a no-writes script under a write pause = %q", who, got)
+		}
+		if b := blocked(); b != "0" {
+			t.Errorf("%s: blocked_clients %s before any write waits", who, b)
+		}
+		w.write(encode("SET", "foo", "baz"))
+		eventually(t, who+": the held SET counts in blocked_clients", func() string {
+			if b := blocked(); b != "1" {
+				return "blocked_clients " + b
+			}
+			return ""
+		})
+		admin.do("CLIENT", "UNPAUSE")
+		if got := w.reply(); got != "+OK\r\n" {
+			t.Errorf("%s: the held SET after UNPAUSE = %q", who, got)
+		}
+		eventually(t, who+": blocked_clients once the pause ended", func() string {
+			if b := blocked(); b != "0" {
+				return "blocked_clients " + b
+			}
+			return ""
+		})
+	})
+}

@@ -106,6 +106,7 @@ type client struct {
 	multi      bool
 	multiErr   bool // a command failed to queue: EXEC aborts
 	queue      []actors.Queued
+	pauseHeld  bool // its next command waits for a CLIENT PAUSE (event loop's)
 	queueShard map[int]bool
 	watch      *actors.WatchState
 	watchShard map[int]bool

@@ -16,11 +16,15 @@ import (
 type pause struct {
 	until  atomic.Int64 // unix ns; 0: not paused
 	writes atomic.Bool
+	// held counts the clients whose next command waits for the pause:
+	// INFO's blocked_clients counts them, as Redis counts its postponed
+	// clients (tests wait for them there).
+	held atomic.Int64
 }
 
-// held reports whether spec must wait for the pause to end, and until
-// when.
-func (s *Server) held(spec *command.Spec) (time.Time, bool) {
+// held reports whether spec, cl's next command, must wait for the pause
+// to end, and until when.
+func (s *Server) held(spec *command.Spec, cl *client, args [][]byte) (time.Time, bool) {
 	u := s.paused.until.Load()
 	if u == 0 || spec == nil {
 		return time.Time{}, false
@@ -31,17 +35,48 @@ func (s *Server) held(spec *command.Spec) (time.Time, bool) {
 	}
 	// ALL holds every command, CLIENT UNPAUSE and PING included, as Redis
 	// 7.0 does; WRITE only those that may write.
-	if s.paused.writes.Load() && !mayWrite(spec) {
+	if s.paused.writes.Load() && !mayWrite(spec, cl, args) {
 		return time.Time{}, false
 	}
 	return until, true
 }
 
-// mayWrite reports the commands a WRITE pause holds: writes, and those
-// that may write or replicate (scripts, PUBLISH: MayReplicate; EXEC:
-// RunsQueued).
-func mayWrite(spec *command.Spec) bool {
-	return spec.Flags&(command.Write|command.MayReplicate|command.RunsQueued) != 0
+// holdFor marks cl as held by the pause (held true) or not.
+func (s *Server) holdFor(cl *client, held bool) {
+	if cl.pauseHeld != held {
+		cl.pauseHeld = held
+		if held {
+			s.paused.held.Add(1)
+		} else {
+			s.paused.held.Add(-1)
+		}
+	}
+}
+
+// mayWrite reports the commands a WRITE pause holds, as Redis 7.0's
+// getCommandFlags judges them: writes, and those that may write or
+// replicate (PUBLISH, a script without flags: MayReplicate); a script
+// that declares its flags by them (no-writes runs); EXEC by what cl
+// queued (a transaction of reads runs).
+func mayWrite(spec *command.Spec, cl *client, args [][]byte) bool {
+	ns := command.NamespaceOf(cl.DB())
+	writes := func(spec *command.Spec, args [][]byte) bool {
+		if spec.FlagsFor != nil {
+			if declared, ok := spec.FlagsFor(ns, args); ok {
+				return declared&command.Write != 0
+			}
+		}
+		return spec.Flags&(command.Write|command.MayReplicate) != 0
+	}
+	if spec.Flags&command.RunsQueued == 0 {
+		return writes(spec, args)
+	}
+	for _, q := range cl.queue {
+		if writes(q.Spec, q.Args) {
+			return true
+		}
+	}
+	return false
 }
 
 // Pause implements command.Server.

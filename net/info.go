@@ -74,7 +74,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		return info.Server(info.ServerFigures{Version: s.info.Version, RunID: s.stats.runID, ConfigFile: s.info.ConfigFile,
 			Driver: s.info.Driver, Port: conf("port"), Hz: conf("hz"), Start: s.start, Shards: s.engine.Shards()}), true
 	case "clients":
-		f := info.ClientFigures{Connected: s.nclients.Load(), MaxClients: s.rt.maxClients.Load(), Blocked: s.engine.Blocked()}
+		f := info.ClientFigures{Connected: s.nclients.Load(), MaxClients: s.rt.maxClients.Load(), Blocked: s.engine.Blocked() + int(s.paused.held.Load())}
 		s.clients.Range(func(_, v any) bool {
 			cl := v.(*client)
 			f.MaxInput = max(f.MaxInput, int(cl.inBuf.Load()))
@@ -199,7 +199,7 @@ func (s *Server) Metrics() Metrics {
 		RejectedConnections: s.stats.rejectedConns.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
 		PubSubChannels: channels, PubSubPatterns: patterns, Namespaces: s.namespaceFigures()}
 	if s.engine != nil {
-		m.Blocked = int64(s.engine.Blocked())
+		m.Blocked = int64(s.engine.Blocked()) + s.paused.held.Load()
 	}
 	for _, name := range s.stats.cmds.Names() {
 		c := s.stats.cmds.Get(name)

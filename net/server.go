@@ -343,6 +343,7 @@ func (s *Server) OnClose(c gnet.Conn, _ error) (action gnet.Action) {
 			cl.pass.end(cl) // its replies are dropped; the others' go out
 		}
 		cl.markClosed()
+		s.holdFor(cl, false)
 		if cl.holdTimer != nil {
 			cl.holdTimer.Stop()
 		}
@@ -456,12 +457,16 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		}
 		if len(r.Args) > 0 && s.paused.until.Load() != 0 {
 			if spec, _ := s.reg.Resolve(r.Args); spec != nil {
-				if until, held := s.held(spec); held {
+				if until, held := s.held(spec, cl, r.Args); held {
 					c := cl.conn
 					time.AfterFunc(time.Until(until), s.guard().Func("pause wake-up", func() { _ = c.Wake(nil) }))
+					s.holdFor(cl, true)
 					break // stays in the input buffer until the pause ends
 				}
 			}
+		}
+		if cl.pauseHeld {
+			s.holdFor(cl, false)
 		}
 		consumed += r.N
 		cl.scratch = r.Args[:0]
