@@ -226,7 +226,16 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	tx.Use(req.DB)
 	var trackRead func()
 	if req.Track {
-		trackRead = e.startTracking(req.Client, req.Spec, req.Args)
+		if !req.Spec.Script() && wroteKeyOf(tx, req) {
+			// The group wrote a key this read looks up: its keys are
+			// tracked once that write's invalidation went out, at the
+			// commit, or the invalidation would take them out of the
+			// table (and tell the client of a change it has not read).
+			// Redis invalidates a write before the next command reads.
+			req.trackLater = true
+		} else {
+			trackRead = e.startTracking(req.Client, req.Spec, req.Args)
+		}
 	}
 	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
@@ -307,6 +316,11 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 		}
 		from = g.marks[i]
 	}
+	for _, req := range g.reqs {
+		if req.trackLater {
+			e.trackKeys(req.Client, req.Spec, req.Args)
+		}
+	}
 	for i, req := range g.reqs {
 		// Reported before the reply: the client's next command may run
 		// as soon as it is answered, and its slow-log entry and stats
@@ -340,4 +354,15 @@ func (s *shard) fallback() {
 	s.e.rerun(g, purge)
 	s.notedWrites()
 	s.recycle(g)
+}
+
+// wroteKeyOf reports whether tx (a group's) wrote a key req names.
+func wroteKeyOf(tx *store.Tx, req *Request) bool {
+	var idx [8]int
+	for _, at := range req.Spec.KeyIndexes(req.Args, idx[:0]) {
+		if tx.Journal().Wrote(req.DB, req.Args[at]) {
+			return true
+		}
+	}
+	return false
 }

@@ -142,8 +142,11 @@ type Request struct {
 	User       *acl.User
 	ClientInfo func() string
 
-	wait *waiter    // a waiter run again after a serve it could not take
-	done chan error // Exec's: receives the command's error after commit
+	// trackLater: a tracked read whose keys its group wrote before it;
+	// they are tracked at the group's commit (runGrouped).
+	trackLater bool
+	wait       *waiter    // a waiter run again after a serve it could not take
+	done       chan error // Exec's: receives the command's error after commit
 	// onLoop: it runs on an event loop (RunHere, Session.Run), where a
 	// command may refuse long work (command.ErrNotOnLoop).
 	onLoop bool

@@ -152,6 +152,9 @@ func (j *Journal) Ready() []KeyRef { return j.ready.list }
 // the order first written.
 func (j *Journal) Touched() []KeyRef { return j.touched.list }
 
+// Wrote reports whether this transaction wrote key of db.
+func (j *Journal) Wrote(db int, key []byte) bool { return j.touched.contains(db, key) }
+
 // Deleted returns the keys whose meta this transaction removed.
 func (j *Journal) Deleted() []KeyRef { return j.deleted.list }
 
