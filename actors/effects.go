@@ -144,3 +144,14 @@ func (e *Engine) afterSwap(pairs [][2]int, caches store.CacheResolver) []store.K
 	}
 	return ready
 }
+
+// expireSeen hands the keys tx's commands found expired to the Expired
+// hook (lazy expiry).
+func (e *Engine) expireSeen(tx *store.Tx) {
+	if e.hooks.Expired == nil {
+		return
+	}
+	if refs := tx.Journal().Expired(); len(refs) > 0 {
+		e.hooks.Expired(refs)
+	}
+}

@@ -667,17 +667,6 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	}
 }
 
-// expireSeen hands the keys tx's commands found expired to the Expired
-// hook (lazy expiry).
-func (e *Engine) expireSeen(tx *store.Tx) {
-	if e.hooks.Expired == nil {
-		return
-	}
-	if refs := tx.Journal().Expired(); len(refs) > 0 {
-		e.hooks.Expired(refs)
-	}
-}
-
 // Enqueue queues run on shard, database db, as Exec does, and returns
 // where its error comes once it ran; it does not wait.
 func (e *Engine) Enqueue(shard, db int, spec *command.Spec, run command.Runner) <-chan error {

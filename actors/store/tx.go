@@ -429,17 +429,6 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 	return mk, r, nil
 }
 
-// ExpiredAt returns when key expired, ok true, if it is still stored
-// though expired (active expiry has not removed it yet); Redis's DEBUG
-// OBJECT still sees such a key.
-func (t *Tx) ExpiredAt(key []byte) (at int64, ok bool, err error) {
-	_, r, err := t.raw(key, false)
-	if err != nil || !r.exists || r.meta.Version < t.minVer || !r.meta.Expired(t.now) {
-		return 0, false, err
-	}
-	return r.meta.ExpireAt, true, nil
-}
-
 // Meta returns the live meta of key, or ok false if it does not exist.
 func (t *Tx) Meta(key []byte) (m codec.Meta, ok bool, err error) {
 	_, r, err := t.raw(key, false)
@@ -470,17 +459,6 @@ func (t *Tx) Type(key []byte) (codec.Type, error) {
 func (t *Tx) Exists(key []byte) (bool, error) {
 	_, ok, err := t.Meta(key)
 	return ok, err
-}
-
-// Found reports whether key exists, as Exists, without queueing an
-// expired key's deletion: for counting a command's look-ups after it
-// ran (keyspace_hits), which must not delete what the command did not.
-func (t *Tx) Found(key []byte) (bool, error) {
-	_, r, err := t.raw(key, false)
-	if err != nil || !r.exists || r.meta.Version < t.minVer {
-		return false, err
-	}
-	return !r.meta.Expired(t.now), nil
 }
 
 // Delete removes key; it reports whether a live key was removed.
