@@ -329,7 +329,7 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 		req.reply(g.outs[i], g.errs[i])
 	}
 	e.countNested(g.nested)
-	e.after(effects{ready: g.tx.Journal().Ready(), touched: g.tx.Journal().Touched(), reaped: g.tx.Journal().Reaped(), flushed: g.tx.Journal().Flushes(), swapped: g.tx.Journal().Swaps()}, held, caches)
+	e.after(effectsOf(g.tx), held, caches)
 }
 
 // recycle keeps g, emptied, for the shard's next group: its slices and

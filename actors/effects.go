@@ -90,6 +90,12 @@ type effects struct {
 	swapped        [][2]int
 }
 
+// effectsOf returns what tx's committed commands changed.
+func effectsOf(tx *store.Tx) effects {
+	j := tx.Journal()
+	return effects{ready: j.Ready(), touched: j.Touched(), reaped: j.Reaped(), flushed: j.Flushes(), swapped: j.Swaps()}
+}
+
 // after reacts to a committed command: WATCHes of the keys it touched
 // break, then clients blocked on the keys it pushed to, deleted by a
 // flush or moved by a swap are served (which may commit more).

@@ -635,7 +635,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				e.expireSeen(tx)
 			}
 			if err == nil && writable {
-				fx = effects{ready: tx.Journal().Ready(), touched: tx.Journal().Touched(), reaped: tx.Journal().Reaped(), flushed: tx.Journal().Flushes(), swapped: tx.Journal().Swaps()}
+				fx = effectsOf(tx)
 				e.publishNotes(tx)
 				if req.Spec.Flags&command.Unseen == 0 {
 					e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)
