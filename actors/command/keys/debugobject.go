@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
@@ -116,12 +115,7 @@ func (d debugObject) Run(c *command.Ctx) error {
 // node's bytes: 4, 8, 16, 32 or 64 KiB; a positive one its count, and 8
 // KiB its bytes).
 func quicklistFields(c *command.Ctx, key []byte) (string, error) {
-	fill := int64(-2)
-	for _, kv := range c.Server.Config.ConfigGet([][]byte{[]byte("list-max-listpack-size")}) {
-		if v, err := strconv.ParseInt(kv[1], 10, 64); err == nil {
-			fill = v
-		}
-	}
+	fill := configInt(c, "list-max-listpack-size", -2)
 	sizeLimit, countLimit := int64(8192), int64(math.MaxInt64)
 	if fill < 0 {
 		sizeLimit = 4096 << min(-fill-1, 4)
