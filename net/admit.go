@@ -32,8 +32,9 @@ type effect struct {
 	// stores: it may write the store (MISCONF); writes: Redis's table
 	// says write (READONLY, NOREPLICAS: PFCOUNT, which may cache, does
 	// not); denyOOM: it may grow the data set; stale: a stale replica
-	// may serve it.
-	stores, writes, denyOOM, stale bool
+	// may serve it; replicates: it may write or replicate (a write,
+	// PUBLISH, a script without flags), what a WRITE pause holds.
+	stores, writes, denyOOM, stale, replicates bool
 }
 
 // effectOf is what spec does with args in namespace ns: its declared
@@ -45,13 +46,13 @@ func effectOf(spec *command.Spec, ns uint32, args [][]byte) effect {
 		if !ok {
 			// A script without flags: judged by its calls, as each
 			// runs (Redis's eval compat mode); itself it reads.
-			return effect{stale: f&command.Stale != 0}
+			return effect{stale: f&command.Stale != 0, replicates: f&(command.Write|command.MayReplicate) != 0}
 		}
-		return effect{stores: declared&command.Write != 0, writes: declared&command.Write != 0,
-			denyOOM: declared&command.DenyOOM != 0, stale: declared&command.Stale != 0}
+		w := declared&command.Write != 0
+		return effect{stores: w, writes: w, denyOOM: declared&command.DenyOOM != 0, stale: declared&command.Stale != 0, replicates: w}
 	}
 	return effect{stores: f&command.Write != 0, writes: spec.RedisWrite(),
-		denyOOM: f&command.DenyOOM != 0, stale: f&command.Stale != 0}
+		denyOOM: f&command.DenyOOM != 0, stale: f&command.Stale != 0, replicates: f&(command.Write|command.MayReplicate) != 0}
 }
 
 // effective returns what the command does: for EXEC, what its queued

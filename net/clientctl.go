@@ -60,19 +60,11 @@ func (s *Server) holdFor(cl *client, held bool) {
 // queued (a transaction of reads runs).
 func mayWrite(spec *command.Spec, cl *client, args [][]byte) bool {
 	ns := command.NamespaceOf(cl.DB())
-	writes := func(spec *command.Spec, args [][]byte) bool {
-		if spec.FlagsFor != nil {
-			if declared, ok := spec.FlagsFor(ns, args); ok {
-				return declared&command.Write != 0
-			}
-		}
-		return spec.Flags&(command.Write|command.MayReplicate) != 0
-	}
 	if spec.Flags&command.RunsQueued == 0 {
-		return writes(spec, args)
+		return effectOf(spec, ns, args).replicates
 	}
 	for _, q := range cl.queue {
-		if writes(q.Spec, q.Args) {
+		if effectOf(q.Spec, ns, q.Args).replicates {
 			return true
 		}
 	}
