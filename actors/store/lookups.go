@@ -8,7 +8,7 @@ package store
 // OBJECT still sees such a key.
 func (t *Tx) ExpiredAt(key []byte) (at int64, ok bool, err error) {
 	_, r, err := t.raw(key, false)
-	if err != nil || !r.exists || r.meta.Version < t.minVer || !r.meta.Expired(t.now) {
+	if err != nil || !t.stored(r) || !r.meta.Expired(t.now) {
 		return 0, false, err
 	}
 	return r.meta.ExpireAt, true, nil
@@ -19,8 +19,12 @@ func (t *Tx) ExpiredAt(key []byte) (at int64, ok bool, err error) {
 // ran (keyspace_hits), which must not delete what the command did not.
 func (t *Tx) Found(key []byte) (bool, error) {
 	_, r, err := t.raw(key, false)
-	if err != nil || !r.exists || r.meta.Version < t.minVer {
+	if err != nil || !t.stored(r) {
 		return false, err
 	}
 	return !r.meta.Expired(t.now), nil
 }
+
+// stored reports whether r is a key this transaction can see, expired
+// or not: it exists and no flush marker hides it.
+func (t *Tx) stored(r record) bool { return r.exists && r.meta.Version >= t.minVer }

@@ -144,7 +144,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 // live reports whether r is a key that exists for readers: stored, not
 // expired, not flushed.
 func (t *Tx) live(r record) bool {
-	if !r.exists || r.meta.Version < t.minVer {
+	if !t.stored(r) {
 		return false
 	}
 	if r.meta.Expired(t.now) {
