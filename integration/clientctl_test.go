@@ -401,14 +401,7 @@ func TestPauseWriteLikeRedis(t *testing.T) {
 	besideRedis(t, func(t *testing.T, who, a string) {
 		admin, c, w := dialRaw(t, a), dialRaw(t, a), dialRaw(t, a)
 		admin.do("SET", "foo", "bar")
-		blocked := func() string {
-			for _, l := range strings.Split(admin.do("INFO", "clients"), "\r\n") {
-				if v, ok := strings.CutPrefix(l, "blocked_clients:"); ok {
-					return v
-				}
-			}
-			return "?"
-		}
+		blocked := func() string { return infoField(admin.do("INFO", "clients"), "blocked_clients") }
 		admin.do("CLIENT", "PAUSE", "100000", "WRITE")
 		c.do("MULTI")
 		c.do("PING")
