@@ -1,6 +1,10 @@
 package net
 
-import "github.com/rekv/rekv/actors/command"
+import (
+	"context"
+
+	"github.com/rekv/rekv/actors/command"
+)
 
 // The roles the server plays for commands (command.Server) that are not
 // about its connections are separate types, so that Server's own methods
@@ -63,3 +67,14 @@ func (r nodeRole) Replicate(args ...[]byte) {
 
 // Rewrite implements command.Node (BGREWRITEAOF).
 func (r nodeRole) Rewrite() (string, error) { return r.s.rewriter.Rewrite() }
+
+// Shards implements command.Node.
+func (r nodeRole) Shards() int { return r.s.engine.Shards() }
+
+// ShardOf implements command.Node.
+func (r nodeRole) ShardOf(key []byte) int { return r.s.engine.ShardOf(key) }
+
+// Exec implements command.Node.
+func (r nodeRole) Exec(shard, db int, spec *command.Spec, run command.Runner) error {
+	return r.s.engine.Exec(context.Background(), shard, db, spec, run)
+}

@@ -283,6 +283,14 @@ type Node interface {
 	// the writes made so far, once n did or timeout passed (0: none); at
 	// once with now (inside EXEC or a script).
 	WaitReplicas(n int, timeout time.Duration, now bool, done func(int))
+	// Shards returns how many shards the node runs commands on, and
+	// ShardOf the one owning key. Exec runs run, an internal write, in
+	// database db on one shard, through the path client commands take
+	// (committed, replicated, WATCH and client-side caching told), and
+	// returns its error once it committed (DEBUG POPULATE's chunks).
+	Shards() int
+	ShardOf(key []byte) int
+	Exec(shard, db int, spec *Spec, run Runner) error
 }
 
 // ReplStatus is the node's replication state, as ROLE and INFO

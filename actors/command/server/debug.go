@@ -18,7 +18,8 @@ import (
 // (scripts may call DEBUG: Redis's tests use it for DEBUG PROTOCOL's
 // replies in Lua; the other noscript commands stay refused, since a
 // script holding its shards cannot run a command that needs the whole
-// server, the client's connection or another script), PROTOCOL (a sample reply
+// server, the client's connection or another script), POPULATE
+// (populate.go), PROTOCOL (a sample reply
 // of each RESP type), LOG, ERROR, LOADAOF (the store syncs to disk; what
 // it holds is what is served, so there is nothing to load), and RELOAD,
 // CHANGE-REPL-ID and QUICKLIST-PACKED-THRESHOLD, which have nothing to do
@@ -27,7 +28,8 @@ import (
 type debugCmd struct {
 	sub  string
 	args [][]byte
-	bad  error // an unknown subcommand, told only once DEBUG is allowed
+	bad  error // an unknown subcommand or bad argument, told only once DEBUG is allowed
+	pop  populate
 }
 
 var errDebugNotAllowed = command.ErrDebugNotAllowed
@@ -35,12 +37,16 @@ var errDebugNotAllowed = command.ErrDebugNotAllowed
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2, "loadaof": 2, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
+		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
-	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n {
+	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n || sub == "populate" && len(args) > 5 {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
 	}
-	return debugCmd{sub: sub, args: args}, nil
+	d := debugCmd{sub: sub, args: args}
+	if sub == "populate" {
+		d.pop, d.bad = parsePopulate(args)
+	}
+	return d, nil
 }
 
 // debugAllowed applies enable-debug-command to the client.
@@ -63,6 +69,8 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"DIGEST-VALUE <key> [<key> ...]", "    Outputs a hex signature of each key's value (type, content, expiry).",
 			"ERROR <string>", "    Replies with <string> as an error.",
 			"LOG <message>", "    Writes <message> to the server log.",
+			"POPULATE <count> [<prefix>] [<size>]", "    Creates <count> string keys named <prefix>:<num> (default prefix \"key\"), each",
+			"    \"value:<num>\", or with <size> that padded with zero bytes to <size>; existing keys are kept.",
 			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
 			"    attrib, push, verbatim, true, false.",
 			"LOADAOF", "    Makes the store durable now: what it holds is what is served, nothing is loaded.",
@@ -110,6 +118,8 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			return rerr.Errorf("ERR argument must be a memory value bigger than 1 and smaller than 4gb")
 		}
 		w.OK()
+	case "populate":
+		return d.pop.run(c)
 	case "protocol":
 		return debugProtocol(c, strings.ToLower(string(d.args[2])))
 	}
