@@ -121,6 +121,17 @@ func (s *Server) KillClients(f command.KillFilter, self command.Connection) int 
 		}
 		cl.markClosed()
 		s.forget(cl) // gone from CLIENT LIST before the KILL answers
+		cl.outMu.Lock()
+		if cl.handed != nil {
+			// A replica's link: its socket's duplicate too, the end of
+			// the stream first (FIN), so the replica reads "closed" even
+			// with its last ACK unread (then a close resets).
+			if cw, ok := cl.handed.(interface{ CloseWrite() error }); ok {
+				_ = cw.CloseWrite()
+			}
+			_ = cl.handed.Close()
+		}
+		cl.outMu.Unlock()
 		_ = cl.conn.Close()
 		return true
 	})
@@ -129,6 +140,9 @@ func (s *Server) KillClients(f command.KillFilter, self command.Connection) int 
 
 // kind is the client's CLIENT KILL TYPE / CLIENT LIST class.
 func (cl *client) kind() string {
+	if cl.replica.Load() {
+		return "replica"
+	}
 	if cl.Subscriptions() > 0 {
 		return "pubsub"
 	}

@@ -56,6 +56,7 @@ func (vw nodeRole) SendRDB(c command.Connection, h command.ReplHello) error {
 	h.EOF = strings.Contains(" "+cl.replConf["capa"]+" ", " eof ")
 	h.Namespaces = strings.Contains(" "+cl.replConf["capa"]+" ", " rekv-namespaces ")
 	in := make(chan []byte, 256)
+	cl.replica.Store(true)
 	cl.handOff(func(nc stdnet.Conn) {
 		err := s.opts.Replication.ServeReplica(nc, in, h)
 		s.log.Info("replication: replica link closed", "replica", cl.addr, "err", err)
@@ -104,6 +105,9 @@ func (cl *client) tryHandOff() {
 		_ = conn.Close()
 		return
 	}
+	cl.outMu.Lock()
+	cl.handed = nc
+	cl.outMu.Unlock()
 	cl.srv.guard().Go("SYNC", func() {
 		defer conn.Close()
 		defer nc.Close()

@@ -115,8 +115,8 @@ func (clientInfo) Run(c *command.Ctx) error {
 
 // CLIENT LIST [TYPE <NORMAL | MASTER | REPLICA | PUBSUB>] [ID client-id ...]
 type clientList struct {
-	none bool            // a TYPE no client has
-	ids  map[string]bool // nil: every client
+	typ string          // "": every type
+	ids map[string]bool // nil: every client
 }
 
 func parseClientList(args [][]byte) (command.Runner, error) {
@@ -126,9 +126,10 @@ func parseClientList(args [][]byte) (command.Runner, error) {
 		case command.Is(args[i], "type") && i+1 < len(args):
 			t := strings.ToLower(string(args[i+1]))
 			switch t {
-			case "normal":
-			case "master", "replica", "slave", "pubsub":
-				l.none = true
+			case "normal", "master", "replica", "pubsub":
+				l.typ = t
+			case "slave":
+				l.typ = "replica"
 			default:
 				return nil, rerr.Errorf("ERR Unknown client type '%s'", args[i+1])
 			}
@@ -150,15 +151,30 @@ func parseClientList(args [][]byte) (command.Runner, error) {
 
 func (l clientList) Run(c *command.Ctx) error {
 	var b strings.Builder
-	if !l.none {
-		for _, line := range c.Server.Clients.ClientList(c.OwnNamespace()) {
-			id, _, _ := strings.Cut(line, " ")
-			if l.ids == nil || l.ids[id] {
-				b.WriteString(line)
-				b.WriteByte('\n')
-			}
+	for _, line := range c.Server.Clients.ClientList(c.OwnNamespace()) {
+		id, _, _ := strings.Cut(line, " ")
+		if (l.ids == nil || l.ids[id]) && (l.typ == "" || l.typ == clientType(line)) {
+			b.WriteString(line)
+			b.WriteByte('\n')
 		}
 	}
 	c.W.Verbatim(b.String())
 	return nil
+}
+
+// clientType is the type of the client a CLIENT LIST line describes, from
+// its flags, as Redis's getClientType: master (M), replica (S), pubsub
+// (P) or normal.
+func clientType(line string) string {
+	_, rest, _ := strings.Cut(line, " flags=")
+	flags, _, _ := strings.Cut(rest, " ")
+	switch {
+	case strings.Contains(flags, "M"):
+		return "master"
+	case strings.Contains(flags, "S"):
+		return "replica"
+	case strings.Contains(flags, "P"):
+		return "pubsub"
+	}
+	return "normal"
 }
