@@ -87,6 +87,9 @@ func TestDebugLikeRedis(t *testing.T) {
 			{"DEBUG", "ERROR", "MYERR something failed"}, {"DEBUG", "LOG", "hello"}, {"DEBUG", "NOPE"}, {"DEBUG"},
 			{"DEBUG", "PROTOCOL"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "1K"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "0"},
 			{"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "5gb"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "x"},
+			{"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "100"}, {"DEBUG", "REPLYBUFFER", "peak-reset-time", "never"},
+			{"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "reset"}, {"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "x"},
+			{"DEBUG", "REPLYBUFFER", "RESIZING", "0"}, {"DEBUG", "REPLYBUFFER", "NOPE", "1"}, {"DEBUG", "REPLYBUFFER", "RESIZING"},
 			{"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, {"SET", "k", "v", "PX", "20"},
 		} {
 			if got, want := a.do(args...), b.do(args...); got != want {

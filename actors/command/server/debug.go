@@ -37,14 +37,23 @@ var errDebugNotAllowed = command.ErrDebugNotAllowed
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
+		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "replybuffer": 4, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n || sub == "populate" && len(args) > 5 {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
 	}
 	d := debugCmd{sub: sub, args: args}
-	if sub == "populate" {
+	switch {
+	case sub == "populate":
 		d.pop, d.bad = parsePopulate(args)
+	case sub == "replybuffer" && command.Is(args[2], "peak-reset-time"):
+		if !command.Is(args[3], "never") && !command.Is(args[3], "reset") {
+			if _, err := command.Int(args[3]); err != nil {
+				d.bad = err
+			}
+		}
+	case sub == "replybuffer" && !command.Is(args[2], "resizing"):
+		d.bad = rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])
 	}
 	return d, nil
 }
@@ -76,6 +85,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"LOADAOF", "    Makes the store durable now: what it holds is what is served, nothing is loaded.",
 			"OBJECT <key>", "    Shows low-level information about the key's value: its encoding, serialized length, LRU clock and idle time.",
 			"QUICKLIST-PACKED-THRESHOLD <size>", "    Accepted (a memory value under 4gb): rekv keeps no quicklists.",
+			"REPLYBUFFER PEAK-RESET-TIME <never|reset|<ms>> | RESIZING <0|1>", "    Accepted: rekv keeps no per-client reply buffer to resize.",
 			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
 			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
 			"SET-DISABLE-DENY-SCRIPTS <0|1>", "    Lets scripts call DEBUG (1), or not (0); the other commands scripts may not call stay refused.",
@@ -106,7 +116,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		w.OK()
 	case "error":
 		return &rerr.Error{Msg: string(d.args[2])}
-	case "reload", "change-repl-id":
+	case "reload", "change-repl-id", "replybuffer":
 		w.OK()
 	case "loadaof":
 		if err := c.Server.Node.SyncStore(); err != nil {
