@@ -357,10 +357,14 @@ func (s *shard) fallback() {
 }
 
 // wroteKeyOf reports whether tx (a group's) wrote a key req names.
-func wroteKeyOf(tx *store.Tx, req *Request) bool {
+func wroteKeyOf(tx *store.Tx, req *Request) bool { return wroteKeyIn(tx, req.DB, req.Spec, req.Args) }
+
+// wroteKeyIn reports whether tx wrote a key of database db that the
+// command args names.
+func wroteKeyIn(tx *store.Tx, db int, spec *command.Spec, args [][]byte) bool {
 	var idx [8]int
-	for _, at := range req.Spec.KeyIndexes(req.Args, idx[:0]) {
-		if tx.Journal().Wrote(req.DB, req.Args[at]) {
+	for _, at := range spec.KeyIndexes(args, idx[:0]) {
+		if tx.Journal().Wrote(db, args[at]) {
 			return true
 		}
 	}

@@ -640,6 +640,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				if req.Spec.Flags&command.Unseen == 0 {
 					e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)
 				}
+				if x, ok := req.Runner.(*execRunner); ok {
+					x.trackLater()
+				}
 			}
 			tx.Rollback()
 		}

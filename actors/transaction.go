@@ -3,6 +3,7 @@ package actors
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -293,6 +294,54 @@ type execRunner struct {
 	ws     *WatchState
 	cmds   []Queued
 	client command.Client
+	// later are the tracked reads of keys an earlier queued command
+	// wrote, tracked once the EXEC's invalidations went out (trackLater):
+	// Redis invalidates a write before the next command reads, so the
+	// read stays tracked and the client is not told of the write.
+	later []laterRead
+}
+
+// laterRead is a tracked read inside EXEC whose tracking waits.
+type laterRead struct {
+	r  Replier
+	q  *Queued
+	db int
+}
+
+// trackLater tracks the reads that waited, once the EXEC committed and
+// its invalidations went out (Engine.run).
+func (x *execRunner) trackLater() {
+	for _, l := range x.later {
+		x.e.trackKeys(l.r, l.q.Spec, l.q.Args)
+	}
+	x.later = x.later[:0]
+}
+
+// writeSeen handles a queued write that ran after reads that wait: those
+// of its keys (every one when it names none, as FLUSHALL or a script's
+// undeclared keys) are tracked now, so its invalidation reaches them, as
+// in Redis, where the read came first.
+func (x *execRunner) writeSeen(q *Queued, db int) {
+	if len(x.later) == 0 || q.Spec.Flags&command.Write == 0 {
+		return
+	}
+	var idx [8]int
+	is := q.Spec.KeyIndexes(q.Args, idx[:0])
+	keep := x.later[:0]
+	for _, l := range x.later {
+		hit := len(is) == 0 || q.Spec.Script()
+		for _, at := range is {
+			hit = hit || l.db == db && slices.ContainsFunc(l.q.Spec.KeyIndexes(l.q.Args, nil), func(i int) bool {
+				return string(l.q.Args[i]) == string(q.Args[at])
+			})
+		}
+		if hit {
+			x.e.trackKeys(l.r, l.q.Spec, l.q.Args)
+		} else {
+			keep = append(keep, l)
+		}
+	}
+	x.later = keep
 }
 
 func (x *execRunner) Run(c *command.Ctx) error {
@@ -321,15 +370,22 @@ func (x *execRunner) Run(c *command.Ctx) error {
 	proto := c.W.Proto()
 	c.W.Array(len(x.cmds))
 	sub := resp.NewWriter(proto)
-	for _, q := range x.cmds {
+	x.later = x.later[:0] // an attempt before this one's
+	for i := range x.cmds {
+		q := &x.cmds[i]
 		sub.Reset(proto)
 		err := q.Err
 		var trackRead func()
 		if q.Track && err == nil {
 			if r, ok := x.client.Conn.(Replier); ok {
-				trackRead = x.e.startTracking(r, q.Spec, q.Args)
+				if !q.Spec.Script() && wroteKeyIn(c.Tx, c.Tx.DB(), q.Spec, q.Args) {
+					x.later = append(x.later, laterRead{r: r, q: q, db: c.Tx.DB()})
+				} else {
+					trackRead = x.e.startTracking(r, q.Spec, q.Args)
+				}
 			}
 		}
+		db := c.Tx.DB()
 		t0 := time.Now()
 		if err == nil {
 			// A transaction never blocks: NoBlock.
@@ -338,6 +394,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			if q.Spec.Flags&command.Conn != 0 && x.client.Conn != nil {
 				c.Tx.Use(x.client.Conn.DB()) // SELECT
 			}
+			x.writeSeen(q, db)
 		}
 		if errors.Is(err, command.ErrReplyLater) {
 			// A connection command that answers later cannot inside EXEC
