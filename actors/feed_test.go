@@ -89,6 +89,32 @@ func TestSinkEffects(t *testing.T) {
 	if len(got) != 1 || !stdstrings.HasPrefix(got[0], "0:SET b v PXAT ") {
 		t.Fatalf("SET EX streamed %q", got)
 	}
+	// RESTORE with a relative TTL goes out as sent, its TTL absolute and
+	// ABSTTL added (REPLACE only when sent), as Redis rewrites it.
+	dump := send(t, e, reg, []string{"DUMP b"}, nil)[0]
+	payload := []byte(dump[stdstrings.Index(dump, "\r\n")+2 : len(dump)-2])
+	for _, tc := range []struct{ extra, want string }{{"", "RESTORE r TTL PAYLOAD ABSTTL"}, {"REPLACE", "RESTORE r TTL PAYLOAD REPLACE ABSTTL"}} {
+		args := [][]byte{[]byte("RESTORE"), []byte("r"), []byte("100000"), payload}
+		if tc.extra != "" {
+			args = append(args, []byte(tc.extra))
+		}
+		spec, run := parsed(t, reg, args)
+		send(t, e, reg, []string{""}, map[int]*Request{0: {Spec: spec, Runner: run, Args: args, Proto: 2, Shards: e.Route(spec, args)}})
+		got := sk.take()
+		abs := ""
+		if len(got) == 1 {
+			f := stdstrings.Fields(stdstrings.ReplaceAll(got[0], string(payload), "PAYLOAD"))
+			if len(f) >= 3 {
+				abs, f[2] = f[2], "TTL"
+			}
+			if stdstrings.Join(f, " ") == "0:"+tc.want && len(abs) == 13 {
+				send(t, e, reg, []string{"DEL r"}, nil)
+				sk.take()
+				continue
+			}
+		}
+		t.Errorf("RESTORE r 100000 <payload> %s streamed %q, want %q with an absolute TTL", tc.extra, got, tc.want)
+	}
 }
 
 // Hash-field expiries go out absolute (HPEXPIREAT, HSETEX ... PXAT), and

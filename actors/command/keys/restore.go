@@ -24,6 +24,7 @@ import (
 // back (OBJECT IDLETIME) under an LRU policy, FREQ its LFU counter
 // (OBJECT FREQ) under an LFU one, as Redis.
 type restoreCmd struct {
+	args              [][]byte // as sent (the replicated form's base)
 	key, ttl, payload []byte
 	replace, absTTL   bool
 	idle              int64 // seconds; -1: none given
@@ -40,7 +41,7 @@ var (
 )
 
 func parseRestore(args [][]byte) (command.Runner, error) {
-	r := restoreCmd{key: args[1], ttl: args[2], payload: args[3], idle: -1, freq: -1}
+	r := restoreCmd{args: args, key: args[1], ttl: args[2], payload: args[3], idle: -1, freq: -1}
 	idle, freq := false, false
 	for j := 4; j < len(args); j++ {
 		more := len(args) - j - 1
@@ -145,11 +146,14 @@ func (r restoreCmd) Run(c *command.Ctx) error {
 	return nil
 }
 
-// effect records a relative TTL as an absolute one (ABSTTL): a replica
-// behind must not extend it.
+// effect records a relative TTL as an absolute one: the command as sent
+// with its TTL made absolute and ABSTTL added, as Redis rewrites it (a
+// replica behind must not extend it).
 func (r restoreCmd) effect(c *command.Ctx, expireAt int64) {
 	if expireAt != 0 && !r.absTTL && c.Effects() {
-		c.Effect([]byte("RESTORE"), r.key, command.Itoa(expireAt), r.payload, []byte("REPLACE"), []byte("ABSTTL"))
+		args := append(append([][]byte{}, r.args...), []byte("ABSTTL"))
+		args[2] = command.Itoa(expireAt)
+		c.Effect(args...)
 	}
 }
 
