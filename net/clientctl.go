@@ -86,6 +86,13 @@ func (s *Server) Pause(until time.Time, writesOnly bool) {
 	s.paused.until.Store(until.UnixNano())
 }
 
+// Paused reports whether a CLIENT PAUSE (WRITE or ALL) is in force: the
+// GC expires no key meanwhile.
+func (s *Server) Paused() bool {
+	u := s.paused.until.Load()
+	return u != 0 && time.Now().UnixNano() < u
+}
+
 // Unpause implements command.Server: held clients go on at once.
 func (s *Server) Unpause() {
 	s.paused.until.Store(0)

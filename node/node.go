@@ -235,7 +235,7 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		MaxKeysPerSecond: cfg.GC.MaxKeysPerSecond, Foreground: n.net.CommandsProcessed, OrphanInterval: cfg.GC.OrphanInterval,
 		OrphanBatch: cfg.GC.OrphanBatch, CompactAfter: cfg.GC.CompactAfterKeys,
 		MeterInterval: cfg.GC.MeterInterval, MeterBatch: cfg.GC.MeterBatch,
-		ExpireCycle: func(d time.Duration) { n.net.LatencyEvent("expire-cycle", d) }}
+		ExpireCycle: func(d time.Duration) { n.net.LatencyEvent("expire-cycle", d) }, Paused: n.net.Paused}
 	if m := n.members.Load(); cfg.Cluster.Enabled && m != nil {
 		// Each node collects the keys of its own slots, all at once.
 		gco.Owns = func(key []byte) bool { return m.State().Serves(cluster.KeySlot(key)) }

@@ -642,7 +642,6 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	return nil
 }
 
-// ScanMeta calls fn for each live key of the selected db from user key
 // CountStored counts the keys of the selected database stored now,
 // those expired but not yet deleted included: Redis's DBSIZE, which
 // counts a key until its expiry deletes it (the GC's pass, or a command
@@ -664,27 +663,4 @@ func (t *Tx) CountStored() (int64, error) {
 		return true, nil
 	})
 	return n, err
-}
-
-// start on (inclusive), in key order, until fn returns false.
-func (t *Tx) ScanMeta(start []byte, fn func(key []byte, m codec.Meta) (bool, error)) error {
-	if t.err != nil {
-		return t.err
-	}
-	from, end := codec.MetaRange(t.slot)
-	from = append(from, start...)
-	return t.txn.Iterate(from, end, drivers.IterOptions{}, func(k, v []byte) (bool, error) {
-		_, key, err := codec.DecodeMetaKey(k)
-		if err != nil {
-			return false, err
-		}
-		m, _, err := codec.DecodeMeta(v)
-		if err != nil {
-			return false, fmt.Errorf("store: key %q: %w", key, err)
-		}
-		if m.Expired(t.now) || m.Version < t.minVer {
-			return true, nil
-		}
-		return fn(key, m)
-	})
 }

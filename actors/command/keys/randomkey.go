@@ -44,7 +44,7 @@ func (randomKey) Run(c *command.Ctx) error {
 // firstFrom returns the first live key at or after from.
 func firstFrom(c *command.Ctx, from []byte) ([]byte, error) {
 	var found []byte
-	err := c.Tx.ScanMeta(from, func(key []byte, _ codec.Meta) (bool, error) {
+	err := c.Tx.ScanMetaReaping(from, func(key []byte, _ codec.Meta) (bool, error) {
 		found = command.Copy(key)
 		return false, nil
 	})

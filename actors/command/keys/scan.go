@@ -32,7 +32,7 @@ func (s scan) Run(c *command.Ctx) error {
 	var out [][]byte
 	var next []byte
 	seen := int64(0)
-	err := c.Tx.ScanMeta(start, func(key []byte, m codec.Meta) (bool, error) {
+	err := c.Tx.ScanMetaReaping(start, func(key []byte, m codec.Meta) (bool, error) {
 		if seen == s.Count {
 			next = command.Copy(key)
 			return false, nil
