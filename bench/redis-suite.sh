@@ -10,6 +10,7 @@
 #
 #   bench/redis-suite.sh [units...]   e.g. bench/redis-suite.sh unit/multi
 #   SERVERS="rekv redis" (default both)   TEST_TIMEOUT=120 (s, per test)
+#   LOGS=dir keeps each unit's output there (<server>-<unit>.log)
 #
 # Needs deb-src in apt's sources (added if missing) and tclsh (installed
 # if missing). Bounded: every unit has TEST_TIMEOUT per test and 900 s in
@@ -37,6 +38,7 @@ fi
 for tool in redis-cli redis-benchmark; do ln -sf "$(command -v $tool)" "$cache/src/$tool"; done
 
 work=$(mktemp -d)
+[ -n "${LOGS:-}" ] && mkdir -p "$LOGS"
 pid=
 cleanup() { if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi; rm -rf "$work"; }
 trap cleanup EXIT
@@ -67,7 +69,7 @@ declare -A ok fail aborted
 for server in ${SERVERS:-rekv redis}; do
   for u in "${units[@]}"; do
     start "$server"
-    log="$work/$server-${u//\//_}.log"
+    log="${LOGS:-$work}/$server-${u//\//_}.log"
     (cd "$cache" && timeout 900 ./runtest --host 127.0.0.1 --port "$port" --single "$u" \
       --timeout "${TEST_TIMEOUT:-120}" --baseport $((port + 100)) >"$log" 2>&1) || true
     # The suite colours its verdicts: green ok, red err, exception, TIMEOUT.
