@@ -14,7 +14,7 @@ func Commands() []*command.Spec {
 		{Name: "publish", Arity: 3, Flags: conn | command.Fast | command.MayReplicate, Parse: parsePublish},
 		{Name: "ssubscribe", Arity: -2, Flags: sub | command.NoScript, Parse: shardSubParser(true)},
 		{Name: "sunsubscribe", Arity: -1, Flags: sub | command.NoScript, Parse: shardSubParser(false)},
-		{Name: "spublish", Arity: 3, Flags: conn | command.Fast, Parse: parseSPublish},
+		{Name: "spublish", Arity: 3, Flags: conn | command.Fast | command.MayReplicate, Parse: parseSPublish},
 		{Name: "pubsub", Arity: -2, Subcommands: []*command.Spec{
 			{Name: "channels", Arity: -2, Flags: conn, Parse: parseChannels},
 			{Name: "numsub", Arity: -2, Flags: conn, Parse: parseNumsub},

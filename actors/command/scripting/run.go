@@ -237,7 +237,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	if spec.Flags&command.NoScript != 0 && !r.debugAllowed(spec) {
 		return errTable(L, "-ERR This Redis command is not allowed from script"), nil
 	}
-	if r.readOnly && spec.Flags&command.Write != 0 {
+	if r.readOnly && spec.Flags&(command.Write|command.MayReplicate) != 0 {
+		// May-replicate commands (PUBLISH) count as writes here, as in
+		// Redis: so a read-only script may run during CLIENT PAUSE WRITE.
 		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
 	}
 	if refusal := r.writeRefusal(spec); refusal != nil {
