@@ -123,8 +123,10 @@ func (l *SlowLog) SlowlogReset() {
 }
 
 // Redacted marks the arguments of a command line that are passwords
-// (AUTH's, HELLO's and MIGRATE's AUTH and AUTH2) or tokens (NAMESPACE ADD
-// and SET's), which the slow log and MONITOR do not show.
+// (AUTH's, HELLO's and MIGRATE's AUTH and AUTH2, every argument of ACL
+// SETUSER, the values CONFIG SET gives masterauth, masteruser and
+// requirepass: Redis's sensitive configs) or tokens (NAMESPACE ADD and
+// SET's), which the slow log and MONITOR do not show.
 func Redacted(args [][]byte) []bool {
 	r := make([]bool, len(args))
 	if len(args) == 0 {
@@ -139,6 +141,21 @@ func Redacted(args [][]byte) []bool {
 	case "namespace":
 		if len(args) > 3 {
 			r[3] = true
+		}
+	case "acl":
+		if len(args) >= 3 && strings.EqualFold(string(args[1]), "setuser") {
+			for i := 2; i < len(args); i++ {
+				r[i] = true
+			}
+		}
+	case "config":
+		if len(args) >= 2 && strings.EqualFold(string(args[1]), "set") {
+			for i := 2; i+1 < len(args); i += 2 {
+				switch strings.ToLower(string(args[i])) {
+				case "masterauth", "masteruser", "requirepass":
+					r[i+1] = true
+				}
+			}
 		}
 	case "hello", "migrate":
 		for i := 1; i < len(args); i++ {

@@ -85,6 +85,10 @@ func TestRedacted(t *testing.T) {
 		{[]string{"MIGRATE", "h", "1", "k", "0", "5", "AUTH2", "u", "p"}, "-------xx"},
 		{[]string{"NAMESPACE", "ADD", "ns", "token"}, "---x"},
 		{[]string{"namespace", "del", "ns"}, "---"},
+		{[]string{"ACL", "SETUSER", "u", "on", ">p"}, "--xxx"},
+		{[]string{"acl", "getuser", "u"}, "---"},
+		{[]string{"CONFIG", "SET", "maxmemory", "1", "MasterAuth", "", "requirepass", "p"}, "-----x-x"},
+		{[]string{"config", "set", "masteruser"}, "---"},
 	} {
 		r := Redacted(args(c.line...))
 		var b strings.Builder

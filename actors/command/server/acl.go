@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"io"
@@ -62,6 +63,9 @@ func (a aclCmd) Run(c *command.Ctx) error {
 	w, args := c.W, a.args
 	switch a.sub {
 	case "setuser":
+		if bytes.ContainsAny(args[2], " \t\n\v\f\r\x00") { // Redis's ACLStringHasSpaces
+			return rerr.Errorf("ERR Usernames can't contain spaces or null characters")
+		}
 		rules := make([]string, 0, len(args)-3)
 		for _, r := range args[3:] {
 			rules = append(rules, string(r))
