@@ -328,7 +328,7 @@ func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 		e.report(req.Client, req.Spec, req.Args, req.took, req.failed)
 		req.reply(g.outs[i], g.errs[i])
 	}
-	e.countNested(g.nested)
+	e.countNested(nil, g.nested)
 	e.after(effectsOf(g.tx), held, caches)
 }
 

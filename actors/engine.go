@@ -305,10 +305,12 @@ func New(o Options, drv drivers.Driver, reg *command.Registry, srv command.Serve
 // shards (WATCH, EXEC answering ErrReplyLater) is timed there instead.
 func (e *Engine) RunConn(w *resp.Writer, call Call, client Replier) error {
 	t0 := time.Now()
+	var waits time.Duration
+	call.Waits = &waits
 	err := e.rt.StepConn(w, call)
 	later := errors.Is(err, command.ErrReplyLater)
 	if !later || call.Spec.Flags&command.Transaction == 0 {
-		e.done(client, call.Spec, call.Args, t0, err != nil && !later)
+		e.done(client, call.Spec, call.Args, t0.Add(-waits), err != nil && !later)
 	}
 	return err
 }
@@ -557,45 +559,6 @@ func (e *Engine) cachesOf(shards []int) (store.CacheResolver, func()) {
 	}
 }
 
-// timed reports a client command's execution time to the slow log hook.
-// failed is whether it answered an error (an error reply a script
-// returned included, as Redis counts failed_calls).
-func (e *Engine) timed(req *Request, t0 time.Time, failed bool) {
-	e.done(req.Client, req.Spec, req.Args, t0, failed)
-}
-
-// done is the stage every client command ends with, connection and
-// storage commands alike: its time and outcome go to the slow log and
-// INFO commandstats (Hooks.Slow).
-func (e *Engine) done(client Replier, spec *command.Spec, args [][]byte, t0 time.Time, failed bool) {
-	e.report(client, spec, args, time.Since(t0), failed)
-}
-
-// report is done with the time a command took.
-func (e *Engine) report(client Replier, spec *command.Spec, args [][]byte, took time.Duration, failed bool) {
-	switch {
-	case e.hooks.Slow != nil && args != nil:
-		e.hooks.Slow(client, spec, args, took, failed)
-	case spec != nil && spec.Flags&command.RunsQueued != 0 && e.rt.Server.Status != nil:
-		// EXEC has no Args (it is not slow-logged, as in Redis) but is
-		// counted in INFO commandstats.
-		e.rt.Server.Status.CommandDone(spec, took, failed)
-	}
-}
-
-// countNested counts the commands run inside others (command.CmdStat).
-func (e *Engine) countNested(stats []command.CmdStat) {
-	if e.rt.Server.Status == nil {
-		return
-	}
-	for _, st := range stats {
-		e.rt.Server.Status.CommandDone(st.Spec, st.Took, st.Failed)
-		if st.Error != nil {
-			e.rt.Server.Status.ErrorReplied(st.Error)
-		}
-	}
-}
-
 // errorReply reports whether a reply is an error (RESP2 or RESP3).
 func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!') }
 
@@ -615,7 +578,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	// once the last attempt is done.
 	var nested []command.CmdStat
 	call.Stats = &nested
-	defer func() { e.countNested(nested) }()
+	defer func() { e.countNested(req.Client, nested) }()
 	for attempt := 0; ; attempt++ {
 		nested = nested[:0]
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values,

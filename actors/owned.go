@@ -95,7 +95,7 @@ func (e *Engine) runCached(req *Request, caches store.CacheResolver) (out []byte
 	if errors.Is(err, errNeedStore) {
 		return nil, false
 	}
-	e.countNested(nested)
+	e.countNested(req.Client, nested)
 	if err != nil {
 		w.Reset(req.Proto)
 		command.Reply(w, err, req.Spec.FullName(), e.log)

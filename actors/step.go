@@ -53,8 +53,9 @@ type Call struct {
 	ClientInfo func() string
 	// Stats collects the commands run inside this one (command.Ctx.Stats).
 	Stats *[]command.CmdStat
-	// TrackRead: see command.Ctx.
+	// TrackRead and Waits: see command.Ctx.
 	TrackRead func()
+	Waits     *time.Duration
 	// InScript: a script called it (command.Ctx.InScript).
 	InScript bool
 	// OnLoop: it runs on an event loop (command.Ctx.OnLoop).
@@ -108,7 +109,8 @@ func (rt *Runtime) StepConn(w *resp.Writer, call Call) (err error) {
 func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
 	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: &rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
-		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop}
+		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop,
+		Waits: call.Waits}
 	if tx != nil {
 		c.Now, c.DB = tx.Now(), tx.DB()
 	} else {

@@ -415,6 +415,9 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			command.Reply(sub, err, q.Spec.FullName(), x.e.log)
 		}
 		addStat(c.Stats, q.Spec, t0, err)
+		if c.Stats != nil {
+			(*c.Stats)[len(*c.Stats)-1].Args = q.Args // slow-logged one by one
+		}
 		if b := sub.Bytes(); c.Stats != nil && len(b) > 0 && b[0] == '-' {
 			// Its error is one the client gets (in EXEC's array):
 			// counted in INFO errorstats, as Redis counts it.

@@ -28,6 +28,9 @@ func TestSlowlogLikeRedis(t *testing.T) {
 		do("CLIENT", "SETNAME", "bob")
 		do("SET", "a", "b")
 		do("AUTH", "x", "y")
+		do("ACL", "SETUSER", "slow user", "+get")
+		do("ACL", "SETUSER", "slowuser", "+get", "+set")
+		do("CONFIG", "SET", "masterauth", "")
 		do("GET", strings.Repeat("k", 300))
 		many := []string{"DEL"}
 		for i := 0; i < 40; i++ {
@@ -58,5 +61,32 @@ func TestSlowlogLikeRedis(t *testing.T) {
 				t.Fatalf("step %d:\nrekv:  %q\nredis: %q", i, got[i], want[i])
 			}
 		}
+	})
+}
+
+// TestSlowlogSleepAndExec: DEBUG SLEEP is timed as its sleep (its
+// connection waits; Redis's whole server does), and EXEC's queued
+// commands are logged one by one, EXEC itself not (unit/slowlog). On
+// redis-server and rekv.
+func TestSlowlogSleepAndExec(t *testing.T) {
+	besideRedis(t, func(t *testing.T, who, a string) {
+		c := dialRaw(t, a)
+		c.do("CONFIG", "SET", "slowlog-log-slower-than", "100000")
+		c.do("SLOWLOG", "RESET")
+		c.do("PING")
+		c.do("DEBUG", "SLEEP", "0.2")
+		if got := c.do("SLOWLOG", "LEN"); got != ":1\r\n" {
+			t.Errorf("%s: SLOWLOG LEN after DEBUG SLEEP 0.2 = %q", who, got)
+		}
+		c.do("SLOWLOG", "RESET")
+		c.do("MULTI")
+		c.do("DEBUG", "SLEEP", "0.2")
+		c.do("SET", "x", "y")
+		c.do("EXEC")
+		got := c.do("SLOWLOG", "GET")
+		if !strings.HasPrefix(got, "*1\r\n") || !strings.Contains(got, "*3\r\n$5\r\nDEBUG\r\n$5\r\nSLEEP\r\n$3\r\n0.2\r\n") {
+			t.Errorf("%s: SLOWLOG GET after MULTI; DEBUG SLEEP 0.2; SET; EXEC = %q, want the sleep alone", who, got)
+		}
+		c.do("CONFIG", "SET", "slowlog-log-slower-than", "10000")
 	})
 }

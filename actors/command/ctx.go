@@ -566,41 +566,11 @@ type Ctx struct {
 	// script's calls, EXEC's queued commands) for INFO commandstats,
 	// reported once the command is done (not per retried attempt).
 	Stats *[]CmdStat
-}
-
-// CmdStat is one command run inside another: its spec, how long it took,
-// and whether it answered an error.
-type CmdStat struct {
-	Spec   *Spec
-	Took   time.Duration
-	Failed bool
-	// Error is the error reply the client got from it (EXEC's queued
-	// commands), counted in INFO errorstats; nil: none.
-	Error []byte
-}
-
-// SlowEntry is one SLOWLOG entry.
-type SlowEntry struct {
-	ID, Time, Micros int64
-	Args             [][]byte
-	Addr, Name       string
-}
-
-// LatencySample is one latency monitor sample: unix seconds, milliseconds.
-type LatencySample struct{ Time, Ms int64 }
-
-// LatencyEvent is an event's latest sample and its maximum.
-type LatencyEvent struct {
-	Name              string
-	Time, Latest, Max int64
-}
-
-// LatencyHistogram is one command's calls and cumulative run-time
-// histogram: (bucket upper bound in µs, -1 for the last; runs up to it).
-type LatencyHistogram struct {
-	Name    string
-	Calls   int64
-	Buckets [][2]int64
+	// Waits, when set (a connection command), takes how long the command
+	// makes its client wait past its run (DEBUG SLEEP's deferred reply):
+	// its time in the slow log and commandstats includes it, as Redis's
+	// sleep, which holds the whole server, is timed.
+	Waits *time.Duration
 }
 
 // ClusterMode reports whether the server runs in cluster mode (false

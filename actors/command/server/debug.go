@@ -101,6 +101,9 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			time.Sleep(dur)
 		} else if dur > 0 {
 			c.Client.Session.DeferReply(dur, []byte("+OK\r\n"))
+			if c.Waits != nil {
+				*c.Waits = dur // timed as the sleep, as in Redis
+			}
 			return command.ErrReplyLater
 		}
 		w.OK()
