@@ -207,6 +207,16 @@ func TestLatencyMonitor(t *testing.T) {
 		if h := c.do("LATENCY", "HISTOGRAM", "set"); !strings.HasPrefix(h, "*2\r\n$3\r\nset\r\n*4\r\n$5\r\ncalls\r\n:1\r\n$14\r\nhistogram_usec\r\n") {
 			t.Fatalf("LATENCY HISTOGRAM set = %q", h)
 		}
+		// A container's name stands for its subcommands, in any case.
+		c.do("CONFIG", "RESETSTAT")
+		c.do("CLIENT", "ID")
+		c.do("CLIENT", "GETNAME")
+		for _, name := range []string{"client", "CLIENT"} {
+			h := c.do("LATENCY", "HISTOGRAM", name)
+			if !strings.HasPrefix(h, "*4\r\n") || !strings.Contains(h, "$9\r\nclient|id\r\n") || !strings.Contains(h, "$14\r\nclient|getname\r\n") {
+				t.Fatalf("LATENCY HISTOGRAM %s = %q, want client|id and client|getname", name, h)
+			}
+		}
 		if got := c.do("LATENCY", "RESET", "command", "nothing"); got != ":1\r\n" {
 			t.Fatalf("LATENCY RESET = %q", got)
 		}

@@ -119,17 +119,20 @@ func (s *Commands) Reset() {
 }
 
 // LatencyHistogram returns the run-time histograms of the named commands
-// (none named: all) that ran, by name (LATENCY HISTOGRAM).
+// (none named: all) that ran, by name (LATENCY HISTOGRAM); a container's
+// name (CLIENT) stands for its subcommands too, as in Redis, and names
+// match in any case.
 func (s *Commands) LatencyHistogram(names []string) []command.LatencyHistogram {
 	want := map[string]bool{}
 	for _, n := range names {
-		want[n] = true
+		want[strings.ToLower(n)] = true
 	}
 	var out []command.LatencyHistogram
 	bounds := LatencyBounds()
 	s.cmds.Range(func(k, v any) bool {
 		name, c := k.(string), v.(*CommandStat)
-		if len(names) > 0 && !want[name] {
+		parent, _, _ := strings.Cut(name, "|")
+		if len(names) > 0 && !want[name] && !want[parent] {
 			return true
 		}
 		h := command.LatencyHistogram{Name: name, Calls: c.Calls.Load()}
