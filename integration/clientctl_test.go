@@ -402,6 +402,30 @@ func TestClientListFlags(t *testing.T) {
 	})
 }
 
+// TestClientQueryBufferField: CLIENT LIST and CLIENT INFO show in the
+// caller's qbuf the command being run, still in its query buffer as in
+// Redis (unit/introspection's CLIENT LIST and CLIENT INFO tests expect
+// qbuf=26), and only what is left of it once it ran. On redis-server
+// and rekv.
+func TestClientQueryBufferField(t *testing.T) {
+	qbuf := regexp.MustCompile(` qbuf=(\d+) `)
+	check := func(t *testing.T, addr string) {
+		c := dialRaw(t, addr)
+		for _, cmd := range []string{"LIST", "INFO"} {
+			if m := qbuf.FindStringSubmatch(c.do("CLIENT", cmd)); m == nil || m[1] != "26" {
+				t.Errorf("%s: CLIENT %s: qbuf %v, want 26 (the command itself)", addr, cmd, m)
+			}
+		}
+		o := dialRaw(t, addr)
+		id := strings.TrimSuffix(strings.TrimPrefix(c.do("CLIENT", "ID"), ":"), "\r\n")
+		if m := qbuf.FindStringSubmatch(o.do("CLIENT", "LIST", "ID", id)); m == nil || m[1] != "0" {
+			t.Errorf("%s: another client's idle qbuf %v, want 0", addr, m)
+		}
+	}
+	t.Run("redis-server", func(t *testing.T) { check(t, redisServer(t)) })
+	forEachDriver(t, check)
+}
+
 // TestPauseWriteLikeRedis: under CLIENT PAUSE WRITE, as Redis 7.0's
 // unit/pause expects: a held client counts in INFO's blocked_clients
 // (the suite waits for it there); EXEC of reads and a script declaring

@@ -82,10 +82,15 @@ type client struct {
 	// input and output buffers, set on the event loop for INFO (gnet's
 	// buffers may only be read there).
 	inBuf, outBuf atomic.Int64
-	authed        atomic.Bool            // set by AUTH, possibly inside EXEC on an actor
-	tracking      atomic.Bool            // trk.on, read without the lock
-	user          atomic.Pointer[string] // ACL user (nil: "default")
-	noTouch       atomic.Bool            // CLIENT NO-TOUCH ON
+	// reading is, while the event loop runs the commands of one read, the
+	// bytes of that read not yet processed, the current command's
+	// included (0 otherwise): CLIENT LIST's qbuf then, as Redis's query
+	// buffer holds the command it runs.
+	reading  atomic.Int64
+	authed   atomic.Bool            // set by AUTH, possibly inside EXEC on an actor
+	tracking atomic.Bool            // trk.on, read without the lock
+	user     atomic.Pointer[string] // ACL user (nil: "default")
+	noTouch  atomic.Bool            // CLIENT NO-TOUCH ON
 
 	// pass is the pass of the client's event loop (pass.go); inPass: the
 	// client has commands in it, and every command of the client not yet

@@ -468,6 +468,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		if cl.pauseHeld {
 			s.holdFor(cl, false)
 		}
+		cl.reading.Store(int64(len(buf) - consumed))
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
@@ -480,6 +481,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 	}
 	buffered := c.InboundBuffered()
 	cl.inBuf.Store(int64(buffered))
+	cl.reading.Store(0)
 	s.stats.reads.Add(1)
 	pauseReading(c, stalled)
 	if s.overQueryLimit(cl, buffered) {
