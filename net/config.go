@@ -163,7 +163,7 @@ func (p *param) normalize(value string) (string, error) {
 		if p.kind == kindMemPct && strings.HasSuffix(value, "%") {
 			n, ok := resp.ParseInt([]byte(value[:len(value)-1]))
 			if ok && n >= 0 {
-				return strconv.FormatInt(n, 10) + "%", nil
+				return p.percent(n)
 			}
 		}
 		u, ok := resp.ParseMemory(value)
@@ -177,7 +177,7 @@ func (p *param) normalize(value string) (string, error) {
 		case p.name == "maxmemory" || p.name == "cluster-link-sendbuf-limit":
 			return strconv.FormatUint(u, 10), nil // unsigned in Redis
 		case p.kind == kindMemPct && u > math.MaxInt64:
-			return strconv.FormatInt(-int64(u), 10) + "%", nil // read back as Redis does: negative is a percent
+			return p.percent(-int64(u)) // read back as Redis does: negative is a percent
 		case u > math.MaxInt64:
 			return p.inRange(-1)
 		case p.name == "repl-backlog-size":
@@ -195,6 +195,19 @@ func (p *param) normalize(value string) (string, error) {
 		return p.special(value)
 	}
 	return value, nil
+}
+
+// percent checks a percent value (maxmemory-clients 10%): at most 100,
+// as Redis bounds it; 0% reads back as 0 (Redis stores a percent
+// negated, and -0 is 0 bytes).
+func (p *param) percent(n int64) (string, error) {
+	if n > 100 {
+		return "", setErr(p.name, "percentage argument must be less or equal to 100")
+	}
+	if n == 0 {
+		return "0", nil
+	}
+	return strconv.FormatInt(n, 10) + "%", nil
 }
 
 func (p *param) inRange(n int64) (string, error) {
