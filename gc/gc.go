@@ -73,14 +73,18 @@ type Stats struct {
 	FieldsExpired     atomic.Int64 // hash fields expired (Redis's expired_subkeys)
 	FlushedReclaimed  atomic.Int64 // metas removed after FLUSHDB
 	VersionsReclaimed atomic.Int64
-	SubkeysDeleted    atomic.Int64
-	Passes            atomic.Int64
-	Restarts          atomic.Int64
-	OrphansFound      atomic.Int64 // dead versions with no garbage entry, found by the sweep
-	Compactions       atomic.Int64 // driver compactions asked for
-	BacklogVersions   atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
-	BacklogExpired    atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
-	LeaseHeld         atomic.Int64 // lease checks this node won (shared store)
+	// LazyFreed counts the reclaimed versions of more than
+	// LazyFreeThreshold members: those Redis would free in the
+	// background (INFO's lazyfreed_objects).
+	LazyFreed       atomic.Int64
+	SubkeysDeleted  atomic.Int64
+	Passes          atomic.Int64
+	Restarts        atomic.Int64
+	OrphansFound    atomic.Int64 // dead versions with no garbage entry, found by the sweep
+	Compactions     atomic.Int64 // driver compactions asked for
+	BacklogVersions atomic.Int64 // garbage entries pending at the last pass (counted up to 10 batches)
+	BacklogExpired  atomic.Int64 // due TTL entries at the last pass (counted up to 10 batches)
+	LeaseHeld       atomic.Int64 // lease checks this node won (shared store)
 	// Current rates: keys expired and sub-keys deleted per second over
 	// the last second or so (set by the collector, see sampleRates).
 	ExpiredPerSec, SubkeysPerSec atomic.Int64
@@ -94,6 +98,7 @@ func (s *Stats) Fields() [][2]string {
 		{"gc_hash_fields_expired", f(&s.FieldsExpired)},
 		{"gc_flushed_keys_reclaimed", f(&s.FlushedReclaimed)},
 		{"gc_versions_reclaimed", f(&s.VersionsReclaimed)},
+		{"gc_lazyfreed_objects", f(&s.LazyFreed)},
 		{"gc_subkeys_deleted", f(&s.SubkeysDeleted)},
 		{"gc_backlog_versions", f(&s.BacklogVersions)},
 		{"gc_backlog_expired", f(&s.BacklogExpired)},
@@ -143,6 +148,9 @@ type Collector struct {
 	// ranges continues: deleting from the range start again would step
 	// over the tombstones of everything deleted before. A hint only.
 	resume map[string]*[2][]byte
+	// members counts, per garbage entry being reclaimed over several
+	// chunks, the members deleted so far (LazyFreed).
+	members map[string]int
 	// sinceCompact counts keys deleted since the last driver compaction.
 	sinceCompact int64
 	leased       bool // held the lease at the last check

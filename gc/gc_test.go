@@ -17,6 +17,7 @@ import (
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
+	"github.com/rekv/rekv/gc"
 	"github.com/rekv/rekv/node"
 )
 
@@ -185,6 +186,9 @@ func TestSmallBatchesResumeAndFinish(t *testing.T) {
 	if got := n.GCStats.SubkeysDeleted.Load(); got != 30*20+30*4 {
 		t.Errorf("sub-keys deleted = %d, want %d", got, 30*20+30*4)
 	}
+	if got := n.GCStats.LazyFreed.Load(); got != 0 {
+		t.Errorf("lazy freed = %d, want 0: no value of more than %d members", got, gc.LazyFreeThreshold)
+	}
 }
 
 func TestDeletedCollectionIsReclaimedAndSuccessorUntouched(t *testing.T) {
@@ -222,6 +226,9 @@ func TestDeletedCollectionIsReclaimedAndSuccessorUntouched(t *testing.T) {
 	}
 	if got := n.GCStats.SubkeysDeleted.Load(); got != 100_000+4 {
 		t.Fatalf("sub-keys deleted = %d, want 100,004", got)
+	}
+	if got := n.GCStats.LazyFreed.Load(); got != 1 {
+		t.Fatalf("lazy freed = %d, want 1 (the big hash, over many chunks; not the 2-member zset)", got)
 	}
 }
 

@@ -99,6 +99,11 @@ func (c *Collector) countBacklog(stat *atomic.Int64, found int, last *time.Time,
 // deleteChunk collects.
 const chunk = 1024
 
+// LazyFreeThreshold is Redis's LAZYFREE_THRESHOLD: a value of more
+// members than this is freed in the background, and counted in
+// lazyfreed_objects; a smaller one is freed at once.
+const LazyFreeThreshold = 64
+
 // deleteChunk deletes up to limit members of the dead versions named by
 // the garbage keys at the front of *dead, then the garbage keys of those
 // it finished (dropping them from *dead), and returns how many keys it
@@ -108,11 +113,13 @@ const chunk = 1024
 func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) (int, error) {
 	if c.resume == nil {
 		c.resume = map[string]*[2][]byte{}
+		c.members = map[string]int{}
 	}
 	type progress struct {
 		g    []byte
 		next [2][]byte
 		done bool
+		n    int // members deleted
 	}
 	var touched []progress
 	var keys [][]byte
@@ -148,6 +155,7 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 				}
 				if seen > 0 {
 					p.next[i] = append(command.Copy(keys[len(keys)-1]), 0)
+					p.n += seen
 				}
 				if seen == lim {
 					p.done = false // maybe more: the next chunk sees
@@ -167,14 +175,19 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 	if err := drivers.DeleteKeys(ctx, c.drv, keys, chunk); err != nil {
 		return 0, err
 	}
-	finished := 0
+	finished, lazy := 0, 0
 	for _, p := range touched {
+		c.members[string(p.g)] += p.n
 		if !p.done {
 			next := p.next
 			c.resume[string(p.g)] = &next
 			continue
 		}
 		finished++
+		if c.members[string(p.g)] > LazyFreeThreshold {
+			lazy++
+		}
+		delete(c.members, string(p.g))
 	}
 	if finished > 0 {
 		// After the members (DeleteKeys returns once they are
@@ -193,5 +206,6 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 	*dead = (*dead)[finished:]
 	c.stats.SubkeysDeleted.Add(int64(len(keys)))
 	c.stats.VersionsReclaimed.Add(int64(finished))
+	c.stats.LazyFreed.Add(int64(lazy))
 	return len(keys) + finished, nil
 }

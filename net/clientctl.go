@@ -1,6 +1,7 @@
 package net
 
 import (
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -296,7 +297,7 @@ func (vw nodeRole) Shutdown() bool {
 
 // ResetStats implements command.Server (CONFIG RESETSTAT): the command
 // and error counters, the network and connection totals and the rejected
-// connections start again from zero.
+// connections start again from zero, and so does lazyfreed_objects.
 func (s *Server) ResetStats() {
 	s.stats.cmds.Reset()
 	s.engine.ResetKeyspaceStats()
@@ -307,4 +308,6 @@ func (s *Server) ResetStats() {
 	s.stats.rejectedConns.Store(0)
 	s.totalCmds.Store(0)
 	s.totalConns.Store(0)
+	n, _ := strconv.ParseInt(s.gcCounter("gc_lazyfreed_objects"), 10, 64)
+	s.stats.lazyfreedBase.Store(n) // the GC's counter outlives a reset
 }

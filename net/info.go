@@ -32,6 +32,9 @@ type serverStats struct {
 	ops             info.Meter
 	// evictedClients counts clients disconnected by maxmemory-clients.
 	evictedClients atomic.Int64
+	// lazyfreedBase is the GC's lazyfreed count at the last CONFIG
+	// RESETSTAT.
+	lazyfreedBase atomic.Int64
 }
 
 func newServerStats() serverStats {
@@ -86,7 +89,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	case "memory":
 		maxmem, _ := strconv.ParseUint(conf("maxmemory"), 10, 64)
 		f := info.MemoryFigures{StartHeap: s.stats.startHeap, MaxMemory: maxmem, Policy: conf("maxmemory-policy"),
-			LazyfreePending: s.gcCounter("gc_backlog_versions"), Lazyfreed: s.gcCounter("gc_versions_reclaimed")}
+			LazyfreePending: s.gcCounter("gc_backlog_versions"), Lazyfreed: s.lazyfreed()}
 		if s.opts.CachedScripts != nil {
 			f.CachedScripts = s.opts.CachedScripts()
 		}
@@ -138,6 +141,13 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 }
 
 // gcCounter returns a counter of the INFO gc section (0 without a GC).
+// lazyfreed is INFO's lazyfreed_objects: the GC's reclaimed values big
+// enough for Redis to free in the background, since CONFIG RESETSTAT.
+func (s *Server) lazyfreed() string {
+	n, _ := strconv.ParseInt(s.gcCounter("gc_lazyfreed_objects"), 10, 64)
+	return strconv.FormatInt(n-s.stats.lazyfreedBase.Load(), 10)
+}
+
 func (s *Server) gcCounter(name string) string {
 	for _, kv := range s.gcFields() {
 		if kv[0] == name {
