@@ -33,10 +33,18 @@ type Publisher interface {
 // namespace's messages are not streamed to replicas (the stream carries
 // no namespace for them).
 func (s *Server) Publish(ns uint32, channel, msg []byte) int {
-	n := s.Broker.Publish(ns, channel, msg)
+	n := s.deliver(ns, channel, msg)
 	if s.opts.Replication != nil && ns == 0 {
 		s.opts.Replication.Propagate([]byte("PUBLISH"), channel, msg) // replicas' subscribers hear it too
 	}
+	return n
+}
+
+// deliver is Publish without the replication stream: keyspace
+// notifications, which a replica raises itself as it applies the writes
+// (streamed, its subscribers heard each twice).
+func (s *Server) deliver(ns uint32, channel, msg []byte) int {
+	n := s.Broker.Publish(ns, channel, msg)
 	if s.opts.Bus != nil {
 		s.opts.Bus.Publish(ns, channel, msg)
 	}

@@ -85,6 +85,21 @@ func (b *backlog) appendRaw(cmd []byte) {
 	b.grew()
 }
 
+// appendPublish adds a PUBLISH or SPUBLISH: it runs in no database, but
+// Redis streams it as any command, after a SELECT when the stream has
+// none yet (a replica just synced); SELECT 0 then, as rekv's
+// publishers' database is not known here.
+func (b *backlog) appendPublish(cmd []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.db < 0 {
+		b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), []byte("0"))
+		b.db = 0
+	}
+	b.buf = append(b.buf, cmd...)
+	b.grew()
+}
+
 // grew publishes the new end as the node's offset, wakes the readers and
 // trims what nobody needs; mu is held.
 func (b *backlog) grew() {

@@ -77,7 +77,7 @@ func (r *Replica) Propagate(args ...[]byte) {
 	if m == nil || r.mode.Load()&modeReplica != 0 {
 		return
 	}
-	m.bl.appendRaw(resp.AppendCommand(nil, args...))
+	m.bl.appendPublish(resp.AppendCommand(nil, args...))
 }
 
 // ensureMaster starts the stream (at the node's offset), once: from then
