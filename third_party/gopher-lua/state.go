@@ -1135,7 +1135,7 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 		ls.reg.Insert(fn, cf.LocalBase)
 	}
 	if cf.Fn == nil {
-		ls.RaiseError("attempt to call a non-function object")
+		ls.RaiseError("%s", callError(nil, 0, fn))
 	}
 	if ls.stack.IsFull() {
 		ls.RaiseError("stack overflow")
