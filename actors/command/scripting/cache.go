@@ -156,16 +156,17 @@ func compile(sha string, body []byte) (*script, error) {
 	}
 	proto, err := compileChunk(src, "user_script")
 	if err != nil {
-		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err))
+		return nil, rerr.Errorf("ERR Error compiling script (new function): %s", compileMessage(err, "user_script"))
 	}
 	sc.proto = proto
 	return sc, nil
 }
 
-// compileMessage renders a parse error as "user_script:LINE: message".
-func compileMessage(err error) string {
+// compileMessage renders a parse error of chunk (user_script,
+// user_function) as "chunk:LINE: message".
+func compileMessage(err error, chunk string) string {
 	if pe, ok := err.(*parse.Error); ok {
-		return "user_script:" + itoa(pe.Pos.Line) + ": " + pe.Message + " near '" + pe.Token + "'"
+		return chunk + ":" + itoa(pe.Pos.Line) + ": " + pe.Message + " near '" + pe.Token + "'"
 	}
 	return strings.TrimSpace(err.Error())
 }

@@ -77,6 +77,10 @@ func parseLibrary(code string) (*library, error) {
 	defer v.L.Close()
 	v.loading = &loading{lib: lib}
 	if err := v.loadLibrary(code); err != nil {
+		var ce *compileError
+		if errors.As(err, &ce) {
+			return nil, rerr.Errorf("ERR Error compiling function: %s", ce.msg)
+		}
 		return nil, rerr.Errorf("ERR Error registering functions: %s", err.Error())
 	}
 	if len(lib.funcs) == 0 {
@@ -100,13 +104,18 @@ const (
 	loadMaxMemory = 512 << 20
 )
 
+// compileError is a library's code that does not compile.
+type compileError struct{ msg string }
+
+func (e *compileError) Error() string { return e.msg }
+
 // loadLibrary runs a library's code on v; the shebang line is blanked so
 // line numbers stay the code's.
 func (v *vm) loadLibrary(code string) error {
 	_, rest, _ := strings.Cut(code, "\n")
 	proto, err := compileChunk("\n"+rest, "user_function")
 	if err != nil {
-		return rerr.Errorf("%s", compileMessage(err))
+		return &compileError{compileMessage(err, "user_function")}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
 	defer cancel()

@@ -216,3 +216,19 @@ func killInsideLibraryCall(t *testing.T, bound uint64) {
 		t.Fatalf("after the killed scripts: %q", got)
 	}
 }
+
+// TestLibraryCompileError: a library whose code does not parse is
+// refused as Redis refuses it, "Error compiling function:" with the
+// line in user_function (the parser's own words differ from Lua's); one
+// that parses but fails as it runs is an error registering functions.
+func TestLibraryCompileError(t *testing.T) {
+	for _, tc := range []struct{ code, want string }{
+		{"#!lua name=l\nredis.register_function('f', function() bad script end)", "ERR Error compiling function: user_function:2: "},
+		{"#!lua name=l\nerror('boom')", "ERR Error registering functions: "},
+	} {
+		_, err := parseLibrary(tc.code)
+		if err == nil || !stdstrings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q...", tc.code, err, tc.want)
+		}
+	}
+}
