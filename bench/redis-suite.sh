@@ -6,7 +6,9 @@
 # settings behind (maxmemory, a stuck BGSAVE child) spoils only itself.
 # Prints, per unit, the tests passed and failed and whether it aborted
 # on each server, then the totals. DEBUG is enabled on both
-# (enable-debug-command yes), so tests tagged needs:debug run.
+# (enable-debug-command yes), so tests tagged needs:debug run; DEBUG=no
+# leaves both servers at their default (the suite's default-tags run:
+# those tests then fail or abort on both).
 #
 #   bench/redis-suite.sh [units...]   e.g. bench/redis-suite.sh unit/multi
 #   SERVERS="rekv redis" (default both)   TEST_TIMEOUT=120 (s, per test)
@@ -43,7 +45,8 @@ pid=
 cleanup() { if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi; rm -rf "$work"; }
 trap cleanup EXIT
 go build -o "$work/rekv" .
-printf 'server:\n  redis:\n    enable-debug-command: "yes"\n' > "$work/rekv.yaml"
+debug=${DEBUG:-yes}
+printf 'server:\n  redis:\n    enable-debug-command: "%s"\n' "$debug" > "$work/rekv.yaml"
 port=$(free_port)
 
 units=("$@")
@@ -58,7 +61,7 @@ start() { # server
   if [ "$1" = rekv ]; then
     "$work/rekv" --port "$port" --dir "$work/data" --config "$work/rekv.yaml" --log-level warn >>"$work/server.log" 2>&1 &
   else
-    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --enable-debug-command yes \
+    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --enable-debug-command "$debug" \
       --dir "$work/data" >>"$work/server.log" 2>&1 &
   fi
   pid=$!
