@@ -201,7 +201,7 @@ func (c *converter) table(t *lua.LTable, slots int) {
 	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
 		var keys, vals []lua.LValue
-		m.ForEach(func(k, v lua.LValue) {
+		eachPair(m, func(k, v lua.LValue) {
 			keys, vals = append(keys, k), append(vals, v)
 		})
 		w.Map(len(keys))
@@ -213,7 +213,7 @@ func (c *converter) table(t *lua.LTable, slots int) {
 	}
 	if s, ok := t.RawGetString("set").(*lua.LTable); ok {
 		var keys []lua.LValue
-		s.ForEach(func(k, _ lua.LValue) { keys = append(keys, k) })
+		eachPair(s, func(k, _ lua.LValue) { keys = append(keys, k) })
 		w.Set(len(keys))
 		for _, k := range keys {
 			c.value(k, slots+setSlots)
@@ -250,4 +250,14 @@ func oneLine(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// eachPair calls fn for each key and value of t in lua_next's order (the
+// array part, then the hash keys as first set), as pairs() walks it: the
+// same from run to run, where LTable.ForEach walks Go maps in a random
+// order (cmsgpack.pack of one table gave different bytes each time).
+func eachPair(t *lua.LTable, fn func(k, v lua.LValue)) {
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		fn(k, v)
+	}
 }

@@ -99,7 +99,7 @@ func (e *jsonEncoder) encode(b []byte, v lua.LValue, depth int) []byte {
 func (e *jsonEncoder) table(b []byte, t *lua.LTable, depth int) []byte {
 	L := e.L
 	maxIdx, count, isArray := 0, 0, true
-	t.ForEach(func(k, _ lua.LValue) {
+	eachPair(t, func(k, _ lua.LValue) {
 		count++
 		n, ok := k.(lua.LNumber)
 		if !ok || float64(n) != math.Floor(float64(n)) || n < 1 {
@@ -131,7 +131,7 @@ func (e *jsonEncoder) table(b []byte, t *lua.LTable, depth int) []byte {
 		v lua.LValue
 	}
 	var pairs []kv
-	t.ForEach(func(k, v lua.LValue) {
+	eachPair(t, func(k, v lua.LValue) {
 		switch k.(type) {
 		case lua.LString, lua.LNumber:
 			pairs = append(pairs, kv{k.String(), v})

@@ -113,7 +113,7 @@ func mpEncode(out *outBound, b []byte, v lua.LValue, depth int) []byte {
 	case *lua.LTable:
 		n := x.Len()
 		count := 0
-		x.ForEach(func(lua.LValue, lua.LValue) { count++ })
+		eachPair(x, func(lua.LValue, lua.LValue) { count++ })
 		if n > 0 && n == count {
 			b = mpHeader(b, n, 0x90, 0xdc, 0xdd)
 			for i := 1; i <= n; i++ {
@@ -122,7 +122,7 @@ func mpEncode(out *outBound, b []byte, v lua.LValue, depth int) []byte {
 			return b
 		}
 		b = mpHeader(b, count, 0x80, 0xde, 0xdf)
-		x.ForEach(func(k, v lua.LValue) {
+		eachPair(x, func(k, v lua.LValue) {
 			b = mpEncode(out, b, k, depth+1)
 			b = mpEncode(out, b, v, depth+1)
 		})

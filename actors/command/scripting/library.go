@@ -187,7 +187,7 @@ func namedArgs(L *lua.LState, f *function) *lua.LFunction {
 	var cb *lua.LFunction
 	var bad string
 	named := false
-	t.ForEach(func(k, val lua.LValue) {
+	eachPair(t, func(k, val lua.LValue) {
 		if bad != "" {
 			return
 		}
@@ -219,7 +219,7 @@ func namedArgs(L *lua.LState, f *function) *lua.LFunction {
 				bad = "flags argument to redis.register_function must be a table representing function flags"
 				return
 			}
-			fl.ForEach(func(_, name lua.LValue) {
+			eachPair(fl, func(_, name lua.LValue) {
 				bit, known := flagNames[name.String()]
 				if !known || !isLuaString(name) {
 					bad = "unknown flag given"
