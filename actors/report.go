@@ -39,7 +39,9 @@ func (e *Engine) countNested(client Replier, stats []command.CmdStat) {
 		return
 	}
 	for _, st := range stats {
-		if st.Args != nil && client != nil && e.hooks.Slow != nil {
+		if st.Rejected {
+			e.rt.Server.Status.CommandRejected(st.Spec)
+		} else if st.Args != nil && client != nil && e.hooks.Slow != nil {
 			e.hooks.Slow(client, st.Spec, st.Args, st.Took, st.Failed) // commandstats too
 		} else {
 			e.rt.Server.Status.CommandDone(st.Spec, st.Took, st.Failed)

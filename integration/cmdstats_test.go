@@ -35,7 +35,16 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 			{"EVAL", "redis.call('incr', KEYS[1]..':Q') return redis.call('incr', KEYS[1])", "1", "k"},
 			{"GET"}, {"CONFIG"}, {"NOSUCH"},
 			{"MULTI"}, {"SET", "d"}, {"EXEC"},
-			{"CONFIG", "SET", "maxmemory", "1"}, {"SET", "e", "1"}, {"CONFIG", "SET", "maxmemory", "0"},
+			{"CONFIG", "SET", "maxmemory", "1"}, {"SET", "e", "1"},
+			// Calls a script makes that are refused before they run count
+			// as the command's rejected_calls (OOM, a write in a read-only
+			// script, arity, a command scripts may not call).
+			{"EVAL", "return redis.call('set', KEYS[1], 'y')", "1", "x"},
+			{"EVAL", "return redis.pcall('lpush', KEYS[1], 'z')", "1", "y"},
+			{"CONFIG", "SET", "maxmemory", "0"},
+			{"EVAL_RO", "return redis.pcall('del', KEYS[1])", "1", "x"},
+			{"EVAL", "return redis.pcall('set', KEYS[1])", "1", "x"},
+			{"EVAL", "return redis.pcall('shutdown')", "0"},
 		} {
 			c.do(cmd...)
 		}

@@ -160,6 +160,11 @@ func (s *Server) gcCounter(name string) string {
 // ErrorReplied implements command.Status.
 func (s *Server) ErrorReplied(reply []byte) { s.stats.cmds.CountError(reply) }
 
+// CommandRejected implements command.Server.
+func (s *Server) CommandRejected(spec *command.Spec) {
+	s.stats.cmds.Get(spec.FullName()).Rejected.Add(1)
+}
+
 // CommandDone implements command.Server.
 func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.commandDone(spec, d, failed)

@@ -413,6 +413,9 @@ type Status interface {
 	// the latency monitor): a script's call, EXEC's queued commands, and
 	// EXEC itself.
 	CommandDone(spec *Spec, took time.Duration, failed bool)
+	// CommandRejected counts a command run inside another that was
+	// refused before it ran (rejected_calls).
+	CommandRejected(spec *Spec)
 	// ErrorReplied counts an error reply sent inside another (EXEC's
 	// array) in INFO errorstats.
 	ErrorReplied(reply []byte)

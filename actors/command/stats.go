@@ -8,6 +8,10 @@ type CmdStat struct {
 	Spec   *Spec
 	Took   time.Duration
 	Failed bool
+	// Rejected: it was refused before it ran (a script's call refused
+	// for OOM, ACL, a write in a read-only script...): INFO commandstats
+	// counts it in rejected_calls, not calls, as Redis does.
+	Rejected bool
 	// Args is the command line of one of EXEC's queued commands, which
 	// the slow log shows one by one, as Redis's does (nil: a script's
 	// call, which it does not).

@@ -211,6 +211,14 @@ func (v *vm) call(L *lua.LState, raiseErr bool) int {
 
 // debugAllowed reports whether spec is DEBUG (ScriptDebug) while DEBUG
 // SET-DISABLE-DENY-SCRIPTS lets scripts call it.
+// rejected counts a call refused before it ran in the command's
+// rejected_calls, as Redis's scriptCall does (spec nil: nothing).
+func (r *run) rejected(spec *command.Spec) {
+	if spec != nil && r.c.Stats != nil {
+		*r.c.Stats = append(*r.c.Stats, command.CmdStat{Spec: spec, Rejected: true})
+	}
+}
+
 func (r *run) debugAllowed(spec *command.Spec) bool {
 	return spec.Flags&command.ScriptDebug != 0 && r.c.Server.Node != nil && r.c.Server.Node.ScriptDebug()
 }
@@ -230,19 +238,23 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 			return errTable(L, "-ERR Unknown Redis command called from script"), nil
 		}
 		if errors.Is(err, rerr.ErrArityAny) {
+			r.rejected(c.Registry.Lookup(args[0]))
 			return errTable(L, "-ERR Wrong number of args calling Redis command from script"), nil
 		}
 		return errTable(L, "-"+errMessage(err)), nil
 	}
 	if spec.Flags&command.NoScript != 0 && !r.debugAllowed(spec) {
+		r.rejected(spec)
 		return errTable(L, "-ERR This Redis command is not allowed from script"), nil
 	}
 	if r.readOnly && spec.Flags&(command.Write|command.MayReplicate) != 0 {
 		// May-replicate commands (PUBLISH) count as writes here, as in
 		// Redis: so a read-only script may run during CLIENT PAUSE WRITE.
+		r.rejected(spec)
 		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
 	}
 	if refusal := r.writeRefusal(spec); refusal != nil {
+		r.rejected(spec)
 		return errTable(L, "-"+refusal.Msg), nil
 	}
 	if c.Holds != nil {
@@ -266,6 +278,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 				"key":     "-ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
 				"channel": "-ERR The user executing the script can't publish to the channel mentioned in the command",
 			}[d.Reason]
+			r.rejected(spec)
 			return errTable(L, msg), nil
 		}
 	}
