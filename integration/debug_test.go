@@ -90,6 +90,7 @@ func TestDebugLikeRedis(t *testing.T) {
 			{"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "100"}, {"DEBUG", "REPLYBUFFER", "peak-reset-time", "never"},
 			{"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "reset"}, {"DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "x"},
 			{"DEBUG", "REPLYBUFFER", "RESIZING", "0"}, {"DEBUG", "REPLYBUFFER", "NOPE", "1"}, {"DEBUG", "REPLYBUFFER", "RESIZING"},
+			{"DEBUG", "PAUSE-CRON", "1"}, {"DEBUG", "PAUSE-CRON", "0"}, {"DEBUG", "PAUSE-CRON"},
 			{"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, {"SET", "k", "v", "PX", "20"},
 		} {
 			if got, want := a.do(args...), b.do(args...); got != want {

@@ -59,6 +59,9 @@ func (s *Server) sampleOps(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+			if s.cronPaused.Load() {
+				continue // DEBUG PAUSE-CRON 1, as Redis's serverCron
+			}
 			s.stats.ops.Sample([3]int64{s.totalCmds.Load(), s.stats.netIn.Load(), s.stats.netOut.Load()})
 			metrics.Read(heap)
 			s.rt.usedMemory.Store(int64(heap[0].Value.Uint64()))

@@ -66,6 +66,9 @@ func (vw nodeRole) SetActiveExpire(on bool) {
 // SetScriptDebug implements command.Server.
 func (vw nodeRole) SetScriptDebug(on bool) { vw.s.scriptDebug.Store(on) }
 
+// PauseCron implements command.Server (DEBUG PAUSE-CRON).
+func (vw nodeRole) PauseCron(on bool) { vw.s.cronPaused.Store(on) }
+
 // ScriptDebug implements command.Server.
 func (vw nodeRole) ScriptDebug() bool { return vw.s.scriptDebug.Load() }
 

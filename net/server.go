@@ -120,9 +120,12 @@ type Server struct {
 	// scriptDebug: scripts may call DEBUG (DEBUG
 	// SET-DISABLE-DENY-SCRIPTS).
 	scriptDebug atomic.Bool
-	reg         *command.Registry
-	log         *slog.Logger
-	start       time.Time
+	// cronPaused is DEBUG PAUSE-CRON: the 100 ms housekeeping tick
+	// (memory sample, ops meter, maxmemory-clients) skips its work.
+	cronPaused atomic.Bool
+	reg        *command.Registry
+	log        *slog.Logger
+	start      time.Time
 
 	eng     gnet.Engine
 	booted  chan struct{}

@@ -250,6 +250,10 @@ type Node interface {
 	// noscript (DEBUG SET-DISABLE-DENY-SCRIPTS, for tests);
 	// ScriptDebug reports it.
 	SetScriptDebug(on bool)
+	// PauseCron pauses (true) or resumes the node's periodic
+	// housekeeping, as Redis's serverCron (DEBUG PAUSE-CRON): the memory
+	// sample, the ops meter, maxmemory-clients' periodic check.
+	PauseCron(on bool)
 	ScriptDebug() bool
 	// LastSave returns the unix time of the last save (the start before
 	// any); Save runs SAVE, or BGSAVE (background) with SCHEDULE, and

@@ -13,7 +13,8 @@ import (
 // DEBUG <subcommand>: refused unless enable-debug-command allows it, as
 // in Redis 7 (default no; set it at start under server.redis: yes, or
 // local for loopback clients only). The subset with a meaning in rekv:
-// SLEEP (this connection waits; others go on), SET-ACTIVE-EXPIRE (pauses
+// SLEEP (this connection waits; others go on), PAUSE-CRON (pauses the
+// periodic housekeeping, as Redis's serverCron), SET-ACTIVE-EXPIRE (pauses
 // the GC's expiry; keys still read as expired), SET-DISABLE-DENY-SCRIPTS
 // (scripts may call DEBUG: Redis's tests use it for DEBUG PROTOCOL's
 // replies in Lua; the other noscript commands stay refused, since a
@@ -37,7 +38,7 @@ var errDebugNotAllowed = command.ErrDebugNotAllowed
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "replybuffer": 4, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
+		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "replybuffer": 4, "pause-cron": 3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n || sub == "populate" && len(args) > 5 {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
@@ -78,6 +79,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"DIGEST-VALUE <key> [<key> ...]", "    Outputs a hex signature of each key's value (type, content, expiry).",
 			"ERROR <string>", "    Replies with <string> as an error.",
 			"LOG <message>", "    Writes <message> to the server log.",
+			"PAUSE-CRON <0|1>", "    Stops (1) or resumes (0) the periodic housekeeping: memory sample, ops meter, client eviction.",
 			"POPULATE <count> [<prefix>] [<size>]", "    Creates <count> string keys named <prefix>:<num> (default prefix \"key\"), each",
 			"    \"value:<num>\", or with <size> that padded with zero bytes to <size>; existing keys are kept.",
 			"PROTOCOL <type>", "    Replies with a sample of a RESP type: string, integer, double, bignum, null, array, set, map,",
@@ -109,6 +111,10 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		w.OK()
 	case "set-active-expire":
 		c.Server.Node.SetActiveExpire(string(d.args[2]) != "0")
+		w.OK()
+	case "pause-cron":
+		n, _ := strconv.Atoi(string(d.args[2])) // Redis's atoi: junk is 0
+		c.Server.Node.PauseCron(n != 0)
 		w.OK()
 	case "set-disable-deny-scripts":
 		n, _ := strconv.Atoi(string(d.args[2])) // Redis's atoi: junk is 0
