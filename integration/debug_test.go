@@ -83,7 +83,13 @@ func TestDebugLikeRedis(t *testing.T) {
 		}
 		a, b := dialRaw(t, addr), dialRaw(t, red)
 		for _, args := range [][]string{
-			{"FLUSHALL"}, {"DEBUG", "SLEEP", "0"}, {"DEBUG", "SLEEP", "x"}, {"DEBUG", "RELOAD"}, {"DEBUG", "CHANGE-REPL-ID"},
+			{"FLUSHALL"}, {"FUNCTION", "FLUSH"},
+			// RELOAD NOFLUSH loads the saved data over itself: it fails
+			// once a library exists, unless MERGE.
+			{"DEBUG", "RELOAD", "NOFLUSH"}, {"DEBUG", "RELOAD", "BOGUS"},
+			{"FUNCTION", "LOAD", "#!lua name=rl\nredis.register_function('rl', function() return 1 end)"},
+			{"DEBUG", "RELOAD", "NOFLUSH"}, {"DEBUG", "RELOAD", "noflush", "merge"}, {"FUNCTION", "LIST"}, {"FUNCTION", "FLUSH"},
+			{"DEBUG", "SLEEP", "0"}, {"DEBUG", "SLEEP", "x"}, {"DEBUG", "RELOAD"}, {"DEBUG", "CHANGE-REPL-ID"},
 			{"DEBUG", "ERROR", "MYERR something failed"}, {"DEBUG", "LOG", "hello"}, {"DEBUG", "NOPE"}, {"DEBUG"},
 			{"DEBUG", "PROTOCOL"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "1K"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "0"},
 			{"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "5gb"}, {"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "x"},

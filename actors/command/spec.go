@@ -311,12 +311,12 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	}
 	for _, t := range tables {
 		for _, s := range t {
-			if _, dup := r.byName[s.Name]; dup {
-				panic("command: duplicate command " + s.Name)
-			}
-			if s.VariantOf != "" {
+			if s.VariantOf != "" { // in any table, before or after its command's
 				variants = append(variants, s)
 				continue
+			}
+			if _, dup := r.byName[s.Name]; dup {
+				panic("command: duplicate command " + s.Name)
 			}
 			attach(s)
 			for _, sub := range s.Subcommands {

@@ -14,6 +14,10 @@ func Commands(s *Scripts) []*command.Spec {
 		{Name: "evalsha_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.evalParser(true, true), FlagsFor: s.evalSHAFlags},
 		{Name: "fcall", Arity: -3, Flags: command.Write | command.MayReplicate | script, KeysFunc: keys, Parse: s.fcallParser(false), FlagsFor: s.fcallFlags},
 		{Name: "fcall_ro", Arity: -3, Flags: command.ReadOnly | script, KeysFunc: keys, Parse: s.fcallParser(true), FlagsFor: s.fcallFlags},
+		// DEBUG RELOAD, a variant of the server family's DEBUG
+		// (debugreload.go).
+		{Name: "debug", VariantOf: "debug", Matches: isDebugReload, Arity: -2,
+			Flags: command.ReadOnly | command.NoTouch | command.Keyspace | command.NoScript | command.NoMonitor | command.ScriptDebug, Parse: s.parseDebugReload},
 		{Name: "function", Arity: -2, Flags: command.NoScript, Subcommands: []*command.Spec{
 			{Name: "load", Arity: -3, Flags: command.Write | command.NoScript, Parse: s.parseFnLoad},
 			{Name: "delete", Arity: 3, Flags: command.Write | command.NoScript, Parse: s.parseFnDelete},
