@@ -22,10 +22,11 @@ import (
 // server, the client's connection or another script), POPULATE
 // (populate.go), PROTOCOL (a sample reply
 // of each RESP type), LOG, ERROR, LOADAOF (the store syncs to disk; what
-// it holds is what is served, so there is nothing to load), and RELOAD,
-// CHANGE-REPL-ID and QUICKLIST-PACKED-THRESHOLD, which have nothing to do
-// here (the data is always durable in the store; no replication IDs; no
-// quicklists) and answer OK as Redis does.
+// it holds is what is served, so there is nothing to load), and
+// CHANGE-REPL-ID, QUICKLIST-PACKED-THRESHOLD and REPLYBUFFER, which have
+// nothing to do here (no replication IDs, no quicklists, no per-client
+// reply buffer to resize) and answer OK as Redis does. RELOAD is the
+// scripting package's variant (it reads the function libraries).
 type debugCmd struct {
 	sub  string
 	args [][]byte
@@ -38,7 +39,7 @@ var errDebugNotAllowed = command.ErrDebugNotAllowed
 func parseDebug(args [][]byte) (command.Runner, error) {
 	sub := strings.ToLower(string(args[1]))
 	arity := map[string]int{"help": 2, "sleep": 3, "set-active-expire": 3, "protocol": 3, "log": 3, "error": 3,
-		"change-repl-id": 2, "reload": -2, "loadaof": 2, "populate": -3, "replybuffer": 4, "pause-cron": 3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
+		"change-repl-id": 2, "loadaof": 2, "populate": -3, "replybuffer": 4, "pause-cron": 3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n || sub == "populate" && len(args) > 5 {
 		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
@@ -88,7 +89,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 			"OBJECT <key>", "    Shows low-level information about the key's value: its encoding, serialized length, LRU clock and idle time.",
 			"QUICKLIST-PACKED-THRESHOLD <size>", "    Accepted (a memory value under 4gb): rekv keeps no quicklists.",
 			"REPLYBUFFER PEAK-RESET-TIME <never|reset|<ms>> | RESIZING <0|1>", "    Accepted: rekv keeps no per-client reply buffer to resize.",
-			"RELOAD [option ...]", "    Accepted: the data is always in the store, there is nothing to reload.",
+			"RELOAD [MERGE] [NOFLUSH] [NOSAVE]", "    The data is always in the store: OK, but NOFLUSH without MERGE fails once a library or key exists.",
 			"SET-ACTIVE-EXPIRE <0|1>", "    Pauses (0) or resumes (1) the collection of expired keys; they still read as expired.",
 			"SET-DISABLE-DENY-SCRIPTS <0|1>", "    Lets scripts call DEBUG (1), or not (0); the other commands scripts may not call stay refused.",
 			"SLEEP <seconds>", "    This connection waits <seconds> (a decimal) before its reply.",
@@ -125,7 +126,7 @@ func (d debugCmd) Run(c *command.Ctx) error {
 		w.OK()
 	case "error":
 		return &rerr.Error{Msg: string(d.args[2])}
-	case "reload", "change-repl-id", "replybuffer":
+	case "change-repl-id", "replybuffer":
 		w.OK()
 	case "loadaof":
 		if err := c.Server.Node.SyncStore(); err != nil {
