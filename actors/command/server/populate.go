@@ -6,7 +6,6 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/resp"
 )
 
@@ -77,30 +76,22 @@ func (p populate) run(c *command.Ctx) error {
 		// Queued in MULTI: EXEC holds only its own shards.
 		return rerr.Errorf("ERR DEBUG POPULATE is not allowed in a transaction")
 	}
-	reply, proto, node, log, db := c.Client.Session.ReplyLater(), c.W.Proto(), c.Server.Node, c.Log, c.DB
-	c.Client.Session.AfterEarlier(func() { // the client's earlier writes first (FLUSHDB; POPULATE)
-		go func() {
-			w := resp.NewWriter(proto)
-			defer func() {
-				if x := recover(); x != nil {
-					guard.Guard{Log: log}.Report(x, "command panicked", "cmd", "debug")
-					w.Reset(proto)
-					command.Reply(w, guard.ErrPanic, "debug", log)
-				}
-				reply(w.Bytes())
-			}()
-			if err := p.write(node, db); err != nil {
-				command.Reply(w, err, "debug", log)
-				return
-			}
-			w.OK()
-		}()
+	node, db := c.Server.Node, c.DB
+	run := answerLater(c, "debug", func(w *resp.Writer) error {
+		if err := p.write(node, db); err != nil {
+			return err
+		}
+		w.OK()
+		return nil
 	})
+	c.Client.Session.AfterEarlier(func() { go run() }) // the client's earlier writes first (FLUSHDB; POPULATE)
 	return command.ErrReplyLater
 }
 
-// write writes the keys, one goroutine per shard, each running chunks of
-// its shard's keys in order; it returns the first error.
+// write writes the keys: this goroutine names them and deals them, in
+// chunks, to one writer per shard, which runs its shard's chunks in
+// order; it returns the first error (a shard that failed writes no
+// more).
 func (p populate) write(node command.Node, db int) error {
 	shards := node.Shards()
 	per := populateChunkKeys
@@ -109,33 +100,40 @@ func (p populate) write(node command.Node, db int) error {
 	}
 	// The chunks' command: a write with no keyspace event.
 	spec := &command.Spec{Name: "debug", Flags: command.Write}
-	var wg sync.WaitGroup
+	work := make([]chan *populateRun, shards)
 	errs := make([]error, shards)
+	var wg sync.WaitGroup
 	for s := range shards {
+		work[s] = make(chan *populateRun, 1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			chunk := &populateRun{p: p}
-			flush := func() error {
-				if len(chunk.js) == 0 {
-					return nil
-				}
-				err := node.Exec(s, db, spec, chunk)
-				chunk = &populateRun{p: p}
-				return err
-			}
-			for j := int64(0); j < p.n; j++ {
-				if node.ShardOf(p.key(j)) != s {
-					continue
-				}
-				if chunk.js = append(chunk.js, j); len(chunk.js) == per {
-					if errs[s] = flush(); errs[s] != nil {
-						return
-					}
+			for chunk := range work[s] {
+				if errs[s] == nil {
+					errs[s] = node.Exec(s, db, spec, chunk)
 				}
 			}
-			errs[s] = flush()
 		}()
+	}
+	chunks := make([]*populateRun, shards)
+	for j := int64(0); j < p.n; j++ {
+		key := p.key(j)
+		s := node.ShardOf(key)
+		if chunks[s] == nil {
+			chunks[s] = &populateRun{p: p}
+		}
+		c := chunks[s]
+		c.js, c.keys = append(c.js, j), append(c.keys, key)
+		if len(c.js) == per {
+			work[s] <- c
+			chunks[s] = nil
+		}
+	}
+	for s, c := range chunks {
+		if c != nil {
+			work[s] <- c
+		}
+		close(work[s])
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -146,15 +144,16 @@ func (p populate) write(node command.Node, db int) error {
 	return nil
 }
 
-// populateRun writes the keys js of one shard, those that do not exist.
+// populateRun writes the keys of one shard, those that do not exist:
+// keys[i] is key js[i].
 type populateRun struct {
-	p  populate
-	js []int64
+	p    populate
+	js   []int64
+	keys [][]byte
 }
 
 func (r *populateRun) Run(c *command.Ctx) error {
-	for _, j := range r.js {
-		key := r.p.key(j)
+	for i, key := range r.keys {
 		ok, err := c.Tx.Exists(key)
 		if err != nil {
 			return err
@@ -162,7 +161,7 @@ func (r *populateRun) Run(c *command.Ctx) error {
 		if ok {
 			continue
 		}
-		val := r.p.value(j)
+		val := r.p.value(r.js[i])
 		if err := c.Tx.SetString(key, val, 0); err != nil {
 			return err
 		}

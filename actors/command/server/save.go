@@ -17,24 +17,39 @@ type saveCmd struct{}
 func parseSave([][]byte) (command.Runner, error) { return saveCmd{}, nil }
 
 func (saveCmd) Run(c *command.Ctx) error {
-	reply, proto, srv, log := c.Client.Session.ReplyLater(), c.W.Proto(), c.Server.Node, c.Log
-	go func() {
+	srv := c.Server.Node
+	go answerLater(c, "save", func(w *resp.Writer) error {
+		status, err := srv.Save(false, false)
+		if err == nil {
+			w.Simple(status)
+		}
+		return err
+	})()
+	return command.ErrReplyLater
+}
+
+// answerLater returns the work of a command that answers later (it
+// returns command.ErrReplyLater; its connection waits): run it on a
+// goroutine of its own, where work writes the reply or returns the
+// error to answer, and a panic in it is answered as an internal error.
+// It takes the reply's destination from c now, on the event loop.
+func answerLater(c *command.Ctx, cmd string, work func(w *resp.Writer) error) (run func()) {
+	reply, proto, log := c.Client.Session.ReplyLater(), c.W.Proto(), c.Log
+	return func() {
 		w := resp.NewWriter(proto)
 		defer func() {
-			if p := recover(); p != nil { // answered even if the save panicked
-				guard.Guard{Log: log}.Report(p, "command panicked", "cmd", "save")
+			if p := recover(); p != nil { // answered even if the work panicked
+				guard.Guard{Log: log}.Report(p, "command panicked", "cmd", cmd)
 				w.Reset(proto)
-				command.Reply(w, guard.ErrPanic, "save", log)
+				command.Reply(w, guard.ErrPanic, cmd, log)
 			}
 			reply(w.Bytes())
 		}()
-		if status, err := srv.Save(false, false); err != nil {
-			command.Reply(w, err, "save", log)
-		} else {
-			w.Simple(status)
+		if err := work(w); err != nil {
+			w.Reset(proto)
+			command.Reply(w, err, cmd, log)
 		}
-	}()
-	return command.ErrReplyLater
+	}
 }
 
 // BGSAVE [SCHEDULE]: the same backup in the background.
