@@ -17,6 +17,7 @@ import (
 // has no counterpart for: OK. A variant of the server family's DEBUG,
 // reading every shard (the keys) and the libraries.
 type debugReload struct {
+	s                      *Scripts
 	noFlush, merge, noSave bool
 	bad                    error
 }
@@ -24,8 +25,8 @@ type debugReload struct {
 // isDebugReload picks DEBUG RELOAD among DEBUG's argument lists.
 func isDebugReload(args [][]byte) bool { return len(args) >= 2 && command.Is(args[1], "reload") }
 
-func parseDebugReload(args [][]byte) debugReload {
-	var d debugReload
+func (s *Scripts) parseDebugReload(args [][]byte) (command.Runner, error) {
+	d := debugReload{s: s}
 	for _, a := range args[2:] {
 		switch {
 		case command.Is(a, "merge"):
@@ -38,10 +39,10 @@ func parseDebugReload(args [][]byte) debugReload {
 			d.bad = rerr.Errorf("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
 		}
 	}
-	return d
+	return d, nil
 }
 
-func (s *Scripts) debugReload(d debugReload, c *command.Ctx) error {
+func (d debugReload) Run(c *command.Ctx) error {
 	if !c.DebugAllowed(c.ClientInfo) {
 		return command.ErrDebugNotAllowed
 	}
@@ -49,7 +50,7 @@ func (s *Scripts) debugReload(d debugReload, c *command.Ctx) error {
 		return d.bad
 	}
 	if d.noFlush && !d.merge && !d.noSave {
-		libs, _, err := s.fns.sync(c.Tx, c.Namespace())
+		libs, _, err := d.s.fns.sync(c.Tx, c.Namespace())
 		if err != nil {
 			return err
 		}
@@ -74,16 +75,4 @@ func (s *Scripts) debugReload(d debugReload, c *command.Ctx) error {
 	}
 	c.W.OK()
 	return nil
-}
-
-// debugReloadRun binds a parsed DEBUG RELOAD to the scripts' libraries.
-type debugReloadRun struct {
-	s *Scripts
-	d debugReload
-}
-
-func (r debugReloadRun) Run(c *command.Ctx) error { return r.s.debugReload(r.d, c) }
-
-func (s *Scripts) parseDebugReload(args [][]byte) (command.Runner, error) {
-	return debugReloadRun{s: s, d: parseDebugReload(args)}, nil
 }
