@@ -376,16 +376,16 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		sub.Reset(proto)
 		err := q.Err
 		var trackRead func()
+		db := c.Tx.DB() // before the command: a SELECT changes it
 		if q.Track && err == nil {
 			if r, ok := x.client.Conn.(Replier); ok {
-				if !q.Spec.Script() && wroteKeyIn(c.Tx, c.Tx.DB(), q.Spec, q.Args) {
-					x.later = append(x.later, laterRead{r: r, q: q, db: c.Tx.DB()})
+				if !q.Spec.Script() && wroteKeyIn(c.Tx, db, q.Spec, q.Args) {
+					x.later = append(x.later, laterRead{r: r, q: q, db: db})
 				} else {
 					trackRead = x.e.startTracking(r, q.Spec, q.Args)
 				}
 			}
 		}
-		db := c.Tx.DB()
 		t0 := time.Now()
 		if err == nil {
 			// A transaction never blocks: NoBlock.
