@@ -1,7 +1,6 @@
 package net
 
 import (
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -308,6 +307,5 @@ func (s *Server) ResetStats() {
 	s.stats.rejectedConns.Store(0)
 	s.totalCmds.Store(0)
 	s.totalConns.Store(0)
-	n, _ := strconv.ParseInt(s.gcCounter("gc_lazyfreed_objects"), 10, 64)
-	s.stats.lazyfreedBase.Store(n) // the GC's counter outlives a reset
+	s.stats.lazyfreedBase.Store(s.gcLazyfreed()) // the GC's counter outlives a reset
 }

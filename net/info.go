@@ -147,8 +147,13 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 // lazyfreed is INFO's lazyfreed_objects: the GC's reclaimed values big
 // enough for Redis to free in the background, since CONFIG RESETSTAT.
 func (s *Server) lazyfreed() string {
+	return strconv.FormatInt(s.gcLazyfreed()-s.stats.lazyfreedBase.Load(), 10)
+}
+
+// gcLazyfreed is the GC's count of them, since the node started.
+func (s *Server) gcLazyfreed() int64 {
 	n, _ := strconv.ParseInt(s.gcCounter("gc_lazyfreed_objects"), 10, 64)
-	return strconv.FormatInt(n-s.stats.lazyfreedBase.Load(), 10)
+	return n
 }
 
 func (s *Server) gcCounter(name string) string {
