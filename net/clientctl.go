@@ -22,15 +22,24 @@ type pause struct {
 	held atomic.Int64
 }
 
-// held reports whether spec, cl's next command, must wait for the pause
-// to end, and until when.
-func (s *Server) held(spec *command.Spec, cl *client, args [][]byte) (time.Time, bool) {
-	u := s.paused.until.Load()
-	if u == 0 || spec == nil {
+// inForce returns the end of the pause, and whether one is in force.
+func (p *pause) inForce() (time.Time, bool) {
+	u := p.until.Load()
+	if u == 0 {
 		return time.Time{}, false
 	}
 	until := time.Unix(0, u)
-	if !time.Now().Before(until) {
+	return until, time.Now().Before(until)
+}
+
+// held reports whether spec, cl's next command, must wait for the pause
+// to end, and until when.
+func (s *Server) held(spec *command.Spec, cl *client, args [][]byte) (time.Time, bool) {
+	if spec == nil {
+		return time.Time{}, false
+	}
+	until, on := s.paused.inForce()
+	if !on {
 		return time.Time{}, false
 	}
 	// ALL holds every command, CLIENT UNPAUSE and PING included, as Redis
@@ -74,12 +83,12 @@ func mayWrite(spec *command.Spec, cl *client, args [][]byte) bool {
 // Pause implements command.Server.
 func (s *Server) Pause(until time.Time, writesOnly bool) {
 	// A later pause never shortens an earlier one, and ALL wins over WRITE.
-	if cur := s.paused.until.Load(); cur != 0 && time.Now().Before(time.Unix(0, cur)) {
+	if cur, on := s.paused.inForce(); on {
 		if writesOnly && !s.paused.writes.Load() {
 			writesOnly = false
 		}
-		if until.Before(time.Unix(0, cur)) {
-			until = time.Unix(0, cur)
+		if until.Before(cur) {
+			until = cur
 		}
 	}
 	s.paused.writes.Store(writesOnly)
@@ -89,8 +98,8 @@ func (s *Server) Pause(until time.Time, writesOnly bool) {
 // Paused reports whether a CLIENT PAUSE (WRITE or ALL) is in force: the
 // GC expires no key meanwhile.
 func (s *Server) Paused() bool {
-	u := s.paused.until.Load()
-	return u != 0 && time.Now().UnixNano() < u
+	_, on := s.paused.inForce()
+	return on
 }
 
 // Unpause implements command.Server: held clients go on at once.
