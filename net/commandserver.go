@@ -40,7 +40,7 @@ func (s *Server) SetStorageFailed(err error) {
 }
 
 // ClientList implements command.Server.
-func (s *Server) ClientList(ns *uint32) []string {
+func (s *Server) ClientList(ns *uint32, typ string) []string {
 	var ids []int64
 	s.clients.Range(func(k, _ any) bool {
 		ids = append(ids, k.(int64))
@@ -49,8 +49,10 @@ func (s *Server) ClientList(ns *uint32) []string {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if v, ok := s.clients.Load(id); ok && (ns == nil || v.(*client).namespace() == *ns) {
-			out = append(out, v.(*client).Info())
+		if v, ok := s.clients.Load(id); ok {
+			if cl := v.(*client); (ns == nil || cl.namespace() == *ns) && (typ == "" || cl.kind() == typ) {
+				out = append(out, cl.Info())
+			}
 		}
 	}
 	return out

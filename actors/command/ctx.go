@@ -197,8 +197,9 @@ type Namespaces interface {
 // Clients is the connected clients, as an administrator sees them.
 type Clients interface {
 	// ClientList returns one CLIENT LIST line per connected client (ns
-	// set: per client in that namespace).
-	ClientList(ns *uint32) []string
+	// set: per client in that namespace; typ set: per client of that
+	// type, normal, master, replica or pubsub, as CLIENT KILL TYPE).
+	ClientList(ns *uint32, typ string) []string
 	// NamespaceClients returns how many clients are connected in
 	// namespace id (to this node).
 	NamespaceClients(id uint32) int

@@ -151,30 +151,13 @@ func parseClientList(args [][]byte) (command.Runner, error) {
 
 func (l clientList) Run(c *command.Ctx) error {
 	var b strings.Builder
-	for _, line := range c.Server.Clients.ClientList(c.OwnNamespace()) {
+	for _, line := range c.Server.Clients.ClientList(c.OwnNamespace(), l.typ) {
 		id, _, _ := strings.Cut(line, " ")
-		if (l.ids == nil || l.ids[id]) && (l.typ == "" || l.typ == clientType(line)) {
+		if l.ids == nil || l.ids[id] {
 			b.WriteString(line)
 			b.WriteByte('\n')
 		}
 	}
 	c.W.Verbatim(b.String())
 	return nil
-}
-
-// clientType is the type of the client a CLIENT LIST line describes, from
-// its flags, as Redis's getClientType: master (M), replica (S), pubsub
-// (P) or normal.
-func clientType(line string) string {
-	_, rest, _ := strings.Cut(line, " flags=")
-	flags, _, _ := strings.Cut(rest, " ")
-	switch {
-	case strings.Contains(flags, "M"):
-		return "master"
-	case strings.Contains(flags, "S"):
-		return "replica"
-	case strings.Contains(flags, "P"):
-		return "pubsub"
-	}
-	return "normal"
 }
