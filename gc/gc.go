@@ -144,13 +144,9 @@ type Collector struct {
 	swept  map[int]uint64
 	cursor map[int][]byte
 	found  map[int]bool
-	// resume holds, per garbage entry being reclaimed, where each of its
-	// ranges continues: deleting from the range start again would step
-	// over the tombstones of everything deleted before. A hint only.
-	resume map[string]*[2][]byte
-	// members counts, per garbage entry being reclaimed over several
-	// chunks, the members deleted so far (LazyFreed).
-	members map[string]int
+	// resume holds the progress of each garbage entry being reclaimed
+	// over several chunks.
+	resume map[string]*resumePoint
 	// sinceCompact counts keys deleted since the last driver compaction.
 	sinceCompact int64
 	leased       bool // held the lease at the last check

@@ -104,6 +104,15 @@ const chunk = 1024
 // lazyfreed_objects; a smaller one is freed at once.
 const LazyFreeThreshold = 64
 
+// resumePoint is a garbage entry's progress over several chunks: where
+// each of its ranges continues (deleting from the range start again
+// would step over the tombstones of everything deleted before; a hint
+// only), and how many members went so far (LazyFreed).
+type resumePoint struct {
+	next    [2][]byte
+	members int
+}
+
 // deleteChunk deletes up to limit members of the dead versions named by
 // the garbage keys at the front of *dead, then the garbage keys of those
 // it finished (dropping them from *dead), and returns how many keys it
@@ -112,8 +121,7 @@ const LazyFreeThreshold = 64
 // conflict can arise. A garbage key goes only once its members are gone.
 func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) (int, error) {
 	if c.resume == nil {
-		c.resume = map[string]*[2][]byte{}
-		c.members = map[string]int{}
+		c.resume = map[string]*resumePoint{}
 	}
 	type progress struct {
 		g    []byte
@@ -135,7 +143,7 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 			prefixes := [2][]byte{codec.SubKeyPrefix(db, key, version), codec.ScoreKeyPrefix(db, key, version)}
 			from := prefixes
 			if r := c.resume[string(g)]; r != nil {
-				from = *r
+				from = r.next
 			}
 			p := progress{g: g, next: from, done: true}
 			for i, pre := range prefixes {
@@ -177,17 +185,18 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 	}
 	finished, lazy := 0, 0
 	for _, p := range touched {
-		c.members[string(p.g)] += p.n
+		members := p.n
+		if r := c.resume[string(p.g)]; r != nil {
+			members += r.members
+		}
 		if !p.done {
-			next := p.next
-			c.resume[string(p.g)] = &next
+			c.resume[string(p.g)] = &resumePoint{next: p.next, members: members}
 			continue
 		}
 		finished++
-		if c.members[string(p.g)] > LazyFreeThreshold {
+		if members > LazyFreeThreshold {
 			lazy++
 		}
-		delete(c.members, string(p.g))
 	}
 	if finished > 0 {
 		// After the members (DeleteKeys returns once they are
