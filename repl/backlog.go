@@ -67,9 +67,8 @@ func (b *backlog) appendEffects(fx []store.Effect) {
 			}
 			continue
 		}
-		if db >= 0 && db != b.db {
-			b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), command.Itoa(int64(db)))
-			b.db = db
+		if db >= 0 {
+			b.selectLocked(db)
 		}
 		b.buf = append(b.buf, e.Cmd...)
 	}
@@ -85,6 +84,15 @@ func (b *backlog) appendRaw(cmd []byte) {
 	b.grew()
 }
 
+// selectLocked adds SELECT db unless the stream has db selected; mu is
+// held.
+func (b *backlog) selectLocked(db int) {
+	if db != b.db {
+		b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), command.Itoa(int64(db)))
+		b.db = db
+	}
+}
+
 // appendPublish adds a PUBLISH or SPUBLISH: it runs in no database, but
 // Redis streams it as any command, after a SELECT when the stream has
 // none yet (a replica just synced); SELECT 0 then, as rekv's
@@ -93,8 +101,7 @@ func (b *backlog) appendPublish(cmd []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.db < 0 {
-		b.buf = resp.AppendCommand(b.buf, []byte("SELECT"), []byte("0"))
-		b.db = 0
+		b.selectLocked(0)
 	}
 	b.buf = append(b.buf, cmd...)
 	b.grew()
