@@ -42,7 +42,7 @@ func parseDebug(args [][]byte) (command.Runner, error) {
 		"change-repl-id": 2, "loadaof": 2, "populate": -3, "replybuffer": 4, "pause-cron": 3, "quicklist-packed-threshold": 3, "set-disable-deny-scripts": 3}
 	n, ok := arity[sub]
 	if !ok || n > 0 && len(args) != n || n < 0 && len(args) < -n || sub == "populate" && len(args) > 5 {
-		return debugCmd{bad: rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])}, nil
+		return debugCmd{bad: errDebugSubcommand(args[1])}, nil
 	}
 	d := debugCmd{sub: sub, args: args}
 	switch {
@@ -55,9 +55,15 @@ func parseDebug(args [][]byte) (command.Runner, error) {
 			}
 		}
 	case sub == "replybuffer" && !command.Is(args[2], "resizing"):
-		d.bad = rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", args[1])
+		d.bad = errDebugSubcommand(args[1])
 	}
 	return d, nil
+}
+
+// errDebugSubcommand is Redis's error for an unknown DEBUG subcommand or
+// one given the wrong arguments.
+func errDebugSubcommand(sub []byte) error {
+	return rerr.Errorf("ERR unknown subcommand or wrong number of arguments for '%s'. Try DEBUG HELP.", sub)
 }
 
 // debugAllowed applies enable-debug-command to the client.
