@@ -96,15 +96,13 @@ func TestNetworkFaults(t *testing.T) {
 }
 
 // recoveryBound is how soon every node writes again after the store (or
-// PD) serves again, and how long after that a command may still fail.
-// Issue 60's target is 3 s (recoveryTarget, reported when missed); after
-// a 4 s pause of the store, 4 of 9 runs on this machine measured 3.02 to
-// 3.16 s (a command of a node stuck behind another transaction's locks
-// until their 3 s TTL runs out), so CI asserts 4 s while that stays open.
-const (
-	recoveryBound  = 4 * time.Second
-	recoveryTarget = 3 * time.Second
-)
+// PD) serves again, and how long after that a command may still fail:
+// issue 60's 3 s. After a 4 s pause of the store, 4 of 9 runs once
+// measured 3.02 to 3.16 s: the node replaced its stuck client the moment
+// the store came back and cut off the commits landing then, whose locks
+// held every write of their keys until the locks' 3 s TTL ran out. A
+// replaced client now lets its commits end first (tikv's retire).
+const recoveryBound = 3 * time.Second
 
 // outage is when a fault kept the store (or PD) from serving.
 type outage struct{ from, to time.Time }
@@ -347,9 +345,6 @@ func throughFault(t *testing.T, pd []string, inject func(t *testing.T) []outage)
 				}
 			}
 			t.Logf("outage %d (%v): node %d wrote again %v after it", i, o.to.Sub(o.from).Round(time.Millisecond), n, again.Round(time.Millisecond))
-			if again > recoveryTarget {
-				t.Logf("outage %d: node %d missed issue 60's %v target", i, n, recoveryTarget)
-			}
 			if again < 0 || again > recoveryBound {
 				t.Errorf("outage %d: node %d wrote again %v after the store served again; want within %v", i, n, again.Round(time.Millisecond), recoveryBound)
 			}

@@ -108,6 +108,9 @@ type client struct {
 	// to each transaction.
 	killed uint32
 	vars   *kv.Variables
+	// committing counts the commits under way on c: a client being
+	// replaced lets them end before it is stopped (retire).
+	committing atomic.Int32
 }
 
 func newClient(s *tikvstore.KVStore) *client {
@@ -121,6 +124,30 @@ func newClient(s *tikvstore.KVStore) *client {
 func (c *client) stop() {
 	atomic.StoreUint32(&c.killed, 1)
 	c.cancel()
+}
+
+// retireGrace is how long a replaced client's commits under way may run
+// before it is stopped, and retirePoll how often retire looks at them.
+const (
+	retireGrace = time.Second
+	retirePoll  = 5 * time.Millisecond
+)
+
+// retire stops c and closes its store once the commits under way on it
+// have ended, or after retireGrace. A commit cut off between its
+// prewrite and its commit leaves its locks on the store until their TTL
+// (3 s from the prewrite) runs out, and every later write of those keys
+// waits for it: the client is replaced the moment the store serves
+// again, when the commits the outage held up are landing, so stopping
+// it at once kept writes of the busiest keys waiting up to 3 s more. A
+// commit still running after the grace is one the old client cannot
+// finish: it fails then.
+func (c *client) retire() {
+	for end := time.Now().Add(retireGrace); c.committing.Load() > 0 && time.Now().Before(end); {
+		time.Sleep(retirePoll)
+	}
+	c.stop()
+	_ = c.store.Close() // it waits for its background work
 }
 
 var _ drivers.Driver = (*DB)(nil)
@@ -194,8 +221,9 @@ var renewKey = []byte{drivers.SystemPrefix, 'r', 'e', 'n', 'e', 'w'}
 // Renew connects a new client (connections, region and store caches
 // loaded afresh from PD) and writes a key through it within timeout
 // (drivers.Reconnector). When the write succeeds and stuck still reports
-// true, the new client replaces the current one, which is closed at once:
-// the transactions still waiting on it fail now (their commands get
+// true, the new client replaces the current one, which is closed once
+// its commits under way have ended, within a second (retire): the
+// transactions still waiting on it then fail (their commands get
 // TRYAGAIN) instead of at the end of their back-off. Otherwise the new
 // client is closed. On the in-process mock it does nothing.
 //
@@ -220,9 +248,7 @@ func (d *DB) Renew(timeout time.Duration, stuck func() bool) (bool, error) {
 		go func() { _ = s.Close() }()
 		return false, err
 	}
-	old := d.cur.Swap(c)
-	old.stop()
-	go func() { _ = old.store.Close() }() // it waits for its background work
+	go d.cur.Swap(c).retire()
 	return true, nil
 }
 
@@ -415,7 +441,7 @@ func (d *DB) beginOn(c *client, ctx context.Context, timeout time.Duration, writ
 	}
 	tx.GetUnionStore().SetEntrySizeLimit(uint64(d.opts.MaxEntryBytes), uint64(d.opts.MaxTxnBytes))
 	tx.SetVars(c.vars)
-	t := &txn{tx: tx, ctx: ctx, timeout: timeout, writable: writable, ns: d.opts.Namespace}
+	t := &txn{tx: tx, cl: c, ctx: ctx, timeout: timeout, writable: writable, ns: d.opts.Namespace}
 	if f := d.fence.Load(); f != nil && writable {
 		t.fence = *f
 	}

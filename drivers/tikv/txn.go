@@ -22,6 +22,7 @@ const valuePrefix = 0x00
 
 type txn struct {
 	tx       *transaction.KVTxn
+	cl       *client         // the client it began on
 	ctx      context.Context // the client's (DB.client)
 	timeout  time.Duration   // Options.RequestTimeout, per call
 	ns       []byte          // Options.Namespace, before every key
@@ -266,6 +267,8 @@ func (t *txn) Commit() error {
 	if t.writes == 0 {
 		return wrap(t.tx.Rollback())
 	}
+	t.cl.committing.Add(1)
+	defer t.cl.committing.Add(-1)
 	ctx, cancel := context.WithTimeout(t.ctx, t.timeout)
 	defer cancel()
 	if len(t.reads) > 0 {
