@@ -7,16 +7,13 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
-	"github.com/rekv/rekv/codec"
 )
 
 // MEMORY USAGE key [SAMPLES count] | STATS | DOCTOR | PURGE |
 // MALLOC-STATS | HELP.
 //
-// USAGE estimates the bytes a key takes in storage: its name and meta
-// record, plus a string's bytes, or a collection's size times the mean
-// stored size (field and value, plus 16 bytes of key framing) of up to
-// count members read in key order (5 by default, 0: every member). It is
+// USAGE estimates the bytes a key takes in storage (command.Usage, of up
+// to count members: 5 by default, 0: every member). It is
 // not Redis's figure (Redis counts its in-memory structures). STATS
 // reports the Go heap, PURGE returns freed memory to the OS, DOCTOR
 // reports what it sees, MALLOC-STATS has no allocator statistics to show.
@@ -24,8 +21,6 @@ type memoryUsage struct {
 	key     []byte
 	samples int64
 }
-
-const memEntryFraming = 16
 
 func parseMemoryUsage(args [][]byte) (command.Runner, error) {
 	m := memoryUsage{key: args[2], samples: 5}
@@ -47,38 +42,13 @@ func parseMemoryUsage(args [][]byte) (command.Runner, error) {
 }
 
 func (m memoryUsage) Run(c *command.Ctx) error {
-	meta, ok, err := c.Tx.Meta(m.key)
+	size, ok, err := command.Usage(c, m.key, m.samples)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		c.W.Null()
 		return nil
-	}
-	size := int64(len(m.key)) + 24
-	if meta.Type == codec.TypeString {
-		s, err := c.Tx.OpenString(m.key)
-		if err != nil {
-			return err
-		}
-		c.W.Int(size + s.Len())
-		return nil
-	}
-	coll, err := c.Tx.Open(m.key, meta.Type, false)
-	if err != nil || coll == nil {
-		return err
-	}
-	var n, bytes int64
-	err = coll.Scan(nil, nil, false, int(m.samples), func(f, v []byte) (bool, error) {
-		n++
-		bytes += int64(len(f)+len(v)) + memEntryFraming
-		return m.samples == 0 || n < m.samples, nil
-	})
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		size += bytes * coll.Size() / n
 	}
 	c.W.Int(size)
 	return nil
