@@ -80,7 +80,7 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 				tx.Journal().AddNoteIn(k.DB, uint16(command.NotifyGeneric), "expire", k.Key)
 			}
 		}
-		if gone && ev != "del" && ev != "expired" && ev != "rename_from" && ev != "move_from" {
+		if gone && ev != "del" && ev != "expired" && ev != "evicted" && ev != "rename_from" && ev != "move_from" {
 			tx.Journal().AddNoteIn(k.DB, uint16(command.NotifyGeneric), "del", k.Key)
 		}
 	}

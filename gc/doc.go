@@ -12,6 +12,9 @@
 //     blind (drivers.DeleteKeys: a Badger write batch, or transactions),
 //     then the 'g' entry itself once its members are gone.
 //
+// It also evicts keys when the network front asks (Evict: Redis's
+// maxmemory policies, evict.go), through their shards as expiry does.
+//
 // Invariants:
 //   - All progress lives in storage: a TTL entry disappears with its key, a
 //     sub-key once deleted stays deleted, a 'g' entry goes last. A GC that

@@ -170,9 +170,9 @@ func storageWritable(s *Server, a *admission) error {
 }
 
 // underMaxMemory refuses the commands Redis flags denyoom while used
-// memory is over maxmemory (rekv evicts nothing: every policy is
-// noeviction), and, as Redis does, every command a MULTI would queue:
-// the queue itself takes memory.
+// memory is over maxmemory and no key can be evicted (evict.go), and, as
+// Redis does, every command a MULTI would queue: the queue itself takes
+// memory.
 func underMaxMemory(s *Server, a *admission) error {
 	if !s.overMemory() {
 		return nil
@@ -269,8 +269,14 @@ func pubSubContext(_ *Server, a *admission) error {
 	return nil
 }
 
-// overMemory reports whether used memory is over maxmemory.
+// overMemory reports whether used memory is over maxmemory with no key
+// left to evict (every policy but noeviction evicts first: evict.go).
 func (s *Server) overMemory() bool {
+	return s.overMaxmemory() && (!s.evicting() || s.evictStuck.Load())
+}
+
+// overMaxmemory reports whether used memory is over maxmemory.
+func (s *Server) overMaxmemory() bool {
 	limit := s.rt.maxMemory.Load()
 	return limit > 0 && s.rt.usedMemory.Load() > limit
 }

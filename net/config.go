@@ -365,6 +365,8 @@ type runtimeConf struct {
 	// maxMemory is maxmemory in bytes (0: no limit); usedMemory is the
 	// Go heap in use (INFO used_memory), sampled every 100 ms.
 	maxMemory, usedMemory atomic.Int64
+	// evictPolicy: maxmemory-policy evicts keys (not noeviction).
+	evictPolicy atomic.Bool
 	// clientsMem is maxmemory-clients: bytes, or minus a percentage of
 	// maxmemory (memory.go); queryLimit is client-query-buffer-limit.
 	clientsMem, queryLimit atomic.Int64
@@ -441,6 +443,11 @@ func (s *Server) eviction(name string) func(value string) error {
 	return func(value string) error {
 		if set := s.opts.SetEviction; set != nil {
 			set(name, value)
+		}
+		if name == "maxmemory-policy" {
+			s.rt.evictPolicy.Store(value != "noeviction")
+			s.evictStuck.Store(false)
+			s.kickEviction()
 		}
 		return nil
 	}
@@ -539,6 +546,8 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 		"maxmemory": func(value string) error {
 			n, _ := strconv.ParseUint(value, 10, 64)
 			s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
+			s.evictStuck.Store(false)
+			s.kickEviction()
 			return nil
 		},
 		"maxmemory-clients": func(value string) error {

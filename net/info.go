@@ -30,8 +30,9 @@ type serverStats struct {
 	runID           string
 	startHeap       uint64
 	ops             info.Meter
-	// evictedClients counts clients disconnected by maxmemory-clients.
-	evictedClients atomic.Int64
+	// evictedClients counts clients disconnected by maxmemory-clients,
+	// evictedKeys the keys evicted under maxmemory-policy.
+	evictedClients, evictedKeys atomic.Int64
 	// lazyfreedBase is the GC's lazyfreed count at the last CONFIG
 	// RESETSTAT.
 	lazyfreedBase atomic.Int64
@@ -66,6 +67,9 @@ func (s *Server) sampleOps(stop <-chan struct{}) {
 			metrics.Read(heap)
 			s.rt.usedMemory.Store(int64(heap[0].Value.Uint64()))
 			s.evictClients()
+			if s.overMaxmemory() && s.evicting() {
+				s.kickEviction()
+			}
 		}
 	}
 }
@@ -112,7 +116,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 		f := info.StatsFigures{Connections: s.totalConns.Load(), Commands: s.totalCmds.Load(), NetIn: s.stats.netIn.Load(),
 			NetOut: s.stats.netOut.Load(), Rejected: s.stats.rejectedConns.Load(), Ops: &s.stats.ops,
 			SyncFull: rs.SyncFull, SyncPartialOK: rs.SyncPartialOK, SyncPartialErr: rs.SyncPartialErr,
-			Expired: s.gcCounter("gc_keys_expired"), EvictedClients: s.stats.evictedClients.Load(), Hits: hits, Misses: misses,
+			Expired: s.gcCounter("gc_keys_expired"), EvictedClients: s.stats.evictedClients.Load(), EvictedKeys: s.stats.evictedKeys.Load(), Hits: hits, Misses: misses,
 			Channels: channels, Patterns: patterns, Errors: s.stats.cmds.Errors(),
 			Reads: s.stats.reads.Load(), Writes: s.stats.writes.Load(), Panics: s.panics.Load()}
 		_, f.TrackedKeys, f.TrackedItems, f.TrackedPrefixes = s.tracking.Stats()

@@ -78,6 +78,9 @@ type Options struct {
 	// lfu-decay-time at start and when CONFIG SET changes them (the keys'
 	// LFU counters of OBJECT FREQ).
 	SetEviction func(name, value string)
+	// Evict, when set, evicts keys under a maxmemory-policy other than
+	// noeviction (evict.go); nil: every policy acts as noeviction.
+	Evict Evictor
 	// ActiveExpire, when set, pauses or resumes the GC's expiry (DEBUG
 	// SET-ACTIVE-EXPIRE).
 	ActiveExpire func(on bool)
@@ -168,6 +171,10 @@ type Server struct {
 	// lastEvict is when evictSoon last ran evictClients (unix ns).
 	lastEvict atomic.Int64
 	stopOps   chan struct{}
+	// evictKick starts an eviction round; evictStuck says the last one
+	// found no key left to evict (evict.go).
+	evictKick  chan struct{}
+	evictStuck atomic.Bool
 	// storageErr is why the store cannot persist writes (nil: healthy),
 	// set by the node's storage watch.
 	storageErr atomic.Pointer[string]
@@ -191,7 +198,7 @@ type Server struct {
 // they run on (which is built with this server as its command.Server).
 func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server {
 	s := &Server{opts: o, info: info, reg: reg, log: log, start: time.Now(), Broker: state.NewBroker(), tracking: tracking.New(), loopsUp: make(chan struct{}),
-		booted: make(chan struct{}), stopped: make(chan error, 1)}
+		booted: make(chan struct{}), stopped: make(chan error, 1), evictKick: make(chan struct{}, 1)}
 	if n, ok := command.ParseNotify(o.NotifyKeyspaceEvents); ok {
 		s.notify.Store(uint32(n))
 	}
@@ -248,6 +255,7 @@ func (s *Server) Start(engine *actors.Engine) error {
 		}
 		s.stopOps = make(chan struct{})
 		go s.sampleOps(s.stopOps)
+		go s.evictKeys(s.stopOps)
 		return nil
 	case err := <-s.stopped:
 		return fmt.Errorf("net: listen on %s: %w", s.opts.Addr, err)

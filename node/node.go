@@ -198,6 +198,12 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 				n.gc.SetActiveExpire(on)
 			}
 		},
+		Evict: func(policy string, samples int, need int64, limit int) (int, int64, error) {
+			if n.gc == nil {
+				return 0, 0, nil
+			}
+			return n.gc.Evict(context.Background(), policy, samples, need, limit)
+		},
 		SetEviction: func(name, value string) {
 			v, _ := strconv.ParseInt(value, 10, 64)
 			n.lfu.Set(name, v, value)

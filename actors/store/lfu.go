@@ -11,8 +11,9 @@ import (
 // otherwise keeps a key's last access time, so, as in Redis, a key holds
 // one or the other and switching policies at run time leaves values of
 // the other kind to adjust. A key the clock does not know counts as new
-// (LFUInitVal); a key created by a write starts there (rekv evicts
-// nothing: the counter only answers OBJECT FREQ).
+// (LFUInitVal); a key created by a write starts there. OBJECT FREQ
+// answers with the counter, and eviction under an LFU policy ranks keys
+// by it (gc.Collector.Evict).
 
 // LFUInitVal is a new key's counter (Redis's LFU_INIT_VAL).
 const LFUInitVal = 5

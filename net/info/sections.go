@@ -206,6 +206,7 @@ type StatsFigures struct {
 	SyncFull, SyncPartialOK, SyncPartialErr        int64
 	Expired                                        string // keys the GC expired
 	EvictedClients                                 int64
+	EvictedKeys                                    int64
 	Hits, Misses                                   int64
 	Channels, Patterns                             int
 	TrackedKeys, TrackedItems, TrackedPrefixes     int
@@ -238,7 +239,7 @@ func Stats(f StatsFigures) Lines {
 	out.Add("sync_partial_ok", f.SyncPartialOK)
 	out.Add("sync_partial_err", f.SyncPartialErr)
 	out.Add("expired_keys", f.Expired)
-	out.Add("evicted_keys", 0)
+	out.Add("evicted_keys", f.EvictedKeys)
 	out.Add("evicted_clients", f.EvictedClients)
 	out.Add("total_eviction_exceeded_time", 0)
 	out.Add("current_eviction_exceeded_time", 0)
