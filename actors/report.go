@@ -39,11 +39,13 @@ func (e *Engine) countNested(client Replier, stats []command.CmdStat) {
 		return
 	}
 	for _, st := range stats {
-		if st.Rejected {
+		switch {
+		case st.Spec == nil: // a script's call of an unknown command: its error only
+		case st.Rejected:
 			e.rt.Server.Status.CommandRejected(st.Spec)
-		} else if st.Args != nil && client != nil && e.hooks.Slow != nil {
+		case st.Args != nil && client != nil && e.hooks.Slow != nil:
 			e.hooks.Slow(client, st.Spec, st.Args, st.Took, st.Failed) // commandstats too
-		} else {
+		default:
 			e.rt.Server.Status.CommandDone(st.Spec, st.Took, st.Failed)
 		}
 		if st.Error != nil {

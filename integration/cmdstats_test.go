@@ -45,6 +45,18 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 			{"EVAL_RO", "return redis.pcall('del', KEYS[1])", "1", "x"},
 			{"EVAL", "return redis.pcall('set', KEYS[1])", "1", "x"},
 			{"EVAL", "return redis.pcall('shutdown')", "0"},
+			// Errors a script catches count in errorstats all the same,
+			// as they happen; one it replies with counts once.
+			{"SET", "str", "x"},
+			{"EVAL", "redis.pcall('incr', KEYS[1]) return 1", "1", "str"},
+			{"EVAL", "redis.pcall('nosuch') return 1", "0"},
+			{"EVAL", "local ok = pcall(redis.call, 'incrby', KEYS[1], 'x') return 1", "1", "str"},
+			{"EVAL", "local t = redis.pcall('incr', KEYS[1]) return t['ignore_error_stats_update']", "1", "str"},
+			{"EVAL", "local t = redis.pcall('incr', KEYS[1]) return redis.error_reply(t['err'])", "1", "str"},
+			{"CONFIG", "SET", "maxmemory", "1"},
+			{"EVAL", "local t = redis.pcall('set', KEYS[1], 'y') return t['err']", "1", "x"},
+			{"EVAL", "local t = redis.pcall('set', KEYS[1], 'y') error(t)", "1", "x"},
+			{"CONFIG", "SET", "maxmemory", "0"},
 		} {
 			c.do(cmd...)
 		}

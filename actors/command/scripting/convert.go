@@ -27,7 +27,7 @@ func toLua(L *lua.LState, r resp.Reply) lua.LValue {
 		t.RawSetString("ok", lua.LString(r.Str))
 		return t
 	case '-':
-		return errTable(L, "-"+string(r.Str))
+		return flagged(L, "-"+string(r.Str))
 	case '*', '>':
 		if r.Null {
 			return lua.LFalse

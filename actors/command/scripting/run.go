@@ -36,6 +36,9 @@ type run struct {
 	abort             error    // a Go error that ends the script (ErrAllShards, storage)
 	command           [][]byte // the command line that runs it (FUNCTION STATS)
 	client            *scriptClient
+	// errStat maps the error tables of failed calls to the entry of
+	// c.Stats that counts their error (errstats.go).
+	errStat map[*lua.LTable]int
 }
 
 // errAbort is raised in Lua to unwind a script that must stop for a Go
@@ -96,9 +99,14 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 		return nil
 	}
 	if err != nil {
+		var ae *lua.ApiError
+		if errors.As(err, &ae) {
+			r.repliedWith(ae.Object)
+		}
 		r.c.W.Error(r.errorText(err))
 		return nil
 	}
+	r.repliedWith(L.Get(-1))
 	writeReply(r.c.W, L.Get(-1), r.resp, r.scripts.maxReply)
 	return nil
 }
@@ -211,14 +219,6 @@ func (v *vm) call(L *lua.LState, raiseErr bool) int {
 
 // debugAllowed reports whether spec is DEBUG (ScriptDebug) while DEBUG
 // SET-DISABLE-DENY-SCRIPTS lets scripts call it.
-// rejected counts a call refused before it ran in the command's
-// rejected_calls, as Redis's scriptCall does (spec nil: nothing).
-func (r *run) rejected(spec *command.Spec) {
-	if spec != nil && r.c.Stats != nil {
-		*r.c.Stats = append(*r.c.Stats, command.CmdStat{Spec: spec, Rejected: true})
-	}
-}
-
 func (r *run) debugAllowed(spec *command.Spec) bool {
 	return spec.Flags&command.ScriptDebug != 0 && r.c.Server.Node != nil && r.c.Server.Node.ScriptDebug()
 }
@@ -235,27 +235,23 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	spec, err := c.Registry.Resolve(args)
 	if err != nil {
 		if c.Registry.Lookup(args[0]) == nil {
-			return errTable(L, "-ERR Unknown Redis command called from script"), nil
+			return r.refused(L, nil, "-ERR Unknown Redis command called from script"), nil
 		}
 		if errors.Is(err, rerr.ErrArityAny) {
-			r.rejected(c.Registry.Lookup(args[0]))
-			return errTable(L, "-ERR Wrong number of args calling Redis command from script"), nil
+			return r.refused(L, c.Registry.Lookup(args[0]), "-ERR Wrong number of args calling Redis command from script"), nil
 		}
-		return errTable(L, "-"+errMessage(err)), nil
+		return r.refused(L, nil, "-"+errMessage(err)), nil
 	}
 	if spec.Flags&command.NoScript != 0 && !r.debugAllowed(spec) {
-		r.rejected(spec)
-		return errTable(L, "-ERR This Redis command is not allowed from script"), nil
+		return r.refused(L, spec, "-ERR This Redis command is not allowed from script"), nil
 	}
 	if r.readOnly && spec.Flags&(command.Write|command.MayReplicate) != 0 {
 		// May-replicate commands (PUBLISH) count as writes here, as in
 		// Redis: so a read-only script may run during CLIENT PAUSE WRITE.
-		r.rejected(spec)
-		return errTable(L, "-ERR Write commands are not allowed from read-only scripts."), nil
+		return r.refused(L, spec, "-ERR Write commands are not allowed from read-only scripts."), nil
 	}
 	if refusal := r.writeRefusal(spec); refusal != nil {
-		r.rejected(spec)
-		return errTable(L, "-"+refusal.Msg), nil
+		return r.refused(L, spec, "-"+refusal.Msg), nil
 	}
 	if c.Holds != nil {
 		if spec.Flags&(command.Keyspace|command.AllShards) != 0 {
@@ -278,8 +274,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 				"key":     "-ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
 				"channel": "-ERR The user executing the script can't publish to the channel mentioned in the command",
 			}[d.Reason]
-			r.rejected(spec)
-			return errTable(L, msg), nil
+			return r.refused(L, spec, msg), nil
 		}
 	}
 	if c.TrackRead != nil && spec.Flags&command.ReadOnly != 0 {
@@ -293,7 +288,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 			var idx [8]int
 			for _, i := range spec.KeyIndexes(args, idx[:0]) {
 				if !st.Mine(cluster.KeySlot(args[i])) {
-					return errTable(L, "-ERR Script attempted to access a non local key in a cluster node"), nil
+					return r.refused(L, spec, "-ERR Script attempted to access a non local key in a cluster node"), nil
 				}
 			}
 		}
@@ -301,7 +296,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	}
 	runner, err := spec.Parse(args)
 	if err != nil {
-		return errTable(L, "-"+errMessage(err)), nil
+		return r.failed(L, spec, "-"+errMessage(err), false), nil
 	}
 	w := resp.NewWriter(r.resp)
 	r.client.proto = r.resp
@@ -314,7 +309,7 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 		if !errors.As(err, &re) {
 			return nil, err // storage trouble, conflict, a panic: the engine decides
 		}
-		return errTable(L, "-"+re.Msg), nil
+		return r.failed(L, spec, "-"+re.Msg, true), nil
 	}
 	if spec.Flags&command.Conn != 0 && r.client.db != c.Tx.DB() {
 		c.Tx.Use(r.client.db) // SELECT inside the script
@@ -322,6 +317,9 @@ func (r *run) callCommand(L *lua.LState) (lua.LValue, error) {
 	rep, _, err := resp.ParseReply(w.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("scripting: %s replied %q: %w", spec.FullName(), w.Bytes(), err)
+	}
+	if rep.Kind == '-' {
+		return r.failed(L, spec, "-"+string(rep.Str), true), nil
 	}
 	return toLua(L, rep), nil
 }
