@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/codec"
@@ -24,8 +25,12 @@ import (
 // it, until the sizes add up to what was asked.
 
 // evictSamples is how many members of a collection Usage reads to
-// estimate its size.
-const evictSamples = 5
+// estimate its size; evictMisses how many draws in a row that evict
+// nothing end an Evict.
+const (
+	evictSamples = 5
+	evictMisses  = 3
+)
 
 // Evict deletes keys as policy chooses them (a maxmemory-policy other
 // than noeviction), until their estimated sizes add up to need bytes,
@@ -35,30 +40,36 @@ func (c *Collector) Evict(ctx context.Context, policy string, samples int, need 
 	volatile := strings.HasPrefix(policy, "volatile-")
 	rank := strings.TrimPrefix(strings.TrimPrefix(policy, "volatile-"), "allkeys-")
 	samples = max(samples, 1)
-	keys, freed := 0, int64(0)
-	for freed < need && keys < limit {
+	keys, freed, misses := 0, int64(0), 0
+	for freed < need && keys < limit && misses < evictMisses {
 		groups, err := c.drawKeys(volatile, rank == "ttl", samples)
 		if err != nil || len(groups) == 0 {
 			return keys, freed, err
 		}
 		n, f, err := c.evictOn(ctx, groups, rank)
+		if err != nil {
+			return keys + n, freed + f, err
+		}
 		keys, freed = keys+n, freed+f
-		if err != nil || n == 0 {
-			return keys, freed, err
+		if n == 0 {
+			misses++ // drew only keys gone since, or another node's
 		}
 	}
 	return keys, freed, nil
 }
 
 // drawKeys reads up to n keys this node collects, from a random place of
-// the meta records or, with volatile, of the TTL index (its start with
-// first), going on from the range's start when it reaches the end, and
-// groups them by shard and slot.
+// the meta records or, with volatile, of the TTL index's keys not yet
+// expired (the soonest to expire with first), going on from the range's
+// start when it reaches the end, and groups them by shard and slot.
 func (c *Collector) drawKeys(volatile, first bool, n int) (map[[2]int][][]byte, error) {
 	lo, hi := codec.MetaRangeAll()
 	decode := func(k []byte) (codec.Slot, []byte, error) { return codec.DecodeMetaKey(k) }
 	if volatile {
-		lo, hi = []byte{codec.PrefixTTL}, []byte{codec.PrefixTTL + 1}
+		// The entries of keys already expired (the GC's to collect) are
+		// passed over: they come first, and none is a key to evict.
+		_, lo = codec.TTLRangeUntil(time.Now().UnixMilli())
+		hi = []byte{codec.PrefixTTL + 1}
 		decode = func(k []byte) (codec.Slot, []byte, error) {
 			_, slot, key, err := codec.DecodeTTLKey(k)
 			return slot, key, err
