@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
@@ -144,36 +145,11 @@ func randomPlace(tx drivers.Txn, lo, hi []byte) ([]byte, error) {
 // evictOn has each group's shard evict one of its keys, all shards at
 // once, and returns how many keys went and their estimated size.
 func (c *Collector) evictOn(ctx context.Context, groups map[[2]int][][]byte, rank string) (int, int64, error) {
-	markers := c.eng.FlushMarkers()
-	type result struct {
-		ok    bool
-		freed int64
-		err   error
-	}
-	results := make(chan result, len(groups))
-	for g, items := range groups {
-		go func(shard, db int) {
-			run := &evictRun{items: items, slot: g[1], rank: rank}
-			if err := c.eng.Exec(ctx, shard, db, evictSpec(), run); err != nil {
-				results <- result{err: err}
-				return
-			}
-			results <- result{ok: run.evicted, freed: run.freed}
-		}(g[0], markers.DBOf(g[1]))
-	}
-	n, freed := 0, int64(0)
-	var err error
-	for range groups {
-		r := <-results
-		if r.ok {
-			n++
-			freed += r.freed
-		}
-		if r.err != nil && err == nil {
-			err = r.err
-		}
-	}
-	return n, freed, err
+	var freed atomic.Int64
+	n, err := onShards(ctx, c, groups, evictSpec(), func(items [][]byte, slot int) countedRun {
+		return &evictRun{items: items, slot: slot, rank: rank, freed: &freed}
+	})
+	return n, freed.Load(), err
 }
 
 // evictSpec declares an eviction: each key it removes raises Redis's
@@ -190,11 +166,22 @@ type evictRun struct {
 	slot    int      // where the keys were read (SWAPDB since: none is evicted)
 	rank    string
 	evicted bool
-	freed   int64
+	size    int64         // the evicted key's estimated size
+	freed   *atomic.Int64 // where the sizes of every shard's add up
+}
+
+// count is 1 when the run evicted a key, adding its size to freed (read
+// once, after the run committed).
+func (r *evictRun) count() int {
+	if !r.evicted {
+		return 0
+	}
+	r.freed.Add(r.size)
+	return 1
 }
 
 func (r *evictRun) Run(c *command.Ctx) error {
-	r.evicted, r.freed = false, 0 // a conflict re-runs it
+	r.evicted, r.size = false, 0 // a conflict re-runs it
 	if c.Tx.Records().Slot() != r.slot {
 		return nil
 	}
@@ -233,6 +220,6 @@ func (r *evictRun) Run(c *command.Ctx) error {
 		return err
 	}
 	c.Effect([]byte("DEL"), best)
-	r.evicted, r.freed = true, size
+	r.evicted, r.size = true, size
 	return nil
 }

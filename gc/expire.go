@@ -25,7 +25,7 @@ func (c *Collector) expire(ctx context.Context, budget int) (int, error) {
 	if err := c.countBacklog(&c.stats.BacklogExpired, due, &c.countedExpired, start, end); err != nil {
 		return 0, err
 	}
-	expired, err := c.onShards(ctx, groups, expireSpec(), func(items []ttlItem, slot int) countedRun {
+	expired, err := onShards(ctx, c, groups, expireSpec(), func(items []ttlItem, slot int) countedRun {
 		return &expireRun{items: items, slot: slot}
 	})
 	c.stats.KeysExpired.Add(int64(expired))
@@ -81,11 +81,12 @@ type countedRun interface {
 	count() int
 }
 
-// onShards runs, for each group of walkDue, the runner newRun makes on the
-// group's shard, all shards at once, and returns the sum of their counts
-// (a runner whose Exec failed may still run later: its count is not read).
-func (c *Collector) onShards(ctx context.Context, groups map[[2]int][]ttlItem, spec *command.Spec,
-	newRun func(items []ttlItem, slot int) countedRun) (int, error) {
+// onShards runs, for each group of walkDue (or drawKeys: by shard and
+// slot), the runner newRun makes on the group's shard, all shards at
+// once, and returns the sum of their counts (a runner whose Exec failed
+// may still run later: its count is not read).
+func onShards[T any](ctx context.Context, c *Collector, groups map[[2]int][]T, spec *command.Spec,
+	newRun func(items []T, slot int) countedRun) (int, error) {
 	markers := c.eng.FlushMarkers()
 	if len(groups) > 0 {
 		c.runHook()

@@ -26,7 +26,7 @@ func (c *Collector) expireFields(ctx context.Context, budget int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	expired, err := c.onShards(ctx, groups, fieldsSpec(), func(items []ttlItem, slot int) countedRun {
+	expired, err := onShards(ctx, c, groups, fieldsSpec(), func(items []ttlItem, slot int) countedRun {
 		return &fieldsRun{items: items, slot: slot}
 	})
 	c.stats.FieldsExpired.Add(int64(expired))
