@@ -21,7 +21,7 @@ func (s slowCommit) SendRequest(ctx context.Context, addr string, req *tikvrpc.R
 	if req.Type == tikvrpc.CmdCommit {
 		s.arrived <- struct{}{}
 		select {
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(retireQuiet / 4):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

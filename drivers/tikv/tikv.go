@@ -108,9 +108,11 @@ type client struct {
 	// to each transaction.
 	killed uint32
 	vars   *kv.Variables
-	// committing counts the commits under way on c: a client being
-	// replaced lets them end before it is stopped (retire).
-	committing atomic.Int32
+	// committing counts the commits under way on c, commitsDone those
+	// ended: a client being replaced lets them end before it is stopped
+	// (retire).
+	committing  atomic.Int32
+	commitsDone atomic.Int64
 }
 
 func newClient(s *tikvstore.KVStore) *client {
@@ -127,24 +129,33 @@ func (c *client) stop() {
 }
 
 // retireGrace is how long a replaced client's commits under way may run
-// before it is stopped, and retirePoll how often retire looks at them.
+// before it is stopped, retireQuiet how long they may go without one of
+// them ending, and retirePoll how often retire looks at them.
 const (
 	retireGrace = time.Second
+	retireQuiet = 200 * time.Millisecond
 	retirePoll  = 5 * time.Millisecond
 )
 
 // retire stops c and closes its store once the commits under way on it
-// have ended, or after retireGrace. A commit cut off between its
-// prewrite and its commit leaves its locks on the store until their TTL
-// (3 s from the prewrite) runs out, and every later write of those keys
-// waits for it: the client is replaced the moment the store serves
-// again, when the commits the outage held up are landing, so stopping
-// it at once kept writes of the busiest keys waiting up to 3 s more. A
-// commit still running after the grace is one the old client cannot
-// finish: it fails then.
+// have ended, or none has ended for retireQuiet, or after retireGrace.
+// A commit cut off between its prewrite and its commit leaves its locks
+// on the store until their TTL (3 s from the prewrite) runs out, and
+// every later write of those keys waits for it: the client is replaced
+// the moment the store serves again, when the commits an outage held up
+// are landing, so stopping it at once kept writes of the busiest keys
+// waiting up to 3 s more (after a 4 s pause of the store). Commits that
+// do not move (the old client still sees the store down, after a
+// restart) hold their shards meanwhile: they are cut off once none has
+// ended for retireQuiet.
 func (c *client) retire() {
-	for end := time.Now().Add(retireGrace); c.committing.Load() > 0 && time.Now().Before(end); {
+	start := time.Now()
+	done, moved := c.commitsDone.Load(), start
+	for c.committing.Load() > 0 && time.Since(start) < retireGrace && time.Since(moved) < retireQuiet {
 		time.Sleep(retirePoll)
+		if d := c.commitsDone.Load(); d != done {
+			done, moved = d, time.Now()
+		}
 	}
 	c.stop()
 	_ = c.store.Close() // it waits for its background work

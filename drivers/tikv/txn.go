@@ -268,7 +268,10 @@ func (t *txn) Commit() error {
 		return wrap(t.tx.Rollback())
 	}
 	t.cl.committing.Add(1)
-	defer t.cl.committing.Add(-1)
+	defer func() {
+		t.cl.committing.Add(-1)
+		t.cl.commitsDone.Add(1)
+	}()
 	ctx, cancel := context.WithTimeout(t.ctx, t.timeout)
 	defer cancel()
 	if len(t.reads) > 0 {
