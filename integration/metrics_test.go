@@ -67,6 +67,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		{"rekv_commands_failed_total", map[string]string{"cmd": "lpush"}, 1},
 		{"rekv_error_replies_total", map[string]string{"code": "WRONGTYPE"}, 1},
 		{"rekv_connected_clients", nil, 1},
+		{"rekv_evicted_keys_total", nil, 0},
 		{"rekv_gc", map[string]string{"name": "gc_passes"}, -1},
 		{"rekv_storage_bytes", map[string]string{"part": "vlog"}, -1},
 		{"go_goroutines", nil, -1},

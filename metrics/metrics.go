@@ -33,7 +33,7 @@ type collector struct {
 	calls, usec, failed, rejected, latency *prometheus.Desc
 	errs, conns, connsTotal, rejectedConns *prometheus.Desc
 	blocked, netIn, netOut, channels, pats *prometheus.Desc
-	gc, storage                            *prometheus.Desc
+	gc, storage, evicted                   *prometheus.Desc
 	// By namespace.
 	nsCommands, nsClients, nsKeys, nsBytes, nsQuota *prometheus.Desc
 }
@@ -52,6 +52,7 @@ func newCollector(src Sources) *collector {
 		conns:         d("connected_clients", "Open client connections."),
 		connsTotal:    d("connections_received_total", "Client connections accepted."),
 		rejectedConns: d("rejected_connections_total", "Client connections refused (maxclients, protected mode)."),
+		evicted:       d("evicted_keys_total", "Keys evicted under maxmemory-policy (INFO evicted_keys)."),
 		blocked:       d("blocked_clients", "Clients waiting in a blocking command."),
 		netIn:         d("net_input_bytes_total", "Bytes of commands read."),
 		netOut:        d("net_output_bytes_total", "Bytes of replies written."),
@@ -69,7 +70,7 @@ func newCollector(src Sources) *collector {
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.calls, c.usec, c.failed, c.rejected, c.latency, c.errs, c.conns,
-		c.connsTotal, c.rejectedConns, c.blocked, c.netIn, c.netOut, c.channels, c.pats, c.gc, c.storage,
+		c.connsTotal, c.rejectedConns, c.evicted, c.blocked, c.netIn, c.netOut, c.channels, c.pats, c.gc, c.storage,
 		c.nsCommands, c.nsClients, c.nsKeys, c.nsBytes, c.nsQuota} {
 		ch <- d
 	}
@@ -103,6 +104,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge(c.conns, float64(m.Connected))
 	counter(c.connsTotal, float64(m.TotalConnections))
 	counter(c.rejectedConns, float64(m.RejectedConnections))
+	counter(c.evicted, float64(m.EvictedKeys))
 	gauge(c.blocked, float64(m.Blocked))
 	counter(c.netIn, float64(m.NetIn))
 	counter(c.netOut, float64(m.NetOut))

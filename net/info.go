@@ -213,6 +213,7 @@ type Metrics struct {
 	Errors                         map[string]int64
 	Connected, TotalConnections    int64
 	RejectedConnections, Blocked   int64
+	EvictedKeys                    int64 // INFO evicted_keys
 	NetIn, NetOut                  int64
 	PubSubChannels, PubSubPatterns int
 	// Namespaces are every namespace's figures, the default one first.
@@ -223,7 +224,7 @@ type Metrics struct {
 func (s *Server) Metrics() Metrics {
 	channels, patterns := s.Broker.Totals()
 	m := Metrics{Errors: map[string]int64{}, Connected: s.nclients.Load(), TotalConnections: s.totalConns.Load(),
-		RejectedConnections: s.stats.rejectedConns.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
+		RejectedConnections: s.stats.rejectedConns.Load(), EvictedKeys: s.stats.evictedKeys.Load(), NetIn: s.stats.netIn.Load(), NetOut: s.stats.netOut.Load(),
 		PubSubChannels: channels, PubSubPatterns: patterns, Namespaces: s.namespaceFigures()}
 	if s.engine != nil {
 		m.Blocked = int64(s.engine.Blocked()) + s.paused.held.Load()
