@@ -308,6 +308,7 @@ func (s *shard) commitOpen() {
 func (e *Engine) committed(g *group, held []int, caches store.CacheResolver) {
 	g.tx.Rollback()
 	e.expireSeen(g.tx)
+	e.noteLazy(g.tx)
 	e.publishNotes(g.tx)
 	touched, from := g.tx.Journal().Touched(), 0
 	for i, req := range g.reqs {

@@ -203,6 +203,7 @@ type Engine struct {
 	// it (join); guarded by multiMu.
 	open    *barrier
 	markers *store.FlushMarkers
+	lazy    lazyfree // big values deleted, until the GC reclaimed them
 	blocked *blocked
 	watches *watches
 	// stopPoll ends the poller of keys with blocked clients (shared store).
@@ -599,6 +600,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 			}
 			if err == nil && writable {
 				fx = effectsOf(tx)
+				e.noteLazy(tx)
 				e.publishNotes(tx)
 				if req.Spec.Flags&command.Unseen == 0 {
 					e.invalidate(req.Client, tx.Journal().Touched(), len(tx.Journal().Flushes()) > 0)

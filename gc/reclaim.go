@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
 )
@@ -99,10 +100,10 @@ func (c *Collector) countBacklog(stat *atomic.Int64, found int, last *time.Time,
 // deleteChunk collects.
 const chunk = 1024
 
-// LazyFreeThreshold is Redis's LAZYFREE_THRESHOLD: a value of more
-// members than this is freed in the background, and counted in
-// lazyfreed_objects; a smaller one is freed at once.
-const LazyFreeThreshold = 64
+// LazyFreeThreshold is Redis's LAZYFREE_THRESHOLD (store's): a value of
+// more members is one Redis frees in the background, counted in INFO's
+// lazyfreed_objects.
+const LazyFreeThreshold = store.LazyFreeThreshold
 
 // resumePoint is a garbage entry's progress over several chunks: where
 // each of its ranges continues (deleting from the range start again

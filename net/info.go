@@ -96,7 +96,7 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	case "memory":
 		maxmem, _ := strconv.ParseUint(conf("maxmemory"), 10, 64)
 		f := info.MemoryFigures{StartHeap: s.stats.startHeap, MaxMemory: maxmem, Policy: conf("maxmemory-policy"),
-			LazyfreePending: s.gcCounter("gc_backlog_versions"), Lazyfreed: s.lazyfreed()}
+			LazyfreePending: s.lazyfreePending(), Lazyfreed: s.lazyfreed()}
 		if s.opts.CachedScripts != nil {
 			f.CachedScripts = s.opts.CachedScripts()
 		}
@@ -147,7 +147,25 @@ func (s *Server) InfoSection(name string) ([][2]string, bool) {
 	return nil, false
 }
 
-// gcCounter returns a counter of the INFO gc section (0 without a GC).
+// lazyfreePending is INFO's lazyfree_pending_objects: the values of more
+// than 64 members deleted through this node and not yet reclaimed by the
+// GC, or, when more were pending than the engine follows, the GC's last
+// count of dead versions if higher.
+func (s *Server) lazyfreePending() string {
+	backlog := s.gcCounter("gc_backlog_versions")
+	if s.engine == nil {
+		return backlog
+	}
+	n, complete, err := s.engine.PendingLazyfree()
+	if err != nil {
+		return backlog
+	}
+	if b, _ := strconv.Atoi(backlog); !complete && b > n {
+		n = b
+	}
+	return strconv.Itoa(n)
+}
+
 // lazyfreed is INFO's lazyfreed_objects: the GC's reclaimed values big
 // enough for Redis to free in the background, since CONFIG RESETSTAT.
 func (s *Server) lazyfreed() string {
@@ -160,6 +178,7 @@ func (s *Server) gcLazyfreed() int64 {
 	return n
 }
 
+// gcCounter returns a counter of the INFO gc section (0 without a GC).
 func (s *Server) gcCounter(name string) string {
 	for _, kv := range s.gcFields() {
 		if kv[0] == name {

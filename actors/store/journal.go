@@ -28,7 +28,20 @@ type Journal struct {
 	// expired are the keys the transaction found expired but stored
 	// (Expired), by meta key.
 	expired []ExpiredRef
+	// lazy are the garbage entries it wrote for values of more than
+	// LazyFreeThreshold members (Lazy).
+	lazy [][]byte
 }
+
+// LazyFreeThreshold is Redis's LAZYFREE_THRESHOLD: a value of more
+// members is one Redis frees in the background (INFO's
+// lazyfree_pending_objects until it is done, lazyfreed_objects after).
+const LazyFreeThreshold = 64
+
+// Lazy returns the garbage entries the transaction wrote for values of
+// more than LazyFreeThreshold members: pending until the GC has
+// reclaimed them.
+func (j *Journal) Lazy() [][]byte { return j.lazy }
 
 // ExpiredRef is a key a command found expired and still stored: it is
 // deleted then (lazy expiry, as Redis deletes an expired key a command

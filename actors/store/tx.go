@@ -560,8 +560,12 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 		}
 	}
 	if garbage && old.meta.HasSubKeys() {
-		if err := t.txn.Set(codec.GarbageKey(t.slot, key, old.meta.Version), nil); err != nil {
+		gk := codec.GarbageKey(t.slot, key, old.meta.Version)
+		if err := t.txn.Set(gk, nil); err != nil {
 			return false, err
+		}
+		if old.meta.Type.IsCollection() && old.meta.Size > LazyFreeThreshold {
+			t.jr.lazy = append(t.jr.lazy, gk)
 		}
 	}
 	if err := t.txn.Delete([]byte(mk)); err != nil {
