@@ -74,7 +74,7 @@ type Stats struct {
 	FlushedReclaimed  atomic.Int64 // metas removed after FLUSHDB
 	VersionsReclaimed atomic.Int64
 	// LazyFreed counts the reclaimed versions of more than
-	// LazyFreeThreshold members: those Redis would free in the
+	// store.LazyFreeThreshold members: those Redis would free in the
 	// background (INFO's lazyfreed_objects).
 	LazyFreed       atomic.Int64
 	SubkeysDeleted  atomic.Int64

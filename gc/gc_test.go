@@ -14,10 +14,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/conf"
 	"github.com/rekv/rekv/drivers"
-	"github.com/rekv/rekv/gc"
 	"github.com/rekv/rekv/node"
 )
 
@@ -187,7 +187,7 @@ func TestSmallBatchesResumeAndFinish(t *testing.T) {
 		t.Errorf("sub-keys deleted = %d, want %d", got, 30*20+30*4)
 	}
 	if got := n.GCStats.LazyFreed.Load(); got != 0 {
-		t.Errorf("lazy freed = %d, want 0: no value of more than %d members", got, gc.LazyFreeThreshold)
+		t.Errorf("lazy freed = %d, want 0: no value of more than %d members", got, store.LazyFreeThreshold)
 	}
 }
 

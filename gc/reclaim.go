@@ -100,11 +100,6 @@ func (c *Collector) countBacklog(stat *atomic.Int64, found int, last *time.Time,
 // deleteChunk collects.
 const chunk = 1024
 
-// LazyFreeThreshold is Redis's LAZYFREE_THRESHOLD (store's): a value of
-// more members is one Redis frees in the background, counted in INFO's
-// lazyfreed_objects.
-const LazyFreeThreshold = store.LazyFreeThreshold
-
 // resumePoint is a garbage entry's progress over several chunks: where
 // each of its ranges continues (deleting from the range start again
 // would step over the tombstones of everything deleted before; a hint
@@ -195,7 +190,7 @@ func (c *Collector) deleteChunk(ctx context.Context, dead *[][]byte, limit int) 
 			continue
 		}
 		finished++
-		if members > LazyFreeThreshold {
+		if members > store.LazyFreeThreshold {
 			lazy++
 		}
 	}
