@@ -55,26 +55,25 @@ func (e *Engine) PendingLazyfree() (int, bool, error) {
 		keys = append(keys, []byte(k))
 	}
 	l.mu.Unlock()
+	var vs [][]byte // the keys' values, nil for those reclaimed
 	if len(keys) > 0 {
 		tx, err := e.drv.Begin(false)
 		if err != nil {
 			return 0, false, err
 		}
-		vs, err := tx.BatchGet(keys)
+		vs, err = tx.BatchGet(keys)
 		tx.Rollback()
 		if err != nil {
 			return 0, false, err
 		}
-		l.mu.Lock()
-		for i, v := range vs {
-			if v == nil { // reclaimed
-				delete(l.keys, string(keys[i]))
-			}
-		}
-		l.mu.Unlock()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for i, v := range vs {
+		if v == nil {
+			delete(l.keys, string(keys[i]))
+		}
+	}
 	n, complete := len(l.keys), !l.lost
 	if n == 0 {
 		l.lost = false // what was not followed went with the rest, or soon will
