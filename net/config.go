@@ -446,8 +446,7 @@ func (s *Server) eviction(name string) func(value string) error {
 		}
 		if name == "maxmemory-policy" {
 			s.rt.evictPolicy.Store(value != "noeviction")
-			s.evictStuck.Store(false)
-			s.kickEviction()
+			s.evictionChanged()
 		}
 		return nil
 	}
@@ -546,8 +545,7 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 		"maxmemory": func(value string) error {
 			n, _ := strconv.ParseUint(value, 10, 64)
 			s.rt.maxMemory.Store(int64(min(n, math.MaxInt64)))
-			s.evictStuck.Store(false)
-			s.kickEviction()
+			s.evictionChanged()
 			return nil
 		},
 		"maxmemory-clients": func(value string) error {

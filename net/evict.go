@@ -32,6 +32,14 @@ func (s *Server) kickEviction() {
 	}
 }
 
+// evictionChanged starts a round at once after CONFIG SET maxmemory or
+// maxmemory-policy, writes allowed meanwhile: whether any key is left to
+// evict is the round's to say.
+func (s *Server) evictionChanged() {
+	s.evictStuck.Store(false)
+	s.kickEviction()
+}
+
 // evicting reports whether maxmemory-policy evicts keys.
 func (s *Server) evicting() bool { return s.opts.Evict != nil && s.rt.evictPolicy.Load() }
 
@@ -44,7 +52,7 @@ func (s *Server) evictKeys(stop <-chan struct{}) {
 		case <-s.evictKick:
 		}
 		limit, used := s.rt.maxMemory.Load(), s.rt.usedMemory.Load()
-		if !s.overMaxmemory() || !s.evicting() {
+		if limit <= 0 || used <= limit || !s.evicting() { // overMaxmemory, on the figures used below
 			s.evictStuck.Store(false)
 			continue
 		}
