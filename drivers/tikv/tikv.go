@@ -233,7 +233,7 @@ var renewKey = []byte{drivers.SystemPrefix, 'r', 'e', 'n', 'e', 'w'}
 // loaded afresh from PD) and writes a key through it within timeout
 // (drivers.Reconnector). When the write succeeds and stuck still reports
 // true, the new client replaces the current one, which is closed once
-// its commits under way have ended, within a second (retire): the
+// its commits under way have ended or stopped moving (retire): the
 // transactions still waiting on it then fail (their commands get
 // TRYAGAIN) instead of at the end of their back-off. Otherwise the new
 // client is closed. On the in-process mock it does nothing.
