@@ -75,6 +75,7 @@ func setup(L *lua.LState, v *vm, version string) {
 	g := L.G.Global
 	boundAllocations(L, v, g)
 	boundStack(L, v, g)
+	openStringDump(L, g)
 	openMathRandom(L, v, g)
 	L.AllocHook = func(L *lua.LState, n int) { v.reserve(L, n) }
 	for _, name := range []string{"dofile", "loadfile", "require", "module", "print", "collectgarbage", "newproxy", "_printregs",
