@@ -241,8 +241,9 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	tx.SetNow(t0.UnixMilli())
 	call := e.callOf(req, purge)
 	call.Stats, call.TrackRead = &g.nested, trackRead
+	req.failed = false
 	err := e.rt.Step(tx, w, call)
-	req.took, req.failed = time.Since(t0), err != nil || errorReply(w.Bytes()) // reported at the commit
+	req.took, req.failed = time.Since(t0), req.failed || err != nil || errorReply(w.Bytes()) // reported at the commit
 
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)

@@ -529,7 +529,7 @@ func (e *Engine) execute(req *Request, own int) {
 	}
 	rerun := errors.Is(err, command.ErrAllShards) && len(req.Shards) < len(e.all)
 	if !errors.Is(err, command.ErrWouldBlock) && !rerun { // a blocked command is timed when served; a rerun when it ends
-		e.timed(req, t0, err != nil || errorReply(out))
+		e.timed(req, t0, err != nil || errorReply(out) || req.failed)
 	}
 	if rerun {
 		// A script reached a key it did not declare: its attempt was
@@ -581,7 +581,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	call.Stats = &nested
 	defer func() { e.countNested(req.Client, nested) }()
 	for attempt := 0; ; attempt++ {
-		nested = nested[:0]
+		nested, req.failed = nested[:0], false
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values,
 			PreWrite: req.Spec.Flags&command.Serial == 0}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
@@ -647,7 +647,7 @@ func (e *Engine) Enqueue(shard, db int, spec *command.Spec, run command.Runner) 
 // shards it holds (nil: none to empty).
 func (e *Engine) callOf(req *Request, purge func()) Call {
 	return Call{Spec: req.Spec, Args: req.Args, Runner: req.Runner, NoBlock: req.NoBlock, Purge: purge, Holds: e.holder(req.Shards),
-		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo, OnLoop: req.onLoop}
+		NoTouch: req.NoTouch, User: req.User, ClientInfo: req.ClientInfo, OnLoop: req.onLoop, Failed: &req.failed}
 }
 
 // conflictBackoff sleeps before retry attempt+1 of a conflicting

@@ -40,7 +40,7 @@ func (e *Engine) countNested(client Replier, stats []command.CmdStat) {
 	}
 	for _, st := range stats {
 		switch {
-		case st.Spec == nil: // a script's call of an unknown command: its error only
+		case st.Spec == nil: // an error only: a script's call of an unknown command, an error in a script's reply
 		case st.Rejected:
 			e.rt.Server.Status.CommandRejected(st.Spec)
 		case st.Args != nil && client != nil && e.hooks.Slow != nil:

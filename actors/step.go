@@ -53,9 +53,10 @@ type Call struct {
 	ClientInfo func() string
 	// Stats collects the commands run inside this one (command.Ctx.Stats).
 	Stats *[]command.CmdStat
-	// TrackRead and Waits: see command.Ctx.
+	// TrackRead, Waits and Failed: see command.Ctx.
 	TrackRead func()
 	Waits     *time.Duration
+	Failed    *bool
 	// InScript: a script called it (command.Ctx.InScript).
 	InScript bool
 	// OnLoop: it runs on an event loop (command.Ctx.OnLoop).
@@ -110,7 +111,7 @@ func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
 	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: &rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
 		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop,
-		Waits: call.Waits}
+		Waits: call.Waits, Failed: call.Failed}
 	if tx != nil {
 		c.Now, c.DB = tx.Now(), tx.DB()
 	} else {

@@ -387,10 +387,11 @@ func (x *execRunner) Run(c *command.Ctx) error {
 			}
 		}
 		t0 := time.Now()
+		failed := false
 		if err == nil {
 			// A transaction never blocks: NoBlock.
 			err = x.e.rt.Step(c.Tx, sub, Call{Spec: q.Spec, Args: q.Args, Runner: q.Runner, Client: x.client, NoBlock: true,
-				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats, TrackRead: trackRead})
+				Purge: c.PurgeCaches, Holds: c.Holds, NoTouch: q.NoTouch, Stats: c.Stats, TrackRead: trackRead, Failed: &failed})
 			if q.Spec.Flags&command.Conn != 0 && x.client.Conn != nil {
 				c.Tx.Use(x.client.Conn.DB()) // SELECT
 			}
@@ -417,6 +418,7 @@ func (x *execRunner) Run(c *command.Ctx) error {
 		addStat(c.Stats, q.Spec, t0, err)
 		if c.Stats != nil {
 			(*c.Stats)[len(*c.Stats)-1].Args = q.Args // slow-logged one by one
+			(*c.Stats)[len(*c.Stats)-1].Failed = (*c.Stats)[len(*c.Stats)-1].Failed || failed
 		}
 		if b := sub.Bytes(); c.Stats != nil && len(b) > 0 && b[0] == '-' {
 			// Its error is one the client gets (in EXEC's array):

@@ -57,6 +57,14 @@ func TestCommandStatsLikeRedis(t *testing.T) {
 			{"EVAL", "local t = redis.pcall('set', KEYS[1], 'y') return t['err']", "1", "x"},
 			{"EVAL", "local t = redis.pcall('set', KEYS[1], 'y') error(t)", "1", "x"},
 			{"CONFIG", "SET", "maxmemory", "0"},
+			// An error inside a script's reply fails the script and counts
+			// in errorstats, once (a call's error was counted when made).
+			{"EVAL", "return {1, redis.pcall('incr', KEYS[1])}", "1", "str"},
+			{"EVAL", "return {1, {err='NESTED one'}, {{err='NESTED two'}}}", "0"},
+			{"EVAL", "return {1, {err='FLAGGED x', ignore_error_stats_update=true}}", "0"},
+			{"MULTI"},
+			{"EVAL", "return {{err='INEXEC y'}}", "0"},
+			{"EXEC"},
 		} {
 			c.do(cmd...)
 		}

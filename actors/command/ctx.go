@@ -579,6 +579,10 @@ type Ctx struct {
 	// its time in the slow log and commandstats includes it, as Redis's
 	// sleep, which holds the whole server, is timed.
 	Waits *time.Duration
+	// Failed, when set, is set by a command that failed although its
+	// reply is not an error: a script whose reply holds one (an array
+	// with an error table), which Redis counts in failed_calls.
+	Failed *bool
 }
 
 // ClusterMode reports whether the server runs in cluster mode (false

@@ -110,14 +110,27 @@ const maxScriptReply = 512 << 20
 // writeReply writes a script's Lua result to w (the caller's protocol) as
 // Redis 7.0's luaReplyToRedisReply does; scriptResp is the version the
 // script chose with redis.setresp (booleans depend on it). A reply past
-// limit bytes is replaced by an error.
-func writeReply(w *resp.Writer, v lua.LValue, scriptResp, limit int) {
+// limit bytes is replaced by an error. It returns the errors written
+// inside the reply (an array holding an error table), which Redis counts
+// as it writes them: the script failed, and each error not flagged
+// ignore_error_stats_update goes to INFO errorstats.
+func writeReply(w *resp.Writer, v lua.LValue, scriptResp, limit int) []nestedError {
 	c := converter{w: w, resp: scriptResp, start: w.Len(), limit: limit}
 	c.value(v, replyBaseStack)
 	if c.over {
 		w.Truncate(c.start)
 		w.Error(fmt.Sprintf("ERR script reply is too large (over %d bytes): is a table nested in itself?", limit))
+		return nil
 	}
+	return c.nested
+}
+
+// nestedError is an error written inside a script's reply: its message
+// and whether its table was flagged ignore_error_stats_update (already
+// counted, by the call that made it).
+type nestedError struct {
+	msg     string
+	flagged bool
 }
 
 // converter writes one script result.
@@ -127,6 +140,18 @@ type converter struct {
 	start int  // w's length before the reply
 	limit int  // the most bytes the reply may take
 	over  bool // the reply passed limit: stop writing
+	// nested are the errors written inside the reply.
+	nested []nestedError
+}
+
+// error writes msg, an error reply, and notes it when it is nested: when
+// the reply's start (an aggregate's header) is already written.
+func (c *converter) error(msg string, flagged bool) {
+	nested := c.w.Len() > c.start
+	c.w.Error(msg)
+	if nested {
+		c.nested = append(c.nested, nestedError{msg: msg, flagged: flagged})
+	}
 }
 
 // value writes v with slots of Redis's Lua stack in use.
@@ -148,7 +173,7 @@ func (c *converter) value(v lua.LValue, slots int) {
 		return
 	}
 	if slots+4 > luaMaxCStack {
-		c.w.Error(errStackLimit)
+		c.error(errStackLimit, false)
 		return
 	}
 	w := c.w
@@ -176,7 +201,7 @@ func (c *converter) value(v lua.LValue, slots int) {
 func (c *converter) table(t *lua.LTable, slots int) {
 	w := c.w
 	if e, ok := t.RawGetString("err").(lua.LString); ok {
-		w.Error(oneLine(string(e)))
+		c.error(oneLine(string(e)), lua.LVAsBool(t.RawGetString("ignore_error_stats_update")))
 		return
 	}
 	if s, ok := t.RawGetString("ok").(lua.LString); ok {

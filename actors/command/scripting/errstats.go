@@ -72,6 +72,26 @@ func replyLine(msg string) []byte {
 	return []byte(msg + "\r\n")
 }
 
+// nestedErrors counts the errors written inside the script's reply as
+// Redis does: the script failed (failed_calls), and each error goes to
+// errorstats unless its table was flagged (a call's, counted when made).
+func (r *run) nestedErrors(errs []nestedError) {
+	if len(errs) == 0 {
+		return
+	}
+	if r.c.Failed != nil {
+		*r.c.Failed = true
+	}
+	if r.c.Stats == nil {
+		return
+	}
+	for _, e := range errs {
+		if !e.flagged {
+			*r.c.Stats = append(*r.c.Stats, command.CmdStat{Error: replyLine(e.msg)}) // an error only (no Spec)
+		}
+	}
+}
+
 // repliedWith notes the script's reply: when it is a counted call's
 // error table, that error is counted as the script's reply instead.
 func (r *run) repliedWith(v lua.LValue) {

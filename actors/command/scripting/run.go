@@ -107,7 +107,7 @@ func (v *vm) runFunction(r *run, fn *lua.LFunction, args ...lua.LValue) error {
 		return nil
 	}
 	r.repliedWith(L.Get(-1))
-	writeReply(r.c.W, L.Get(-1), r.resp, r.scripts.maxReply)
+	r.nestedErrors(writeReply(r.c.W, L.Get(-1), r.resp, r.scripts.maxReply))
 	return nil
 }
 

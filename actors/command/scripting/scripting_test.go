@@ -81,6 +81,42 @@ func TestWriteReplyConversions(t *testing.T) {
 	}
 }
 
+// TestNestedErrors: writeReply reports the errors written inside the
+// reply (the script then failed, as Redis counts it), not one that is
+// the whole reply (the client's error reply, counted as such).
+func TestNestedErrors(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	errT := func(msg string, flagged bool) *lua.LTable {
+		t := L.NewTable()
+		t.RawSetString("err", lua.LString(msg))
+		if flagged {
+			t.RawSetString("ignore_error_stats_update", lua.LTrue)
+		}
+		return t
+	}
+	arr := func(vs ...lua.LValue) *lua.LTable {
+		t := L.NewTable()
+		for _, v := range vs {
+			t.Append(v)
+		}
+		return t
+	}
+	for _, tc := range []struct {
+		v    lua.LValue
+		want []nestedError
+	}{
+		{errT("X top", false), nil},
+		{arr(lua.LNumber(1), lua.LString("a")), nil},
+		{arr(lua.LNumber(1), errT("A b", false), arr(errT("C d", true))), []nestedError{{"A b", false}, {"C d", true}}},
+	} {
+		w := resp.NewWriter(2)
+		if got := writeReply(w, tc.v, 2, maxScriptReply); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: nested errors %v, want %v", w.Bytes(), got, tc.want)
+		}
+	}
+}
+
 func TestToLua(t *testing.T) {
 	L := lua.NewState()
 	defer L.Close()
