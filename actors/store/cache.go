@@ -60,6 +60,7 @@ const (
 	flagLoaded
 	flagChunked
 	flagTimed
+	flagRaw
 )
 
 // pack returns v as an entry; its access time is left unset.
@@ -83,13 +84,16 @@ func pack(v cached) metaEntry {
 	if m.Chunked {
 		e.flags |= flagChunked
 	}
+	if m.Raw {
+		e.flags |= flagRaw
+	}
 	return e
 }
 
 // unpack returns the state e holds.
 func (e *metaEntry) unpack() cached {
 	v := cached{meta: codec.Meta{Type: e.typ, ExpireAt: e.expireAt, Version: e.version, Size: e.size,
-		Head: e.head, Tail: e.tail, Chunked: e.flags&flagChunked != 0},
+		Head: e.head, Tail: e.tail, Chunked: e.flags&flagChunked != 0, Raw: e.flags&flagRaw != 0},
 		exists: e.flags&flagExists != 0, payload: e.payload, loaded: e.flags&flagLoaded != 0}
 	if e.stream != nil {
 		v.meta.Stream = *e.stream

@@ -21,9 +21,11 @@ import (
 // strings "int" (a canonical 64-bit integer), "embstr" (up to 44 bytes) or
 // "raw"; hashes and sorted sets "listpack" up to 128 entries of at most 64
 // bytes, else "hashtable" / "skiplist"; sets "intset" up to 512 integer
-// members, else "hashtable"; lists "quicklist"; streams "stream". Redis
-// also keeps an encoding a value has outgrown (a hash that shrank stays a
-// hashtable; an APPENDed string is raw); rekv has no such history.
+// members, else "hashtable"; lists "quicklist"; streams "stream". A
+// string modified in place (APPEND, SETRANGE...) is "raw" until it is set
+// whole again, as in Redis (codec.EncodingRaw). Redis also keeps a
+// collection's encoding it has outgrown (a hash that shrank stays a
+// hashtable); rekv keeps no such history for collections.
 type objectCmd struct {
 	sub string
 	key []byte
@@ -106,10 +108,10 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		switch {
 		case err != nil:
 			return "", err
+		case m.Chunked, m.Raw: // modified in place: raw, whatever it holds
+			return "raw", nil
 		case isInt:
 			return "int", nil
-		case m.Chunked:
-			return "raw", nil
 		}
 		s, err := c.Tx.OpenString(key)
 		if err != nil {

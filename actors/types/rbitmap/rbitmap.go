@@ -40,8 +40,8 @@ func SetBit(s *store.Str, off int64, v int) (int, error) {
 	if v != 0 {
 		next |= mask
 	}
-	if next == cur && len(b) == 1 {
-		return old, nil
+	if next == cur && len(b) == 1 && s.Raw() {
+		return old, nil // unchanged (an unchanged bit still makes a string raw, as in Redis)
 	}
 	return old, s.Write(off>>3, []byte{next})
 }
