@@ -40,11 +40,14 @@ const EncodingChunked = 1
 // per such hash at its FieldTTL.
 const EncodingFieldTTL = 1
 
-// EncodingRaw, in the high nibble of an inline string's meta flags byte,
-// marks a string modified in place (APPEND, SETRANGE, SETBIT, BITFIELD,
-// PFADD): Redis's OBJECT ENCODING reports such a string raw, whatever it
-// holds, until it is set whole again. The layout is encoding 0's.
-const EncodingRaw = 2
+// EncodingConverted, in the high nibble of the meta flags byte, marks a
+// value Redis would have converted to its general representation, which
+// it keeps (OBJECT ENCODING) whatever the value holds later: an inline
+// string modified in place (APPEND, SETRANGE, SETBIT, BITFIELD, PFADD),
+// raw until it is set whole again; a set that held a non-integer member
+// or more than set-max-intset-entries, a hashtable for good. The layout
+// is encoding 0's.
+const EncodingConverted = 2
 
 // StringChunk is the size of a chunked string's chunks. Part of the format:
 // never change it.
@@ -84,8 +87,9 @@ type Meta struct {
 	Tail     uint64 // one past the last list index; lists only
 	Stream   StreamMeta
 	Chunked  bool // a string stored in chunks; Size is its length
-	// Raw: an inline string modified in place (EncodingRaw).
-	Raw bool
+	// Converted: an inline string modified in place, or a set converted
+	// from intset to hashtable (EncodingConverted).
+	Converted bool
 	// FieldTTL, for a hash whose fields may carry TTLs, is at or before
 	// the earliest of them (unix ms): no field expired before it. 0: no
 	// field has a TTL.
@@ -184,8 +188,8 @@ func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 	if m.Chunked && m.Type == TypeString {
 		enc = EncodingChunked
 	}
-	if m.Raw && !m.Chunked && m.Type == TypeString {
-		enc = EncodingRaw
+	if m.Converted && (m.Type == TypeString && !m.Chunked || m.Type == TypeSet) {
+		enc = EncodingConverted
 	}
 	if m.Type == TypeHash && m.FieldTTL != 0 {
 		enc = EncodingFieldTTL
@@ -234,8 +238,8 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 	switch enc := v[0] >> 4; {
 	case enc == EncodingChunked && m.Type == TypeString:
 		m.Chunked = true
-	case enc == EncodingRaw && m.Type == TypeString:
-		m.Raw = true
+	case enc == EncodingConverted && (m.Type == TypeString || m.Type == TypeSet):
+		m.Converted = true
 	case enc == EncodingFieldTTL && m.Type == TypeHash:
 		rest := v[metaFixed:]
 		if len(rest) != 16 {

@@ -21,7 +21,8 @@ func TestMetaRoundTrip(t *testing.T) {
 		{"zset", Meta{Type: TypeZSet, ExpireAt: 5, Version: 9, Size: 1}, nil},
 		{"list", Meta{Type: TypeList, Version: 10, Size: 2, Head: 1 << 63, Tail: 1<<63 + 2}, nil},
 		{"chunked string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Size: 1 << 32, Chunked: true}, nil},
-		{"raw string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Raw: true}, []byte("1234")},
+		{"raw string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Converted: true}, []byte("1234")},
+		{"converted set", Meta{Type: TypeSet, Version: 8, Size: 3, Converted: true}, nil},
 		{"hash with field TTLs", Meta{Type: TypeHash, ExpireAt: 9, Version: 12, Size: 5, FieldTTL: 1700000000999}, nil},
 	}
 	for _, c := range cases {
@@ -54,8 +55,10 @@ func TestGolden(t *testing.T) {
 		{"meta key", MetaKey(3, []byte("ab")), "6d036162"},
 		{"string meta", AppendMeta(nil, Meta{Type: TypeString, ExpireAt: 0x0102, Version: 0x0a}, []byte("v")),
 			"01" + "0000000000000102" + "000000000000000a" + "76"},
-		{"raw string meta", AppendMeta(nil, Meta{Type: TypeString, Version: 0x0a, Raw: true}, []byte("v")),
+		{"raw string meta", AppendMeta(nil, Meta{Type: TypeString, Version: 0x0a, Converted: true}, []byte("v")),
 			"21" + "0000000000000000" + "000000000000000a" + "76"},
+		{"converted set meta", AppendMeta(nil, Meta{Type: TypeSet, Version: 1, Size: 2, Converted: true}, nil),
+			"24" + "0000000000000000" + "0000000000000001" + "0000000000000002"},
 		{"hash meta", AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 2}, nil),
 			"02" + "0000000000000000" + "0000000000000001" + "0000000000000002"},
 		{"list meta", AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 5, Tail: 6}, nil),
@@ -212,7 +215,7 @@ func TestDecodeMetaRejectsCorrupt(t *testing.T) {
 		append([]byte{0x12}, make([]byte, 32)...),       // a zero field TTL is encoding 0
 		append([]byte{0x14}, make([]byte, 24)...),       // encoding 1 is for strings and hashes only
 		append([]byte{0x31}, make([]byte, 24)...),       // unknown encoding
-		append([]byte{0x22}, make([]byte, 24)...),       // encoding 2 is for strings only
+		append([]byte{0x22}, make([]byte, 24)...),       // encoding 2 is for strings and sets only
 		append([]byte{0x07}, make([]byte, 16)...),       // unknown type
 		append([]byte{0x02}, make([]byte, 16)...),       // hash without size
 		append([]byte{0x03}, make([]byte, 16+8)...),     // list without head/tail

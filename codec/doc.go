@@ -29,7 +29,8 @@
 //	             flags = encoding << 4 | type; encoding 0, or 1 for
 //	             a string longer than StringInlineMax stored in chunks
 //	             or a hash whose fields may carry TTLs, or 2 for an
-//	             inline string modified in place (reported raw)
+//	             inline string modified in place (reported raw) or a
+//	             set converted from intset (reported hashtable)
 //	list element sub-key field list index (8) -> element (ListField; the
 //	             meta's head and tail bound the live indexes)
 //	chunk        sub-key field chunk index (8) -> StringChunk bytes (the

@@ -379,7 +379,12 @@ type runtimeConf struct {
 	// streamNodeEntries and streamNodeBytes are stream-node-max-entries
 	// and stream-node-max-bytes.
 	streamNodeEntries, streamNodeBytes atomic.Int64
+	// intsetMax is set-max-intset-entries.
+	intsetMax atomic.Int64
 }
+
+// IntsetMax implements command.Config.
+func (vw configRole) IntsetMax() int64 { return vw.s.rt.intsetMax.Load() }
 
 // StreamNodeLimits implements command.Config.
 func (vw configRole) StreamNodeLimits() (entries, bytes int64) {
@@ -469,6 +474,11 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 		"stream-node-max-entries": func(value string) error {
 			n, _ := strconv.ParseInt(value, 10, 64)
 			s.rt.streamNodeEntries.Store(n)
+			return nil
+		},
+		"set-max-intset-entries": func(value string) error {
+			n, _ := strconv.ParseInt(value, 10, 64)
+			s.rt.intsetMax.Store(n)
 			return nil
 		},
 		"stream-node-max-bytes": func(value string) error {
@@ -640,7 +650,7 @@ func (s *Server) initConfig() {
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
 		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time",
 		"replica-read-only", "replica-serve-stale-data", "min-replicas-to-write", "min-replicas-max-lag",
-		"stream-node-max-entries", "stream-node-max-bytes"} {
+		"stream-node-max-entries", "stream-node-max-bytes", "set-max-intset-entries"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

@@ -139,7 +139,7 @@ func redisRows() []Setting {
 		{Redis: "sanitize-dump-payload", Type: Enum, Default: "no", Values: []string{"no", "yes", "clients"}, Apply: Kept},
 		{Redis: "save", Type: Special, Apply: Kept},
 		{Redis: "server_cpulist", Type: String, Apply: AtStart},
-		{Redis: "set-max-intset-entries", Type: Int, Default: "512", Bounded: true, Min: 0, Max: math.MaxInt64, Apply: Kept},
+		{Redis: "set-max-intset-entries", Type: Int, Default: "512", Bounded: true, Min: 0, Max: math.MaxInt64, Apply: Live},
 		{Redis: "set-proc-title", Type: String, Default: "yes", Apply: AtStart},
 		{Redis: "shutdown-on-sigint", Type: Enum, Default: "default", Values: []string{"default", "save", "nosave", "now", "force"}, Apply: Kept},
 		{Redis: "shutdown-on-sigterm", Type: Enum, Default: "default", Values: []string{"default", "save", "nosave", "now", "force"}, Apply: Kept},

@@ -237,6 +237,8 @@ type Config interface {
 	// StreamNodeLimits returns stream-node-max-entries and
 	// stream-node-max-bytes.
 	StreamNodeLimits() (entries, bytes int64)
+	// IntsetMax returns set-max-intset-entries.
+	IntsetMax() int64
 }
 
 // Node is the node's storage, persistence, replication and lifecycle.

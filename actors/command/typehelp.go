@@ -10,6 +10,14 @@ func (c *Ctx) StreamNodeLimits() (entries, bytes int64) {
 	return c.Server.Config.StreamNodeLimits()
 }
 
+// IntsetMax is set-max-intset-entries (Redis's default without a server).
+func (c *Ctx) IntsetMax() int64 {
+	if c.Server.Config == nil {
+		return 512
+	}
+	return c.Server.Config.IntsetMax()
+}
+
 // Ints replies vals: the one integer, or with array an array of them
 // (the single and multi forms of BF.EXISTS, CF.ADD, CMS.QUERY...).
 func (c *Ctx) Ints(vals []int64, array bool) {

@@ -60,7 +60,7 @@ const (
 	flagLoaded
 	flagChunked
 	flagTimed
-	flagRaw
+	flagConverted
 )
 
 // pack returns v as an entry; its access time is left unset.
@@ -84,8 +84,8 @@ func pack(v cached) metaEntry {
 	if m.Chunked {
 		e.flags |= flagChunked
 	}
-	if m.Raw {
-		e.flags |= flagRaw
+	if m.Converted {
+		e.flags |= flagConverted
 	}
 	return e
 }
@@ -93,7 +93,7 @@ func pack(v cached) metaEntry {
 // unpack returns the state e holds.
 func (e *metaEntry) unpack() cached {
 	v := cached{meta: codec.Meta{Type: e.typ, ExpireAt: e.expireAt, Version: e.version, Size: e.size,
-		Head: e.head, Tail: e.tail, Chunked: e.flags&flagChunked != 0, Raw: e.flags&flagRaw != 0},
+		Head: e.head, Tail: e.tail, Chunked: e.flags&flagChunked != 0, Converted: e.flags&flagConverted != 0},
 		exists: e.flags&flagExists != 0, payload: e.payload, loaded: e.flags&flagLoaded != 0}
 	if e.stream != nil {
 		v.meta.Stream = *e.stream

@@ -63,6 +63,14 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 // Size returns the number of members (of a hash, those not expired).
 func (c *Coll) Size() int64 { return int64(c.meta.Size) - int64(len(c.expired)) }
 
+// Converted reports whether the collection is marked converted
+// (codec.EncodingConverted: a set Redis would hold as a hashtable);
+// Convert marks it, stored with the next change of its size.
+func (c *Coll) Converted() bool { return c.meta.Converted }
+
+// Convert marks the collection converted (see Converted).
+func (c *Coll) Convert() { c.meta.Converted = true }
+
 // Key returns the user key.
 func (c *Coll) Key() []byte { return c.key }
 

@@ -69,7 +69,7 @@ func (s *Str) Len() int64 {
 
 // Raw reports whether the string is raw: modified in place or chunked
 // (OBJECT ENCODING).
-func (s *Str) Raw() bool { return s.meta.Raw || s.meta.Chunked }
+func (s *Str) Raw() bool { return s.meta.Converted || s.meta.Chunked }
 
 // Chunked reports whether the string is stored in chunks.
 func (s *Str) Chunked() bool { return s.meta.Chunked }
@@ -171,8 +171,9 @@ func (s *Str) Value() ([]byte, error) {
 
 // Write stores data at offset off, growing the string with zero bytes as
 // needed, and keeps the key's expiry. A missing key is created. The
-// string is then raw (codec.EncodingRaw), as one Redis modified in place. The
-// transaction may keep data until it ends: callers must not modify it.
+// string is then raw (codec.EncodingConverted), as one Redis modified in
+// place. The transaction may keep data until it ends: callers must not
+// modify it.
 func (s *Str) Write(off int64, data []byte) error {
 	size := max(s.Len(), off+int64(len(data)))
 	if !s.meta.Chunked && size <= codec.StringInlineMax {
@@ -214,7 +215,7 @@ func (s *Str) Write(off int64, data []byte) error {
 }
 
 func (s *Str) setInline(v []byte) error {
-	m := codec.Meta{Type: codec.TypeString, ExpireAt: s.meta.ExpireAt, Version: s.meta.Version, Raw: true}
+	m := codec.Meta{Type: codec.TypeString, ExpireAt: s.meta.ExpireAt, Version: s.meta.Version, Converted: true}
 	if !s.exists {
 		var err error
 		if m.Version, err = s.t.nextVersion(); err != nil {

@@ -21,11 +21,13 @@ import (
 // strings "int" (a canonical 64-bit integer), "embstr" (up to 44 bytes) or
 // "raw"; hashes and sorted sets "listpack" up to 128 entries of at most 64
 // bytes, else "hashtable" / "skiplist"; sets "intset" up to 512 integer
-// members, else "hashtable"; lists "quicklist"; streams "stream". A
-// string modified in place (APPEND, SETRANGE...) is "raw" until it is set
-// whole again, as in Redis (codec.EncodingRaw). Redis also keeps a
-// collection's encoding it has outgrown (a hash that shrank stays a
-// hashtable); rekv keeps no such history for collections.
+// members, else "hashtable"; lists "quicklist"; streams "stream". As in
+// Redis (codec.EncodingConverted), a string modified in place (APPEND,
+// SETRANGE...) is "raw" until it is set whole again, and a set that once
+// held a non-integer or more than set-max-intset-entries members stays a
+// "hashtable". Redis also keeps a hash's or sorted set's encoding it has
+// outgrown (a hash that shrank stays a hashtable); rekv keeps no such
+// history for those.
 type objectCmd struct {
 	sub string
 	key []byte
@@ -108,7 +110,7 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		switch {
 		case err != nil:
 			return "", err
-		case m.Chunked, m.Raw: // modified in place: raw, whatever it holds
+		case m.Chunked, m.Converted: // modified in place: raw, whatever it holds
 			return "raw", nil
 		case isInt:
 			return "int", nil
@@ -140,6 +142,9 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		entries, value := configInt(c, "zset-max-listpack-entries", 128), configInt(c, "zset-max-listpack-value", 64)
 		return small(c, key, m, entries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= value })
 	case codec.TypeSet:
+		if m.Converted { // a hashtable for good, as in Redis
+			return big, nil
+		}
 		return small(c, key, m, configInt(c, "set-max-intset-entries", 512), compact, big, func(f, _ []byte) bool {
 			_, err := command.Int(f)
 			return err == nil

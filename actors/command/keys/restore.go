@@ -221,7 +221,7 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		_, err = rset.Add(s, v.Elems)
+		_, err = rset.Add(s, v.Elems, c.IntsetMax())
 		return err
 	case rdb.TypeHash:
 		h, err := rhash.Open(c.Tx, key, true)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/resp"
 )
 
 // Open returns key's set (nil if missing and not create).
@@ -21,9 +22,13 @@ func IsMember(s *store.Coll, m []byte) (bool, error) {
 	return ok, err
 }
 
-// Add inserts members and reports how many were new.
-func Add(s *store.Coll, members [][]byte) (int64, error) {
+// Add inserts members and reports how many were new. A set that gets a
+// member that is not an integer, or grows past intsetMax members
+// (set-max-intset-entries), is marked converted: Redis turns its intset
+// into a hashtable then, and keeps it one (OBJECT ENCODING).
+func Add(s *store.Coll, members [][]byte, intsetMax int64) (int64, error) {
 	var n int64
+	convert := false
 	for _, m := range members {
 		ok, err := IsMember(s, m)
 		if err != nil {
@@ -35,12 +40,19 @@ func Add(s *store.Coll, members [][]byte) (int64, error) {
 		if err := s.Put(m, nil); err != nil {
 			return 0, err
 		}
+		if !s.Converted() && !convert {
+			_, isInt := resp.ParseInt(m) // Redis's string2ll
+			convert = !isInt
+		}
 		n++
 	}
-	if n > 0 {
-		return n, s.Grow(n)
+	if n == 0 {
+		return 0, nil
 	}
-	return 0, nil
+	if !s.Converted() && (convert || s.Size()+n > intsetMax) {
+		s.Convert()
+	}
+	return n, s.Grow(n)
 }
 
 // Remove deletes members and reports how many were present.
