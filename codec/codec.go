@@ -44,9 +44,11 @@ const EncodingFieldTTL = 1
 // value Redis would have converted to its general representation, which
 // it keeps (OBJECT ENCODING) whatever the value holds later: an inline
 // string modified in place (APPEND, SETRANGE, SETBIT, BITFIELD, PFADD),
-// raw until it is set whole again; a set that held a non-integer member
-// or more than set-max-intset-entries, a hashtable for good. The layout
-// is encoding 0's.
+// raw until it is set whole again; a set, hash or sorted set that held a
+// member too long or too many members (set-max-intset-entries,
+// hash-max-listpack-*, zset-max-listpack-*), a hashtable or skiplist for
+// good. The layout is encoding 0's; for a hash it is a bit beside
+// EncodingFieldTTL's (3: both).
 const EncodingConverted = 2
 
 // StringChunk is the size of a chunked string's chunks. Part of the format:
@@ -185,14 +187,14 @@ func MetaLen(m Meta, payload []byte) int {
 // AppendMeta appends the encoding of m (and payload, for strings) to dst.
 func AppendMeta(dst []byte, m Meta, payload []byte) []byte {
 	enc := byte(EncodingVersion)
-	if m.Chunked && m.Type == TypeString {
+	switch {
+	case m.Type == TypeString && m.Chunked:
 		enc = EncodingChunked
-	}
-	if m.Converted && (m.Type == TypeString && !m.Chunked || m.Type == TypeSet) {
-		enc = EncodingConverted
-	}
-	if m.Type == TypeHash && m.FieldTTL != 0 {
+	case m.Type == TypeHash && m.FieldTTL != 0:
 		enc = EncodingFieldTTL
+	}
+	if m.Converted && (m.Type == TypeString && !m.Chunked || m.Type == TypeSet || m.Type == TypeHash || m.Type == TypeZSet) {
+		enc |= EncodingConverted
 	}
 	dst = append(dst, enc<<4|byte(m.Type))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(m.ExpireAt))
@@ -235,11 +237,14 @@ func DecodeMeta(v []byte) (Meta, []byte, error) {
 		ExpireAt: int64(binary.BigEndian.Uint64(v[1:9])),
 		Version:  binary.BigEndian.Uint64(v[9:17]),
 	}
-	switch enc := v[0] >> 4; {
-	case enc == EncodingChunked && m.Type == TypeString:
-		m.Chunked = true
-	case enc == EncodingConverted && (m.Type == TypeString || m.Type == TypeSet):
+	enc := v[0] >> 4
+	if enc&EncodingConverted != 0 && (m.Type == TypeString || m.Type == TypeSet || m.Type == TypeHash || m.Type == TypeZSet) {
 		m.Converted = true
+		enc &^= EncodingConverted
+	}
+	switch {
+	case enc == EncodingChunked && m.Type == TypeString && !m.Converted:
+		m.Chunked = true
 	case enc == EncodingFieldTTL && m.Type == TypeHash:
 		rest := v[metaFixed:]
 		if len(rest) != 16 {

@@ -23,6 +23,9 @@ func TestMetaRoundTrip(t *testing.T) {
 		{"chunked string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Size: 1 << 32, Chunked: true}, nil},
 		{"raw string", Meta{Type: TypeString, ExpireAt: 7, Version: 11, Converted: true}, []byte("1234")},
 		{"converted set", Meta{Type: TypeSet, Version: 8, Size: 3, Converted: true}, nil},
+		{"converted hash", Meta{Type: TypeHash, Version: 8, Size: 3, Converted: true}, nil},
+		{"converted zset", Meta{Type: TypeZSet, Version: 8, Size: 3, Converted: true}, nil},
+		{"converted hash with field TTLs", Meta{Type: TypeHash, Version: 12, Size: 5, FieldTTL: 1700000000999, Converted: true}, nil},
 		{"hash with field TTLs", Meta{Type: TypeHash, ExpireAt: 9, Version: 12, Size: 5, FieldTTL: 1700000000999}, nil},
 	}
 	for _, c := range cases {
@@ -59,6 +62,8 @@ func TestGolden(t *testing.T) {
 			"21" + "0000000000000000" + "000000000000000a" + "76"},
 		{"converted set meta", AppendMeta(nil, Meta{Type: TypeSet, Version: 1, Size: 2, Converted: true}, nil),
 			"24" + "0000000000000000" + "0000000000000001" + "0000000000000002"},
+		{"converted hash with field TTLs meta", AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 2, FieldTTL: 3, Converted: true}, nil),
+			"32" + "0000000000000000" + "0000000000000001" + "0000000000000002" + "0000000000000003"},
 		{"hash meta", AppendMeta(nil, Meta{Type: TypeHash, Version: 1, Size: 2}, nil),
 			"02" + "0000000000000000" + "0000000000000001" + "0000000000000002"},
 		{"list meta", AppendMeta(nil, Meta{Type: TypeList, Version: 1, Size: 1, Head: 5, Tail: 6}, nil),
@@ -215,7 +220,10 @@ func TestDecodeMetaRejectsCorrupt(t *testing.T) {
 		append([]byte{0x12}, make([]byte, 32)...),       // a zero field TTL is encoding 0
 		append([]byte{0x14}, make([]byte, 24)...),       // encoding 1 is for strings and hashes only
 		append([]byte{0x31}, make([]byte, 24)...),       // unknown encoding
-		append([]byte{0x22}, make([]byte, 24)...),       // encoding 2 is for strings and sets only
+		append([]byte{0x26}, make([]byte, 48)...),       // encoding 2 is not for streams
+		append([]byte{0x23}, make([]byte, 40)...),       // nor lists
+		append([]byte{0x31}, make([]byte, 24)...),       // a chunked string is raw already
+		append([]byte{0x32}, make([]byte, 24)...),       // a converted hash with field TTLs has its field TTL
 		append([]byte{0x07}, make([]byte, 16)...),       // unknown type
 		append([]byte{0x02}, make([]byte, 16)...),       // hash without size
 		append([]byte{0x03}, make([]byte, 16+8)...),     // list without head/tail

@@ -28,9 +28,10 @@
 //	             | length (8)                     (chunked strings)
 //	             flags = encoding << 4 | type; encoding 0, or 1 for
 //	             a string longer than StringInlineMax stored in chunks
-//	             or a hash whose fields may carry TTLs, or 2 for an
-//	             inline string modified in place (reported raw) or a
-//	             set converted from intset (reported hashtable)
+//	             or a hash whose fields may carry TTLs; bit 2 marks
+//	             an inline string modified in place (reported raw) or a
+//	             set, hash or sorted set Redis would have converted
+//	             (reported hashtable, skiplist): EncodingConverted
 //	list element sub-key field list index (8) -> element (ListField; the
 //	             meta's head and tail bound the live indexes)
 //	chunk        sub-key field chunk index (8) -> StringChunk bytes (the

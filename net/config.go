@@ -379,12 +379,16 @@ type runtimeConf struct {
 	// streamNodeEntries and streamNodeBytes are stream-node-max-entries
 	// and stream-node-max-bytes.
 	streamNodeEntries, streamNodeBytes atomic.Int64
-	// intsetMax is set-max-intset-entries.
-	intsetMax atomic.Int64
+	// The encoding limits (command.EncodingLimits).
+	intsetEntries, hashEntries, hashValue, zsetEntries, zsetValue atomic.Int64
 }
 
-// IntsetMax implements command.Config.
-func (vw configRole) IntsetMax() int64 { return vw.s.rt.intsetMax.Load() }
+// EncodingLimits implements command.Config.
+func (vw configRole) EncodingLimits() command.EncodingLimits {
+	rt := &vw.s.rt
+	return command.EncodingLimits{IntsetEntries: rt.intsetEntries.Load(), HashEntries: rt.hashEntries.Load(),
+		HashValue: rt.hashValue.Load(), ZSetEntries: rt.zsetEntries.Load(), ZSetValue: rt.zsetValue.Load()}
+}
 
 // StreamNodeLimits implements command.Config.
 func (vw configRole) StreamNodeLimits() (entries, bytes int64) {
@@ -457,6 +461,16 @@ func (s *Server) eviction(name string) func(value string) error {
 	}
 }
 
+// storeInt returns a live parameter's hook that stores its integer value
+// in a (the settings table has checked it).
+func storeInt(a *atomic.Int64) func(value string) error {
+	return func(value string) error {
+		n, _ := strconv.ParseInt(value, 10, 64)
+		a.Store(n)
+		return nil
+	}
+}
+
 // liveConfig returns how each parameter the settings table marks live
 // (settings.Live), tls-* aside, takes effect, by CONFIG name.
 func (s *Server) liveConfig() map[string]func(value string) error {
@@ -476,11 +490,11 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 			s.rt.streamNodeEntries.Store(n)
 			return nil
 		},
-		"set-max-intset-entries": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.intsetMax.Store(n)
-			return nil
-		},
+		"set-max-intset-entries":    storeInt(&s.rt.intsetEntries),
+		"hash-max-listpack-entries": storeInt(&s.rt.hashEntries),
+		"hash-max-listpack-value":   storeInt(&s.rt.hashValue),
+		"zset-max-listpack-entries": storeInt(&s.rt.zsetEntries),
+		"zset-max-listpack-value":   storeInt(&s.rt.zsetValue),
 		"stream-node-max-bytes": func(value string) error {
 			n, _ := strconv.ParseInt(value, 10, 64)
 			s.rt.streamNodeBytes.Store(n)
@@ -650,7 +664,8 @@ func (s *Server) initConfig() {
 	for _, name := range []string{"slowlog-log-slower-than", "slowlog-max-len", "tracking-table-max-keys",
 		"maxmemory-clients", "client-query-buffer-limit", "maxmemory-policy", "lfu-log-factor", "lfu-decay-time",
 		"replica-read-only", "replica-serve-stale-data", "min-replicas-to-write", "min-replicas-max-lag",
-		"stream-node-max-entries", "stream-node-max-bytes", "set-max-intset-entries"} {
+		"stream-node-max-entries", "stream-node-max-bytes", "set-max-intset-entries", "hash-max-listpack-entries",
+		"hash-max-listpack-value", "zset-max-listpack-entries", "zset-max-listpack-value"} {
 		_ = s.applyConfig(name, s.conf.values[name])
 	}
 }

@@ -237,8 +237,9 @@ type Config interface {
 	// StreamNodeLimits returns stream-node-max-entries and
 	// stream-node-max-bytes.
 	StreamNodeLimits() (entries, bytes int64)
-	// IntsetMax returns set-max-intset-entries.
-	IntsetMax() int64
+	// EncodingLimits returns the parameters past which Redis converts a
+	// small collection to its general encoding.
+	EncodingLimits() EncodingLimits
 }
 
 // Node is the node's storage, persistence, replication and lifecycle.

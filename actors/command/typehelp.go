@@ -10,12 +10,29 @@ func (c *Ctx) StreamNodeLimits() (entries, bytes int64) {
 	return c.Server.Config.StreamNodeLimits()
 }
 
-// IntsetMax is set-max-intset-entries (Redis's default without a server).
-func (c *Ctx) IntsetMax() int64 {
+// EncodingLimits are the parameters past which Redis converts a small
+// collection to its general encoding, which it then keeps (a member too
+// long, or too many): set-max-intset-entries, hash-max-listpack-entries
+// and -value, zset-max-listpack-entries and -value. rekv marks such a
+// collection converted (codec.EncodingConverted) for OBJECT ENCODING.
+type EncodingLimits struct {
+	IntsetEntries          int64
+	HashEntries, HashValue int64
+	ZSetEntries, ZSetValue int64
+}
+
+// DefaultEncodingLimits returns Redis 7.0's defaults.
+func DefaultEncodingLimits() EncodingLimits {
+	return EncodingLimits{IntsetEntries: 512, HashEntries: 512, HashValue: 64, ZSetEntries: 128, ZSetValue: 64}
+}
+
+// EncodingLimits returns the encoding limits in effect (Redis's defaults
+// without a server).
+func (c *Ctx) EncodingLimits() EncodingLimits {
 	if c.Server.Config == nil {
-		return 512
+		return DefaultEncodingLimits()
 	}
-	return c.Server.Config.IntsetMax()
+	return c.Server.Config.EncodingLimits()
 }
 
 // Ints replies vals: the one integer, or with array an array of them

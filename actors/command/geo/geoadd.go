@@ -63,7 +63,7 @@ func (g geoadd) Run(c *command.Ctx) error {
 	}
 	var added, changed int64
 	if ok || !g.xx {
-		batch := set.Batch()
+		batch := set.Batch(limits(c))
 		for i, m := range g.members {
 			old, exists, err := set.Score(m)
 			if err != nil {

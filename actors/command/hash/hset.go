@@ -27,7 +27,7 @@ func (h hset) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	added, err := rhash.Set(coll, h.pairs)
+	added, err := rhash.Set(coll, h.pairs, limits(c))
 	if err != nil {
 		return err
 	}

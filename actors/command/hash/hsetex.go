@@ -97,9 +97,9 @@ func (h hsetex) Run(c *command.Ctx) error {
 		}
 	}
 	if h.expire || h.keepTTL {
-		_, err = rhash.SetKeepTTL(coll, h.pairs)
+		_, err = rhash.SetKeepTTL(coll, h.pairs, limits(c))
 	} else {
-		_, err = rhash.Set(coll, h.pairs)
+		_, err = rhash.Set(coll, h.pairs, limits(c))
 	}
 	if err != nil {
 		return err

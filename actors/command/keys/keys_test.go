@@ -188,14 +188,18 @@ func TestObjectEncodingThresholds(t *testing.T) {
 			h.Do(fmt.Sprintf(cmd, i))
 		}
 	}
-	fill("hset h f%d v", 128)
+	fill("hset h f%d v", 512) // Redis 7.0's hash-max-listpack-entries
 	fill("sadd s %d", 512)
 	h.Run([]c{
 		{"object encoding h", "$8\r\nlistpack\r\n"},
 		{"object encoding s", "$6\r\nintset\r\n"},
-		{"hset h f128 v", ":1\r\n"},
+		{"hset h f512 v", ":1\r\n"},
 		{"sadd s 512", ":1\r\n"},
 		{"object encoding h", "$9\r\nhashtable\r\n"},
+		{"object encoding s", "$9\r\nhashtable\r\n"},
+		{"hdel h f512", ":1\r\n"},
+		{"srem s 512", ":1\r\n"},
+		{"object encoding h", "$9\r\nhashtable\r\n"}, // kept, as in Redis
 		{"object encoding s", "$9\r\nhashtable\r\n"},
 	})
 	const head = "*13\r\n+OBJECT <subcommand> "

@@ -17,17 +17,16 @@ import (
 // bounded clock) is at least as old as what the clock still remembers.
 //
 // rekv stores every type one way (codec), so ENCODING reports what Redis
-// 7.0 with its default thresholds would use for the value as it is now:
-// strings "int" (a canonical 64-bit integer), "embstr" (up to 44 bytes) or
-// "raw"; hashes and sorted sets "listpack" up to 128 entries of at most 64
-// bytes, else "hashtable" / "skiplist"; sets "intset" up to 512 integer
-// members, else "hashtable"; lists "quicklist"; streams "stream". As in
+// 7.0 would use for the value under the limits in effect
+// (command.EncodingLimits): strings "int" (a canonical 64-bit integer),
+// "embstr" (up to 44 bytes) or "raw"; hashes and sorted sets "listpack"
+// up to their entry and value limits, else "hashtable" / "skiplist"; sets
+// "intset" up to set-max-intset-entries integer members, else
+// "hashtable"; lists "quicklist"; streams "stream". As in
 // Redis (codec.EncodingConverted), a string modified in place (APPEND,
-// SETRANGE...) is "raw" until it is set whole again, and a set that once
-// held a non-integer or more than set-max-intset-entries members stays a
-// "hashtable". Redis also keeps a hash's or sorted set's encoding it has
-// outgrown (a hash that shrank stays a hashtable); rekv keeps no such
-// history for those.
+// SETRANGE...) is "raw" until it is set whole again, and a set, hash or
+// sorted set that once outgrew its limits stays "hashtable" or
+// "skiplist" when it shrinks.
 type objectCmd struct {
 	sub string
 	key []byte
@@ -131,21 +130,24 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		return "", rerr.ErrInternal
 	}
 	compact, big := enc[0], enc[1]
+	if m.Converted { // converted for good, as in Redis (codec.EncodingConverted)
+		return big, nil
+	}
+	// Not marked (or written before marks were kept): what the value
+	// holds under the limits now in effect.
+	lim := c.EncodingLimits()
 	switch m.Type {
 	case codec.TypeHash:
 		if m.FieldTTL != 0 {
 			compact = "listpackex" // Redis 7.4's small hash with field TTLs
 		}
-		entries, value := configInt(c, "hash-max-listpack-entries", 128), configInt(c, "hash-max-listpack-value", 64)
-		return small(c, key, m, entries, compact, big, func(f, v []byte) bool { return int64(len(f)) <= value && int64(len(v)) <= value })
+		return small(c, key, m, lim.HashEntries, compact, big, func(f, v []byte) bool {
+			return int64(len(f)) <= lim.HashValue && int64(len(v)) <= lim.HashValue
+		})
 	case codec.TypeZSet:
-		entries, value := configInt(c, "zset-max-listpack-entries", 128), configInt(c, "zset-max-listpack-value", 64)
-		return small(c, key, m, entries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= value })
+		return small(c, key, m, lim.ZSetEntries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= lim.ZSetValue })
 	case codec.TypeSet:
-		if m.Converted { // a hashtable for good, as in Redis
-			return big, nil
-		}
-		return small(c, key, m, configInt(c, "set-max-intset-entries", 512), compact, big, func(f, _ []byte) bool {
+		return small(c, key, m, lim.IntsetEntries, compact, big, func(f, _ []byte) bool {
 			_, err := command.Int(f)
 			return err == nil
 		})
@@ -154,9 +156,6 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 }
 
 // configInt reads the Redis parameter name, def when it is not a number.
-// The encodings follow the limits as they are now: rekv converts nothing,
-// so a collection grown past a limit that was raised since reads as
-// compact again, where Redis's stays converted.
 func configInt(c *command.Ctx, name string, def int64) int64 {
 	if c.Server.Config == nil { // table tests
 		return def

@@ -221,14 +221,14 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		_, err = rset.Add(s, v.Elems, c.IntsetMax())
+		_, err = rset.Add(s, v.Elems, c.EncodingLimits().IntsetEntries)
 		return err
 	case rdb.TypeHash:
 		h, err := rhash.Open(c.Tx, key, true)
 		if err != nil {
 			return err
 		}
-		if _, err = rhash.Set(h, v.Elems); err != nil {
+		if _, err = rhash.Set(h, v.Elems, rhash.Limits{Entries: c.EncodingLimits().HashEntries, Value: c.EncodingLimits().HashValue}); err != nil {
 			return err
 		}
 		// Field TTLs (Redis 7.4): one already past expires at once.
@@ -252,7 +252,7 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		batch := z.Batch()
+		batch := z.Batch(rzset.Limits{Entries: c.EncodingLimits().ZSetEntries, Value: c.EncodingLimits().ZSetValue})
 		for i, m := range v.Elems {
 			if _, err := batch.Set(m, v.Scores[i]); err != nil {
 				return err

@@ -130,7 +130,7 @@ func (a algebra) Run(c *command.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if _, err := rset.Add(dst, result, c.IntsetMax()); err != nil {
+		if _, err := rset.Add(dst, result, c.EncodingLimits().IntsetEntries); err != nil {
 			return err
 		}
 	}

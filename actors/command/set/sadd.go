@@ -18,7 +18,7 @@ func (s sadd) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	n, err := rset.Add(set, s.members, c.IntsetMax())
+	n, err := rset.Add(set, s.members, c.EncodingLimits().IntsetEntries)
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func (s smove) Run(c *command.Ctx) error {
 		c.W.Int(0)
 		return nil
 	}
-	if _, err := rset.Add(dst, [][]byte{s.member}, c.IntsetMax()); err != nil {
+	if _, err := rset.Add(dst, [][]byte{s.member}, c.EncodingLimits().IntsetEntries); err != nil {
 		return err
 	}
 	c.W.Int(1)

@@ -10,20 +10,43 @@ func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
 	return tx.Open(key, codec.TypeHash, create)
 }
 
+// Limits are hash-max-listpack-entries and hash-max-listpack-value: a
+// hash that gets a field or value longer than Value, or more than Entries
+// fields, is marked converted, as Redis turns its listpack into a
+// hashtable then, for good (OBJECT ENCODING).
+type Limits struct{ Entries, Value int64 }
+
 // Set writes field-value pairs (pairs: field, value, field, value...) and
 // returns how many fields were new, counted in the hash's size. A field
 // written loses its TTL, as in Redis.
-func Set(h *store.Coll, pairs [][]byte) (added int64, err error) {
-	return set(h, pairs, false)
+func Set(h *store.Coll, pairs [][]byte, lim Limits) (added int64, err error) {
+	return set(h, pairs, false, lim)
 }
 
 // SetKeepTTL is Set keeping the TTLs of the fields it overwrites (HSETEX
 // KEEPTTL).
-func SetKeepTTL(h *store.Coll, pairs [][]byte) (added int64, err error) {
-	return set(h, pairs, true)
+func SetKeepTTL(h *store.Coll, pairs [][]byte, lim Limits) (added int64, err error) {
+	return set(h, pairs, true, lim)
 }
 
-func set(h *store.Coll, pairs [][]byte, keepTTL bool) (added int64, err error) {
+// converts reports whether writing pairs (field, value...) to h, adding
+// added fields, converts it (see Limits).
+func converts(h *store.Coll, pairs [][]byte, added int64, lim Limits) bool {
+	if h.Converted() {
+		return false
+	}
+	if h.Size()+added > lim.Entries {
+		return true
+	}
+	for _, a := range pairs {
+		if int64(len(a)) > lim.Value {
+			return true
+		}
+	}
+	return false
+}
+
+func set(h *store.Coll, pairs [][]byte, keepTTL bool, lim Limits) (added int64, err error) {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		exists, err := h.Has(pairs[i])
 		if err != nil {
@@ -41,35 +64,47 @@ func set(h *store.Coll, pairs [][]byte, keepTTL bool) (added int64, err error) {
 			added++
 		}
 	}
-	if added > 0 {
-		return added, h.Grow(added)
+	return added, grow(h, pairs, added, lim)
+}
+
+// grow counts added new fields in h's size after pairs were written,
+// marking it converted when they convert it; its meta is written when
+// either changes.
+func grow(h *store.Coll, pairs [][]byte, added int64, lim Limits) error {
+	convert := converts(h, pairs, added, lim)
+	if convert {
+		h.Convert()
 	}
-	return 0, nil
+	if added == 0 && !convert {
+		return nil
+	}
+	return h.Grow(added)
 }
 
 // Write writes one field whose existence the caller just read (existed),
 // counting it when it is new: a read-modify-write (HINCRBY) saves the
 // second lookup Put would make.
-func Write(h *store.Coll, f, v []byte, existed bool) error {
+func Write(h *store.Coll, f, v []byte, existed bool, lim Limits) error {
 	if err := h.Put(f, v); err != nil {
 		return err
 	}
+	added := int64(1)
 	if existed {
-		return nil
+		added = 0
 	}
-	return h.Grow(1)
+	return grow(h, [][]byte{f, v}, added, lim)
 }
 
 // SetNX writes the field only if the hash lacks it, and reports whether
 // it did.
-func SetNX(h *store.Coll, f, v []byte) (bool, error) {
+func SetNX(h *store.Coll, f, v []byte, lim Limits) (bool, error) {
 	if exists, err := h.Has(f); err != nil || exists {
 		return false, err
 	}
 	if err := h.Put(f, v); err != nil {
 		return false, err
 	}
-	return true, h.Grow(1)
+	return true, grow(h, [][]byte{f, v}, 1, lim)
 }
 
 // Delete removes fields and returns how many existed; a hash left empty

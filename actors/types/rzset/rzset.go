@@ -41,23 +41,33 @@ func (z ZSet) IndexKey(score float64, member []byte) []byte {
 	return append(p, member...)
 }
 
+// Limits are zset-max-listpack-entries and zset-max-listpack-value: a
+// sorted set that gets a new member longer than Value, or more than
+// Entries members, is marked converted, as Redis turns its listpack into
+// a skiplist then, for good (OBJECT ENCODING).
+type Limits struct{ Entries, Value int64 }
+
 // Batch sets members' scores and keeps the set's size: Set writes one
 // member, Close adds the new ones to the size, once for the batch (a
-// ZADD of thousands of members writes its meta once). A batch not closed
-// leaves the size wrong: every batch ends with Close.
+// ZADD of thousands of members writes its meta once), and marks the set
+// converted when they convert it (Limits). A batch not closed leaves the
+// size wrong: every batch ends with Close.
 type Batch struct {
-	z     ZSet
-	added int64
+	z       ZSet
+	lim     Limits
+	added   int64
+	convert bool // a new member longer than lim.Value
 }
 
 // Batch starts a batch of writes.
-func (z ZSet) Batch() *Batch { return &Batch{z: z} }
+func (z ZSet) Batch(lim Limits) *Batch { return &Batch{z: z, lim: lim} }
 
 // Set sets member's score and reports whether the member is new.
 func (b *Batch) Set(member []byte, score float64) (bool, error) {
 	isNew, err := b.z.setScore(member, score)
 	if isNew {
 		b.added++
+		b.convert = b.convert || int64(len(member)) > b.lim.Value
 	}
 	return isNew, err
 }
@@ -70,12 +80,16 @@ func (b *Batch) Close() (int64, error) {
 	if n == 0 {
 		return 0, nil
 	}
+	if !b.z.Converted() && (b.convert || b.z.Size()+n > b.lim.Entries) {
+		b.z.Convert()
+	}
+	b.convert = false
 	return n, b.z.Grow(n)
 }
 
 // SetAll sets every entry's score and returns how many members were new.
-func (z ZSet) SetAll(es []Entry) (int64, error) {
-	b := z.Batch()
+func (z ZSet) SetAll(es []Entry, lim Limits) (int64, error) {
+	b := z.Batch(lim)
 	for _, e := range es {
 		if _, err := b.Set(e.Member, e.Score); err != nil {
 			return 0, err

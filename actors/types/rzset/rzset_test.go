@@ -24,7 +24,8 @@ func TestScoresRanksAndRanges(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	batch := z.Batch()
+	lim := rzset.Limits{Entries: 128, Value: 64}
+	batch := z.Batch(lim)
 	for _, e := range []rzset.Entry{{Member: []byte("b"), Score: 2}, {Member: []byte("a"), Score: 1},
 		{Member: []byte("c"), Score: 2}, {Member: []byte("n"), Score: math.Inf(-1)}, {Member: []byte("d"), Score: math.Copysign(0, -1)}} {
 		isNew, err := batch.Set(e.Member, e.Score)
@@ -41,7 +42,7 @@ func TestScoresRanksAndRanges(t *testing.T) {
 	if n, err := batch.Close(); n != 5 || err != nil || z.Size() != 5 {
 		t.Fatalf("Close = %d %v, size %d; want 5 and 5", n, err, z.Size())
 	}
-	if n, err := z.SetAll([]rzset.Entry{{Member: []byte("a"), Score: 3}, {Member: []byte("e"), Score: 9}}); n != 1 || err != nil || z.Size() != 6 {
+	if n, err := z.SetAll([]rzset.Entry{{Member: []byte("a"), Score: 3}, {Member: []byte("e"), Score: 9}}, lim); n != 1 || err != nil || z.Size() != 6 {
 		t.Fatalf("SetAll = %d %v, size %d; want 1 and 6", n, err, z.Size())
 	}
 	if n, err := z.RemoveMembers([][]byte{[]byte("e")}); n != 1 || err != nil || z.Size() != 5 {
@@ -115,5 +116,52 @@ func TestMissingKeyReadsEmpty(t *testing.T) {
 func TestDecodeScoreRejectsBadValues(t *testing.T) {
 	if _, err := rzset.DecodeScore([]byte{1, 2, 3}); err == nil {
 		t.Error("a 3-byte score decoded")
+	}
+}
+
+// TestConverts: a sorted set is marked converted (Redis's listpack turned
+// skiplist) by a new member too long or by more members than the limit,
+// not by a long member's score changing, and stays so.
+func TestConverts(t *testing.T) {
+	st := storetest.New(t)
+	tx := st.Begin()
+	lim := rzset.Limits{Entries: 2, Value: 3}
+	es := func(ms ...string) []rzset.Entry {
+		var out []rzset.Entry
+		for i, m := range ms {
+			out = append(out, rzset.Entry{Member: []byte(m), Score: float64(i)})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		adds    [][]rzset.Entry
+		convert bool
+	}{
+		{"small", [][]rzset.Entry{es("a", "b"), es("a", "b")}, false},
+		{"too many", [][]rzset.Entry{es("a", "b"), es("c")}, true},
+		{"long member", [][]rzset.Entry{es("abcd")}, true},
+	} {
+		z, _, err := rzset.Open(tx, []byte(tc.name), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range tc.adds {
+			if _, err := z.SetAll(a, lim); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if z.Converted() != tc.convert {
+			t.Errorf("%s: converted %v, want %v", tc.name, z.Converted(), tc.convert)
+		}
+	}
+	z, _, _ := rzset.Open(tx, []byte("too many"), false)
+	if _, err := z.RemoveMembers([][]byte{[]byte("a"), []byte("b")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Commit(tx)
+	tx = st.Begin()
+	if z, ok, _ := rzset.Open(tx, []byte("too many"), false); !ok || !z.Converted() {
+		t.Error("a set shrunk below the limit is no longer marked converted")
 	}
 }
