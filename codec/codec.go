@@ -51,6 +51,13 @@ const EncodingFieldTTL = 1
 // EncodingFieldTTL's (3: both).
 const EncodingConverted = 2
 
+// ListpackLimits are the limits of a small hash or sorted set
+// (hash-max-listpack-entries and -value, zset-max-listpack-entries and
+// -value): one that gets an entry longer than Value, or more than Entries
+// entries, is marked EncodingConverted, as Redis turns its listpack into
+// a hashtable or skiplist then.
+type ListpackLimits struct{ Entries, Value int64 }
+
 // StringChunk is the size of a chunked string's chunks. Part of the format:
 // never change it.
 const StringChunk = 8192

@@ -386,8 +386,9 @@ type runtimeConf struct {
 // EncodingLimits implements command.Config.
 func (vw configRole) EncodingLimits() command.EncodingLimits {
 	rt := &vw.s.rt
-	return command.EncodingLimits{IntsetEntries: rt.intsetEntries.Load(), HashEntries: rt.hashEntries.Load(),
-		HashValue: rt.hashValue.Load(), ZSetEntries: rt.zsetEntries.Load(), ZSetValue: rt.zsetValue.Load()}
+	return command.EncodingLimits{IntsetEntries: rt.intsetEntries.Load(),
+		Hash: command.ListpackLimits{Entries: rt.hashEntries.Load(), Value: rt.hashValue.Load()},
+		ZSet: command.ListpackLimits{Entries: rt.zsetEntries.Load(), Value: rt.zsetValue.Load()}}
 }
 
 // StreamNodeLimits implements command.Config.

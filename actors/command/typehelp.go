@@ -1,5 +1,7 @@
 package command
 
+import "github.com/rekv/rekv/codec"
+
 // StreamNodeLimits returns stream-node-max-entries and
 // stream-node-max-bytes: Redis's defaults where there is no server (a
 // replica's applier, the GC, a command table test).
@@ -16,14 +18,18 @@ func (c *Ctx) StreamNodeLimits() (entries, bytes int64) {
 // and -value, zset-max-listpack-entries and -value. rekv marks such a
 // collection converted (codec.EncodingConverted) for OBJECT ENCODING.
 type EncodingLimits struct {
-	IntsetEntries          int64
-	HashEntries, HashValue int64
-	ZSetEntries, ZSetValue int64
+	IntsetEntries int64
+	Hash, ZSet    ListpackLimits
 }
+
+// ListpackLimits is codec's, for the layers that do not see the codec
+// (the network front fills EncodingLimits).
+type ListpackLimits = codec.ListpackLimits
 
 // DefaultEncodingLimits returns Redis 7.0's defaults.
 func DefaultEncodingLimits() EncodingLimits {
-	return EncodingLimits{IntsetEntries: 512, HashEntries: 512, HashValue: 64, ZSetEntries: 128, ZSetValue: 64}
+	return EncodingLimits{IntsetEntries: 512, Hash: ListpackLimits{Entries: 512, Value: 64},
+		ZSet: ListpackLimits{Entries: 128, Value: 64}}
 }
 
 // EncodingLimits returns the encoding limits in effect (Redis's defaults

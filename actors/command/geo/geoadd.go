@@ -63,7 +63,7 @@ func (g geoadd) Run(c *command.Ctx) error {
 	}
 	var added, changed int64
 	if ok || !g.xx {
-		batch := set.Batch(limits(c))
+		batch := set.Batch(c.EncodingLimits().ZSet)
 		for i, m := range g.members {
 			old, exists, err := set.Score(m)
 			if err != nil {

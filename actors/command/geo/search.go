@@ -268,7 +268,7 @@ func storeFound(c *command.Ctx, dst []byte, found []point, byDist bool) error {
 		if err != nil {
 			return err
 		}
-		batch := set.Batch(limits(c))
+		batch := set.Batch(c.EncodingLimits().ZSet)
 		for _, p := range found {
 			score := p.score
 			if byDist {

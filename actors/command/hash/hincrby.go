@@ -44,7 +44,7 @@ func (h hincrBy) Run(c *command.Ctx) error {
 		return rerr.ErrOverflow
 	}
 	n := cur + h.by
-	if err := rhash.Write(coll, h.field, strconv.AppendInt(nil, n, 10), exists, limits(c)); err != nil {
+	if err := rhash.Write(coll, h.field, strconv.AppendInt(nil, n, 10), exists, c.EncodingLimits().Hash); err != nil {
 		return err
 	}
 	c.W.Int(n)

@@ -44,7 +44,7 @@ func (h hincrByFloat) Run(c *command.Ctx) error {
 		return rerr.ErrNaNOrInfinity
 	}
 	out := n.Format()
-	if err := rhash.Write(coll, h.field, out, exists, limits(c)); err != nil {
+	if err := rhash.Write(coll, h.field, out, exists, c.EncodingLimits().Hash); err != nil {
 		return err
 	}
 	c.Effect([]byte("HSET"), h.key, h.field, out) // the result: no rounding on a replica

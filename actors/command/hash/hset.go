@@ -27,7 +27,7 @@ func (h hset) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	added, err := rhash.Set(coll, h.pairs, limits(c))
+	added, err := rhash.Set(coll, h.pairs, c.EncodingLimits().Hash)
 	if err != nil {
 		return err
 	}

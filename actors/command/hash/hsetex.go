@@ -97,9 +97,9 @@ func (h hsetex) Run(c *command.Ctx) error {
 		}
 	}
 	if h.expire || h.keepTTL {
-		_, err = rhash.SetKeepTTL(coll, h.pairs, limits(c))
+		_, err = rhash.SetKeepTTL(coll, h.pairs, c.EncodingLimits().Hash)
 	} else {
-		_, err = rhash.Set(coll, h.pairs, limits(c))
+		_, err = rhash.Set(coll, h.pairs, c.EncodingLimits().Hash)
 	}
 	if err != nil {
 		return err

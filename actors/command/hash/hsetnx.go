@@ -17,7 +17,7 @@ func (h hsetNX) Run(c *command.Ctx) error {
 	if err != nil {
 		return err
 	}
-	set, err := rhash.SetNX(coll, h.field, h.val, limits(c))
+	set, err := rhash.SetNX(coll, h.field, h.val, c.EncodingLimits().Hash)
 	if err != nil {
 		return err
 	}

@@ -141,11 +141,11 @@ func encoding(c *command.Ctx, key []byte, m codec.Meta) (string, error) {
 		if m.FieldTTL != 0 {
 			compact = "listpackex" // Redis 7.4's small hash with field TTLs
 		}
-		return small(c, key, m, lim.HashEntries, compact, big, func(f, v []byte) bool {
-			return int64(len(f)) <= lim.HashValue && int64(len(v)) <= lim.HashValue
+		return small(c, key, m, lim.Hash.Entries, compact, big, func(f, v []byte) bool {
+			return int64(len(f)) <= lim.Hash.Value && int64(len(v)) <= lim.Hash.Value
 		})
 	case codec.TypeZSet:
-		return small(c, key, m, lim.ZSetEntries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= lim.ZSetValue })
+		return small(c, key, m, lim.ZSet.Entries, compact, big, func(f, _ []byte) bool { return int64(len(f)) <= lim.ZSet.Value })
 	case codec.TypeSet:
 		return small(c, key, m, lim.IntsetEntries, compact, big, func(f, _ []byte) bool {
 			_, err := command.Int(f)

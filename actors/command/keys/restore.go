@@ -228,7 +228,7 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		if _, err = rhash.Set(h, v.Elems, rhash.Limits{Entries: c.EncodingLimits().HashEntries, Value: c.EncodingLimits().HashValue}); err != nil {
+		if _, err = rhash.Set(h, v.Elems, c.EncodingLimits().Hash); err != nil {
 			return err
 		}
 		// Field TTLs (Redis 7.4): one already past expires at once.
@@ -252,7 +252,7 @@ func restoreCollection(c *command.Ctx, key []byte, v rdb.Value) error {
 		if err != nil {
 			return err
 		}
-		batch := z.Batch(rzset.Limits{Entries: c.EncodingLimits().ZSetEntries, Value: c.EncodingLimits().ZSetValue})
+		batch := z.Batch(c.EncodingLimits().ZSet)
 		for i, m := range v.Elems {
 			if _, err := batch.Set(m, v.Scores[i]); err != nil {
 				return err

@@ -69,7 +69,7 @@ func (z zadd) Run(c *command.Ctx) error {
 	var last float64
 	done := false
 	if exists || !z.xx {
-		batch := set.Batch(limits(c))
+		batch := set.Batch(c.EncodingLimits().ZSet)
 		for _, e := range z.entries {
 			cur, had, err := set.Score(e.Member)
 			if err != nil {

@@ -45,6 +45,6 @@ func storeResult(c *command.Ctx, dst []byte, es []rzset.Entry) error {
 	if err != nil {
 		return err
 	}
-	_, err = set.SetAll(es, limits(c))
+	_, err = set.SetAll(es, c.EncodingLimits().ZSet)
 	return err
 }

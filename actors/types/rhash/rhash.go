@@ -10,28 +10,22 @@ func Open(tx *store.Tx, key []byte, create bool) (*store.Coll, error) {
 	return tx.Open(key, codec.TypeHash, create)
 }
 
-// Limits are hash-max-listpack-entries and hash-max-listpack-value: a
-// hash that gets a field or value longer than Value, or more than Entries
-// fields, is marked converted, as Redis turns its listpack into a
-// hashtable then, for good (OBJECT ENCODING).
-type Limits struct{ Entries, Value int64 }
-
 // Set writes field-value pairs (pairs: field, value, field, value...) and
 // returns how many fields were new, counted in the hash's size. A field
 // written loses its TTL, as in Redis.
-func Set(h *store.Coll, pairs [][]byte, lim Limits) (added int64, err error) {
+func Set(h *store.Coll, pairs [][]byte, lim codec.ListpackLimits) (added int64, err error) {
 	return set(h, pairs, false, lim)
 }
 
 // SetKeepTTL is Set keeping the TTLs of the fields it overwrites (HSETEX
 // KEEPTTL).
-func SetKeepTTL(h *store.Coll, pairs [][]byte, lim Limits) (added int64, err error) {
+func SetKeepTTL(h *store.Coll, pairs [][]byte, lim codec.ListpackLimits) (added int64, err error) {
 	return set(h, pairs, true, lim)
 }
 
 // converts reports whether writing pairs (field, value...) to h, adding
-// added fields, converts it (see Limits).
-func converts(h *store.Coll, pairs [][]byte, added int64, lim Limits) bool {
+// added fields, converts it (see codec.ListpackLimits: a field or value counts as an entry).
+func converts(h *store.Coll, pairs [][]byte, added int64, lim codec.ListpackLimits) bool {
 	if h.Converted() {
 		return false
 	}
@@ -46,7 +40,7 @@ func converts(h *store.Coll, pairs [][]byte, added int64, lim Limits) bool {
 	return false
 }
 
-func set(h *store.Coll, pairs [][]byte, keepTTL bool, lim Limits) (added int64, err error) {
+func set(h *store.Coll, pairs [][]byte, keepTTL bool, lim codec.ListpackLimits) (added int64, err error) {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		exists, err := h.Has(pairs[i])
 		if err != nil {
@@ -70,7 +64,7 @@ func set(h *store.Coll, pairs [][]byte, keepTTL bool, lim Limits) (added int64, 
 // grow counts added new fields in h's size after pairs were written,
 // marking it converted when they convert it; its meta is written when
 // either changes.
-func grow(h *store.Coll, pairs [][]byte, added int64, lim Limits) error {
+func grow(h *store.Coll, pairs [][]byte, added int64, lim codec.ListpackLimits) error {
 	convert := converts(h, pairs, added, lim)
 	if convert {
 		h.Convert()
@@ -84,7 +78,7 @@ func grow(h *store.Coll, pairs [][]byte, added int64, lim Limits) error {
 // Write writes one field whose existence the caller just read (existed),
 // counting it when it is new: a read-modify-write (HINCRBY) saves the
 // second lookup Put would make.
-func Write(h *store.Coll, f, v []byte, existed bool, lim Limits) error {
+func Write(h *store.Coll, f, v []byte, existed bool, lim codec.ListpackLimits) error {
 	if err := h.Put(f, v); err != nil {
 		return err
 	}
@@ -97,7 +91,7 @@ func Write(h *store.Coll, f, v []byte, existed bool, lim Limits) error {
 
 // SetNX writes the field only if the hash lacks it, and reports whether
 // it did.
-func SetNX(h *store.Coll, f, v []byte, lim Limits) (bool, error) {
+func SetNX(h *store.Coll, f, v []byte, lim codec.ListpackLimits) (bool, error) {
 	if exists, err := h.Has(f); err != nil || exists {
 		return false, err
 	}

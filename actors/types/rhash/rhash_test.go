@@ -6,6 +6,7 @@ import (
 	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/actors/store/storetest"
 	"github.com/rekv/rekv/actors/types/rhash"
+	"github.com/rekv/rekv/codec"
 )
 
 func b(s ...string) [][]byte {
@@ -24,7 +25,7 @@ func TestCountsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lim := rhash.Limits{Entries: 512, Value: 64}
+	lim := codec.ListpackLimits{Entries: 512, Value: 64}
 	steps := []struct {
 		name string
 		do   func() (int64, error)
@@ -77,7 +78,7 @@ func boolN(ok bool) int64 {
 // refused HSETNX), or by more fields than the limit, and stays so.
 func TestConverts(t *testing.T) {
 	tx := storetest.New(t).Begin()
-	lim := rhash.Limits{Entries: 2, Value: 3}
+	lim := codec.ListpackLimits{Entries: 2, Value: 3}
 	for _, tc := range []struct {
 		name    string
 		do      func(h *store.Coll) error

@@ -41,26 +41,21 @@ func (z ZSet) IndexKey(score float64, member []byte) []byte {
 	return append(p, member...)
 }
 
-// Limits are zset-max-listpack-entries and zset-max-listpack-value: a
-// sorted set that gets a new member longer than Value, or more than
-// Entries members, is marked converted, as Redis turns its listpack into
-// a skiplist then, for good (OBJECT ENCODING).
-type Limits struct{ Entries, Value int64 }
-
 // Batch sets members' scores and keeps the set's size: Set writes one
 // member, Close adds the new ones to the size, once for the batch (a
 // ZADD of thousands of members writes its meta once), and marks the set
-// converted when they convert it (Limits). A batch not closed leaves the
+// converted when they convert it (codec.ListpackLimits: a new member
+// counts). A batch not closed leaves the
 // size wrong: every batch ends with Close.
 type Batch struct {
 	z       ZSet
-	lim     Limits
+	lim     codec.ListpackLimits
 	added   int64
 	convert bool // a new member longer than lim.Value
 }
 
 // Batch starts a batch of writes.
-func (z ZSet) Batch(lim Limits) *Batch { return &Batch{z: z, lim: lim} }
+func (z ZSet) Batch(lim codec.ListpackLimits) *Batch { return &Batch{z: z, lim: lim} }
 
 // Set sets member's score and reports whether the member is new.
 func (b *Batch) Set(member []byte, score float64) (bool, error) {
@@ -88,7 +83,7 @@ func (b *Batch) Close() (int64, error) {
 }
 
 // SetAll sets every entry's score and returns how many members were new.
-func (z ZSet) SetAll(es []Entry, lim Limits) (int64, error) {
+func (z ZSet) SetAll(es []Entry, lim codec.ListpackLimits) (int64, error) {
 	b := z.Batch(lim)
 	for _, e := range es {
 		if _, err := b.Set(e.Member, e.Score); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rekv/rekv/actors/store/storetest"
 	"github.com/rekv/rekv/actors/types/rzset"
+	"github.com/rekv/rekv/codec"
 )
 
 func members(es []rzset.Entry) string {
@@ -24,7 +25,7 @@ func TestScoresRanksAndRanges(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	lim := rzset.Limits{Entries: 128, Value: 64}
+	lim := codec.ListpackLimits{Entries: 128, Value: 64}
 	batch := z.Batch(lim)
 	for _, e := range []rzset.Entry{{Member: []byte("b"), Score: 2}, {Member: []byte("a"), Score: 1},
 		{Member: []byte("c"), Score: 2}, {Member: []byte("n"), Score: math.Inf(-1)}, {Member: []byte("d"), Score: math.Copysign(0, -1)}} {
@@ -125,7 +126,7 @@ func TestDecodeScoreRejectsBadValues(t *testing.T) {
 func TestConverts(t *testing.T) {
 	st := storetest.New(t)
 	tx := st.Begin()
-	lim := rzset.Limits{Entries: 2, Value: 3}
+	lim := codec.ListpackLimits{Entries: 2, Value: 3}
 	es := func(ms ...string) []rzset.Entry {
 		var out []rzset.Entry
 		for i, m := range ms {
