@@ -481,36 +481,16 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 			s.notify.Store(uint32(n))
 			return nil
 		},
-		"busy-reply-threshold": func(value string) error {
-			ms, _ := strconv.ParseInt(value, 10, 64)
-			s.busyMs.Store(ms)
-			return nil
-		},
-		"stream-node-max-entries": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.streamNodeEntries.Store(n)
-			return nil
-		},
+		"busy-reply-threshold":      storeInt(&s.busyMs),
+		"stream-node-max-entries":   storeInt(&s.rt.streamNodeEntries),
+		"stream-node-max-bytes":     storeInt(&s.rt.streamNodeBytes),
 		"set-max-intset-entries":    storeInt(&s.rt.intsetEntries),
 		"hash-max-listpack-entries": storeInt(&s.rt.hashEntries),
 		"hash-max-listpack-value":   storeInt(&s.rt.hashValue),
 		"zset-max-listpack-entries": storeInt(&s.rt.zsetEntries),
 		"zset-max-listpack-value":   storeInt(&s.rt.zsetValue),
-		"stream-node-max-bytes": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.streamNodeBytes.Store(n)
-			return nil
-		},
-		"slowlog-log-slower-than": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.slowThreshold.Store(n)
-			return nil
-		},
-		"latency-monitor-threshold": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.latencyThreshold.Store(n)
-			return nil
-		},
+		"slowlog-log-slower-than":   storeInt(&s.rt.slowThreshold),
+		"latency-monitor-threshold": storeInt(&s.rt.latencyThreshold),
 		"slowlog-max-len": func(value string) error {
 			n, _ := strconv.ParseInt(value, 10, 64)
 			s.slowLog.SetMax(int(min(n, 1<<20)))
@@ -577,11 +557,7 @@ func (s *Server) liveConfig() map[string]func(value string) error {
 			s.setClientsLimit(value)
 			return nil
 		},
-		"client-query-buffer-limit": func(value string) error {
-			n, _ := strconv.ParseInt(value, 10, 64)
-			s.rt.queryLimit.Store(n)
-			return nil
-		},
+		"client-query-buffer-limit": storeInt(&s.rt.queryLimit),
 		"tracking-table-max-keys": func(value string) error {
 			n, _ := strconv.ParseInt(value, 10, 64)
 			s.tracking.SetMaxKeys(n)
