@@ -64,8 +64,9 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 func (c *Coll) Size() int64 { return int64(c.meta.Size) - int64(len(c.expired)) }
 
 // Converted reports whether the collection is marked converted
-// (codec.EncodingConverted: a set Redis would hold as a hashtable);
-// Convert marks it, stored with the next change of its size.
+// (codec.EncodingConverted: a set, hash or sorted set Redis would hold as
+// a hashtable or skiplist); Convert marks it, stored with the next write
+// of its meta (Grow).
 func (c *Coll) Converted() bool { return c.meta.Converted }
 
 // Convert marks the collection converted (see Converted).
