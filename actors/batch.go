@@ -74,6 +74,9 @@ type group struct {
 	// a new one starts when it is full (the replies in the old one stay
 	// valid until their clients wrote them), so it outlives recycling.
 	arena []byte
+	// ctx is the Ctx its commands run with, one after the other
+	// (Call.Ctx).
+	ctx command.Ctx
 }
 
 // Reply arenas: replies shorter than arenaReply share one of arenaSize.
@@ -240,7 +243,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	t0 := g.t0.Add(time.Since(g.t0))
 	tx.SetNow(t0.UnixMilli())
 	call := e.callOf(req, purge)
-	call.Stats, call.TrackRead = &g.nested, trackRead
+	call.Stats, call.TrackRead, call.Ctx = &g.nested, trackRead, &g.ctx
 	req.failed = false
 	err := e.rt.Step(tx, w, call)
 	req.took, req.failed = time.Since(t0), req.failed || err != nil || errorReply(w.Bytes()) // reported at the commit
@@ -343,7 +346,7 @@ func (s *shard) recycle(g *group) {
 	clear(g.errs)
 	g.tx.Release(&s.spareTx)
 	g.reqs, g.outs, g.errs, g.marks = g.reqs[:0], g.outs[:0], g.errs[:0], g.marks[:0]
-	g.tx, g.bytes = nil, 0
+	g.tx, g.bytes, g.ctx = nil, 0, command.Ctx{}
 	s.spare = g
 }
 

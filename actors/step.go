@@ -64,6 +64,10 @@ type Call struct {
 	// DB is a connection command's database (StepConn); a storage
 	// command's is its transaction's.
 	DB int
+	// Ctx, when set, is where Step builds the command's Ctx instead of
+	// allocating one: a group's, reused command after command (no
+	// command keeps its Ctx past its Run).
+	Ctx *command.Ctx
 }
 
 // Step runs one command in tx and writes its reply to w. It is the one path
@@ -108,7 +112,11 @@ func (rt *Runtime) StepConn(w *resp.Writer, call Call) (err error) {
 // without one (tx nil) for a connection command, whose time is now and
 // whose database is the connection's (call.DB).
 func (rt *Runtime) ctx(tx *store.Tx, w *resp.Writer, call Call) *command.Ctx {
-	c := &command.Ctx{W: w, Tx: tx, Client: call.Client, Server: &rt.Server, Registry: rt.Registry, Log: rt.Log,
+	c := call.Ctx
+	if c == nil {
+		c = new(command.Ctx)
+	}
+	*c = command.Ctx{W: w, Tx: tx, Client: call.Client, Server: &rt.Server, Registry: rt.Registry, Log: rt.Log,
 		Cursors: rt.Cursors, PurgeCaches: call.Purge, Holds: call.Holds, User: call.User, ClientInfo: call.ClientInfo,
 		Nester: rt, NoTouch: call.NoTouch, Stats: call.Stats, TrackRead: call.TrackRead, InScript: call.InScript, OnLoop: call.OnLoop,
 		Waits: call.Waits, Failed: call.Failed}

@@ -36,6 +36,9 @@ type MetaCache struct {
 	// lists holds windows of list elements (nil: none, EnableLists).
 	members *memberCache
 	lists   *listCache
+	// gen moves with every change of an entry's state (put, remove,
+	// Purge), so a look-up kept since (Tx.last) knows it still holds.
+	gen uint64
 }
 
 // metaEntry is a meta cache entry: the key's state, packed (pack and
@@ -159,6 +162,7 @@ func (c *MetaCache) Purge() {
 	if c.Disabled() {
 		return
 	}
+	c.gen++
 	c.metas.purge()
 	c.edges.Purge()
 	if c.members != nil {
@@ -186,6 +190,7 @@ func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
 // put stores v as mk's entry and returns its slot hint. hint is one that
 // lookup or put returned for mk earlier (0: none); a stale one is ignored.
 func (c *MetaCache) put(mk string, v cached, hint int32) int32 {
+	c.gen++
 	if i := c.metas.find(mk, hint); i >= 0 {
 		c.metas.hit(i).val.set(v)
 		return int32(i) + 1
@@ -197,6 +202,7 @@ func (c *MetaCache) put(mk string, v cached, hint int32) int32 {
 
 // remove forgets mk's entry; the sweep takes its slot when it gets there.
 func (c *MetaCache) remove(mk string) {
+	c.gen++
 	if i := c.metas.find(mk, 0); i >= 0 {
 		c.metas.removeAt(i)
 	}

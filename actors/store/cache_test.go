@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rekv/rekv/codec"
+	"github.com/rekv/rekv/drivers/badger"
 )
 
 func metaOf(v uint64) cached {
@@ -222,4 +223,49 @@ func TestMetaEntryPacking(t *testing.T) {
 	if n := cap(big.metas.slots); n != 1000 {
 		t.Fatalf("slots capacity %d, want the size, 1000", n)
 	}
+}
+
+// TestTxLastLookupFollowsCache: a transaction serves a key's second
+// look-up from the entry it found first (Tx.last) only while the cache
+// is unchanged; a change of the cache since (here other transactions'
+// commits, and a purge) is seen, as a look-up in the cache sees it.
+func TestTxLastLookupFollowsCache(t *testing.T) {
+	d, err := badger.Open(badger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := NewMetaCache(16)
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	set := func(v string) {
+		w, err := env.Begin(true, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetString([]byte("k"), []byte(v), 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("one")
+	r, err := env.Begin(false, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Rollback()
+	want := func(step, v string) {
+		t.Helper()
+		got, ok, err := r.GetString([]byte("k"))
+		if err != nil || !ok || string(got) != v {
+			t.Fatalf("%s: GET = %q %v %v, want %q", step, got, ok, err, v)
+		}
+	}
+	want("first", "one")
+	want("again", "one")
+	set("two") // committed into the cache the reader's look-up reads
+	want("after a commit", "two")
+	c.Purge() // the next look-up reads the store, whose lazy transaction starts then
+	want("after a purge", "two")
 }

@@ -322,6 +322,23 @@ func (t *Tx) setChunked(key []byte, mk string, old record, val []byte, expireAt 
 	return t.write(key, mk, old, m, nil)
 }
 
+// PeekString is GetString without reading a chunked (big) string: for
+// one it returns its meta and a nil val, for the caller to read piece by
+// piece (OpenString). One look-up either way.
+func (t *Tx) PeekString(key []byte) (val []byte, m codec.Meta, ok bool, err error) {
+	_, r, err := t.raw(key, true)
+	if err != nil || !t.live(r) {
+		return nil, codec.Meta{}, false, err
+	}
+	if r.meta.Type != codec.TypeString {
+		return nil, codec.Meta{}, false, rerr.ErrWrongType
+	}
+	if r.meta.Chunked {
+		return nil, r.meta, true, nil
+	}
+	return r.payload, r.meta, true, nil
+}
+
 // GetString returns the string at key; ok is false if the key does not
 // exist; the error is rerr.ErrWrongType for another type.
 func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {

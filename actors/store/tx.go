@@ -62,6 +62,34 @@ type Tx struct {
 	// (prewrite.go).
 	prewrites  []prewritten
 	preWriteOK bool // Env.PreWrite
+	// last is the meta cache entry raw found last, served again without
+	// the cache's map (a command's look-ups of one key, the keyspace
+	// count's after a read) while the cache is unchanged (lastLookup).
+	last lastLookup
+}
+
+// lastLookup is a meta cache hit kept by Tx.raw, true while the cache's
+// generation (MetaCache.gen: every put, remove and purge moves it) is the
+// one it was read at.
+type lastLookup struct {
+	c    *MetaCache
+	gen  uint64
+	mk   string
+	e    cached
+	hint int32
+}
+
+// cachedEntry looks up the meta key in t.kbuf in c, or in t.last when it
+// holds that key of c, unchanged since.
+func (t *Tx) cachedEntry(c *MetaCache) (string, cached, int32, bool) {
+	if l := &t.last; l.c == c && l.gen == c.gen && l.mk == string(t.kbuf) {
+		return l.mk, l.e, l.hint, true
+	}
+	mk, e, hint, ok := c.lookup(t.kbuf)
+	if ok {
+		t.last = lastLookup{c: c, gen: c.gen, mk: mk, e: e, hint: hint}
+	}
+	return mk, e, hint, ok
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -378,7 +406,7 @@ func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
 		c = nil
 	}
 	if c != nil {
-		ck, e, hint, ok := c.lookup(t.kbuf)
+		ck, e, hint, ok := t.cachedEntry(c)
 		if ok && mk == "" {
 			mk = ck
 		}

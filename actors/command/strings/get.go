@@ -2,33 +2,32 @@ package strings
 
 import (
 	"github.com/rekv/rekv/actors/command"
-	"github.com/rekv/rekv/codec"
 )
 
 // GET key. A chunked (big) string goes from its chunks straight into the
 // reply, which is sized once: no copy of the whole value in between.
-type get struct{ key []byte }
+// It holds its key by a pointer into the command line, one word: an
+// interface holds that without an allocation per GET.
+type get struct{ key *[]byte }
 
-func parseGet(args [][]byte) (command.Runner, error) { return get{key: args[1]}, nil }
+func parseGet(args [][]byte) (command.Runner, error) { return get{key: &args[1]}, nil }
 
 func (g get) Run(c *command.Ctx) error {
-	if m, ok, err := c.Tx.Meta(g.key); err != nil {
+	key := *g.key
+	v, m, ok, err := c.Tx.PeekString(key)
+	switch {
+	case err != nil:
 		return err
-	} else if ok && m.Type == codec.TypeString && m.Chunked {
+	case !ok:
+		c.W.Null()
+	case m.Chunked:
 		if c.OnLoop && m.Size > command.LoopReplyMax {
 			return &command.NotOnLoop{Reply: int64(m.Size)}
 		}
-		return bulkChunked(c, g.key)
+		return bulkChunked(c, key)
+	default:
+		c.W.Bulk(v)
 	}
-	v, ok, err := c.Tx.GetString(g.key)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		c.W.Null()
-		return nil
-	}
-	c.W.Bulk(v)
 	return nil
 }
 
