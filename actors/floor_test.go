@@ -12,6 +12,8 @@ import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/command/hash"
 	"github.com/rekv/rekv/actors/command/keys"
+	"github.com/rekv/rekv/actors/command/list"
+	"github.com/rekv/rekv/actors/command/set"
 	"github.com/rekv/rekv/actors/command/strings"
 	"github.com/rekv/rekv/actors/command/zset"
 	"github.com/rekv/rekv/codec"
@@ -134,15 +136,20 @@ func BenchmarkEngine(b *testing.B) {
 		"zadd": func(i int) [][]byte {
 			return [][]byte{[]byte("zadd"), fmt.Appendf(nil, "z:%d", i%floorKeys), fmt.Append(nil, i), []byte("m")}
 		},
+		// One list and one set, as redis-benchmark's LPUSH and SADD.
+		"lpush": func(i int) [][]byte { return [][]byte{[]byte("lpush"), []byte("mylist"), []byte("xxx")} },
+		"sadd": func(i int) [][]byte {
+			return [][]byte{[]byte("sadd"), []byte("myset"), fmt.Appendf(nil, "element:%d", i%100_000)}
+		},
 	}
-	for _, name := range []string{"get", "set", "incr", "hset", "zadd"} {
+	for _, name := range []string{"get", "set", "incr", "hset", "zadd", "lpush", "sadd"} {
 		line := lines[name]
 		b.Run(name, func(b *testing.B) {
 			bdb, err := badger.Open(badger.Options{InMemory: true})
 			if err != nil {
 				b.Fatal(err)
 			}
-			reg := command.NewRegistry(strings.Commands(), keys.Commands(), hash.Commands(), zset.Commands())
+			reg := command.NewRegistry(strings.Commands(), keys.Commands(), hash.Commands(), zset.Commands(), list.Commands(), set.Commands())
 			e, err := New(Options{Shards: 1, MetaCacheSize: 100000, ScanCursors: 10}, bdb, reg, command.Server{},
 				slog.New(slog.NewTextHandler(io.Discard, nil)))
 			if err != nil {

@@ -325,7 +325,12 @@ func appendKeyed(dst []byte, prefix byte, db Slot, key []byte, version uint64) [
 
 // SubKeyPrefix returns the prefix shared by every sub-key of one key version.
 func SubKeyPrefix(db Slot, key []byte, version uint64) []byte {
-	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixData, db, key, version)
+	return AppendSubKeyPrefix(make([]byte, 0, 14+len(key)), db, key, version)
+}
+
+// AppendSubKeyPrefix appends SubKeyPrefix(db, key, version) to dst.
+func AppendSubKeyPrefix(dst []byte, db Slot, key []byte, version uint64) []byte {
+	return appendKeyed(dst, PrefixData, db, key, version)
 }
 
 // AppendSubKey appends the sub-key of field under (db, key, version) to dst.

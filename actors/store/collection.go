@@ -17,6 +17,13 @@ type Coll struct {
 	meta   codec.Meta
 	live   bool   // the meta is stored and live
 	prefix []byte // sub-key prefix of the version; nil until it exists
+	// pbuf holds the first prefix a collection gets when its key is
+	// short (one allocation less per command); a later version's prefix
+	// gets its own array, since a caller may still hold the first.
+	pbuf [48]byte
+	// sprefix is ScorePrefix's, for version spVersion.
+	sprefix   []byte
+	spVersion uint64
 	// expired holds the fields of a hash that a read-only transaction
 	// hides: expired, not yet deleted (fieldttl.go). Nil: none.
 	expired map[string]struct{}
@@ -35,7 +42,7 @@ func (t *Tx) Open(key []byte, typ codec.Type, create bool) (*Coll, error) {
 			return nil, rerr.ErrWrongType
 		}
 		c := &Coll{t: t, key: key, mk: mk, meta: r.meta, live: true}
-		c.prefix = codec.SubKeyPrefix(t.slot, key, r.meta.Version)
+		c.prefix = codec.AppendSubKeyPrefix(c.pbuf[:0], t.slot, key, r.meta.Version)
 		if c.meta.FieldTTL == 0 {
 			return c, nil
 		}
@@ -80,9 +87,29 @@ func (c *Coll) SubKey(field []byte) []byte {
 	return append(append(make([]byte, 0, len(c.prefix)+len(field)), c.prefix...), field...)
 }
 
-// ScorePrefix returns the prefix of this version's zset score index.
+// scratchKey builds field's sub-key in the transaction's scratch buffer,
+// for a driver call that copies it (drivers.Txn's Set and Delete; the
+// member and list caches copy what they keep of it too).
+func (c *Coll) scratchKey(field []byte) []byte {
+	c.t.skbuf = append(append(c.t.skbuf[:0], c.prefix...), field...)
+	return c.t.skbuf
+}
+
+// ScorePrefix returns the prefix of this version's zset score index,
+// built once per version. Callers must not write into it; an append
+// gets a new array (its capacity is its length).
 func (c *Coll) ScorePrefix() []byte {
-	return codec.ScoreKeyPrefix(c.t.slot, c.key, c.meta.Version)
+	if c.sprefix == nil || c.spVersion != c.meta.Version {
+		p := codec.ScoreKeyPrefix(c.t.slot, c.key, c.meta.Version)
+		c.sprefix, c.spVersion = p[:len(p):len(p)], c.meta.Version
+	}
+	return c.sprefix
+}
+
+// ScoreKey returns the score index key of member at score, in one
+// allocation.
+func (c *Coll) ScoreKey(score float64, member []byte) []byte {
+	return codec.AppendScoreKey(make([]byte, 0, 24+len(c.key)+len(member)), c.t.slot, c.key, c.meta.Version, score, member)
 }
 
 // ensure gives a collection that does not exist yet its version.
@@ -95,7 +122,7 @@ func (c *Coll) ensure() error {
 		return err
 	}
 	c.meta.Version = v
-	c.prefix = codec.SubKeyPrefix(c.t.slot, c.key, v)
+	c.prefix = codec.AppendSubKeyPrefix(c.pbuf[:0], c.t.slot, c.key, v)
 	return nil
 }
 
@@ -133,7 +160,7 @@ func (c *Coll) Put(field, val []byte) error {
 	c.DropEdges(c.prefix)
 	c.t.touch(c.key)
 	c.t.writing = c
-	err := c.t.txn.Set(c.SubKey(field), val)
+	err := c.t.txn.Set(c.scratchKey(field), val)
 	c.t.writing = nil
 	return err
 }
@@ -149,7 +176,7 @@ func (c *Coll) Remove(field []byte) error {
 	}
 	c.t.touch(c.key)
 	c.t.writing = c
-	err := c.t.txn.Delete(c.SubKey(field))
+	err := c.t.txn.Delete(c.scratchKey(field))
 	c.t.writing = nil
 	return err
 }

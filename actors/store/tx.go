@@ -27,6 +27,7 @@ type Tx struct {
 	minVer  uint64 // the db's flush marker: lower versions are dead
 	seen    seenKeys
 	kbuf    []byte // scratch for meta keys looked up in seen
+	skbuf   []byte // scratch for sub-keys handed to a copying Set or Delete
 	dirty   []string
 	records map[int]DBRecord // database records written, published on commit
 	// jr records what the transaction did for those who act on it after

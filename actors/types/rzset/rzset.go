@@ -35,11 +35,7 @@ func (z ZSet) Score(member []byte) (float64, bool, error) {
 	return s, err == nil, err
 }
 
-func (z ZSet) IndexKey(score float64, member []byte) []byte {
-	p := z.ScorePrefix()
-	p = binary.BigEndian.AppendUint64(p, codec.EncodeScore(score))
-	return append(p, member...)
-}
+func (z ZSet) IndexKey(score float64, member []byte) []byte { return z.ScoreKey(score, member) }
 
 // Batch sets members' scores and keeps the set's size: Set writes one
 // member, Close adds the new ones to the size, once for the batch (a
