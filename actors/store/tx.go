@@ -28,8 +28,12 @@ type Tx struct {
 	seen    seenKeys
 	kbuf    []byte // scratch for meta keys looked up in seen
 	skbuf   []byte // scratch for sub-keys handed to a copying Set or Delete
-	dirty   []string
-	records map[int]DBRecord // database records written, published on commit
+	// metaBlock holds the encoded metas the transaction hands to the
+	// driver to keep (SetOwned) back to back: one allocation for many
+	// writes. It is only appended to; a new one starts when it is full.
+	metaBlock []byte
+	dirty     []string
+	records   map[int]DBRecord // database records written, published on commit
 	// jr records what the transaction did for those who act on it after
 	// the commit (journal.go).
 	jr      Journal
@@ -67,30 +71,6 @@ type Tx struct {
 	// the cache's map (a command's look-ups of one key, the keyspace
 	// count's after a read) while the cache is unchanged (lastLookup).
 	last lastLookup
-}
-
-// lastLookup is a meta cache hit kept by Tx.raw, true while the cache's
-// generation (MetaCache.gen: every put, remove and purge moves it) is the
-// one it was read at.
-type lastLookup struct {
-	c    *MetaCache
-	gen  uint64
-	mk   string
-	e    cached
-	hint int32
-}
-
-// cachedEntry looks up the meta key in t.kbuf in c, or in t.last when it
-// holds that key of c, unchanged since.
-func (t *Tx) cachedEntry(c *MetaCache) (string, cached, int32, bool) {
-	if l := &t.last; l.c == c && l.gen == c.gen && l.mk == string(t.kbuf) {
-		return l.mk, l.e, l.hint, true
-	}
-	mk, e, hint, ok := c.lookup(t.kbuf)
-	if ok {
-		t.last = lastLookup{c: c, gen: c.gen, mk: mk, e: e, hint: hint}
-	}
-	return mk, e, hint, ok
 }
 
 // Env is what transactions share: the store, the shards' caches and the
@@ -660,7 +640,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		}
 	}
 	// The encoded meta is this call's own: the transaction may keep it.
-	if err := drivers.SetOwned(t.txn, bytesOf(mk), codec.AppendMeta(make([]byte, 0, codec.MetaLen(m, payload)), m, payload)); err != nil {
+	if err := drivers.SetOwned(t.txn, bytesOf(mk), t.encodeMeta(m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)

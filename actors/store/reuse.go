@@ -1,0 +1,50 @@
+package store
+
+import "github.com/rekv/rekv/codec"
+
+// What a transaction keeps to spare the meta cache's map a look-up, and
+// the heap an allocation, per command.
+
+// lastLookup is a meta cache hit kept by Tx.raw, true while the cache's
+// generation (MetaCache.gen: every put, remove and purge moves it) is the
+// one it was read at.
+type lastLookup struct {
+	c    *MetaCache
+	gen  uint64
+	mk   string
+	e    cached
+	hint int32
+}
+
+// cachedEntry looks up the meta key in t.kbuf in c, or in t.last when it
+// holds that key of c, unchanged since.
+func (t *Tx) cachedEntry(c *MetaCache) (string, cached, int32, bool) {
+	if l := &t.last; l.c == c && l.gen == c.gen && l.mk == string(t.kbuf) {
+		return l.mk, l.e, l.hint, true
+	}
+	mk, e, hint, ok := c.lookup(t.kbuf)
+	if ok {
+		t.last = lastLookup{c: c, gen: c.gen, mk: mk, e: e, hint: hint}
+	}
+	return mk, e, hint, ok
+}
+
+// metaBlockSize is the size of a Tx.metaBlock; a meta longer than a
+// quarter of it gets an allocation of its own.
+const metaBlockSize = 4 << 10
+
+// encodeMeta returns m and payload encoded (codec.AppendMeta) in bytes
+// the driver may keep: carved from t.metaBlock, capped so no later
+// encoding writes into them.
+func (t *Tx) encodeMeta(m codec.Meta, payload []byte) []byte {
+	n := codec.MetaLen(m, payload)
+	if n > metaBlockSize/4 {
+		return codec.AppendMeta(make([]byte, 0, n), m, payload)
+	}
+	if cap(t.metaBlock)-len(t.metaBlock) < n {
+		t.metaBlock = make([]byte, 0, metaBlockSize)
+	}
+	from := len(t.metaBlock)
+	t.metaBlock = codec.AppendMeta(t.metaBlock, m, payload)
+	return t.metaBlock[from:len(t.metaBlock):len(t.metaBlock)]
+}
