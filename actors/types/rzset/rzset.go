@@ -35,8 +35,6 @@ func (z ZSet) Score(member []byte) (float64, bool, error) {
 	return s, err == nil, err
 }
 
-func (z ZSet) IndexKey(score float64, member []byte) []byte { return z.ScoreKey(score, member) }
-
 // Batch sets members' scores and keeps the set's size: Set writes one
 // member, Close adds the new ones to the size, once for the batch (a
 // ZADD of thousands of members writes its meta once), and marks the set
@@ -103,7 +101,7 @@ func (z ZSet) setScore(member []byte, score float64) (bool, error) {
 		if old == score {
 			return false, nil
 		}
-		if err := z.DeleteRaw(z.IndexKey(old, member)); err != nil {
+		if err := z.DeleteRaw(z.ScoreKey(old, member)); err != nil {
 			return false, err
 		}
 	}
@@ -113,7 +111,7 @@ func (z ZSet) setScore(member []byte, score float64) (bool, error) {
 	if !exists {
 		z.Signal() // clients blocked in BZPOPMIN and friends are served after the commit
 	}
-	return !exists, z.SetRaw(z.ScorePrefix(), z.IndexKey(score, member), nil)
+	return !exists, z.SetRaw(z.ScorePrefix(), z.ScoreKey(score, member), nil)
 }
 
 // remove deletes members and reports how many existed, updating the size.
@@ -130,7 +128,7 @@ func (z ZSet) RemoveMembers(members [][]byte) (int64, error) {
 		if err := z.Remove(m); err != nil {
 			return 0, err
 		}
-		if err := z.DeleteRaw(z.IndexKey(s, m)); err != nil {
+		if err := z.DeleteRaw(z.ScoreKey(s, m)); err != nil {
 			return 0, err
 		}
 		n++
@@ -380,7 +378,7 @@ func (z ZSet) byLexInScoreOrder(min, max LexBound, rev bool, offset, count int64
 // index up to the member.
 func (z ZSet) Rank(member []byte, s float64, rev bool) (int64, error) {
 	var rank int64
-	target := z.IndexKey(s, member)
+	target := z.ScoreKey(s, member)
 	err := z.ScanEdge(z.ScorePrefix(), rev, func(k, _ []byte) (bool, error) {
 		if string(k) == string(target) {
 			return false, nil
