@@ -342,20 +342,13 @@ func (t *Tx) PeekString(key []byte) (val []byte, m codec.Meta, ok bool, err erro
 // GetString returns the string at key; ok is false if the key does not
 // exist; the error is rerr.ErrWrongType for another type.
 func (t *Tx) GetString(key []byte) (val []byte, ok bool, err error) {
-	// One look-up: raw loads a payload only for an inline string.
-	_, r, err := t.raw(key, true)
-	if err != nil || !t.live(r) {
-		return nil, false, err
+	v, m, ok, err := t.PeekString(key)
+	if err != nil || !ok || !m.Chunked {
+		return v, ok, err
 	}
-	if r.meta.Type != codec.TypeString {
-		return nil, false, rerr.ErrWrongType
-	}
-	if r.meta.Chunked {
-		s := &Str{t: t, key: key, meta: r.meta, exists: true}
-		v, err := s.Value()
-		return v, err == nil, err
-	}
-	return r.payload, true, nil
+	s := &Str{t: t, key: key, meta: m, exists: true}
+	v, err = s.Value()
+	return v, err == nil, err
 }
 
 // SetString stores val at key with expiry expireAt (0 for none), replacing
