@@ -160,6 +160,10 @@ func (b *Builder) handleBlock() {
 
 	doCompress := b.opts.Compression != options.None
 	for item := range b.blockChan {
+		// A yield per block (see badger's yielder): the workers hand
+		// blocks to each other without blocking, and held the P for
+		// 10 ms at a time.
+		runtime.Gosched()
 		// Extract the block.
 		blockBuf := item.data[:item.end]
 		// Compress the block.
