@@ -289,6 +289,22 @@ func (lf *logFile) encodeEntry(buf *bytes.Buffer, e *Entry, offset uint32) (int,
 		userMeta:  e.UserMeta,
 	}
 
+	if !lf.encryptionEnabled() {
+		// Patched for rekv: without encryption the entry goes straight
+		// into buf and its checksum is taken over what was written. A
+		// hash and an io.MultiWriter were allocated for each record, and
+		// the header escaped through the writer's interface.
+		var hdr [maxHeaderSize]byte
+		sz := h.Encode(hdr[:])
+		start := buf.Len()
+		buf.Write(hdr[:sz])
+		buf.Write(e.Key)
+		buf.Write(e.Value)
+		var crcBuf [crc32.Size]byte
+		binary.BigEndian.PutUint32(crcBuf[:], crc32.Checksum(buf.Bytes()[start:], y.CastagnoliCrcTable))
+		buf.Write(crcBuf[:])
+		return sz + len(e.Key) + len(e.Value) + len(crcBuf), nil
+	}
 	hash := crc32.New(y.CastagnoliCrcTable)
 	writer := io.MultiWriter(buf, hash)
 

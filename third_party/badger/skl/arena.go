@@ -41,6 +41,13 @@ func (s *Arena) size() int64 {
 	return int64(s.n.Load())
 }
 
+// tooSmall fails the process: a put went past the arena's end. It is
+// called only then (patched for rekv): y.AssertTruef's arguments were
+// boxed on every put, three heap allocations for each record written.
+func (s *Arena) tooSmall(toWrite, total uint32) {
+	y.AssertTruef(false, "Arena too small, toWrite:%d newTotal:%d limit:%d", toWrite, total, len(s.buf))
+}
+
 // putNode allocates a node in the arena. The node is aligned on a pointer-sized
 // boundary. The arena offset of the node is returned.
 func (s *Arena) putNode(height int) uint32 {
@@ -51,9 +58,9 @@ func (s *Arena) putNode(height int) uint32 {
 	// Pad the allocation with enough bytes to ensure pointer alignment.
 	l := uint32(MaxNodeSize - unusedSize + nodeAlign)
 	n := s.n.Add(l)
-	y.AssertTruef(int(n) <= len(s.buf),
-		"Arena too small, toWrite:%d newTotal:%d limit:%d",
-		l, n, len(s.buf))
+	if int(n) > len(s.buf) {
+		s.tooSmall(l, n)
+	}
 
 	// Return the aligned offset.
 	m := (n - l + uint32(nodeAlign)) & ^uint32(nodeAlign)
@@ -67,9 +74,9 @@ func (s *Arena) putNode(height int) uint32 {
 func (s *Arena) putVal(v y.ValueStruct) uint32 {
 	l := v.EncodedSize()
 	n := s.n.Add(l)
-	y.AssertTruef(int(n) <= len(s.buf),
-		"Arena too small, toWrite:%d newTotal:%d limit:%d",
-		l, n, len(s.buf))
+	if int(n) > len(s.buf) {
+		s.tooSmall(l, n)
+	}
 	m := n - l
 	v.Encode(s.buf[m:])
 	return m
@@ -78,9 +85,9 @@ func (s *Arena) putVal(v y.ValueStruct) uint32 {
 func (s *Arena) putKey(key []byte) uint32 {
 	l := uint32(len(key))
 	n := s.n.Add(l)
-	y.AssertTruef(int(n) <= len(s.buf),
-		"Arena too small, toWrite:%d newTotal:%d limit:%d",
-		l, n, len(s.buf))
+	if int(n) > len(s.buf) {
+		s.tooSmall(l, n)
+	}
 	// m is the offset where you should write.
 	// n = new len - key len give you the offset at which you should write.
 	m := n - l
