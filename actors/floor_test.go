@@ -164,7 +164,10 @@ func BenchmarkEngine(b *testing.B) {
 				b.Fatal(err)
 			}
 			reg := command.NewRegistry(strings.Commands(), keys.Commands(), hash.Commands(), zset.Commands(), list.Commands(), set.Commands())
-			e, err := New(Options{Shards: 1, MetaCacheSize: 100000, ScanCursors: 10}, bdb, reg, command.Server{},
+			// The caches as the server has them by default (but the meta
+			// cache, sized to the keys): HSET and ZADD find their member
+			// in the member cache, LPUSH its list's window.
+			e, err := New(Options{Shards: 1, MetaCacheSize: 100000, MemberCacheSize: 1 << 20, ListCacheBytes: 64 << 20, ScanCursors: 10}, bdb, reg, command.Server{},
 				slog.New(slog.NewTextHandler(io.Discard, nil)))
 			if err != nil {
 				b.Fatal(err)
