@@ -8,6 +8,7 @@ package badger
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dgraph-io/badger/v4/y"
 	"github.com/dgraph-io/ristretto/v2/z"
@@ -388,10 +390,15 @@ func (txn *Txn) modify(e *Entry) error {
 	// If a duplicate entry was inserted in managed mode, move it to the duplicate writes slice.
 	// Add the entry to duplicateWrites only if both the entries have different versions. For
 	// same versions, we will overwrite the existing entry.
-	if oldEntry, ok := txn.pendingWrites[string(e.Key)]; ok && oldEntry.version != e.version {
+	//
+	// Patched for rekv: the map's key shares e.Key's bytes, which the
+	// caller may not modify until the transaction ends (Set's contract):
+	// string(e.Key) allocated a copy for each entry.
+	key := unsafe.String(unsafe.SliceData(e.Key), len(e.Key))
+	if oldEntry, ok := txn.pendingWrites[key]; ok && oldEntry.version != e.version {
 		txn.duplicateWrites = append(txn.duplicateWrites, oldEntry)
 	}
-	txn.pendingWrites[string(e.Key)] = e
+	txn.pendingWrites[key] = e
 	return nil
 }
 
@@ -533,12 +540,14 @@ func (txn *Txn) commitAndSend() (func() error, error) {
 	}
 
 	keepTogether := true
+	keyBytes := 0
 	setVersion := func(e *Entry) {
 		if e.version == 0 {
 			e.version = commitTs
 		} else {
 			keepTogether = false
 		}
+		keyBytes += len(e.Key) + 8
 	}
 	for _, e := range txn.pendingWrites {
 		setVersion(e)
@@ -550,11 +559,17 @@ func (txn *Txn) commitAndSend() (func() error, error) {
 	}
 
 	entries := make([]*Entry, 0, len(txn.pendingWrites)+len(txn.duplicateWrites)+1)
+	// Patched for rekv: the versioned keys share one allocation (y.KeyWithTs
+	// made one per entry). The memtable and the log copy them.
+	keys := make([]byte, 0, keyBytes)
 
 	processEntry := func(e *Entry) {
 		// Suffix the keys with commit ts, so the key versions are sorted in
 		// descending order of commit timestamp.
-		e.Key = y.KeyWithTs(e.Key, e.version)
+		start := len(keys)
+		keys = append(keys, e.Key...)
+		keys = binary.BigEndian.AppendUint64(keys, math.MaxUint64-e.version)
+		e.Key = keys[start:len(keys):len(keys)]
 		// Add bitTxn only if these entries are part of a transaction. We
 		// support SetEntryAt(..) in managed mode which means a single
 		// transaction can have entries with different timestamps. If entries
