@@ -13,6 +13,9 @@ type set struct {
 }
 
 func parseSet(args [][]byte) (command.Runner, error) {
+	if len(args) == 3 {
+		return setPlain{kv: (*[2][]byte)(args[1:])}, nil
+	}
 	o, err := parseExtended(args[3:], true, "set")
 	if err != nil {
 		return nil, err
@@ -68,4 +71,17 @@ func (s set) replyOld(c *command.Ctx, old []byte, found, done bool) {
 	default:
 		c.W.OK()
 	}
+}
+
+// setPlain is SET key value without options. It holds its key and value
+// by one pointer into the command line: an interface holds that without
+// an allocation per SET, where set (its options beside) takes one.
+type setPlain struct{ kv *[2][]byte }
+
+func (s setPlain) Run(c *command.Ctx) error {
+	if err := c.Tx.SetString(s.kv[0], s.kv[1], 0); err != nil {
+		return err
+	}
+	c.W.OK()
+	return nil
 }
