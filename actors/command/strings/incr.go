@@ -9,9 +9,17 @@ import (
 	"github.com/rekv/rekv/resp"
 )
 
-// INCR key, DECR key: INCRBY and DECRBY by one.
-func parseIncr(args [][]byte) (command.Runner, error) { return incrBy{key: args[1], by: 1}, nil }
-func parseDecr(args [][]byte) (command.Runner, error) { return incrBy{key: args[1], by: -1}, nil }
+// INCR key, DECR key: INCRBY and DECRBY by one. Their runners hold the
+// key through one pointer into the command line, as GET's does: an
+// interface holds that without an allocation per command.
+func parseIncr(args [][]byte) (command.Runner, error) { return incr{key: &args[1]}, nil }
+func parseDecr(args [][]byte) (command.Runner, error) { return decr{key: &args[1]}, nil }
+
+type incr struct{ key *[]byte }
+type decr struct{ key *[]byte }
+
+func (in incr) Run(c *command.Ctx) error { return incrBy{key: *in.key, by: 1}.Run(c) }
+func (de decr) Run(c *command.Ctx) error { return incrBy{key: *de.key, by: -1}.Run(c) }
 
 // incrBy adds by to the integer at key, keeping its TTL.
 type incrBy struct {
