@@ -43,7 +43,7 @@ func (s *Arena) size() int64 {
 
 // tooSmall fails the process: a put went past the arena's end. It is
 // called only then (patched for rekv): y.AssertTruef's arguments were
-// boxed on every put, three heap allocations for each record written.
+// boxed on every put, five heap allocations for each record written.
 func (s *Arena) tooSmall(toWrite, total uint32) {
 	y.AssertTruef(false, "Arena too small, toWrite:%d newTotal:%d limit:%d", toWrite, total, len(s.buf))
 }
