@@ -85,7 +85,9 @@ type Runtime struct {
 	// do not stay resident until Go's next collection, which may be
 	// minutes away on an idle server. Also waits for half the live heap
 	// to be allocated, so a big heap is not collected more often than
-	// Go would. 0 disables; default 64.
+	// Go would. Three follow-ups, two seconds apart while it stays quiet,
+	// return what the burst's work let go of after it (node/idle.go). 0
+	// disables; default 64.
 	IdleReleaseMiB int64 `koanf:"idle_release_mib"`
 }
 

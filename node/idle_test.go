@@ -25,7 +25,18 @@ func TestIdleReleaseCheck(t *testing.T) {
 		{"burst below the threshold", []step{{50, 10, false}, {50, 10, false}}},
 		{"quiet is under a sixteenth", []step{{100, 10, false}, {104, 10, false}, {107, 10, true}}},
 		{"half the live heap first", []step{{100, 400, false}, {100, 400, false}, {250, 400, false}, {250, 400, true}}},
-		{"counted again after a release", []step{{100, 10, false}, {100, 10, true}, {150, 10, false}, {150, 10, false}, {180, 10, false}, {180, 10, true}}},
+		{"counted again after a release", []step{{100, 10, false}, {100, 10, true}, {150, 10, false}, {150, 10, true}, // a follow-up
+			{150, 10, false}, {150, 10, true}, {150, 10, false}, {150, 10, true}, // the last two
+			{180, 10, false}, {180, 10, true}}},
+		{"three follow-ups, two checks apart", []step{{100, 10, false}, {100, 10, true},
+			{100, 10, false}, {100, 10, true}, {100, 10, false}, {100, 10, true}, {100, 10, false}, {100, 10, true},
+			{100, 10, false}, {100, 10, false}, {100, 10, false}, {100, 10, false}}},
+		{"a follow-up waits for a quiet check", []step{{100, 10, false}, {100, 10, true},
+			{100, 10, false}, {120, 10, false}, {140, 10, false}, {141, 10, true}}},
+		{"a new release starts the follow-ups again", []step{{100, 10, false}, {100, 10, true},
+			{100, 10, false}, {100, 10, true}, {200, 10, false}, {200, 10, true}, // released for the new burst
+			{200, 10, false}, {200, 10, true}, {200, 10, false}, {200, 10, true}, {200, 10, false}, {200, 10, true},
+			{200, 10, false}, {200, 10, false}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,8 +50,8 @@ func TestIdleReleaseCheck(t *testing.T) {
 	}
 }
 
-// TestRunIdleRelease: the loop releases once after a burst goes quiet
-// and stops when told.
+// TestRunIdleRelease: the loop releases once after a burst goes quiet,
+// then follows up followUps times, and stops when told.
 func TestRunIdleRelease(t *testing.T) {
 	var allocs atomic.Uint64
 	reads := make(chan struct{}, 100)
@@ -77,9 +88,18 @@ func TestRunIdleRelease(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no release after a burst went quiet")
 	}
+	for i := 0; i < followUps; i++ {
+		select {
+		case <-released:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("follow-up %d of %d did not come", i+1, followUps)
+		}
+	}
+	select {
+	case <-released:
+		t.Fatal("more releases for one burst than the first and its follow-ups")
+	case <-time.After(50 * time.Millisecond):
+	}
 	close(done)
 	<-finished
-	if n := len(released); n != 0 {
-		t.Fatalf("%d more releases for one burst", n)
-	}
 }
