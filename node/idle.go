@@ -22,7 +22,7 @@ import (
 // seen, and nothing allocates on an idle server to bring one. Badger's
 // compactions run on after a load from buffers it pools, without
 // allocating, and the pool drops them a second or two after its last
-// compaction: when the release came first, 250-350 MiB of them stayed
+// compaction: when the release came first, 250-290 MiB of them stayed
 // resident (RSS 470-550 MiB instead of 197 MiB after compare.sh's load
 // sequence in four runs of five, 2026-11-30).
 type idleRelease struct {
