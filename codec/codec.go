@@ -340,7 +340,12 @@ func AppendSubKey(dst []byte, db Slot, key []byte, version uint64, field []byte)
 
 // ScoreKeyPrefix returns the prefix of one zset version's score index.
 func ScoreKeyPrefix(db Slot, key []byte, version uint64) []byte {
-	return appendKeyed(make([]byte, 0, 14+len(key)), PrefixScore, db, key, version)
+	return AppendScoreKeyPrefix(make([]byte, 0, 14+len(key)), db, key, version)
+}
+
+// AppendScoreKeyPrefix appends ScoreKeyPrefix's prefix to dst.
+func AppendScoreKeyPrefix(dst []byte, db Slot, key []byte, version uint64) []byte {
+	return appendKeyed(dst, PrefixScore, db, key, version)
 }
 
 // AppendScoreKey appends the score-index key of (score, member) to dst.

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"encoding/binary"
+	"math"
+
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers"
@@ -21,9 +24,13 @@ type Coll struct {
 	// short (one allocation less per command); a later version's prefix
 	// gets its own array, since a caller may still hold the first.
 	pbuf [48]byte
-	// sprefix is ScorePrefix's, for version spVersion.
+	// sprefix is ScorePrefix's, for version spVersion; spbuf holds the
+	// first one when the key is short, as pbuf does.
 	sprefix   []byte
 	spVersion uint64
+	spbuf     [48]byte
+	// vbuf holds the value ScoreValue returns.
+	vbuf [8]byte
 	// expired holds the fields of a hash that a read-only transaction
 	// hides: expired, not yet deleted (fieldttl.go). Nil: none.
 	expired map[string]struct{}
@@ -100,10 +107,30 @@ func (c *Coll) scratchKey(field []byte) []byte {
 // gets a new array (its capacity is its length).
 func (c *Coll) ScorePrefix() []byte {
 	if c.sprefix == nil || c.spVersion != c.meta.Version {
-		p := codec.ScoreKeyPrefix(c.t.slot, c.key, c.meta.Version)
+		var p []byte
+		if c.sprefix == nil {
+			p = codec.AppendScoreKeyPrefix(c.spbuf[:0], c.t.slot, c.key, c.meta.Version)
+		} else { // a caller may still hold the first
+			p = codec.ScoreKeyPrefix(c.t.slot, c.key, c.meta.Version)
+		}
 		c.sprefix, c.spVersion = p[:len(p):len(p)], c.meta.Version
 	}
 	return c.sprefix
+}
+
+// ScoreKeyScratch returns ScoreKey's key built in the transaction's
+// scratch, which the next call reuses: for SetRaw and DeleteRaw, which
+// copy it.
+func (c *Coll) ScoreKeyScratch(score float64, member []byte) []byte {
+	c.t.zbuf = codec.AppendScoreKey(c.t.zbuf[:0], c.t.slot, c.key, c.meta.Version, score, member)
+	return c.t.zbuf
+}
+
+// ScoreValue returns a member's stored value for score (its bits, big
+// endian) in the collection's scratch, which the next call reuses: for
+// Put, which copies it.
+func (c *Coll) ScoreValue(score float64) []byte {
+	return binary.BigEndian.AppendUint64(c.vbuf[:0], math.Float64bits(score))
 }
 
 // ScoreKey returns the score index key of member at score, in one

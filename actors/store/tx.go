@@ -28,6 +28,7 @@ type Tx struct {
 	seen    seenKeys
 	kbuf    []byte // scratch for meta keys looked up in seen
 	skbuf   []byte // scratch for sub-keys handed to a copying Set or Delete
+	zbuf    []byte // scratch for score-index keys (ScoreKeyScratch)
 	// metaBlock holds the encoded metas the transaction hands to the
 	// driver to keep (SetOwned) back to back: one allocation for many
 	// writes. It is only appended to; a new one starts when it is full.

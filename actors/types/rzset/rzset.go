@@ -101,17 +101,17 @@ func (z ZSet) setScore(member []byte, score float64) (bool, error) {
 		if old == score {
 			return false, nil
 		}
-		if err := z.DeleteRaw(z.ScoreKey(old, member)); err != nil {
+		if err := z.DeleteRaw(z.ScoreKeyScratch(old, member)); err != nil {
 			return false, err
 		}
 	}
-	if err := z.Put(member, binary.BigEndian.AppendUint64(nil, math.Float64bits(score))); err != nil {
+	if err := z.Put(member, z.ScoreValue(score)); err != nil {
 		return false, err
 	}
 	if !exists {
 		z.Signal() // clients blocked in BZPOPMIN and friends are served after the commit
 	}
-	return !exists, z.SetRaw(z.ScorePrefix(), z.ScoreKey(score, member), nil)
+	return !exists, z.SetRaw(z.ScorePrefix(), z.ScoreKeyScratch(score, member), nil)
 }
 
 // remove deletes members and reports how many existed, updating the size.
@@ -128,7 +128,7 @@ func (z ZSet) RemoveMembers(members [][]byte) (int64, error) {
 		if err := z.Remove(m); err != nil {
 			return 0, err
 		}
-		if err := z.DeleteRaw(z.ScoreKey(s, m)); err != nil {
+		if err := z.DeleteRaw(z.ScoreKeyScratch(s, m)); err != nil {
 			return 0, err
 		}
 		n++
