@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/drivers"
@@ -488,15 +489,22 @@ func testBinaryKeys(t *testing.T, d drivers.Driver) {
 // testBuffers: Set copies its arguments (the caller reuses one buffer for
 // every key and value, and each write keeps its own bytes), and
 // drivers.SetOwned stores what it is given; both for more keys than one
-// block of a driver's per-transaction allocations holds.
+// block of a driver's per-transaction allocations holds, with values of
+// many lengths (a few over 512 bytes).
 func testBuffers(t *testing.T, d drivers.Driver) {
 	const n = 200
 	buf := make([]byte, 0, 32)
+	val := func(i int) string {
+		if i%40 == 39 {
+			return fmt.Sprintf("=%d", i) + strings.Repeat("L", 600+i)
+		}
+		return fmt.Sprintf("=%d", i) + strings.Repeat("s", i%60)
+	}
 	update(t, d, func(tx drivers.Txn) {
 		for i := range n {
 			buf = fmt.Appendf(buf[:0], "set%03d", i)
 			k := buf[:len(buf):len(buf)]
-			v := fmt.Appendf(k, "=%d", i)[len(k):]
+			v := append(k, val(i)...)[len(k):]
 			if err := tx.Set(k, v); err != nil {
 				t.Fatal(err)
 			}
@@ -505,13 +513,13 @@ func testBuffers(t *testing.T, d drivers.Driver) {
 			}
 		}
 		clear(buf[:cap(buf)])
-		if v, err := tx.Get([]byte("set007")); err != nil || string(v) != "=7" {
+		if v, err := tx.Get([]byte("set007")); err != nil || string(v) != val(7) {
 			t.Fatalf("own write after its buffer was reused: %q %v", v, err)
 		}
 	})
 	for i := range n {
-		if v, ok := get(t, d, fmt.Sprintf("set%03d", i)); !ok || v != fmt.Sprintf("=%d", i) {
-			t.Fatalf("set%03d = %q %v, want %q", i, v, ok, fmt.Sprintf("=%d", i))
+		if v, ok := get(t, d, fmt.Sprintf("set%03d", i)); !ok || v != val(i) {
+			t.Fatalf("set%03d = %q %v, want %q", i, v, ok, val(i))
 		}
 		if v, ok := get(t, d, fmt.Sprintf("own%03d", i)); !ok || v != fmt.Sprintf("v%d", i) {
 			t.Fatalf("own%03d = %q %v, want %q", i, v, ok, fmt.Sprintf("v%d", i))
