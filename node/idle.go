@@ -24,7 +24,11 @@ import (
 // allocating, and the pool drops them a second or two after its last
 // compaction: when the release came first, 250-290 MiB of them stayed
 // resident (RSS 470-550 MiB instead of 197 MiB after compare.sh's load
-// sequence in four runs of five, 2026-11-30).
+// sequence in four runs of five, 2026-11-30). Each follow-up is a full
+// collection, whose cost grows with the live heap while what it can
+// find does not (such buffers are a few hundred MiB): a live heap of
+// followUpMaxLive thresholds or more (1 GiB by default) gets none, and
+// its late garbage waits for Go's own next collection.
 type idleRelease struct {
 	threshold uint64 // bytes allocated that make a release worth it
 	since     uint64 // the allocation counter at the last release
@@ -33,21 +37,25 @@ type idleRelease struct {
 	countdown int    // checks until the next follow-up
 }
 
-const followUps, followUpEvery = 3, 2
+const followUps, followUpEvery, followUpMaxLive = 3, 2, 16
 
 // check takes the process's cumulative heap allocations and its live
 // heap (as the last collection marked it) and reports whether to release
 // now: at least the threshold, and half the live heap, allocated since
 // the last release, and under a sixteenth of the threshold since the
 // last check (quiet); or a follow-up of the last release is due and
-// the check is quiet.
+// the check is quiet (a release with a live heap under followUpMaxLive
+// thresholds has followUps of them).
 func (r *idleRelease) check(allocs, live uint64) bool {
 	recent := allocs - r.last
 	r.last = allocs
 	quiet := recent < r.threshold/16
 	if quiet && allocs-r.since >= max(r.threshold, live/2) {
 		r.since = allocs
-		r.due, r.countdown = followUps, followUpEvery
+		r.due, r.countdown = 0, followUpEvery
+		if live < followUpMaxLive*r.threshold {
+			r.due = followUps
+		}
 		return true
 	}
 	if r.due == 0 {

@@ -246,8 +246,9 @@ func rekvRows() []Setting {
 				"waits for half the live heap to be allocated, so a big heap is not\n" +
 				"collected more often than Go would, and follows up three times, two\n" +
 				"seconds apart, while the process stays quiet: memory let go of after\n" +
-				"the burst (Badger's pooled compaction buffers) is returned too.\n" +
-				"0 disables.\n"},
+				"the burst (Badger's pooled compaction buffers) is returned too. A\n" +
+				"live heap of 16 times this or more gets no follow-ups (each is a full\n" +
+				"collection). 0 disables.\n"},
 		{Key: "memory.budget_mib", Type: Int, Default: "0", Min: 0, Max: math.MaxInt64, Bounded: true, Hint: "0: maxmemory, else a quarter of the machine",
 			Doc: "The one budget, in MiB, every part of rekv that grows is sized from:\n" +
 				"Go's heap limit (3/4), Badger's block cache (1/4), index cache\n" +
