@@ -359,6 +359,13 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 	if err != nil {
 		return err
 	}
+	return t.setString(key, mk, old, val, expireAt)
+}
+
+// setString is SetString over key's meta key mk and record old, as raw
+// returned them.
+func (t *Tx) setString(key []byte, mk string, old record, val []byte, expireAt int64) error {
+	var err error
 	if expireAt != 0 && expireAt <= t.now {
 		// Already expired, as Redis does for SET with a past EXAT: the key
 		// ends up deleted.
@@ -379,7 +386,7 @@ func (t *Tx) SetString(key, val []byte, expireAt int64) error {
 
 // SetStringKeepTTL stores val at key, keeping the expiry of a live key.
 func (t *Tx) SetStringKeepTTL(key, val []byte) error {
-	_, old, err := t.raw(key, false)
+	mk, old, err := t.raw(key, false)
 	if err != nil {
 		return err
 	}
@@ -387,5 +394,5 @@ func (t *Tx) SetStringKeepTTL(key, val []byte) error {
 	if t.live(old) {
 		expireAt = old.meta.ExpireAt
 	}
-	return t.SetString(key, val, expireAt)
+	return t.setString(key, mk, old, val, expireAt)
 }
