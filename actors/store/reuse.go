@@ -29,22 +29,12 @@ func (t *Tx) cachedEntry(c *MetaCache) (string, cached, int32, bool) {
 	return mk, e, hint, ok
 }
 
-// metaBlockSize is the size of a Tx.metaBlock; a meta longer than a
-// quarter of it gets an allocation of its own.
+// metaBlockSize is the size of the blocks Tx.metas carves encoded metas
+// from; a meta longer than a quarter of it gets an allocation of its own.
 const metaBlockSize = 4 << 10
 
 // encodeMeta returns m and payload encoded (codec.AppendMeta) in bytes
-// the driver may keep: carved from t.metaBlock, capped so no later
-// encoding writes into them.
+// the driver may keep, carved from t.metas.
 func (t *Tx) encodeMeta(m codec.Meta, payload []byte) []byte {
-	n := codec.MetaLen(m, payload)
-	if n > metaBlockSize/4 {
-		return codec.AppendMeta(make([]byte, 0, n), m, payload)
-	}
-	if cap(t.metaBlock)-len(t.metaBlock) < n {
-		t.metaBlock = make([]byte, 0, metaBlockSize)
-	}
-	from := len(t.metaBlock)
-	t.metaBlock = codec.AppendMeta(t.metaBlock, m, payload)
-	return t.metaBlock[from:len(t.metaBlock):len(t.metaBlock)]
+	return codec.AppendMeta(t.metas.Take(codec.MetaLen(m, payload))[:0], m, payload)
 }

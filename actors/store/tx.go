@@ -29,12 +29,11 @@ type Tx struct {
 	kbuf    []byte // scratch for meta keys looked up in seen
 	skbuf   []byte // scratch for sub-keys handed to a copying Set or Delete
 	zbuf    []byte // scratch for score-index keys (ScoreKeyScratch)
-	// metaBlock holds the encoded metas the transaction hands to the
-	// driver to keep (SetOwned) back to back: one allocation for many
-	// writes. It is only appended to; a new one starts when it is full.
-	metaBlock []byte
-	dirty     []string
-	records   map[int]DBRecord // database records written, published on commit
+	// metas holds the encoded metas the transaction hands to the driver
+	// to keep (SetOwned) back to back: one allocation for many writes.
+	metas   drivers.Blocks
+	dirty   []string
+	records map[int]DBRecord // database records written, published on commit
 	// jr records what the transaction did for those who act on it after
 	// the commit (journal.go).
 	jr      Journal
@@ -133,7 +132,8 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		seen = seenKeys{idx: make(map[string]int32, 2)}
 	}
 	t := &Tx{mt: memberTxn{lazyTxn: lazyTxn{drv: e.Drv, writable: writable, at: e.At}}, drv: e.Drv, now: now, caches: e.Caches, markers: e.Markers,
-		seen: seen, jr: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
+		metas: drivers.Blocks{Min: metaBlockSize, Max: metaBlockSize, Own: metaBlockSize / 4},
+		seen:  seen, jr: Journal{notify: e.Notify}, fx: effects{collect: e.Effects && writable}}
 	t.mt.t = t
 	t.txn = &t.mt
 	t.preWriteOK = e.PreWrite && writable

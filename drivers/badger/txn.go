@@ -13,8 +13,13 @@ import (
 func (d *DB) Begin(writable bool) (drivers.Txn, error) {
 	d.bigMu.RLock() // not while a big transaction shows its writes
 	defer d.bigMu.RUnlock()
-	return &txn{tx: d.db.NewTransaction(writable), d: d}, nil
+	return &txn{tx: d.db.NewTransaction(writable), d: d, copies: drivers.Blocks{Min: minCopyBlock, Max: maxCopyBlock, Own: maxBlockCopy}}, nil
 }
+
+// Set copies keys and values into blocks of 256 bytes doubling to 4 KiB
+// (a transaction of one write takes a small one); a copy over 512 bytes
+// gets an allocation of its own.
+const minCopyBlock, maxCopyBlock, maxBlockCopy = 256, 4096, 512
 
 type txn struct {
 	tx *bdg.Txn
@@ -23,8 +28,9 @@ type txn struct {
 	// time (Badger's Txn.Set allocates one per key): Badger keeps them
 	// until the transaction ends, and a block is never reused.
 	ents []bdg.Entry
-	// block holds Set's copies of keys and values (copyBlock).
-	block []byte
+	// copies holds Set's copies of keys and values: Badger keeps them
+	// until the transaction ends, and nothing else does (drivers.Txn).
+	copies drivers.Blocks
 	// wrote: the transaction holds writes (Set, SetOwned, Delete).
 	wrote bool
 	// count and size: what Badger counts of the writes given to it
@@ -100,33 +106,10 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 
 func (t *txn) Set(key, value []byte) error {
 	// Badger keeps the slices until commit; the caller may reuse its own.
-	kv := t.copyBlock(len(key) + len(value))
+	kv := t.copies.Take(len(key) + len(value))
 	k, v := kv[:copy(kv, key):len(key)], kv[len(key):]
 	copy(v, value)
 	return t.SetOwned(k, v)
-}
-
-// Set copies keys and values into blocks of twice the last one's size,
-// from minCopyBlock to maxCopyBlock bytes (a transaction of one write
-// takes a small one); a copy over maxBlockCopy gets an allocation of its
-// own.
-const minCopyBlock, maxCopyBlock, maxBlockCopy = 256, 4096, 512
-
-// copyBlock returns n bytes for Set's copy of a key and value, from the
-// transaction's current block: one allocation for many writes (a group
-// commit's HSETs wrote one each). Only Badger keeps the copies, until
-// the transaction ends (the drivers.Txn contract: nothing else sees
-// them), so a block never outlives its transaction.
-func (t *txn) copyBlock(n int) []byte {
-	if n > maxBlockCopy {
-		return make([]byte, n)
-	}
-	if cap(t.block)-len(t.block) < n {
-		t.block = make([]byte, 0, min(max(2*cap(t.block), minCopyBlock, n), maxCopyBlock))
-	}
-	b := t.block[len(t.block) : len(t.block)+n : len(t.block)+n]
-	t.block = t.block[:len(t.block)+n]
-	return b
 }
 
 // SetOwned implements drivers.OwnedSetter: key and value are kept, not
