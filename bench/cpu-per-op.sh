@@ -47,6 +47,7 @@ settle() {
     a=$(ticks "$1"); sleep 0.5; b=$(ticks "$1")
     [ "$b" -le "$a" ] && return 0
   done
+  return 0 # still busy after 20 s (a node on TiKV may never be idle): measure anyway
 }
 # measure pid port test P: prints "us_per_op ops_per_s".
 measure() {
