@@ -114,8 +114,11 @@ type Server struct {
 	MaxMultibulkLen int64  `koanf:"max_multibulk_len"`
 	MaxInlineLen    int    `koanf:"max_inline_len"`
 	Multicore       bool   `koanf:"multicore"`
-	RequirePass     string `koanf:"requirepass"`
-	Timeout         int    `koanf:"timeout"`
+	// LoopWait is where an idle event loop waits: "epoll", "runtime" or
+	// "auto" (runtime on TiKV); see settings' server.loop_wait.
+	LoopWait    string `koanf:"loop_wait"`
+	RequirePass string `koanf:"requirepass"`
+	Timeout     int    `koanf:"timeout"`
 	// ShutdownTimeout bounds a graceful stop (SIGTERM, SHUTDOWN): past
 	// it the process exits non-zero, saying what may be lost, even if
 	// storage hangs. A second signal exits at once.

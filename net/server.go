@@ -25,10 +25,17 @@ import (
 
 // Options configure the network front.
 type Options struct {
-	Addr       string // host:port
-	Multicore  bool
-	Limits     resp.Limits
-	MaxClients int
+	Addr      string // host:port
+	Multicore bool
+	// WaitInRuntime: the event loops wait for clients in Go's network
+	// poller instead of blocking their threads in epoll_wait (gnet patch
+	// 0002; server.loop_wait), for a store whose work is I/O on other
+	// goroutines (TiKV's client): on one CPU those then run on the loop's
+	// thread, without thread switches. Not by default on Badger, whose
+	// compactions compute without blocking and delay the loop's wake-up.
+	WaitInRuntime bool
+	Limits        resp.Limits
+	MaxClients    int
 	// RequirePass, when set, makes clients AUTH first (NOAUTH otherwise).
 	RequirePass string
 	// ProtectedMode refuses clients from non-loopback addresses while no
@@ -231,6 +238,7 @@ func (s *Server) Start(engine *actors.Engine) error {
 			// balancer other than round-robin then.
 			gnet.WithLoadBalancing(gnet.LeastConnections),
 			gnet.WithMulticore(s.opts.Multicore),
+			gnet.WithWaitInRuntime(s.opts.WaitInRuntime),
 			gnet.WithReusePort(false),
 			// SO_REUSEADDR, as Redis and Go's own listeners (TLS,
 			// metrics) set it: a restart binds at once although the

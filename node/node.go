@@ -163,7 +163,8 @@ func StartWithDriver(cfg conf.Config, configFile string, drv drivers.Driver, log
 		Log: log.With("component", "repl"), Panics: &n.panics})
 	n.net = rnet.New(rnet.Options{Cluster: clusterView, Bus: publisher, Replication: n.repl, Panics: &n.panics,
 		Namespaces: spaces, Addr: addr, Multicore: cfg.Server.Multicore, Limits: limits,
-		MaxClients: cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
+		WaitInRuntime: cfg.Server.LoopWait == "runtime" || cfg.Server.LoopWait == "auto" && cfg.Storage.Driver == "tikv",
+		MaxClients:    cfg.Server.MaxClients, RequirePass: cfg.Server.RequirePass,
 		ProtectedMode:        cfg.Server.ProtectedMode,
 		IdleTimeout:          time.Duration(cfg.Server.Timeout) * time.Second,
 		OutputLimitNormal:    cfg.Server.OutputBufferLimitNormal,

@@ -30,6 +30,15 @@ func rekvRows() []Setting {
 				"connections' commands may be read in either order. Commands run on\n" +
 				"the shards' goroutines either way; one loop measured as fast on two\n" +
 				"cores (docs/performance.md).\n"},
+		{Key: "server.loop_wait", Type: Enum, Default: "auto", Values: []string{"auto", "epoll", "runtime"},
+			Doc: "Where an idle network event loop waits for clients. epoll: blocked\n" +
+				"in epoll_wait on a thread of its own; runtime: parked in Go's network\n" +
+				"poller, so that on one CPU the goroutines that run meanwhile (TiKV's\n" +
+				"client) need no thread switch; auto: runtime on TiKV, epoll on\n" +
+				"Badger. Go polls the network only when it has nothing else to run,\n" +
+				"so next to work that computes without blocking (Badger's compactions,\n" +
+				"a busy process on the same core) the runtime wait wakes the loop\n" +
+				"later (docs/performance.md).\n"},
 		{Key: "server.requirepass", Redis: "requirepass", Type: String, Apply: Live,
 			Doc: "When set, clients must AUTH <password> (or AUTH default <password>, or\n" +
 				"HELLO 3 AUTH default <password>) first; other commands answer NOAUTH.\n"},

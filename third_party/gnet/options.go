@@ -97,6 +97,11 @@ type Options struct {
 	// event-loops to actually run in parallel for a potential higher performance.
 	LockOSThread bool
 
+	// WaitInRuntime makes the event loops wait for events in Go's network
+	// poller instead of blocking their threads in epoll_wait (Linux's
+	// default poller; see netpoll.Poller.WaitInRuntime). Added for rekv.
+	WaitInRuntime bool
+
 	// Ticker indicates whether the ticker has been set up.
 	Ticker bool
 
@@ -170,6 +175,13 @@ func WithOptions(options Options) Option {
 func WithMulticore(multicore bool) Option {
 	return func(opts *Options) {
 		opts.Multicore = multicore
+	}
+}
+
+// WithWaitInRuntime sets WaitInRuntime (added for rekv).
+func WithWaitInRuntime(on bool) Option {
+	return func(opts *Options) {
+		opts.WaitInRuntime = on
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"os"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -40,6 +41,47 @@ type Poller struct {
 	asyncTaskQueue              queue.AsyncTaskQueue // queue with low priority
 	urgentAsyncTaskQueue        queue.AsyncTaskQueue // queue with high priority
 	highPriorityEventsThreshold int32                // threshold of high-priority events
+	runtimeWait                 bool                 // Polling waits in Go's network poller
+}
+
+// WaitInRuntime makes Polling, when it has no events, wait for them in
+// Go's network poller (the epoll instance is itself a pollable file)
+// instead of blocking its thread in epoll_wait. Call it before Polling.
+//
+// Added for rekv: a loop blocked in epoll_wait holds an OS thread in a
+// system call, so on a process with one P every goroutine that runs while
+// the loop waits (a remote store's client, its replies) runs on another
+// thread the P is handed to, and the loop's wake-up takes the P back: two
+// thread switches a round trip. Waiting in the runtime's poller, the
+// loop's goroutine parks and the others run on the same thread. It suits
+// a process whose other goroutines mostly wait on I/O: the runtime polls
+// the network only when it runs out of other work (or every 10 ms), so
+// goroutines that compute without blocking delay the loop's wake-up.
+func (p *Poller) WaitInRuntime(on bool) { p.runtimeWait = on }
+
+// runtimeWaiter returns, when WaitInRuntime is on, a raw connection to a
+// duplicate of the epoll descriptor registered with Go's network poller,
+// and the file to close once Polling ends; nil when it is off or the
+// runtime cannot poll it (Polling then blocks in epoll_wait).
+func (p *Poller) runtimeWaiter() (syscall.RawConn, *os.File) {
+	if !p.runtimeWait {
+		return nil, nil
+	}
+	dfd, err := unix.FcntlInt(uintptr(p.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil
+	}
+	if err = unix.SetNonblock(dfd, true); err != nil { // so that os.NewFile registers it
+		_ = unix.Close(dfd)
+		return nil, nil
+	}
+	f := os.NewFile(uintptr(dfd), "epoll")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close()
+		return nil, nil
+	}
+	return rc, f
 }
 
 // OpenPoller instantiates a poller.
@@ -117,8 +159,27 @@ func (p *Poller) Polling(callback PollEventHandler) error {
 	var doChores bool
 
 	msec := -1
+	rc, f := p.runtimeWaiter()
+	if f != nil {
+		defer f.Close()
+	}
 	for {
-		n, err := unix.EpollWait(p.fd, el.events, msec)
+		var n int
+		var err error
+		if msec != 0 && rc != nil {
+			// Ask without blocking, and park in the runtime's poller until
+			// the epoll instance is readable (it has events) when there are
+			// none. The poller's readiness is reset before the first ask,
+			// so an event arriving after it is not missed.
+			if rerr := rc.Read(func(uintptr) bool {
+				n, err = unix.EpollWait(p.fd, el.events, 0)
+				return n != 0 || (err != nil && err != unix.EINTR)
+			}); rerr != nil {
+				n, err = unix.EpollWait(p.fd, el.events, msec)
+			}
+		} else {
+			n, err = unix.EpollWait(p.fd, el.events, msec)
+		}
 		if n == 0 || (n < 0 && err == unix.EINTR) {
 			msec = -1
 			runtime.Gosched()

@@ -42,6 +42,10 @@ type Poller struct {
 }
 
 // OpenPoller instantiates a poller.
+// WaitInRuntime is a no-op for this poller (see the default epoll
+// poller's; added for rekv).
+func (p *Poller) WaitInRuntime(bool) {}
+
 func OpenPoller() (poller *Poller, err error) {
 	poller = new(Poller)
 	if poller.fd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {

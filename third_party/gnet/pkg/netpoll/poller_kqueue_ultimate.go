@@ -41,6 +41,10 @@ type Poller struct {
 }
 
 // OpenPoller instantiates a poller.
+// WaitInRuntime is a no-op for this poller (see the default epoll
+// poller's; added for rekv).
+func (p *Poller) WaitInRuntime(bool) {}
+
 func OpenPoller() (poller *Poller, err error) {
 	poller = new(Poller)
 	if poller.fd, err = unix.Kqueue(); err != nil {
