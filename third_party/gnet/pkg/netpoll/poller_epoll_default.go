@@ -170,11 +170,14 @@ func (p *Poller) Polling(callback PollEventHandler) error {
 			// Ask without blocking, and park in the runtime's poller until
 			// the epoll instance is readable (it has events) when there are
 			// none. The poller's readiness is reset before the first ask,
-			// so an event arriving after it is not missed.
+			// so an event arriving after it is not missed. If the runtime
+			// cannot wait on it, the loop blocks in epoll_wait from now on
+			// instead of trying again each round.
 			if rerr := rc.Read(func(uintptr) bool {
 				n, err = unix.EpollWait(p.fd, el.events, 0)
 				return n != 0 || (err != nil && err != unix.EINTR)
 			}); rerr != nil {
+				rc = nil
 				n, err = unix.EpollWait(p.fd, el.events, msec)
 			}
 		} else {
