@@ -119,6 +119,43 @@ func TestDurabilityAtRunTime(t *testing.T) {
 	}
 }
 
+// TestOpensAfterCrashLeftEmptyFiles: a kill -9 between Badger creating its
+// next memtable or value log file and sizing it leaves a 0-byte file; the
+// store opens again with its data (badger patch 0005; before it, every
+// later start failed on "Create a new file").
+func TestOpensAfterCrashLeftEmptyFiles(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(Options{Dir: dir, Durability: DurabilityAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := d.Begin(true)
+	if err := tx.Set([]byte("k"), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"00500.mem", "000500.vlog"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err = Open(Options{Dir: dir, Durability: DurabilityAlways})
+	if err != nil {
+		t.Fatalf("open after a crash left empty files: %v", err)
+	}
+	defer d.Close()
+	tx, _ = d.Begin(false)
+	defer tx.Rollback()
+	if v, err := tx.Get([]byte("k")); err != nil || string(v) != "v" {
+		t.Fatalf("k = %q, %v after the restart", v, err)
+	}
+}
+
 // TestCommitRefusedOnceDirectoryRemoved: once the data directory is moved
 // away, the next commit with writes fails with ENOENT (the inotify event is
 // read by the commit itself), Check fails, and read-only transactions go on.

@@ -60,6 +60,14 @@ func (db *DB) openMemTables(opt Options) error {
 		if err != nil {
 			return errFile(err, file.Name(), "Unable to parse log id.")
 		}
+		// rekv: a crash between creating a memtable's file and sizing it
+		// leaves it empty. It holds no write, so it is removed (left
+		// alone when read-only) instead of failing Open with z.NewFile.
+		if empty, err := dropEmptyFile(db.opt, filepath.Join(db.opt.Dir, file.Name()), file); err != nil {
+			return err
+		} else if empty {
+			continue
+		}
 		fids = append(fids, int(fid))
 	}
 
@@ -93,6 +101,28 @@ func (db *DB) openMemTables(opt Options) error {
 }
 
 const memFileExt string = ".mem"
+
+// dropEmptyFile reports whether the directory entry at path is an empty
+// (0-byte) file, and removes it unless the DB is read-only (rekv: such a
+// file is what a crash leaves between creating a memtable or value log
+// file and sizing it; it holds no data).
+func dropEmptyFile(opt Options, path string, entry os.DirEntry) (bool, error) {
+	info, err := entry.Info()
+	if err != nil {
+		return false, errFile(err, path, "Unable to stat file.")
+	}
+	if info.Size() != 0 {
+		return false, nil
+	}
+	if opt.ReadOnly {
+		return true, nil
+	}
+	opt.Infof("Removing empty file: %s", path)
+	if err := os.Remove(path); err != nil {
+		return false, errFile(err, path, "Unable to remove empty file.")
+	}
+	return true, nil
+}
 
 func (db *DB) openMemTable(fid, flags int) (*memTable, error) {
 	filepath := db.mtFilePath(fid)

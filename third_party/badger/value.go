@@ -485,6 +485,13 @@ func (vlog *valueLog) populateFilesMap() error {
 			return errFile(err, file.Name(), "Duplicate file found. Please delete one.")
 		}
 		found[fid] = struct{}{}
+		// rekv: an empty value log file (a crash before it was sized)
+		// holds no value and no pointer names it: removed, not opened.
+		if empty, err := dropEmptyFile(vlog.opt, vlog.fpath(uint32(fid)), file); err != nil {
+			return err
+		} else if empty {
+			continue
+		}
 
 		lf := &logFile{
 			fid:      uint32(fid),
