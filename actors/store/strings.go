@@ -384,6 +384,43 @@ func (t *Tx) setString(key []byte, mk string, old record, val []byte, expireAt i
 	return t.write(key, mk, old, m, val)
 }
 
+// UpdateStringKeepTTL replaces the string at key by what update makes of
+// it, keeping the expiry of a live key: update gets the current value
+// (ok false when the key is missing; it must not modify cur) and returns
+// the new one, which the transaction may keep until it ends, or an error,
+// which is returned with nothing written. GetString then
+// SetStringKeepTTL in one look-up of the key (INCR, INCRBYFLOAT):
+// rerr.ErrWrongType for another type.
+func (t *Tx) UpdateStringKeepTTL(key []byte, update func(cur []byte, ok bool) ([]byte, error)) error {
+	mk, old, err := t.raw(key, true)
+	if err != nil {
+		return err
+	}
+	var cur []byte
+	ok := t.live(old)
+	if ok {
+		if old.meta.Type != codec.TypeString {
+			return rerr.ErrWrongType
+		}
+		cur = old.payload
+		if old.meta.Chunked {
+			s := &Str{t: t, key: key, meta: old.meta, exists: true}
+			if cur, err = s.Value(); err != nil {
+				return err
+			}
+		}
+	}
+	val, err := update(cur, ok)
+	if err != nil {
+		return err
+	}
+	var expireAt int64
+	if ok {
+		expireAt = old.meta.ExpireAt
+	}
+	return t.setString(key, mk, old, val, expireAt)
+}
+
 // SetStringKeepTTL stores val at key, keeping the expiry of a live key.
 func (t *Tx) SetStringKeepTTL(key, val []byte) error {
 	mk, old, err := t.raw(key, false)

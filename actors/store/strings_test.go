@@ -204,3 +204,79 @@ func TestChunkedStringLifecycle(t *testing.T) {
 		t.Fatalf("OpenString on a hash: %v", err)
 	}
 }
+
+// TestUpdateStringKeepTTL: the update sees the value (or none), its
+// result is stored with the key's expiry kept, its error leaves the key
+// as it was, and a key of another type is WRONGTYPE without a call.
+func TestUpdateStringKeepTTL(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(100)
+	tx := begin(t, d, c)
+	later := now + 60_000
+	if err := tx.SetString([]byte("s"), []byte("41"), later); err != nil {
+		t.Fatal(err)
+	}
+	h, err := tx.Open([]byte("h"), codec.TypeHash, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, h.Put([]byte("f"), []byte("v")))
+	must(t, h.Grow(1))
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("7"), codec.StringInlineMax+10) // chunked
+	steps := []struct {
+		key     string
+		want    string // the value update is given; "-" for a missing key
+		ret     []byte
+		err     error
+		wantErr error
+		after   string // "-" for missing
+		expire  int64
+	}{
+		{key: "s", want: "41", ret: []byte("42"), after: "42", expire: later},
+		{key: "s", want: "42", err: rerr.ErrNotInteger, wantErr: rerr.ErrNotInteger, after: "42", expire: later},
+		{key: "new", want: "-", ret: []byte("1"), after: "1"},
+		{key: "nothing", want: "-", err: rerr.ErrOverflow, wantErr: rerr.ErrOverflow, after: "-"},
+		{key: "h", wantErr: rerr.ErrWrongType},
+		{key: "big", want: "-", ret: big, after: string(big)},
+		{key: "big", want: string(big), ret: []byte("x"), after: "x"},
+	}
+	for i, st := range steps {
+		tx := begin(t, d, c)
+		called := false
+		err := tx.UpdateStringKeepTTL([]byte(st.key), func(cur []byte, ok bool) ([]byte, error) {
+			called = true
+			if got := map[bool]string{true: string(cur), false: "-"}[ok]; got != st.want {
+				t.Errorf("step %d: update given %.20q, want %.20q", i, got, st.want)
+			}
+			return st.ret, st.err
+		})
+		if !errors.Is(err, st.wantErr) || (err == nil) != (st.wantErr == nil) {
+			t.Fatalf("step %d: err %v, want %v", i, err, st.wantErr)
+		}
+		if st.wantErr == rerr.ErrWrongType {
+			if called {
+				t.Errorf("step %d: update called for another type", i)
+			}
+			tx.Rollback()
+			continue
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		tx = begin(t, d, c)
+		v, ok, err := tx.GetString([]byte(st.key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := map[bool]string{true: string(v), false: "-"}[ok]; got != st.after {
+			t.Errorf("step %d: %s is %.20q after, want %.20q", i, st.key, got, st.after)
+		}
+		if m, ok, _ := tx.Meta([]byte(st.key)); ok && m.ExpireAt != st.expire {
+			t.Errorf("step %d: expiry %d, want %d", i, m.ExpireAt, st.expire)
+		}
+		tx.Rollback()
+	}
+}

@@ -28,30 +28,24 @@ type incrBy struct {
 }
 
 func (in incrBy) Run(c *command.Ctx) error {
-	cur, err := currentInt(c, in.key)
+	var n int64
+	err := c.Tx.UpdateStringKeepTTL(in.key, func(v []byte, ok bool) ([]byte, error) {
+		var cur int64
+		if ok {
+			var isInt bool
+			if cur, isInt = resp.ParseInt(v); !isInt {
+				return nil, rerr.ErrNotInteger
+			}
+		}
+		if in.by < 0 && cur < 0 && in.by < math.MinInt64-cur || in.by > 0 && cur > 0 && in.by > math.MaxInt64-cur {
+			return nil, rerr.ErrOverflow
+		}
+		n = cur + in.by
+		return strconv.AppendInt(nil, n, 10), nil
+	})
 	if err != nil {
-		return err
-	}
-	if in.by < 0 && cur < 0 && in.by < math.MinInt64-cur || in.by > 0 && cur > 0 && in.by > math.MaxInt64-cur {
-		return rerr.ErrOverflow
-	}
-	n := cur + in.by
-	if err := c.Tx.SetStringKeepTTL(in.key, strconv.AppendInt(nil, n, 10)); err != nil {
 		return err
 	}
 	c.W.Int(n)
 	return nil
-}
-
-// currentInt reads the integer at key (0 if missing).
-func currentInt(c *command.Ctx, key []byte) (int64, error) {
-	v, ok, err := c.Tx.GetString(key)
-	if err != nil || !ok {
-		return 0, err
-	}
-	n, isInt := resp.ParseInt(v)
-	if !isInt {
-		return 0, rerr.ErrNotInteger
-	}
-	return n, nil
 }

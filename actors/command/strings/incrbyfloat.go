@@ -22,22 +22,22 @@ func parseIncrByFloat(args [][]byte) (command.Runner, error) {
 }
 
 func (in incrByFloat) Run(c *command.Ctx) error {
-	v, ok, err := c.Tx.GetString(in.key)
-	if err != nil {
-		return err
-	}
-	cur := command.ZeroLongDouble()
-	if ok {
-		if cur, ok = command.ParseLongDouble(v); !ok {
-			return rerr.ErrNotFloat
+	var out []byte
+	err := c.Tx.UpdateStringKeepTTL(in.key, func(v []byte, ok bool) ([]byte, error) {
+		cur := command.ZeroLongDouble()
+		if ok {
+			if cur, ok = command.ParseLongDouble(v); !ok {
+				return nil, rerr.ErrNotFloat
+			}
 		}
-	}
-	n, ok := cur.Add(in.by)
-	if !ok {
-		return rerr.ErrNaNOrInfinity
-	}
-	out := n.Format()
-	if err := c.Tx.SetStringKeepTTL(in.key, out); err != nil {
+		n, ok := cur.Add(in.by)
+		if !ok {
+			return nil, rerr.ErrNaNOrInfinity
+		}
+		out = n.Format()
+		return out, nil
+	})
+	if err != nil {
 		return err
 	}
 	// The result, not the increment: a replica's float arithmetic could
