@@ -26,11 +26,8 @@ type seenKeys struct {
 	recs []record
 }
 
-// get returns mk's record.
-func (s *seenKeys) get(mk string) (record, bool) { return s.getBytes(bytesOf(mk)) }
-
-// getBytes is get for a key in a scratch buffer (the map look-up's
-// conversion copies nothing).
+// getBytes returns the record of mk, a meta key in a scratch buffer (the
+// map look-up's conversion copies nothing).
 func (s *seenKeys) getBytes(mk []byte) (record, bool) {
 	i, ok := s.idx[string(mk)]
 	if !ok {
@@ -39,14 +36,17 @@ func (s *seenKeys) getBytes(mk []byte) (record, bool) {
 	return s.recs[i], true
 }
 
-// put sets mk's record.
-func (s *seenKeys) put(mk string, r record) {
+// put sets mk's record and returns its index in recs, which stays its
+// until reset.
+func (s *seenKeys) put(mk string, r record) int32 {
 	if i, ok := s.idx[mk]; ok {
 		s.recs[i] = r
-		return
+		return i
 	}
-	s.idx[mk] = int32(len(s.recs))
+	i := int32(len(s.recs))
+	s.idx[mk] = i
 	s.recs = append(s.recs, r)
+	return i
 }
 
 // reset forgets every record, keeping the memory.

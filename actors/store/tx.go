@@ -32,7 +32,7 @@ type Tx struct {
 	// metas holds the encoded metas the transaction hands to the driver
 	// to keep (SetOwned) back to back: one allocation for many writes.
 	metas   drivers.Blocks
-	dirty   []string
+	dirty   []int32          // the seen records written, by index (a key written twice: twice)
 	records map[int]DBRecord // database records written, published on commit
 	// jr records what the transaction did for those who act on it after
 	// the commit (journal.go).
@@ -217,7 +217,9 @@ func (t *Tx) Commit() error {
 	} else {
 		t.dropMemberWrites()
 	}
-	for _, mk := range t.dirty {
+	for _, i := range t.dirty {
+		r := &t.seen.recs[i]
+		mk := r.mk
 		c := t.cacheFor(mk)
 		if c == nil {
 			continue
@@ -226,7 +228,6 @@ func (t *Tx) Commit() error {
 			c.remove(mk)
 			continue
 		}
-		r, _ := t.seen.get(mk)
 		e := cached{meta: r.meta, exists: r.exists}
 		if r.loaded && r.exists {
 			e = withPayload(e, r.meta, r.payload)
@@ -599,8 +600,7 @@ func (t *Tx) remove(key []byte, mk string, old record, garbage bool) (bool, erro
 			t.signal(key) // its blocked XREADGROUP clients are told (UNBLOCKED)
 		}
 	}
-	t.seen.put(mk, record{mk: mk, loaded: true, hint: old.hint})
-	t.dirty = append(t.dirty, mk)
+	t.dirty = append(t.dirty, t.seen.put(mk, record{mk: mk, loaded: true, hint: old.hint}))
 	return t.live(old), nil
 }
 
@@ -655,8 +655,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		// signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
-	t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true})
-	t.dirty = append(t.dirty, mk)
+	t.dirty = append(t.dirty, t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
 	return nil
 }
 
