@@ -170,6 +170,13 @@ func (r *expireRun) Run(c *command.Ctx) error {
 	if c.Tx.Records().Slot() != r.slot {
 		return nil // SWAPDB since the walk (or another node's): next round
 	}
+	if c.Tx.Shared() { // one round trip for all their metas (as sweepFlushed's)
+		keys := make([][]byte, len(r.items))
+		for i, it := range r.items {
+			keys[i] = it.key
+		}
+		c.Tx.Prefetch(keys)
+	}
 	for _, it := range r.items {
 		ok, err := c.Tx.Records().ExpireDue(it.key, it.expireAt)
 		if err != nil {
