@@ -135,3 +135,33 @@ func TestSharedStoreRunsReadMetasInOneBatch(t *testing.T) {
 type flushedCounted struct{ *reclaimFlushedRun }
 
 func (f flushedCounted) count() int { return f.n }
+
+// TestRunParts: on a shared store a shard's keys go in runs of at most
+// sharedRunKeys, in order, none lost; elsewhere in one run.
+func TestRunParts(t *testing.T) {
+	for _, n := range []int{0, 1, sharedRunKeys, sharedRunKeys + 1, 3*sharedRunKeys + 5} {
+		items := make([]int, n)
+		for i := range items {
+			items[i] = i
+		}
+		if parts := runParts(false, items); len(parts) != 1 || len(parts[0]) != n {
+			t.Errorf("%d keys not shared: %d runs", n, len(parts))
+		}
+		parts := runParts(true, items)
+		next := 0
+		for _, p := range parts {
+			if len(p) > sharedRunKeys || len(p) == 0 && n > 0 {
+				t.Errorf("%d keys shared: a run of %d", n, len(p))
+			}
+			for _, v := range p {
+				if v != next {
+					t.Fatalf("%d keys shared: %d where %d was due", n, v, next)
+				}
+				next++
+			}
+		}
+		if next != n {
+			t.Errorf("%d keys shared: %d in the runs", n, next)
+		}
+	}
+}
