@@ -2,56 +2,13 @@ package gc
 
 import (
 	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/store"
-	"github.com/rekv/rekv/codec"
-	"github.com/rekv/rekv/drivers"
 	"github.com/rekv/rekv/drivers/badger"
+	"github.com/rekv/rekv/drivers/driverstest"
 )
-
-// countingDriver counts the batch reads and the point reads (Get) of meta
-// keys that would reach a shared store: as TiKV's client keeps what a
-// transaction's BatchGet read for its later reads, a Get of a key an
-// earlier batch of the transaction read is not counted.
-type countingDriver struct {
-	drivers.Driver
-	metaGets, batches atomic.Int64
-}
-
-func (d *countingDriver) Begin(writable bool) (drivers.Txn, error) {
-	tx, err := d.Driver.Begin(writable)
-	if err != nil {
-		return nil, err
-	}
-	return &countingTxn{Txn: tx, d: d}, nil
-}
-
-type countingTxn struct {
-	drivers.Txn
-	d       *countingDriver
-	batched map[string]bool
-}
-
-func (t *countingTxn) Get(k []byte) ([]byte, error) {
-	if _, _, err := codec.DecodeMetaKey(k); err == nil && !t.batched[string(k)] {
-		t.d.metaGets.Add(1)
-	}
-	return t.Txn.Get(k)
-}
-
-func (t *countingTxn) BatchGet(keys [][]byte) ([][]byte, error) {
-	t.d.batches.Add(1)
-	if t.batched == nil {
-		t.batched = map[string]bool{}
-	}
-	for _, k := range keys {
-		t.batched[string(k)] = true
-	}
-	return t.Txn.BatchGet(keys)
-}
 
 // TestSharedStoreRunsReadMetasInOneBatch: on a shared store (TiKV) the
 // collector's runs on a shard read the metas of their keys in one batch,
@@ -64,7 +21,7 @@ func TestSharedStoreRunsReadMetasInOneBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inner.Close()
-	d := &countingDriver{Driver: inner}
+	d := &driverstest.Counting{Driver: inner}
 	markers, err := store.LoadFlushMarkers(d, true)
 	if err != nil {
 		t.Fatal(err)
@@ -115,13 +72,13 @@ func TestSharedStoreRunsReadMetasInOneBatch(t *testing.T) {
 
 	check := func(name string, db int, r countedRun, want int) {
 		t.Helper()
-		d.metaGets.Store(0)
-		d.batches.Store(0)
+		d.Unbatched.Store(0)
+		d.Batches.Store(0)
 		run(db, now+2000, func(tx *store.Tx) error { return r.Run(&command.Ctx{Tx: tx}) })
 		if got := r.count(); got != want {
 			t.Errorf("%s removed %d keys, want %d", name, got, want)
 		}
-		if g, b := d.metaGets.Load(), d.batches.Load(); g != 0 || b == 0 {
+		if g, b := d.Unbatched.Load(), d.Batches.Load(); g != 0 || b == 0 {
 			t.Errorf("%s read the metas of %d keys with %d point reads and %d batches, want no point read", name, n, g, b)
 		}
 	}
