@@ -63,7 +63,7 @@ func (db *DB) openMemTables(opt Options) error {
 		// rekv: a crash between creating a memtable's file and sizing it
 		// leaves it empty. It holds no write, so it is removed (left
 		// alone when read-only) instead of failing Open with z.NewFile.
-		if empty, err := dropEmptyFile(db.opt, filepath.Join(db.opt.Dir, file.Name()), file); err != nil {
+		if empty, err := dropEmptyFile(db.opt, db.mtFilePath(int(fid)), file); err != nil {
 			return err
 		} else if empty {
 			continue
