@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rekv/rekv/codec"
 	"github.com/rekv/rekv/drivers/badger"
 )
 
@@ -49,5 +50,36 @@ func BenchmarkMSetTx(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		run()
+	}
+}
+
+// BenchmarkMetaCacheLookup looks up random keys of a cache holding
+// 200,000 meta keys (larger than the CPU's caches, as a server's is):
+// the cost is the memory the look-up touches. Half of the look-ups find
+// their key.
+func BenchmarkMetaCacheLookup(b *testing.B) {
+	const n = 200_000
+	c := NewMetaCache(1 << 18)
+	keys := make([][]byte, 2*n)
+	for i := range keys {
+		keys[i] = codec.AppendMetaKey(nil, 0, fmt.Appendf(nil, "key:%012d", i))
+		if i%2 == 0 {
+			c.put(string(keys[i]), cached{meta: codec.Meta{Type: codec.TypeString}, exists: true}, 0)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	order := make([]int32, 1<<20)
+	for i := range order {
+		order[i] = int32(rng.IntN(len(keys)))
+	}
+	found := 0
+	b.ResetTimer()
+	for i := range b.N {
+		if _, _, _, ok := c.lookup(keys[order[i&(len(order)-1)]]); ok {
+			found++
+		}
+	}
+	if b.N > len(order) && (found < b.N/3 || found > 2*b.N/3) {
+		b.Fatalf("found %d of %d, want about half", found, b.N)
 	}
 }

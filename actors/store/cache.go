@@ -1,6 +1,7 @@
 package store
 
 import (
+	"hash/maphash"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -36,6 +37,8 @@ type MetaCache struct {
 	// lists holds windows of list elements (nil: none, EnableLists).
 	members *memberCache
 	lists   *listCache
+	// seed hashes the meta keys (clockIndex's tags).
+	seed maphash.Seed
 	// gen moves with every change of an entry's state (put, remove,
 	// Purge), so a look-up kept since (Tx.last) knows it still holds.
 	gen uint64
@@ -149,8 +152,8 @@ func NewMetaCache(size int) *MetaCache {
 	if err != nil {
 		panic(err) // unreachable: size is positive
 	}
-	c := &MetaCache{edges: edges}
-	c.metas = newClockIndex(size, c.release)
+	c := &MetaCache{edges: edges, seed: maphash.MakeSeed()}
+	c.metas = newClockIndex(size, func(mk string) uint64 { return maphash.String(c.seed, mk) }, c.release)
 	return c
 }
 
@@ -179,11 +182,14 @@ func (c *MetaCache) Len() int { return c.metas.len() }
 // lookup returns the entry of meta key mk, its slot hint (0: none) and
 // the key's string as the cache holds it.
 func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
-	i, ok := c.metas.idx[string(mk)]
-	if !ok {
+	if c.metas.len() == 0 {
 		return "", cached{}, 0, false
 	}
-	s := c.metas.hit(int(i))
+	i := c.metas.lookup(string(mk), tagOf(maphash.Bytes(c.seed, mk)))
+	if i < 0 {
+		return "", cached{}, 0, false
+	}
+	s := c.metas.hit(i)
 	return s.key, s.val.unpack(), int32(i) + 1, true
 }
 

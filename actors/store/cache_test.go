@@ -60,10 +60,18 @@ func TestMetaCacheBounded(t *testing.T) {
 			t.Fatalf("after %d puts: %d entries, %d slots, want at most 64", i, c.Len(), len(c.metas.slots))
 		}
 	}
-	for k, i := range c.metas.idx {
-		if s := c.metas.slots[i]; s.key != k || !s.used {
-			t.Fatalf("index says %q is in slot %d, which holds %q (used %v)", k, i, s.key, s.used)
+	used := 0
+	for i, s := range c.metas.slots {
+		if !s.used {
+			continue
 		}
+		used++
+		if at := c.metas.find(s.key, 0); at != i {
+			t.Fatalf("slot %d holds %q, which the index finds at %d", i, s.key, at)
+		}
+	}
+	if used != c.metas.len() {
+		t.Fatalf("%d slots in use, the index holds %d", used, c.metas.len())
 	}
 	// The last put of key 9999 % 300 = 99 was i = 9999.
 	if e, _, ok := get(c, "99"); !ok || e.meta.Version != 9999 {
@@ -127,11 +135,25 @@ func TestMetaCacheHints(t *testing.T) {
 	}
 }
 
-// TestMetaCacheDisabled: a disabled cache remembers nothing.
+// TestMetaCacheDisabled: a disabled cache remembers nothing, and with an
+// access clock (a shared store's shards have one) its accesses, which
+// look for an entry first, go to the clock (a look-up in its empty index
+// once hashed with no hash function: a panic on every TiKV write).
 func TestMetaCacheDisabled(t *testing.T) {
 	c := NewMetaCache(0)
 	if !c.Disabled() || c.Len() != 0 {
 		t.Fatal("size 0 is not disabled")
+	}
+	a := NewAccessClock(16, 100_000)
+	c.SetClock(a)
+	c.touch("k", 0, 200_000)
+	c.touch("k", 3, 210_000) // a stale hint
+	if c.lastAccess("k") != 210_000 || a.last("k") != 210_000 {
+		t.Fatalf("k: %d, clock %d; want 210_000 in the clock", c.lastAccess("k"), a.last("k"))
+	}
+	c.remove("k")
+	if _, _, ok := get(c, "k"); ok {
+		t.Fatal("a disabled cache found k")
 	}
 	c.Purge()
 }

@@ -5,16 +5,17 @@ package store
 // approximation of LRU. Entries live in one slice; a hit only sets the
 // entry's reference bit, and an insert that needs room sweeps a hand over
 // the slice, clearing reference bits until it finds an entry without one,
-// which it replaces. A hit therefore costs one map look-up and touches one
-// entry, where a list-based LRU also relinks the entry and its two
+// which it replaces. A hit therefore costs one index look-up (hashIndex)
+// and touches one entry, where a list-based LRU also relinks the entry and its two
 // neighbours (three more cache misses on a large cache), and entries are
 // not separate heap objects.
 //
 // Look-ups return the entry's slot, which a later call for the same key
 // may pass back as a hint: when the slot still holds that key, it needs
-// no second map look-up. It is not safe for concurrent use.
+// no second index look-up. It is not safe for concurrent use.
 type clockIndex[K comparable, V any] struct {
-	idx   map[K]int32 // key -> index in slots
+	idx   hashIndex // key's tag -> index in slots
+	hash  func(K) uint64
 	slots []clockSlot[K, V]
 	size  int // the most entries held
 	hand  int // the next slot the sweep looks at
@@ -30,15 +31,18 @@ type clockSlot[K comparable, V any] struct {
 	key  K
 	val  V
 	used bool
-	ref  bool // accessed since the sweep last passed
+	ref  bool   // accessed since the sweep last passed
+	tag  uint32 // the key's tag in idx
 }
 
-func newClockIndex[K comparable, V any](size int, leave func(*clockSlot[K, V])) clockIndex[K, V] {
-	return clockIndex[K, V]{idx: make(map[K]int32), size: size, leave: leave}
+// newClockIndex returns an index of at most size entries; hash hashes
+// keys (its high 32 bits are the key's tag).
+func newClockIndex[K comparable, V any](size int, hash func(K) uint64, leave func(*clockSlot[K, V])) clockIndex[K, V] {
+	return clockIndex[K, V]{hash: hash, size: size, leave: leave}
 }
 
 // len returns the number of entries.
-func (c *clockIndex[K, V]) len() int { return len(c.idx) }
+func (c *clockIndex[K, V]) len() int { return c.idx.len() }
 
 // find returns the index of key's entry, or -1 when key is not cached.
 // hint is a slot hint returned for key earlier (0: none); a stale one
@@ -47,8 +51,18 @@ func (c *clockIndex[K, V]) find(key K, hint int32) int {
 	if i := int(hint) - 1; i >= 0 && i < len(c.slots) && c.slots[i].used && c.slots[i].key == key {
 		return i
 	}
-	if i, ok := c.idx[key]; ok {
-		return int(i)
+	if c.idx.len() == 0 { // nothing to hash for (a disabled cache has no hash)
+		return -1
+	}
+	return c.lookup(key, tagOf(c.hash(key)))
+}
+
+// lookup returns the index of key's entry, whose tag is tag, or -1.
+func (c *clockIndex[K, V]) lookup(key K, tag uint32) int {
+	for p, i := c.idx.first(tag); i >= 0; p, i = c.idx.next(p, tag) {
+		if c.slots[i].key == key {
+			return i
+		}
 	}
 	return -1
 }
@@ -63,9 +77,14 @@ func (c *clockIndex[K, V]) hit(i int) *clockSlot[K, V] {
 // add makes a new entry for key, which must not be cached, evicting one
 // when the cache is full, and returns its index; its value is V's zero.
 func (c *clockIndex[K, V]) add(key K) int {
+	return c.addTagged(key, tagOf(c.hash(key)))
+}
+
+// addTagged is add for a key whose tag is known.
+func (c *clockIndex[K, V]) addTagged(key K, tag uint32) int {
 	i := c.victim()
-	c.slots[i] = clockSlot[K, V]{key: key, used: true}
-	c.idx[key] = int32(i)
+	c.slots[i] = clockSlot[K, V]{key: key, used: true, tag: tag}
+	c.idx.insert(tag, i)
 	return i
 }
 
@@ -99,7 +118,7 @@ func (c *clockIndex[K, V]) victim() int {
 			s.ref = false
 			continue
 		}
-		delete(c.idx, s.key)
+		c.idx.remove(s.tag, i)
 		c.release(s)
 		return i
 	}
@@ -108,20 +127,21 @@ func (c *clockIndex[K, V]) victim() int {
 // removeAt forgets entry i; the sweep takes its slot when it gets there.
 func (c *clockIndex[K, V]) removeAt(i int) {
 	s := &c.slots[i]
-	delete(c.idx, s.key)
+	c.idx.remove(s.tag, i)
 	c.release(s)
 	*s = clockSlot[K, V]{}
 }
 
 // purge forgets every entry and lets go of the memory they took: the
-// slots and the map are made anew as entries come back (a FLUSHALL
+// slots and the index are made anew as entries come back (a FLUSHALL
 // empties the caches, and what the keyspace held before must not stay
 // allocated while a smaller one is used).
 func (c *clockIndex[K, V]) purge() {
 	for i := range c.slots {
 		c.release(&c.slots[i])
 	}
-	c.idx, c.slots, c.hand = make(map[K]int32), nil, 0
+	c.slots, c.hand = nil, 0
+	c.idx.reset()
 }
 
 func (c *clockIndex[K, V]) release(s *clockSlot[K, V]) {

@@ -45,6 +45,10 @@ type memberCache struct {
 	clockIndex[uint64, member]
 }
 
+// hashedKey is the index hash of a member cache key, already a hash of
+// the member's name.
+func hashedKey(h uint64) uint64 { return h }
+
 // member is a cached member: absent, or present with its value when
 // loaded. kv holds the name, then the value (one allocation for both).
 type member struct {
@@ -68,7 +72,7 @@ func (c *MetaCache) EnableMembers(size int) {
 		c.members = nil
 		return
 	}
-	c.members = &memberCache{newClockIndex[uint64, member](size, nil)}
+	c.members = &memberCache{newClockIndex[uint64, member](size, hashedKey, nil)}
 }
 
 // Members returns the number of members cached.
@@ -81,11 +85,11 @@ func (c *MetaCache) Members() int {
 
 // slot returns the index of name's entry, or -1.
 func (m *memberCache) slot(name []byte) int {
-	i, ok := m.idx[xxhash.Sum64(name)]
-	if !ok || m.slots[i].val.name() != string(name) {
+	i := m.find(xxhash.Sum64(name), 0)
+	if i < 0 || m.slots[i].val.name() != string(name) {
 		return -1
 	}
-	return int(i)
+	return i
 }
 
 // get returns the entry of name.
@@ -103,8 +107,8 @@ func (m *memberCache) get(name []byte) (member, bool) {
 func (m *memberCache) put(name, v []byte, exists, add bool) {
 	short := exists && len(v) <= MaxCachedMember
 	h := xxhash.Sum64(name)
-	if i, ok := m.idx[h]; ok {
-		s := m.hit(int(i))
+	if i := m.find(h, 0); i >= 0 {
+		s := m.hit(i)
 		if s.val.name() == string(name) {
 			e := &s.val
 			switch {
@@ -117,7 +121,7 @@ func (m *memberCache) put(name, v []byte, exists, add bool) {
 			}
 			return
 		}
-		m.removeAt(int(i)) // another name with the same hash
+		m.removeAt(i) // another name with the same hash
 	}
 	if !short && exists && !add {
 		return
@@ -266,8 +270,8 @@ func (t *Tx) wroteElement(lc *listCache, version uint64, field, value []byte, ex
 // read.)
 func (t *Tx) dropMemberWrites() {
 	for _, r := range t.memberWrites {
-		if i, ok := r.m.idx[r.h]; ok {
-			r.m.removeAt(int(i))
+		if i := r.m.find(r.h, 0); i >= 0 {
+			r.m.removeAt(i)
 		}
 	}
 	for _, r := range t.listWrites {

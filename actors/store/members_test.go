@@ -70,7 +70,10 @@ func TestMemberCacheHashCollision(t *testing.T) {
 	m := c.members
 	m.put([]byte("a"), []byte("va"), true, true)
 	// Make b's hash point at a's entry, as a collision would.
-	m.idx[xxhash.Sum64String("b")] = m.idx[xxhash.Sum64String("a")]
+	i, hb := m.find(xxhash.Sum64String("a"), 0), xxhash.Sum64String("b")
+	m.idx.remove(m.slots[i].tag, i)
+	m.slots[i].key, m.slots[i].tag = hb, tagOf(hb)
+	m.idx.insert(tagOf(hb), i)
 	if e, ok := m.get([]byte("b")); ok {
 		t.Fatalf("b answered by a's entry: %+v", e)
 	}
