@@ -27,20 +27,27 @@ type client struct {
 	laddr   string
 	created time.Time
 
-	mu       sync.Mutex
-	db       int
-	proto    int
+	mu sync.Mutex
+	// db and proto are written under mu but read without it (each
+	// command reads both on the event loop).
+	db       atomic.Int32
+	proto    atomic.Int32
 	name     string
 	libName  string
 	libVer   string
 	lastCmd  string
 	lastSeen time.Time
+	nsubs    atomic.Int32        // len(subs)+len(psubs)+len(ssubs), read without mu
 	subs     map[string]struct{} // SUBSCRIBEd channels
 	psubs    map[string]struct{} // PSUBSCRIBEd patterns
 	ssubs    map[string]struct{} // SSUBSCRIBEd shard channels
 	trk      trackState          // CLIENT TRACKING
 
 	// Event-loop only.
+	// seenAt and lastSpec are what dispatch last wrote to lastSeen and
+	// lastCmd: a pipeline of one command takes mu once, not per command.
+	seenAt   time.Time
+	lastSpec *command.Spec
 	nextSeq  uint64
 	readAt   time.Time       // when OnTraffic found the commands it runs; lastSeen takes it
 	need     int             // bytes the incomplete command at the head needs, if known
@@ -125,6 +132,7 @@ type client struct {
 
 	outMu      sync.Mutex
 	written    uint64              // sequence number of pending[phead]
+	done       atomic.Uint64       // written, read without outMu (answered)
 	pending    [][]byte            // replies by seq-written+phead; nil = not ready
 	phead      int                 // pending[:phead] are written (compacted lazily)
 	paused     bool                // OnTraffic stopped parsing: too many in flight
@@ -278,6 +286,7 @@ func (cl *client) advanceLocked() {
 		cl.phead = 0
 	}
 	cl.written += uint64(n)
+	cl.done.Store(cl.written)
 	if cl.closeSeq != 0 && cl.written >= cl.closeSeq {
 		cl.closing = true
 	}
@@ -417,20 +426,9 @@ func (cl *client) wakeSoon() {
 // on the loop make; the rest of the pass goes to the shards (OnTraffic).
 const maxPassOutput = 1 << 20
 
-// outputReady returns the bytes of replies ready and not yet written.
-func (cl *client) outputReady() int {
-	cl.outMu.Lock()
-	defer cl.outMu.Unlock()
-	return cl.outBytes
-}
-
 // answered reports whether every command of the client before seq has
 // its reply: then nothing of the client's is still running anywhere.
-func (cl *client) answered(seq uint64) bool {
-	cl.outMu.Lock()
-	defer cl.outMu.Unlock()
-	return cl.written == seq
-}
+func (cl *client) answered(seq uint64) bool { return cl.done.Load() == seq }
 
 // maxInFlight bounds the commands of one connection that are dispatched
 // but not yet answered; past it, parsing pauses (the rest waits in the
@@ -441,23 +439,25 @@ const maxInFlight = 4096
 // pauseIfBusy reports whether parsing must stop for now: too many
 // commands or argument bytes in flight (a reply resumes it), or too many
 // reply bytes unread (endBatch resumes it once they went out; see
-// memory.go).
-func (cl *client) pauseIfBusy() bool {
+// memory.go). It also returns the bytes of replies ready and not yet
+// written (one lock per command for both).
+func (cl *client) pauseIfBusy() (pause bool, ready int) {
 	cl.outMu.Lock()
 	defer cl.outMu.Unlock()
+	ready = cl.outBytes
 	// Unread replies, and those the commands in flight will add, each
 	// guessed as big as the recent big ones (all 40 GETs of a 10 MiB value
 	// would otherwise be running before the first reply is counted).
 	inFlight := int(cl.assigned.Load() - cl.written)
 	if cl.tailBytes+cl.outBytes+inFlight*cl.replyEst >= int(cl.srv.outputPause) {
 		cl.outPaused = true
-		return true
+		return true, ready
 	}
 	if inFlight < maxInFlight && cl.inflight.Load() < cl.srv.pipelineBytes {
-		return false
+		return false, ready
 	}
 	cl.paused = true
-	return true
+	return true, ready
 }
 
 // maxIovecs stays under the kernel's IOV_MAX (1024) per writev.
@@ -595,11 +595,7 @@ func (cl *client) roles() command.Client {
 
 func (cl *client) ID() int64 { return cl.id }
 
-func (cl *client) DB() int {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	return cl.db
-}
+func (cl *client) DB() int { return int(cl.db.Load()) }
 
 // namespace returns the id of the client's namespace (that of its
 // database: command.NamespaceOf).
@@ -607,23 +603,19 @@ func (cl *client) namespace() uint32 { return command.NamespaceOf(cl.DB()) }
 
 func (cl *client) SetDB(db int) {
 	cl.mu.Lock()
-	from, to := command.NamespaceOf(cl.db), command.NamespaceOf(db)
-	cl.db = db
+	from, to := command.NamespaceOf(int(cl.db.Load())), command.NamespaceOf(db)
+	cl.db.Store(int32(db))
 	cl.mu.Unlock()
 	if from != to {
 		cl.srv.moveSubscriptions(cl, from, to)
 	}
 }
 
-func (cl *client) Proto() int {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	return cl.proto
-}
+func (cl *client) Proto() int { return int(cl.proto.Load()) }
 
 func (cl *client) SetProto(p int) {
 	cl.mu.Lock()
-	cl.proto = p
+	cl.proto.Store(int32(p))
 	cl.mu.Unlock()
 }
 

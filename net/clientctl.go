@@ -287,7 +287,9 @@ func (cl *client) Reset() {
 	cl.noTouch.Store(false)
 	cl.user.Store(nil) // the default user again, in the default namespace
 	cl.mu.Lock()
-	cl.db, cl.proto, cl.name = 0, 2, ""
+	cl.db.Store(0)
+	cl.proto.Store(2)
+	cl.name = ""
 	cl.mu.Unlock()
 	cl.replyOff, cl.skipNext = false, false
 	cl.authed.Store(cl.srv.requirePass() == "")

@@ -79,7 +79,7 @@ func TestCloseAfterReply(t *testing.T) {
 // asks for a wake-up to parse what waited).
 func TestPauseWhenTooMuchInFlight(t *testing.T) {
 	cl, conn, _ := testClient(maxInFlight)
-	if !cl.pauseIfBusy() {
+	if pause, _ := cl.pauseIfBusy(); !pause {
 		t.Fatal("not paused with maxInFlight commands unanswered")
 	}
 	wakes := conn.wakes
@@ -93,7 +93,7 @@ func TestPauseWhenTooMuchInFlight(t *testing.T) {
 	if cl.paused || conn.wakes == wakes {
 		t.Fatalf("not resumed at half (paused %v, wakes %d)", cl.paused, conn.wakes-wakes)
 	}
-	if cl.pauseIfBusy() {
+	if pause, _ := cl.pauseIfBusy(); pause {
 		t.Fatal("paused again with half unanswered")
 	}
 }

@@ -38,13 +38,19 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 			cl.silence(seq)
 		}
 	}
-	cl.mu.Lock()
-	db, proto := cl.db, cl.proto
-	cl.lastSeen = cl.readAt
-	if spec != nil {
-		cl.lastCmd = spec.FullName()
+	db, proto := int(cl.db.Load()), int(cl.proto.Load())
+	if cl.readAt != cl.seenAt || spec != nil && spec != cl.lastSpec {
+		cl.mu.Lock()
+		cl.lastSeen = cl.readAt
+		if spec != nil {
+			cl.lastCmd = spec.FullName()
+		}
+		cl.mu.Unlock()
+		cl.seenAt = cl.readAt
+		if spec != nil {
+			cl.lastSpec = spec
+		}
 	}
-	cl.mu.Unlock()
 	fail := func(err error, name string) {
 		if quiet {
 			cl.silence(seq) // an error is no push

@@ -72,7 +72,8 @@ func (s *Server) unsubscribeAll(cl *client) {
 	cl.mu.Lock()
 	subs, psubs, ssubs := cl.subs, cl.psubs, cl.ssubs
 	cl.subs, cl.psubs, cl.ssubs = nil, nil, nil
-	ns := command.NamespaceOf(cl.db)
+	cl.nsubs.Store(0)
+	ns := command.NamespaceOf(int(cl.db.Load()))
 	cl.mu.Unlock()
 	for kind, set := range map[state.Kind]map[string]struct{}{state.Channel: subs, state.Pattern: psubs, state.ShardChannel: ssubs} {
 		if len(set) > 0 {
@@ -108,10 +109,11 @@ func keys(set map[string]struct{}) []string {
 
 // Subscriptions implements command.Client: the client's channel and
 // pattern count.
-func (cl *client) Subscriptions() int {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	return len(cl.subs) + len(cl.psubs) + len(cl.ssubs)
+func (cl *client) Subscriptions() int { return int(cl.nsubs.Load()) }
+
+// countSubsLocked records the client's subscription count (under mu).
+func (cl *client) countSubsLocked() {
+	cl.nsubs.Store(int32(len(cl.subs) + len(cl.psubs) + len(cl.ssubs)))
 }
 
 // Subscribe implements command.Client.
@@ -143,7 +145,8 @@ func (cl *client) setSubscription(pattern bool, name []byte, on bool) int {
 		delete(*set, string(name))
 	}
 	count := len(cl.subs) + len(cl.psubs)
-	ns := command.NamespaceOf(cl.db)
+	cl.countSubsLocked()
+	ns := command.NamespaceOf(int(cl.db.Load()))
 	cl.mu.Unlock()
 	switch {
 	case on && !had:
@@ -189,7 +192,8 @@ func (cl *client) setShard(name []byte, on bool) int {
 		delete(cl.ssubs, string(name))
 	}
 	count := len(cl.ssubs)
-	ns := command.NamespaceOf(cl.db)
+	cl.countSubsLocked()
+	ns := command.NamespaceOf(int(cl.db.Load()))
 	cl.mu.Unlock()
 	switch {
 	case on && !had:

@@ -342,10 +342,11 @@ func (s *Server) OnOpen(c gnet.Conn) (out []byte, action gnet.Action) {
 	}
 	now := time.Now()
 	cl := &client{srv: s, conn: c, id: s.nextID.Add(1), fd: c.Fd(), addr: addr,
-		laddr: laddr, created: now, lastSeen: now, proto: 2, pass: s.passes.of(s.engine, c.EventLoop())}
+		laddr: laddr, created: now, lastSeen: now, pass: s.passes.of(s.engine, c.EventLoop())}
 	// As in Redis, a client that connects while no password is set stays
 	// authenticated if one is set later (CONFIG SET requirepass).
 	cl.authed.Store(s.requirePass() == "")
+	cl.proto.Store(2)
 	cl.info = cl.Info
 	c.SetContext(cl)
 	s.clients.Store(cl.id, cl)
@@ -427,11 +428,12 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 	// element could be handed to it.
 	stalled := false
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
-		if cl.pauseIfBusy() {
+		pause, ready := cl.pauseIfBusy()
+		if pause {
 			stalled = true
 			break
 		}
-		if !cl.toShards && cl.outputReady() >= maxPassOutput {
+		if !cl.toShards && ready >= maxPassOutput {
 			// Big replies (a pipeline of big reads): the rest of this
 			// pass goes to the shards, which make them in parallel while
 			// the loop serves its other clients, as it writes them out.

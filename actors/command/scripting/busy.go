@@ -32,6 +32,9 @@ type running struct {
 type registry struct {
 	mu  sync.Mutex
 	all map[*running]struct{}
+	// n is len(all), read without mu: the network front asks whether a
+	// script is running before every command, and most often none is.
+	n atomic.Int32
 }
 
 func (g *registry) add(function bool, name string, command [][]byte) (*running, context.Context) {
@@ -42,6 +45,7 @@ func (g *registry) add(function bool, name string, command [][]byte) (*running, 
 		g.all = map[*running]struct{}{}
 	}
 	g.all[r] = struct{}{}
+	g.n.Store(int32(len(g.all)))
 	g.mu.Unlock()
 	return r, ctx
 }
@@ -49,6 +53,7 @@ func (g *registry) add(function bool, name string, command [][]byte) (*running, 
 func (g *registry) remove(r *running) {
 	g.mu.Lock()
 	delete(g.all, r)
+	g.n.Store(int32(len(g.all)))
 	g.mu.Unlock()
 	r.cancel()
 }
@@ -56,6 +61,9 @@ func (g *registry) remove(r *running) {
 // oldest returns the longest-running script, or nil; with functions,
 // the longest-running function.
 func (g *registry) oldest(functions bool) *running {
+	if g.n.Load() == 0 {
+		return nil
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var o *running
