@@ -52,6 +52,7 @@ type client struct {
 	readAt   time.Time       // when OnTraffic found the commands it runs; lastSeen takes it
 	need     int             // bytes the incomplete command at the head needs, if known
 	asm      *resp.Assembler // reads the command at the head (a big one) as it arrives
+	args     resp.ArgArena   // what dispatch gets: the arguments out of gnet's buffer
 	scratch  [][]byte
 	quitting bool
 	// tail holds reply bytes not yet handed to gnet: a big reply goes

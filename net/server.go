@@ -493,7 +493,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
-			s.dispatch(cl, resp.CopyArgs(r.Args)) // out of gnet's buffer
+			s.dispatch(cl, cl.args.Copy(r.Args)) // out of gnet's buffer
 		}
 	}
 	if consumed > 0 {
