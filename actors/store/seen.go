@@ -24,6 +24,8 @@ type record struct {
 type seenKeys struct {
 	idx  map[string]int32
 	recs []record
+	// puts counts every put and reset, never going back (foundMemo).
+	puts uint64
 }
 
 // getBytes returns the record of mk, a meta key in a scratch buffer (the
@@ -39,6 +41,7 @@ func (s *seenKeys) getBytes(mk []byte) (record, bool) {
 // put sets mk's record and returns its index in recs, which stays its
 // until reset.
 func (s *seenKeys) put(mk string, r record) int32 {
+	s.puts++
 	if i, ok := s.idx[mk]; ok {
 		s.recs[i] = r
 		return i
@@ -51,6 +54,7 @@ func (s *seenKeys) put(mk string, r record) int32 {
 
 // reset forgets every record, keeping the memory.
 func (s *seenKeys) reset() {
+	s.puts++
 	clear(s.idx)
 	clear(s.recs) // no payload kept alive
 	s.recs = s.recs[:0]

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
@@ -355,4 +356,65 @@ func TestJournalExpired(t *testing.T) {
 	if fmt.Sprint(got) != "[0/a@10]" {
 		t.Fatalf("expired keys recorded = %v, want [0/a@10] (b was written since, c never read)", got)
 	}
+}
+
+// TestFoundAfterLookup: Found right after a look-up of the same key
+// answers from what the look-up found (foundMemo), and agrees with a
+// look-up of its own whatever happened in between: another key in the
+// same buffer, the clock moving past the key's expiry, the key deleted or
+// written, another database in use.
+func TestFoundAfterLookup(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(100)
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	update(t, env, 0, func(tx *Tx) error {
+		must(t, tx.SetString([]byte("a"), []byte("1"), 0))
+		return tx.SetString([]byte("t"), []byte("1"), now+1000)
+	})
+	update(t, env, 1, func(tx *Tx) error { return tx.SetString([]byte("b"), []byte("1"), 0) })
+	tx := begin(t, d, c)
+	peek := func(key []byte) {
+		t.Helper()
+		if _, _, _, err := tx.PeekString(key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(step string, key []byte, want bool) {
+		t.Helper()
+		memo := tx.found.valid && bytes.Equal(tx.found.key, key)
+		got, err := tx.Found(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx.found.valid = false // a look-up of its own
+		fresh, err := tx.Found(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || fresh != want {
+			t.Fatalf("%s: Found(%q) = %v (memo in play: %v), its own look-up %v; want %v", step, key, got, memo, fresh, want)
+		}
+	}
+	peek([]byte("a"))
+	check("after its look-up", []byte("a"), true)
+	peek([]byte("a"))
+	check("another key", []byte("zz"), false)
+	buf := []byte("a")
+	peek(buf)
+	buf[0] = 'x'
+	check("the same buffer, another key", buf, false)
+	peek([]byte("t"))
+	tx.SetNow(now + 2000)
+	check("expired since", []byte("t"), false)
+	peek([]byte("a"))
+	if _, err := tx.Delete([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	check("deleted since", []byte("a"), false)
+	peek([]byte("n"))
+	must(t, tx.SetString([]byte("n"), []byte("v"), 0))
+	check("written since", []byte("n"), true)
+	peek([]byte("b"))
+	tx.Use(1)
+	check("another database", []byte("b"), true)
 }

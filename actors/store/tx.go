@@ -26,9 +26,10 @@ type Tx struct {
 	markers *FlushMarkers
 	minVer  uint64 // the db's flush marker: lower versions are dead
 	seen    seenKeys
-	kbuf    []byte // scratch for meta keys looked up in seen
-	skbuf   []byte // scratch for sub-keys handed to a copying Set or Delete
-	zbuf    []byte // scratch for score-index keys (ScoreKeyScratch)
+	found   foundMemo // the last look-up, for Found
+	kbuf    []byte    // scratch for meta keys looked up in seen
+	skbuf   []byte    // scratch for sub-keys handed to a copying Set or Delete
+	zbuf    []byte    // scratch for score-index keys (ScoreKeyScratch)
 	// metas holds the encoded metas the transaction hands to the driver
 	// to keep (SetOwned) back to back: one allocation for many writes.
 	metas   drivers.Blocks
@@ -351,6 +352,15 @@ func (t *Tx) cacheFor(mk string) *MetaCache {
 // raw returns the stored state of key, live or expired; with payload set it
 // also loads a string's payload.
 func (t *Tx) raw(key []byte, payload bool) (string, record, error) {
+	mk, r, err := t.lookup(key, payload)
+	if err == nil {
+		t.found.remember(t, key, r)
+	}
+	return mk, r, err
+}
+
+// lookup is raw, without remembering its answer for Found.
+func (t *Tx) lookup(key []byte, payload bool) (string, record, error) {
 	t.kbuf = codec.AppendMetaKey(t.kbuf[:0], t.slot, key)
 	if t.err != nil {
 		return string(t.kbuf), record{}, t.err
