@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"hash/maphash"
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/codec"
@@ -290,4 +292,65 @@ func TestTxLastLookupFollowsCache(t *testing.T) {
 	want("after a commit", "two")
 	c.Purge() // the next look-up reads the store, whose lazy transaction starts then
 	want("after a purge", "two")
+}
+
+// TestMetaCacheInlineKeys: entries are found by their whole key whether
+// it is held in the entry (at most metaInlineKey bytes) or only in its
+// string: keys one byte apart in length or content, a value update that
+// keeps the entry, and two keys whose tags collide under the cache's
+// seed (found by trying keys until two share one).
+func TestMetaCacheInlineKeys(t *testing.T) {
+	c := NewMetaCache(1 << 12)
+	long := strings.Repeat("k", metaInlineKey)
+	keys := []string{"a", "ab", long[:metaInlineKey-1], long, long + "k", long + "kk", long[:metaInlineKey-1] + "x", "b"}
+	for i, k := range keys {
+		c.put(k, metaOf(uint64(i+1)), 0)
+	}
+	c.put(long, metaOf(100), 0) // an update keeps the entry and its key
+	for i := range c.metas.slots {
+		s := &c.metas.slots[i]
+		want := len(s.key)
+		if want > metaInlineKey {
+			want = 0
+		}
+		if s.used && int(s.val.keyLen) != want {
+			t.Fatalf("%q holds %d bytes of its key inline, want %d", s.key, s.val.keyLen, want)
+		}
+	}
+	for i, k := range keys {
+		want := uint64(i + 1)
+		if k == long {
+			want = 100
+		}
+		if e, _, ok := get(c, k); !ok || e.meta.Version != want {
+			t.Fatalf("%q = %+v %v, want version %d", k, e.meta, ok, want)
+		}
+	}
+	for _, k := range []string{"", "abc", long[:metaInlineKey-2], long + "kkk", "a\x00"} {
+		if _, _, ok := get(c, k); ok {
+			t.Fatalf("%q found, never put", k)
+		}
+	}
+	seen := map[uint32]string{}
+	var x, y string
+	for i := 0; x == ""; i++ {
+		for _, k := range []string{fmt.Sprintf("c%d", i), fmt.Sprintf("%s-%d", long, i)} {
+			tag := tagOf(maphash.String(c.seed, k))
+			if o, ok := seen[tag]; ok {
+				x, y = o, k
+				break
+			}
+			seen[tag] = k
+		}
+	}
+	c.put(x, metaOf(1), 0)
+	if _, _, ok := get(c, y); ok {
+		t.Fatalf("%q found through %q, which shares its tag", y, x)
+	}
+	c.put(y, metaOf(2), 0)
+	for k, v := range map[string]uint64{x: 1, y: 2} {
+		if e, _, ok := get(c, k); !ok || e.meta.Version != v {
+			t.Fatalf("colliding %q = %+v %v, want version %d", k, e.meta, ok, v)
+		}
+	}
 }

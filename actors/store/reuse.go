@@ -9,9 +9,15 @@ import "github.com/rekv/rekv/codec"
 // generation (MetaCache.gen: every put, remove and purge moves it) is the
 // one it was read at.
 type lastLookup struct {
-	c    *MetaCache
-	gen  uint64
-	mk   string
+	c   *MetaCache
+	gen uint64
+	mk  string
+	// key is a copy of mk, compared instead of it: the cache compares a
+	// short key in its entry, so mk's own bytes are not in the CPU's
+	// cache, and comparing them missed it once per GET (7.9% of GET -P
+	// 16's CPU).
+	key  []byte
+	buf  [48]byte // key's memory when it fits
 	e    cached
 	hint int32
 }
@@ -19,12 +25,14 @@ type lastLookup struct {
 // cachedEntry looks up the meta key in t.kbuf in c, or in t.last when it
 // holds that key of c, unchanged since.
 func (t *Tx) cachedEntry(c *MetaCache) (string, cached, int32, bool) {
-	if l := &t.last; l.c == c && l.gen == c.gen && l.mk == string(t.kbuf) {
+	if l := &t.last; l.c == c && l.gen == c.gen && string(l.key) == string(t.kbuf) {
 		return l.mk, l.e, l.hint, true
 	}
 	mk, e, hint, ok := c.lookup(t.kbuf)
 	if ok {
-		t.last = lastLookup{c: c, gen: c.gen, mk: mk, e: e, hint: hint}
+		l := &t.last
+		l.c, l.gen, l.mk, l.e, l.hint = c, c.gen, mk, e, hint
+		l.key = appendKeyCopy(l.key, l.buf[:0], t.kbuf)
 	}
 	return mk, e, hint, ok
 }
