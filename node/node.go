@@ -322,20 +322,33 @@ func (n *Node) Close(ctx context.Context) error {
 		// Its slots move before its clients go. Leaving is a courtesy: if
 		// the store cannot be reached, the other nodes drop this one when
 		// its lease ends.
+		start := time.Now()
 		if err := n.leave(); err != nil {
 			n.log.Warn("cluster: could not leave at once; the other nodes will drop this node when its lease ends", "err", err)
 		}
+		left := time.Since(start)
 		n.repl.Close()
 		errNet := n.net.Stop(ctx)
+		netStopped := time.Since(start)
 		if n.gc != nil {
 			n.gc.Stop() // a long reclaim must not hold the actors' stop
 		}
 		errActors := n.engine.Stop(ctx)
+		actorsStopped := time.Since(start)
 		errDrv := n.drv.Close()
 		n.closeErr = errors.Join(errMetrics, errNet, errActors, errDrv)
+		if took := time.Since(start); took > slowClose || n.closeErr != nil {
+			// Which step held the close: the actors wait for the store
+			// calls in flight (each bounded by the request timeout).
+			n.log.Warn("slow or failed close", "took", took, "leave", left, "network", netStopped-left,
+				"actors", actorsStopped-netStopped, "store", took-actorsStopped, "err", n.closeErr)
+		}
 	})
 	return n.closeErr
 }
+
+// slowClose is how long a close may take before it logs its steps' times.
+const slowClose = 2 * time.Second
 
 // TLSAddr returns the TLS listener's address ("" without TLS).
 func (n *Node) TLSAddr() string { return n.net.TLSAddr() }
