@@ -482,7 +482,19 @@ func (e *Engine) Stop(ctx context.Context) error {
 	}
 	f := e.sys.Root.PoisonFuture(e.guardian)
 	done := make(chan error, 1)
-	go func() { done <- f.Wait() }()
+	go func() {
+		err := f.Wait()
+		if errors.Is(err, actor.ErrTimeout) {
+			// The future gives up after 10 s, but a shard may still be
+			// in a store call (each bounded by the request timeout):
+			// wait on for the guardian to go, as long as ctx allows.
+			err = waitGone(ctx, func() bool {
+				_, alive := e.sys.ProcessRegistry.Get(e.guardian)
+				return alive
+			}, err)
+		}
+		done <- err
+	}()
 	defer e.stopOnce.Do(func() { close(e.stopped) })
 	select {
 	case err := <-done:
@@ -656,4 +668,18 @@ func (e *Engine) callOf(req *Request, purge func()) Call {
 func conflictBackoff(attempt int) {
 	ceiling := min(100*time.Microsecond<<min(attempt, 8), 20*time.Millisecond)
 	time.Sleep(time.Duration(rand.Int64N(int64(ceiling)) + 1))
+}
+
+// waitGone polls alive until it reports false (nil) or ctx ends (err).
+func waitGone(ctx context.Context, alive func() bool, err error) error {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for alive() {
+		select {
+		case <-ctx.Done():
+			return err
+		case <-t.C:
+		}
+	}
+	return nil
 }
