@@ -152,7 +152,18 @@ func messagesAcrossNodes(t *testing.T, addrs []string, cluster bool) {
 	if _, err := far.Receive(ctx); err != nil {
 		t.Fatal(err)
 	}
-	must(t, writer.Set(ctx, "{ev}k", "v", 0).Err())
+	// TRYAGAIN: the slot is still being handed over to the node that
+	// serves it (the nodes started moments ago); a cluster client retries
+	// (CI's network stage once got it here).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := writer.Set(ctx, "{ev}k", "v", 0).Err()
+		if err == nil {
+			break
+		}
+		if !strings.HasPrefix(err.Error(), "TRYAGAIN") || time.Now().After(deadline) {
+			t.Fatalf("SET {ev}k: %v", err)
+		}
+	}
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	m, err := far.ReceiveMessage(rctx)
 	cancel()
