@@ -77,11 +77,7 @@ func (c *clockIndex[K, V]) hit(i int) *clockSlot[K, V] {
 // add makes a new entry for key, which must not be cached, evicting one
 // when the cache is full, and returns its index; its value is V's zero.
 func (c *clockIndex[K, V]) add(key K) int {
-	return c.addTagged(key, tagOf(c.hash(key)))
-}
-
-// addTagged is add for a key whose tag is known.
-func (c *clockIndex[K, V]) addTagged(key K, tag uint32) int {
+	tag := tagOf(c.hash(key))
 	i := c.victim()
 	c.slots[i] = clockSlot[K, V]{key: key, used: true, tag: tag}
 	c.idx.insert(tag, i)

@@ -8,8 +8,9 @@ package store
 // It replaced a Go map from key to slot: a look-up of a cache larger than
 // the CPU's caches touched the map's control word, its slot, the key's
 // bytes and then the clock slot, each a cache miss; here it touches one
-// cell, then the clock slot and the key's bytes. Eight cells share a cache
-// line, so a probe past the first cell rarely misses again.
+// cell, then the clock slot (and the key's bytes where the slot does not
+// hold the key: MetaCache keeps short ones inline). Eight cells share a
+// cache line, so a probe past the first cell rarely misses again.
 //
 // A cell's home is its tag's low bits (tag & mask), so the table can be
 // grown and an entry deleted (backward shift: no tombstones) from the

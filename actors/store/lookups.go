@@ -24,14 +24,16 @@ func (t *Tx) ExpiredAt(key []byte) (at int64, ok bool, err error) {
 // expired key's deletion: for counting a command's look-ups after it
 // ran (keyspace_hits), which must not delete what the command did not.
 func (t *Tx) Found(key []byte) (bool, error) {
+	var r record
 	if m := &t.found; m.valid && m.puts == t.seen.puts && m.slot == t.slot && t.err == nil && bytes.Equal(m.key, key) {
-		return m.exists && m.version >= t.minVer && (m.expireAt == 0 || m.expireAt > t.now), nil
+		r = record{exists: m.exists, meta: codec.Meta{Version: m.version, ExpireAt: m.expireAt}}
+	} else {
+		var err error
+		if _, r, err = t.raw(key, false); err != nil {
+			return false, err
+		}
 	}
-	_, r, err := t.raw(key, false)
-	if err != nil || !t.stored(r) {
-		return false, err
-	}
-	return !r.meta.Expired(t.now), nil
+	return t.stored(r) && !r.meta.Expired(t.now), nil
 }
 
 // foundMemo is what the last look-up (raw) found, for Found: a command's
