@@ -604,7 +604,7 @@ func (cl *client) namespace() uint32 { return command.NamespaceOf(cl.DB()) }
 
 func (cl *client) SetDB(db int) {
 	cl.mu.Lock()
-	from, to := command.NamespaceOf(int(cl.db.Load())), command.NamespaceOf(db)
+	from, to := cl.namespace(), command.NamespaceOf(db)
 	cl.db.Store(int32(db))
 	cl.mu.Unlock()
 	if from != to {

@@ -46,5 +46,5 @@ func (cl *client) Info() string {
 	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 "+
 		"qbuf=%d qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=%s resp=%d lib-name=%s lib-ver=%s",
 		cl.id, cl.addr, cl.laddr, cl.fd, cl.name, int(now.Sub(cl.created).Seconds()), int(now.Sub(cl.lastSeen).Seconds()),
-		flags, command.UserDB(int(cl.db.Load())), len(cl.subs), len(cl.psubs), len(cl.ssubs), max(cl.inBuf.Load(), cl.reading.Load())+cl.asmBuf.Load(), cl.lastCmd, cl.User(), formatRedir(cl.trk), cl.proto.Load(), cl.libName, cl.libVer)
+		flags, command.UserDB(cl.DB()), len(cl.subs), len(cl.psubs), len(cl.ssubs), max(cl.inBuf.Load(), cl.reading.Load())+cl.asmBuf.Load(), cl.lastCmd, cl.User(), formatRedir(cl.trk), cl.Proto(), cl.libName, cl.libVer)
 }

@@ -38,7 +38,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 			cl.silence(seq)
 		}
 	}
-	db, proto := int(cl.db.Load()), int(cl.proto.Load())
+	db, proto := cl.DB(), cl.Proto()
 	if cl.readAt != cl.seenAt || spec != nil && spec != cl.lastSpec {
 		cl.mu.Lock()
 		cl.lastSeen = cl.readAt

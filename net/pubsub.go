@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 
-	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/bus"
 	"github.com/rekv/rekv/state"
 )
@@ -72,8 +71,8 @@ func (s *Server) unsubscribeAll(cl *client) {
 	cl.mu.Lock()
 	subs, psubs, ssubs := cl.subs, cl.psubs, cl.ssubs
 	cl.subs, cl.psubs, cl.ssubs = nil, nil, nil
-	cl.nsubs.Store(0)
-	ns := command.NamespaceOf(int(cl.db.Load()))
+	cl.countSubsLocked()
+	ns := cl.namespace()
 	cl.mu.Unlock()
 	for kind, set := range map[state.Kind]map[string]struct{}{state.Channel: subs, state.Pattern: psubs, state.ShardChannel: ssubs} {
 		if len(set) > 0 {
@@ -146,7 +145,7 @@ func (cl *client) setSubscription(pattern bool, name []byte, on bool) int {
 	}
 	count := len(cl.subs) + len(cl.psubs)
 	cl.countSubsLocked()
-	ns := command.NamespaceOf(int(cl.db.Load()))
+	ns := cl.namespace()
 	cl.mu.Unlock()
 	switch {
 	case on && !had:
@@ -193,7 +192,7 @@ func (cl *client) setShard(name []byte, on bool) int {
 	}
 	count := len(cl.ssubs)
 	cl.countSubsLocked()
-	ns := command.NamespaceOf(int(cl.db.Load()))
+	ns := cl.namespace()
 	cl.mu.Unlock()
 	switch {
 	case on && !had:

@@ -346,7 +346,7 @@ func (s *Server) sendInvalidation(cl *client, keys [][]byte) {
 		v, ok := s.clients.Load(redirect)
 		if !ok {
 			cl.trk.broken = true
-			proto := int(cl.proto.Load())
+			proto := cl.Proto()
 			cl.mu.Unlock()
 			if proto >= 3 {
 				w := resp.NewWriter(3)
