@@ -46,3 +46,19 @@ const metaBlockSize = 4 << 10
 func (t *Tx) encodeMeta(m codec.Meta, payload []byte) []byte {
 	return codec.AppendMeta(t.metas.Take(codec.MetaLen(m, payload))[:0], m, payload)
 }
+
+// ownMetaKey returns the meta key write hands the driver: mk's bytes
+// encoded again from key and the selected database into t.metas, not mk
+// itself. mk is most often the meta cache's string, whose bytes the
+// look-up did not touch (the entry holds its own copy), so the driver's
+// first read of them, and the memtable's copy after it, missed the CPU
+// cache: 2.6% of SET -P 1's CPU, 3.7% of MSET's. key was read moments
+// ago. A key too long for the blocks (or, never expected, one that does
+// not encode to mk's length) is handed over as mk.
+func (t *Tx) ownMetaKey(key []byte, mk string) []byte {
+	n := 1 + codec.SlotLen(t.slot) + len(key)
+	if n != len(mk) || n > t.metas.Own {
+		return bytesOf(mk)
+	}
+	return codec.AppendMetaKey(t.metas.Take(n)[:0], t.slot, key)
+}

@@ -654,8 +654,9 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 			return err
 		}
 	}
-	// The encoded meta is this call's own: the transaction may keep it.
-	if err := drivers.SetOwned(t.txn, bytesOf(mk), t.encodeMeta(m, payload)); err != nil {
+	// The encoded meta and key are this call's own: the transaction may
+	// keep them.
+	if err := drivers.SetOwned(t.txn, t.ownMetaKey(key, mk), t.encodeMeta(m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)
