@@ -3,6 +3,7 @@ package store
 import (
 	"hash/maphash"
 	"time"
+	"unsafe"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
@@ -53,17 +54,30 @@ type metaEntry struct {
 	// (keyLen > 0): a look-up compares it here, in the slot it reads
 	// anyway, not in the key string's own memory, one cache miss less
 	// (7% of GET -P 16's CPU). It comes first: the slot's first cache
-	// line holds it with the key string's header.
-	key              [metaInlineKey]byte
-	keyLen           uint8
-	expireAt         int64
-	version          uint64
+	// line holds it with the key string's header, the type, the flags,
+	// the expiry and the version.
+	key      [metaInlineKey]byte
+	keyLen   uint8
+	typ      codec.Type
+	flags    entryFlags
+	payLen   uint8 // payload's length (at most MaxCachedPayload)
+	expireAt int64
+	version  uint64
+	// payload is the first byte of a string's cached value (pack):
+	// a pointer and payLen instead of a slice keep the slot at 128 bytes.
+	// nil when the value is empty or not held (flagEmpty tells which).
+	payload          *byte
 	size, head, tail uint64
 	stream           *codec.StreamMeta // streams only
-	payload          []byte
 	atime            int64
-	typ              codec.Type
-	flags            entryFlags
+	// The slot (clockSlot[string, metaEntry]) is 128 bytes, two cache
+	// lines the CPU fetches as a pair, and the slots of a cache past 128
+	// entries start at a 128-byte boundary (Go gives an allocation of 32
+	// KiB or more pages of its own; a smaller one holding pointers starts
+	// 8 bytes in): a look-up reads one pair, where slots of 144 bytes
+	// straddled three lines, half of them in two pairs
+	// (TestMetaSlotLayout).
+	_ [8]byte
 }
 
 // metaInlineKey is the longest meta key an entry holds inline: the
@@ -93,13 +107,22 @@ const (
 	flagChunked
 	flagTimed
 	flagConverted
+	flagEmpty // the payload held is empty, not missing
 )
 
 // pack returns v as an entry; its access time is left unset.
 func pack(v cached) metaEntry {
 	m := v.meta
 	e := metaEntry{expireAt: m.ExpireAt, version: m.Version, size: m.Size, head: m.Head, tail: m.Tail,
-		payload: v.payload, typ: m.Type}
+		typ: m.Type}
+	switch {
+	case len(v.payload) > MaxCachedPayload: // never expected (withPayload): the store has it
+		v.loaded = false
+	case len(v.payload) > 0:
+		e.payload, e.payLen = unsafe.SliceData(v.payload), uint8(len(v.payload))
+	case v.payload != nil:
+		e.flags |= flagEmpty
+	}
 	if m.Stream != (codec.StreamMeta{}) {
 		st := m.Stream
 		e.stream = &st
@@ -126,7 +149,13 @@ func pack(v cached) metaEntry {
 func (e *metaEntry) unpack() cached {
 	v := cached{meta: codec.Meta{Type: e.typ, ExpireAt: e.expireAt, Version: e.version, Size: e.size,
 		Head: e.head, Tail: e.tail, Chunked: e.flags&flagChunked != 0, Converted: e.flags&flagConverted != 0},
-		exists: e.flags&flagExists != 0, payload: e.payload, loaded: e.flags&flagLoaded != 0}
+		exists: e.flags&flagExists != 0, loaded: e.flags&flagLoaded != 0}
+	switch {
+	case e.payload != nil:
+		v.payload = unsafe.Slice(e.payload, e.payLen)
+	case e.flags&flagEmpty != 0:
+		v.payload = []byte{}
+	}
 	if e.stream != nil {
 		v.meta.Stream = *e.stream
 	}
