@@ -1,0 +1,59 @@
+package resp
+
+// SecondArgs appends to dst[:0] the second argument of each command at
+// the start of buf, in order, until dst is full (its capacity), buf ends,
+// or a command is incomplete, inline or malformed; a command of fewer
+// than two arguments adds nothing. The slices point into buf. It is a
+// look ahead, for reading ahead what the commands' keys will need (most
+// commands' first key is their second argument): it never fails, and
+// Parse alone decides what buf holds.
+func SecondArgs(buf []byte, dst [][]byte) [][]byte {
+	dst = dst[:0]
+	pos := 0
+	for len(dst) < cap(dst) && pos < len(buf) && buf[pos] == '*' {
+		count, next, ok := lengthLine(buf, pos)
+		if !ok {
+			break
+		}
+		pos = next
+		var second []byte
+		for i := int64(0); i < count && ok; i++ {
+			var n int64
+			if pos >= len(buf) || buf[pos] != '$' {
+				ok = false
+				break
+			}
+			if n, pos, ok = lengthLine(buf, pos); !ok || n > int64(len(buf)-pos-2) {
+				ok = false
+				break
+			}
+			if i == 1 {
+				second = buf[pos : pos+int(n) : pos+int(n)]
+			}
+			pos += int(n) + 2
+		}
+		if !ok {
+			break
+		}
+		if count >= 2 {
+			dst = append(dst, second)
+		}
+	}
+	return dst
+}
+
+// lengthLine reads the length line at buf[pos:] (a type byte, a
+// non-negative integer as ParseInt reads it, of at most 18 digits, CRLF)
+// and returns the integer and the position after the line.
+func lengthLine(buf []byte, pos int) (int64, int, bool) {
+	i, v := pos+1, int64(0)
+	for ; i < len(buf) && i-pos <= 18 && buf[i] >= '0' && buf[i] <= '9'; i++ {
+		v = v*10 + int64(buf[i]-'0')
+	}
+	digits := i - pos - 1
+	if digits == 0 || digits > 18 || digits > 1 && buf[pos+1] == '0' || // ParseInt takes no leading zero
+		i+1 >= len(buf) || buf[i] != '\r' || buf[i+1] != '\n' {
+		return 0, 0, false
+	}
+	return v, i + 2, true
+}

@@ -1,0 +1,89 @@
+package resp
+
+import (
+	"bytes"
+	"testing"
+)
+
+// secondArgsByParse is SecondArgs by Parse: the second argument of each
+// complete multibulk command from the start, until one is not.
+func secondArgsByParse(buf []byte, max int) [][]byte {
+	var out [][]byte
+	for len(out) < max && len(buf) > 0 && buf[0] == '*' {
+		r, err := Parse(buf, DefaultLimits(), nil)
+		if err != nil || r.N == 0 {
+			break
+		}
+		if len(r.Args) >= 2 {
+			out = append(out, r.Args[1])
+		}
+		buf = buf[r.N:]
+	}
+	return out
+}
+
+func TestSecondArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name, buf string
+		want      []string
+	}{
+		{"pipeline", "*2\r\n$3\r\nGET\r\n$1\r\na\r\n*3\r\n$3\r\nSET\r\n$2\r\nbb\r\n$1\r\nv\r\n", []string{"a", "bb"}},
+		{"one argument skipped", "*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$0\r\n\r\n", []string{""}},
+		{"empty multibulk", "*0\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n", []string{"k"}},
+		{"stops at incomplete", "*2\r\n$3\r\nGET\r\n$1\r\na\r\n*2\r\n$3\r\nGET\r\n$5\r\nab", []string{"a"}},
+		{"stops at inline", "*2\r\n$3\r\nGET\r\n$1\r\na\r\nGET b\r\n*2\r\n$3\r\nGET\r\n$1\r\nc\r\n", []string{"a"}},
+		{"stops at a bad length", "*2\r\n$3\r\nGET\r\n$x\r\na\r\n", nil},
+		{"negative count", "*-1\r\n*2\r\n$3\r\nGET\r\n$1\r\nc\r\n", nil},
+		{"huge bulk length", "*2\r\n$3\r\nGET\r\n$999999999999999999\r\na\r\n", nil},
+		{"nothing", "", nil},
+	} {
+		got := SecondArgs([]byte(tc.buf), make([][]byte, 0, 16))
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		for i := range got {
+			if string(got[i]) != tc.want[i] {
+				t.Fatalf("%s: %q, want %q", tc.name, got, tc.want)
+			}
+		}
+	}
+	// dst's capacity bounds the look-ahead.
+	buf := bytes.Repeat([]byte("*2\r\n$3\r\nGET\r\n$1\r\nk\r\n"), 20)
+	if got := SecondArgs(buf, make([][]byte, 0, 16)); len(got) != 16 {
+		t.Fatalf("20 commands, room for 16: got %d", len(got))
+	}
+}
+
+// FuzzSecondArgs: on any input SecondArgs finds, in order, the second
+// arguments Parse finds, or a prefix of them (it stops where Parse would
+// see a command it rejects, and it does not take negative counts), and
+// never reads past buf.
+func FuzzSecondArgs(f *testing.F) {
+	f.Add([]byte("*2\r\n$3\r\nGET\r\n$1\r\na\r\n*3\r\n$3\r\nSET\r\n$2\r\nbb\r\n$1\r\nv\r\n"))
+	f.Add([]byte("*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$0\r\n\r\n"))
+	f.Add([]byte("*2\r\n$3\r\nGET\r\n$-1\r\n"))
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		got := SecondArgs(buf, make([][]byte, 0, 16))
+		want := secondArgsByParse(buf, 16)
+		if len(got) > len(want) {
+			t.Fatalf("SecondArgs %q, Parse %q", got, want)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("SecondArgs %q, Parse %q", got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkSecondArgs: the look-ahead over a pipeline of sixteen GETs.
+func BenchmarkSecondArgs(b *testing.B) {
+	buf := bytes.Repeat([]byte("*2\r\n$3\r\nGET\r\n$16\r\nkey:000000012345\r\n"), 16)
+	dst := make([][]byte, 0, 16)
+	for b.Loop() {
+		dst = SecondArgs(buf, dst)
+	}
+	if len(dst) != 16 {
+		b.Fatalf("%d keys", len(dst))
+	}
+}
