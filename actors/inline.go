@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
 )
 
 // Running commands on the event loops.
@@ -167,4 +168,35 @@ func (ss *Session) End() {
 		s.mu.Unlock()
 	}
 	ss.held = ss.held[:0]
+}
+
+// Warm reads ahead what the look-ups of keys, the keys of the commands
+// about to run in the session, will read in the meta caches of the
+// shards it holds (store.Tx.Warm), changing nothing. A key whose shard
+// the session does not hold is left alone: its cache may be in use
+// elsewhere.
+func (ss *Session) Warm(db int, keys [][]byte) {
+	if len(ss.held) == 0 || len(keys) == 0 {
+		return
+	}
+	if len(ss.e.shards) == 1 {
+		if g := ss.held[0].group; g != nil {
+			g.tx.Warm(db, keys)
+		}
+		return
+	}
+	var mine [store.MaxWarm][]byte
+	for _, s := range ss.held {
+		if s.group == nil {
+			continue
+		}
+		n := 0
+		for _, k := range keys[:min(len(keys), store.MaxWarm)] {
+			if ss.e.shards[ss.e.ShardOf(k)] == s {
+				mine[n] = k
+				n++
+			}
+		}
+		s.group.tx.Warm(db, mine[:n])
+	}
 }

@@ -340,3 +340,56 @@ func (r *loopReplier) Reply(_ uint64, b []byte) {
 	r.byLoop.Store(r.onLoop.Load())
 	r.c <- b
 }
+
+// TestSessionWarm: a session reads ahead only in the shards it holds
+// (run with -race: the other shards' goroutines write their caches
+// meanwhile), and the commands after it answer as they would without it.
+func TestSessionWarm(t *testing.T) {
+	reg := command.NewRegistry(strings.Commands(), keys.Commands())
+	e := engineOn(t, reg, 4, nil)
+	settle(t, e)
+	var keys [][]byte
+	for i := range 40 {
+		k := "k" + strconv.Itoa(i)
+		keys = append(keys, []byte(k))
+		if ran, got := ranHere(t, e, reg, "set "+k+" v"+strconv.Itoa(i)); !ran || got != "+OK\r\n" {
+			t.Fatalf("set %s: ran here %v, %q", k, ran, got)
+		}
+	}
+	other := (e.ShardOf(keys[0]) + 1) % 4
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // another shard's goroutine writes its cache meanwhile
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			k := keys[i%len(keys)]
+			if e.ShardOf(k) != other {
+				continue
+			}
+			c := make(chanReplier, 1)
+			e.Dispatch(request(t, e, reg, c, "set "+string(k)+" w"))
+			<-c
+		}
+	}()
+	ss := e.Session()
+	c := make(chanReplier, 1)
+	if !ss.Run(request(t, e, reg, c, "get "+string(keys[0]))) {
+		t.Fatal("get refused by the session")
+	}
+	for range 100 {
+		for i := 0; i < len(keys); i += 16 {
+			ss.Warm(0, keys[i:min(i+16, len(keys))])
+		}
+	}
+	close(stop)
+	<-done
+	ss.End()
+	if got := string(<-c); got != "$2\r\nv0\r\n" {
+		t.Fatalf("get k0 after Warm: %q", got)
+	}
+}

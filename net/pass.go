@@ -8,6 +8,8 @@ import (
 
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
+	"github.com/rekv/rekv/resp"
 )
 
 // A loop pass: the commands an event loop runs in place of idle shards
@@ -36,6 +38,8 @@ type loopPass struct {
 	// alone). A lone client's keep running in place, at its latency.
 	joint bool
 	loop  gnet.EventLoop
+	// keys is scratch for warm.
+	keys [][]byte
 }
 
 // passes maps each event loop to its pass; a client takes its loop's at
@@ -75,6 +79,22 @@ func (p *loopPass) run(cl *client, req *actors.Request) bool {
 		p.members = append(p.members, cl)
 	}
 	return true
+}
+
+// warm reads ahead, in the shards the pass holds, what the next commands
+// in buf (cl's, about to run) will look up (actors.Session.Warm). The
+// keys are found without parsing (resp.SecondArgs): a command whose
+// second argument is not a key costs a wasted read.
+func (p *loopPass) warm(cl *client, buf []byte) {
+	if !p.sess.Open() {
+		return
+	}
+	if p.keys == nil {
+		p.keys = make([][]byte, 0, store.MaxWarm)
+	}
+	p.keys = resp.SecondArgs(buf, p.keys)
+	p.sess.Warm(cl.DB(), p.keys)
+	clear(p.keys) // they point into the connection's buffer
 }
 
 // end commits the pass's groups and releases its shards; the members'

@@ -17,6 +17,7 @@ import (
 	"github.com/rekv/rekv/acl"
 	"github.com/rekv/rekv/actors"
 	"github.com/rekv/rekv/actors/command"
+	"github.com/rekv/rekv/actors/store"
 	"github.com/rekv/rekv/guard"
 	"github.com/rekv/rekv/net/tracking"
 	"github.com/rekv/rekv/resp"
@@ -427,6 +428,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 	// away while blocked must be noticed (its read sees the EOF), or an
 	// element could be handed to it.
 	stalled := false
+	ran := 0 // commands dispatched
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
 		pause, ready := cl.pauseIfBusy()
 		if pause {
@@ -494,6 +496,10 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
 			s.dispatch(cl, cl.args.Copy(r.Args)) // out of gnet's buffer
+			ran++
+			if ran%store.MaxWarm == 1 && consumed < len(buf) {
+				cl.pass.warm(cl, buf[consumed:])
+			}
 		}
 	}
 	if consumed > 0 {

@@ -28,6 +28,8 @@ type Tx struct {
 	seen    seenKeys
 	found   foundMemo // the last look-up, for Found
 	kbuf    []byte    // scratch for meta keys looked up in seen
+	wbuf    []byte    // scratch for the meta keys Warm reads ahead
+	warmed  uint64    // what Warm read, kept so that its reads are not dropped
 	skbuf   []byte    // scratch for sub-keys handed to a copying Set or Delete
 	zbuf    []byte    // scratch for score-index keys (ScoreKeyScratch)
 	// metas holds the encoded metas the transaction hands to the driver

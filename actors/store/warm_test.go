@@ -1,0 +1,74 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestWarmChangesNothing: Warm reads the entries of cached keys (what it
+// read shows in warmed), leaves every entry's state, reference bit and
+// the cache's generation as they were, and skips keys of a database the
+// transaction has not selected, missing keys, an empty or disabled cache.
+func TestWarmChangesNothing(t *testing.T) {
+	d := open(t)
+	c := NewMetaCache(1000)
+	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	var keys [][]byte
+	for i := range 20 {
+		keys = append(keys, fmt.Appendf(nil, "k%02d", i))
+	}
+	update(t, env, 0, func(tx *Tx) error {
+		for _, k := range keys[:10] {
+			if err := tx.SetString(k, []byte("v"), 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	tx := begin(t, d, c)
+	defer tx.Rollback()
+	if _, _, _, err := tx.PeekString(keys[0]); err != nil { // k00 referenced, the rest not
+		t.Fatal(err)
+	}
+	type state struct {
+		val       metaEntry
+		used, ref bool
+	}
+	snapshot := func() ([]state, uint64) {
+		var s []state
+		for _, sl := range c.metas.slots {
+			s = append(s, state{sl.val, sl.used, sl.ref})
+		}
+		return s, c.gen
+	}
+	before, gen := snapshot()
+	tx.Warm(0, keys) // 10 cached, 10 missing; more than MaxWarm
+	if tx.warmed == 0 {
+		t.Fatal("Warm read nothing of ten cached keys")
+	}
+	after, gen2 := snapshot()
+	if gen2 != gen || len(after) != len(before) {
+		t.Fatalf("Warm changed the cache: generation %d -> %d, %d -> %d slots", gen, gen2, len(before), len(after))
+	}
+	for i := range before {
+		if before[i] != after[i] {
+			t.Fatalf("Warm changed slot %d: %+v -> %+v", i, before[i], after[i])
+		}
+	}
+	read := tx.warmed
+	tx.Warm(1, keys) // database 1 is not selected
+	if tx.warmed != read {
+		t.Fatal("Warm read keys of a database the transaction has not selected")
+	}
+	empty := NewMetaCache(1000)
+	tx2 := begin(t, d, empty)
+	defer tx2.Rollback()
+	tx2.Warm(0, keys)
+	off := NewMetaCache(0)
+	tx3 := begin(t, d, off)
+	defer tx3.Rollback()
+	tx3.Warm(0, keys)
+	if tx2.warmed != 0 || tx3.warmed != 0 {
+		t.Fatalf("Warm read %d from an empty cache, %d from a disabled one", tx2.warmed, tx3.warmed)
+	}
+}
