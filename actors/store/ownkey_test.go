@@ -12,9 +12,7 @@ import (
 // them, in every database and for keys either side of the blocks' limit;
 // an mk of another length is handed over as it is.
 func TestOwnMetaKey(t *testing.T) {
-	d := open(t)
-	c := NewMetaCache(100)
-	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	d, c, env := cachedEnv(t, 100)
 	long := strings.Repeat("k", metaBlockSize/4)
 	for _, db := range []int{0, 1, 15} {
 		for _, key := range []string{"a", "key:000000012345", long[:metaBlockSize/4-8], long} {

@@ -22,6 +22,14 @@ func open(t *testing.T) *badger.DB {
 	return d
 }
 
+// cachedEnv opens a store whose keys share one meta cache of size
+// entries.
+func cachedEnv(t *testing.T, size int) (*badger.DB, *MetaCache, Env) {
+	d := open(t)
+	c := NewMetaCache(size)
+	return d, c, Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+}
+
 func begin(t *testing.T, d drivers.Driver, c *MetaCache) *Tx {
 	tx, err := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}.Begin(true, 0, now)
 	if err != nil {

@@ -10,9 +10,7 @@ import (
 // the cache's generation as they were, and skips keys of a database the
 // transaction has not selected, missing keys, an empty or disabled cache.
 func TestWarmChangesNothing(t *testing.T) {
-	d := open(t)
-	c := NewMetaCache(1000)
-	env := Env{Drv: d, Caches: func([]byte) *MetaCache { return c }}
+	d, c, env := cachedEnv(t, 1000)
 	var keys [][]byte
 	for i := range 20 {
 		keys = append(keys, fmt.Appendf(nil, "k%02d", i))
