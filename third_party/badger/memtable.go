@@ -198,6 +198,12 @@ func (mt *memTable) isFull() bool {
 }
 
 func (mt *memTable) Put(key []byte, value y.ValueStruct) error {
+	return mt.PutSpliced(key, value, nil)
+}
+
+// PutSpliced is Put, with the skiplist's search for key done already
+// (skl.FindSplices) when sp is not nil.
+func (mt *memTable) PutSpliced(key []byte, value y.ValueStruct, sp *skl.Splice) error {
 	entry := &Entry{
 		Key:       key,
 		Value:     value.Value,
@@ -220,7 +226,11 @@ func (mt *memTable) Put(key []byte, value y.ValueStruct) error {
 	}
 
 	// Write to skiplist and update maxVersion encountered.
-	mt.sl.Put(key, value)
+	if sp != nil {
+		mt.sl.PutSpliced(key, value, sp)
+	} else {
+		mt.sl.Put(key, value)
+	}
 	if ts := y.ParseTs(entry.Key); ts > mt.maxVersion {
 		mt.maxVersion = ts
 	}
