@@ -527,13 +527,16 @@ type Splice struct {
 	cur        *node // where the search is on its level
 	level      int   // the level the search is at; -1 when done
 	equal      bool  // a node holds the key
+	touched    byte  // the last key byte FindSplices read ahead (kept, so the read is)
 }
 
 // FindSplices searches for each of keys where Put would place it, all
-// searches advanced in lockstep, one node a key a step: each step's
-// reads of the keys' next nodes do not depend on each other, so the CPU
-// overlaps their cache misses, where Put's own search of a list larger
-// than its caches waits out one miss a level after the other.
+// searches advanced in lockstep, one node a key a step. A step first
+// reads each key's next node and the first byte of its key, reads that
+// do not depend on each other in a loop short enough for the CPU to have
+// many of them in flight, so their cache misses overlap; then it
+// compares the keys, now cached. Put's own search of a list larger than
+// the CPU's caches waits out one miss a level after the other.
 // out[i] is keys[i]'s; at most MaxSplices keys.
 func (s *Skiplist) FindSplices(keys [][]byte, out []Splice) {
 	h := int(s.getHeight())
@@ -543,16 +546,28 @@ func (s *Skiplist) FindSplices(keys [][]byte, out []Splice) {
 		sp.prev[h] = s.head
 		sp.sl, sp.cur, sp.level, sp.equal = s, s.head, h-1, false
 	}
+	var nexts [MaxSplices]*node
 	for busy := true; busy; {
 		busy = false
-		for i, key := range keys {
+		for i := range keys { // the reads
+			sp := &out[i]
+			if sp.level < 0 {
+				continue
+			}
+			n := s.getNext(sp.cur, sp.level)
+			if n != nil {
+				sp.touched = s.arena.buf[n.keyOffset]
+			}
+			nexts[i] = n
+		}
+		for i, key := range keys { // the compares, one step
 			sp := &out[i]
 			if sp.level < 0 {
 				continue
 			}
 			busy = true
 			// As findSpliceForLevel, one node at a time.
-			next := s.getNext(sp.cur, sp.level)
+			next := nexts[i]
 			cmp := -1
 			if next != nil {
 				cmp = y.CompareKeys(key, next.key(s.arena))
