@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
@@ -658,7 +659,8 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	}
 	// The encoded meta and key are this call's own: the transaction may
 	// keep them.
-	if err := drivers.SetOwned(t.txn, t.ownMetaKey(key, mk), t.encodeMeta(m, payload)); err != nil {
+	own := t.ownMetaKey(key, mk)
+	if err := drivers.SetOwned(t.txn, own, t.encodeMeta(m, payload)); err != nil {
 		return err
 	}
 	t.touch(key)
@@ -668,7 +670,10 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		// signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
-	t.dirty = append(t.dirty, t.seen.put(mk, record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
+	// seen's map key is own's bytes, which a hash reads in the CPU's cache
+	// (mk's own, the meta cache's string, missed it: 4% of SET -P 16);
+	// the record keeps mk, the key's one string (lookup).
+	t.dirty = append(t.dirty, t.seen.put(unsafe.String(unsafe.SliceData(own), len(own)), record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
 	return nil
 }
 
