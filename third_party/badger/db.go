@@ -795,27 +795,11 @@ func (db *DB) writeToLSM(b *request) error {
 		return fmt.Errorf("Ptrs and Entries don't match: %+v", b)
 	}
 
-	// The skiplist's searches for each MaxSplices keys run together
-	// (skl.FindSplices), their cache misses overlapped.
-	var (
-		keys    [skl.MaxSplices][]byte
-		splices [skl.MaxSplices]skl.Splice
-	)
 	for i, entry := range b.Entries {
-		j := i % skl.MaxSplices
-		if j == 0 {
-			n := 0
-			for _, e := range b.Entries[i:min(i+skl.MaxSplices, len(b.Entries))] {
-				keys[n] = e.Key
-				n++
-			}
-			db.mt.sl.FindSplices(keys[:n], splices[:n])
-		}
-		sp := &splices[j]
 		var err error
 		if entry.skipVlogAndSetThreshold(db.valueThreshold()) {
 			// Will include deletion / tombstone case.
-			err = db.mt.PutSpliced(entry.Key,
+			err = db.mt.Put(entry.Key,
 				y.ValueStruct{
 					Value: entry.Value,
 					// Ensure value pointer flag is removed. Otherwise, the value will fail
@@ -825,16 +809,16 @@ func (db *DB) writeToLSM(b *request) error {
 					Meta:      entry.meta &^ bitValuePointer,
 					UserMeta:  entry.UserMeta,
 					ExpiresAt: entry.ExpiresAt,
-				}, sp)
+				})
 		} else {
 			// Write pointer to Memtable.
-			err = db.mt.PutSpliced(entry.Key,
+			err = db.mt.Put(entry.Key,
 				y.ValueStruct{
 					Value:     b.Ptrs[i].Encode(),
 					Meta:      entry.meta | bitValuePointer,
 					UserMeta:  entry.UserMeta,
 					ExpiresAt: entry.ExpiresAt,
-				}, sp)
+				})
 		}
 		if err != nil {
 			return y.Wrapf(err, "while writing to memTable")

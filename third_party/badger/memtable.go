@@ -198,12 +198,6 @@ func (mt *memTable) isFull() bool {
 }
 
 func (mt *memTable) Put(key []byte, value y.ValueStruct) error {
-	return mt.PutSpliced(key, value, nil)
-}
-
-// PutSpliced is Put, with the skiplist's search for key done already
-// (skl.FindSplices) when sp is not nil.
-func (mt *memTable) PutSpliced(key []byte, value y.ValueStruct, sp *skl.Splice) error {
 	entry := &Entry{
 		Key:       key,
 		Value:     value.Value,
@@ -226,11 +220,7 @@ func (mt *memTable) PutSpliced(key []byte, value y.ValueStruct, sp *skl.Splice) 
 	}
 
 	// Write to skiplist and update maxVersion encountered.
-	if sp != nil {
-		mt.sl.PutSpliced(key, value, sp)
-	} else {
-		mt.sl.Put(key, value)
-	}
+	mt.sl.Put(key, value)
 	if ts := y.ParseTs(entry.Key); ts > mt.maxVersion {
 		mt.maxVersion = ts
 	}

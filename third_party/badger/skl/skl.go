@@ -288,18 +288,12 @@ func (s *Skiplist) Put(key []byte, v y.ValueStruct) {
 		}
 	}
 
-	s.insert(key, v, &prev, &next)
-}
-
-// insert puts a new node for key between prev and next, Put's search
-// for it (levels above the list's height then nil).
-func (s *Skiplist) insert(key []byte, v y.ValueStruct, prev, next *[maxHeight + 1]*node) {
 	// We do need to create a new node.
 	height := s.randomHeight()
 	x := newNode(s.arena, key, v, height)
 
 	// Try to increase s.height via CAS.
-	listHeight := s.getHeight()
+	listHeight = s.getHeight()
 	for height > int(listHeight) {
 		if s.height.CompareAndSwap(listHeight, int32(height)) {
 			// Successfully increased skiplist.height.
@@ -515,85 +509,3 @@ func (s *UniIterator) Valid() bool { return s.iter.Valid() }
 
 // Close implements y.Interface (and frees up the iter's resources)
 func (s *UniIterator) Close() error { return s.iter.Close() }
-
-// MaxSplices is the most keys FindSplices searches for at once.
-const MaxSplices = 16
-
-// Splice is where Put's search placed a key: its neighbours at every
-// level of the list's height then (FindSplices), for PutSpliced.
-type Splice struct {
-	sl         *Skiplist // the list searched
-	prev, next [maxHeight + 1]*node
-	cur        *node // where the search is on its level
-	level      int   // the level the search is at; -1 when done
-	equal      bool  // a node holds the key
-	touched    byte  // the last key byte FindSplices read ahead (kept, so the read is)
-}
-
-// FindSplices searches for each of keys where Put would place it, all
-// searches advanced in lockstep, one node a key a step. A step first
-// reads each key's next node and the first byte of its key, reads that
-// do not depend on each other in a loop short enough for the CPU to have
-// many of them in flight, so their cache misses overlap; then it
-// compares the keys, now cached. Put's own search of a list larger than
-// the CPU's caches waits out one miss a level after the other.
-// out[i] is keys[i]'s; at most MaxSplices keys.
-func (s *Skiplist) FindSplices(keys [][]byte, out []Splice) {
-	h := int(s.getHeight())
-	for i := range keys {
-		sp := &out[i]
-		sp.prev, sp.next = [maxHeight + 1]*node{}, [maxHeight + 1]*node{}
-		sp.prev[h] = s.head
-		sp.sl, sp.cur, sp.level, sp.equal = s, s.head, h-1, false
-	}
-	var nexts [MaxSplices]*node
-	for busy := true; busy; {
-		busy = false
-		for i := range keys { // the reads
-			sp := &out[i]
-			if sp.level < 0 {
-				continue
-			}
-			n := s.getNext(sp.cur, sp.level)
-			if n != nil {
-				sp.touched = s.arena.buf[n.keyOffset]
-			}
-			nexts[i] = n
-		}
-		for i, key := range keys { // the compares, one step
-			sp := &out[i]
-			if sp.level < 0 {
-				continue
-			}
-			busy = true
-			// As findSpliceForLevel, one node at a time.
-			next := nexts[i]
-			cmp := -1
-			if next != nil {
-				cmp = y.CompareKeys(key, next.key(s.arena))
-			}
-			switch {
-			case cmp == 0:
-				sp.equal, sp.level = true, -1
-			case cmp < 0:
-				sp.prev[sp.level], sp.next[sp.level] = sp.cur, next
-				sp.level--
-			default:
-				sp.cur = next
-			}
-		}
-	}
-}
-
-// PutSpliced is Put of key at sp, FindSplices's splice for it: the same
-// insertion without the search. The splice may be stale (keys were put
-// since): a level whose neighbours are no longer adjacent is searched
-// again from its prev, as Put does when another writer got in first, and
-// the levels above the height searched from the head.
-func (s *Skiplist) PutSpliced(key []byte, v y.ValueStruct, sp *Splice) {
-	if sp.equal || sp.sl != s {
-		s.Put(key, v) // the node holding key takes v; or another list's splice
-		return
-	}
-	s.insert(key, v, &sp.prev, &sp.next)
-}
