@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"hash/maphash"
 
 	"github.com/rekv/rekv/codec"
@@ -27,7 +28,12 @@ func (t *Tx) Warm(db int, keys [][]byte) {
 		cs [MaxWarm]*MetaCache
 		n  int
 	)
-	for _, k := range keys[:min(len(keys), MaxWarm)] {
+	var last []byte
+	for i, k := range keys[:min(len(keys), MaxWarm)] {
+		if i > 0 && bytes.Equal(k, last) {
+			continue // a pipeline of one key's commands (LPUSH, HSET...) reads it once
+		}
+		last = k
 		t.wbuf = codec.AppendMetaKey(t.wbuf[:0], t.slot, k)
 		c := t.caches.of(t.wbuf)
 		if c == nil || c.metas.len() == 0 {
