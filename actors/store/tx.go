@@ -657,8 +657,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 			return err
 		}
 	}
-	// The encoded meta and key are this call's own: the transaction may
-	// keep them.
+	// The encoded meta and key are this call's own: the txn may keep them.
 	own := t.ownMetaKey(key, mk)
 	if err := drivers.SetOwned(t.txn, own, t.encodeMeta(m, payload)); err != nil {
 		return err
@@ -670,9 +669,8 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 		// signalDeletedKeyAsReady does.
 		t.signal(key)
 	}
-	// seen's map key is own's bytes, which a hash reads in the CPU's cache
-	// (mk's own, the meta cache's string, missed it: 4% of SET -P 16);
-	// the record keeps mk, the key's one string (lookup).
+	// seen's map key is own, whose bytes are cached (mk's, the meta
+	// cache's string, were not); the record keeps mk (see lookup).
 	t.dirty = append(t.dirty, t.seen.put(unsafe.String(unsafe.SliceData(own), len(own)), record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
 	return nil
 }
