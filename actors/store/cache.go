@@ -240,7 +240,7 @@ func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
 	if c.metas.len() == 0 {
 		return "", cached{}, 0, false
 	}
-	i, tag := -1, tagOf(maphash.Bytes(c.seed, mk))
+	i, tag := -1, c.keyTag(mk)
 	for p, j := c.metas.idx.first(tag); j >= 0; p, j = c.metas.idx.next(p, tag) {
 		if s := &c.metas.slots[j]; s.val.keyIs(s.key, mk) {
 			i = j
@@ -253,6 +253,9 @@ func (c *MetaCache) lookup(mk []byte) (string, cached, int32, bool) {
 	s := c.metas.hit(i)
 	return s.key, s.val.unpack(), int32(i) + 1, true
 }
+
+// keyTag returns meta key mk's tag in the cache's index.
+func (c *MetaCache) keyTag(mk []byte) uint32 { return tagOf(maphash.Bytes(c.seed, mk)) }
 
 // put stores v as mk's entry and returns its slot hint. hint is one that
 // lookup or put returned for mk earlier (0: none); a stale one is ignored.

@@ -34,6 +34,17 @@ func cellOf(tag uint32, slot int) uint64 { return uint64(tag)<<32 | uint64(uint3
 // len returns the number of entries.
 func (x *hashIndex) len() int { return x.n }
 
+// home returns the position of tag's home cell.
+func (x *hashIndex) home(tag uint32) uint64 { return uint64(tag) & x.mask }
+
+// slotOf returns the slot index cell c names, or -1 for an empty cell.
+func slotOf(c uint64) int { return int(uint32(c)) - 1 }
+
+// homeSlot returns the slot index named by tag's home cell (-1: empty):
+// a read ahead of tag's look-up (Tx.Warm), which may name another tag's
+// slot. The index must hold entries.
+func (x *hashIndex) homeSlot(tag uint32) int { return slotOf(x.cells[x.home(tag)]) }
+
 // seek returns, from position p on, the first cell holding tag: its
 // position and slot index, or the empty cell that ends the run and -1.
 // The table must not be empty of cells (cap > 0).
@@ -44,7 +55,7 @@ func (x *hashIndex) seek(p uint64, tag uint32) (uint64, int) {
 			return p, -1
 		}
 		if uint32(c>>32) == tag {
-			return p, int(uint32(c)) - 1
+			return p, slotOf(c)
 		}
 		p = (p + 1) & x.mask
 	}
@@ -55,7 +66,7 @@ func (x *hashIndex) first(tag uint32) (uint64, int) {
 	if x.n == 0 {
 		return 0, -1
 	}
-	return x.seek(uint64(tag)&x.mask, tag)
+	return x.seek(x.home(tag), tag)
 }
 
 // next returns the candidate after the one at position p (see seek).
@@ -75,7 +86,7 @@ func (x *hashIndex) insert(tag uint32, slot int) {
 
 // place puts cell c in the first empty cell from its home on.
 func (x *hashIndex) place(c uint64) {
-	p := (c >> 32) & x.mask
+	p := x.home(uint32(c >> 32))
 	for x.cells[p] != 0 {
 		p = (p + 1) & x.mask
 	}
@@ -102,7 +113,7 @@ func (x *hashIndex) remove(tag uint32, slot int) bool {
 		return false
 	}
 	want := cellOf(tag, slot)
-	p := (want >> 32) & x.mask
+	p := x.home(tag)
 	for x.cells[p] != want {
 		if x.cells[p] == 0 {
 			return false
@@ -113,7 +124,7 @@ func (x *hashIndex) remove(tag uint32, slot int) bool {
 	// unless its home lies after the hole (cyclically, in (hole, q]).
 	hole := p
 	for q := (p + 1) & x.mask; x.cells[q] != 0; q = (q + 1) & x.mask {
-		home := (x.cells[q] >> 32) & x.mask
+		home := x.home(uint32(x.cells[q] >> 32))
 		if (q-home)&x.mask >= (q-hole)&x.mask {
 			x.cells[hole] = x.cells[q]
 			hole = q

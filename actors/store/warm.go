@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"hash/maphash"
 
 	"github.com/rekv/rekv/codec"
 )
@@ -24,9 +23,9 @@ func (t *Tx) Warm(db int, keys [][]byte) {
 		return
 	}
 	var (
-		hs [MaxWarm]uint64
-		cs [MaxWarm]*MetaCache
-		n  int
+		tags [MaxWarm]uint32
+		cs   [MaxWarm]*MetaCache
+		n    int
 	)
 	var last []byte
 	for i, k := range keys[:min(len(keys), MaxWarm)] {
@@ -39,19 +38,18 @@ func (t *Tx) Warm(db int, keys [][]byte) {
 		if c == nil || c.metas.len() == 0 {
 			continue
 		}
-		hs[n], cs[n] = maphash.Bytes(c.seed, t.wbuf), c
+		tags[n], cs[n] = c.keyTag(t.wbuf), c
 		n++
 	}
-	var cells [MaxWarm]uint64
+	var slots [MaxWarm]int
 	for i := range n {
-		x := &cs[i].metas.idx
-		cells[i] = x.cells[uint64(tagOf(hs[i]))&x.mask]
+		slots[i] = cs[i].metas.idx.homeSlot(tags[i])
 	}
 	var sum uint64
 	var pays [MaxWarm]*byte
 	for i := range n {
-		if c := cells[i]; c != 0 {
-			e := &cs[i].metas.slots[int(uint32(c))-1].val
+		if j := slots[i]; j >= 0 {
+			e := &cs[i].metas.slots[j].val
 			sum += uint64(e.keyLen)
 			pays[i] = e.payload
 		}
