@@ -176,15 +176,6 @@ func (ss *Session) End() {
 // the session does not hold is left alone: its cache may be in use
 // elsewhere.
 func (ss *Session) Warm(db int, keys [][]byte) {
-	if len(ss.held) == 0 || len(keys) == 0 {
-		return
-	}
-	if len(ss.e.shards) == 1 {
-		if g := ss.held[0].group; g != nil {
-			g.tx.Warm(db, keys)
-		}
-		return
-	}
 	var mine [store.MaxWarm][]byte
 	for _, s := range ss.held {
 		if s.group == nil {
@@ -192,7 +183,7 @@ func (ss *Session) Warm(db int, keys [][]byte) {
 		}
 		n := 0
 		for _, k := range keys[:min(len(keys), store.MaxWarm)] {
-			if ss.e.shards[ss.e.ShardOf(k)] == s {
+			if len(ss.e.shards) == 1 || ss.e.shards[ss.e.ShardOf(k)] == s {
 				mine[n] = k
 				n++
 			}
