@@ -9,3 +9,7 @@ import "unsafe"
 // copies key and value, drivers.Txn), so the string stays immutable; a
 // conversion would allocate once per look-up.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// stringOf returns b as a string without copying it, for bytes nobody
+// modifies afterwards (the driver's owned keys, a member's block).
+func stringOf(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

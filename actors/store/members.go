@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"errors"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -139,7 +138,7 @@ func (m *memberCache) put(name, v []byte, exists, add bool) {
 func newMember(name, v []byte) member {
 	b := make([]byte, 0, len(name)+len(v))
 	b = append(append(b, name...), v...)
-	return member{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(name)), exists: true, loaded: true}
+	return member{kv: stringOf(b), klen: uint32(len(name)), exists: true, loaded: true}
 }
 
 // remove forgets name's entry.

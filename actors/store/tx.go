@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/rekv/rekv/actors/rerr"
 	"github.com/rekv/rekv/codec"
@@ -671,7 +670,7 @@ func (t *Tx) write(key []byte, mk string, old record, m codec.Meta, payload []by
 	}
 	// seen's map key is own, whose bytes are cached (mk's, the meta
 	// cache's string, were not); the record keeps mk (see lookup).
-	t.dirty = append(t.dirty, t.seen.put(unsafe.String(unsafe.SliceData(own), len(own)), record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
+	t.dirty = append(t.dirty, t.seen.put(stringOf(own), record{mk: mk, meta: m, exists: true, payload: payload, loaded: true, hint: old.hint, accessed: true}))
 	return nil
 }
 
