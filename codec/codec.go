@@ -121,9 +121,12 @@ func AppendMetaKey(dst []byte, db Slot, key []byte) []byte {
 	return append(dst, key...)
 }
 
+// MetaKeyLen returns the length of the meta key of (db, key).
+func MetaKeyLen(db Slot, key []byte) int { return 1 + SlotLen(db) + len(key) }
+
 // MetaKey returns the meta key of (db, key).
 func MetaKey(db Slot, key []byte) []byte {
-	return AppendMetaKey(make([]byte, 0, 1+SlotLen(db)+len(key)), db, key)
+	return AppendMetaKey(make([]byte, 0, MetaKeyLen(db, key)), db, key)
 }
 
 // StampKey returns the key of a user key's write stamp: on a store shared

@@ -56,7 +56,7 @@ func (t *Tx) encodeMeta(m codec.Meta, payload []byte) []byte {
 // ago. A key too long for the blocks (or, never expected, one that does
 // not encode to mk's length) is handed over as mk.
 func (t *Tx) ownMetaKey(key []byte, mk string) []byte {
-	n := 1 + codec.SlotLen(t.slot) + len(key)
+	n := codec.MetaKeyLen(t.slot, key)
 	if n != len(mk) || n > t.metas.Own {
 		return bytesOf(mk)
 	}
