@@ -17,7 +17,7 @@ func SecondArgs(buf []byte, dst [][]byte) [][]byte {
 		}
 		pos = next
 		var second []byte
-		for i := int64(0); i < count && ok; i++ {
+		for i := int64(0); i < count; i++ {
 			var n int64
 			if pos >= len(buf) || buf[pos] != '$' {
 				ok = false
