@@ -128,9 +128,11 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)
 	}
-	s.toEngine(cl, &actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
+	req := cl.reqs.next(cl.more)
+	*req = actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, ArgBytes: size, Track: cl.tracksRead(spec),
-		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)})
+		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)}
+	s.toEngine(cl, req)
 }
 
 // runConn runs a connection command (command.Conn) on the event loop.

@@ -460,6 +460,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 			cl.asm = nil
 			cl.asmBuf.Store(0)
 			if len(args) > 0 {
+				cl.more = consumed < len(buf)
 				s.dispatch(cl, args)
 			}
 			continue
@@ -495,6 +496,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
+			cl.more = consumed < len(buf)
 			s.dispatch(cl, cl.args.Copy(r.Args)) // out of gnet's buffer
 			ran++
 			if ran%store.MaxWarm == 1 && consumed < len(buf) {
