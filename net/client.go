@@ -362,8 +362,10 @@ func (cl *client) endBatch() {
 	var bufs [][]byte
 	closing := cl.closing
 	if !cl.holdLocked() {
-		bufs = cl.out
-		cl.out, cl.outBytes, cl.spare = cl.spare, 0, nil
+		if len(cl.out) > 0 { // else out stays: swapping an empty one in would drop spare
+			bufs = cl.out
+			cl.out, cl.outBytes, cl.spare = cl.spare, 0, nil
+		}
 		if closing {
 			cl.closed = true
 		}

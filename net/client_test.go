@@ -79,3 +79,31 @@ func TestReplyInOrder(t *testing.T) {
 		t.Fatal("no wake-up asked for the ready replies")
 	}
 }
+
+// TestEndBatchKeepsItsSlices: passes that write nothing (their replies
+// not ready yet) keep the emptied slices that writes swap in; the second
+// in a row dropped the last, and the queue of replies grew anew from
+// nothing (1% of a pipelined GET's CPU).
+func TestEndBatchKeepsItsSlices(t *testing.T) {
+	cl, conn, _ := testClient(0)
+	reply := []byte("+OK\r\n")
+	cycle := func() {
+		seq := cl.nextSeq
+		cl.nextSeq++
+		cl.assigned.Store(cl.nextSeq)
+		cl.beginBatch()
+		cl.Reply(seq, reply)
+		cl.endBatch()
+		for range 2 { // passes with nothing to write
+			cl.beginBatch()
+			cl.endBatch()
+		}
+		conn.out.Reset()
+	}
+	for range 3 {
+		cycle()
+	}
+	if n := testing.AllocsPerRun(100, cycle); n != 0 {
+		t.Fatalf("%v allocations a pass, want 0", n)
+	}
+}
