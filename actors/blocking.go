@@ -312,7 +312,7 @@ func (e *Engine) serve(ready []store.KeyRef, held []int, caches store.CacheResol
 			req := &Request{Seq: w.req.Seq, Client: w.req.Client, Spec: w.req.Spec, DB: db, Proto: w.req.Proto,
 				Runner: sr}
 			t0 := time.Now()
-			out, fx, err := e.run(req, caches, nil)
+			out, fx, err := e.run(req, caches, nil, nil)
 			if errors.Is(err, command.ErrWouldBlock) && sr.claimed {
 				// An attempt claimed the waiter, lost its commit to another
 				// node's pop (a shared store), and the retry found the key

@@ -511,7 +511,11 @@ func (e *Engine) Stop(ctx context.Context) error {
 }
 
 // execute runs req on the shard at index own and sends its reply.
-func (e *Engine) execute(req *Request, own int) {
+func (e *Engine) execute(req *Request, own int) { e.executeIn(req, own, nil) }
+
+// executeIn is execute with the scratch of the goroutine running it
+// (nil: none).
+func (e *Engine) executeIn(req *Request, own int, sc *runScratch) {
 	var caches store.CacheResolver
 	var purge func()
 	switch {
@@ -524,7 +528,7 @@ func (e *Engine) execute(req *Request, own int) {
 		caches, purge = e.shards[own].cacheFns()
 	}
 	t0 := time.Now()
-	out, fx, err := e.run(req, caches, purge)
+	out, fx, err := e.run(req, caches, purge, sc)
 	if errors.Is(err, command.ErrNotOnLoop) && req.onLoop {
 		// Too long for the event loop it ran on: its shard runs it. Its
 		// client's later commands wait for its reply (net runs in place
@@ -580,10 +584,14 @@ func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!
 // (already written into the reply). command.ErrWouldBlock (a blocking
 // command found every key empty and may wait) and errLost (a serve's
 // waiter ended) write nothing.
-func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (out []byte, fx effects, _ error) {
+func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc *runScratch) (out []byte, fx effects, _ error) {
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
 	call := e.callOf(req, purge)
+	var spare *store.Spare
+	if sc != nil {
+		call.Ctx, spare = &sc.ctx, &sc.spare
+	}
 	if req.Track {
 		call.TrackRead = e.startTracking(req.Client, req.Spec, req.Args)
 	}
@@ -595,7 +603,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 	for attempt := 0; ; attempt++ {
 		nested, req.failed = nested[:0], false
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values,
-			PreWrite: req.Spec.Flags&command.Serial == 0}.Begin(writable, req.DB, time.Now().UnixMilli())
+			PreWrite: req.Spec.Flags&command.Serial == 0, Spare: spare}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
 			err = e.rt.Step(tx, w, call)
 			if err == nil && !writable {
@@ -622,6 +630,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func()) (ou
 				}
 			}
 			tx.Rollback()
+			tx.Release(spare)
 		}
 		if err == nil {
 			return w.Bytes(), fx, nil

@@ -206,3 +206,43 @@ func TestSnapshotReadsAndQueuedWrites(t *testing.T) {
 		t.Fatalf("GET x, GET a after = %q", got)
 	}
 }
+
+// TestRunScratchForgetsEachRead: the scratch a snapshot reader keeps from
+// one command to the next (its Ctx, its transactions' map of keys looked
+// up) carries nothing of one command into the next: a GET that found k
+// missing, a SET of k, then a GET run with the same scratch finds the
+// value; another database's k stays missing; a read of many keys, whose
+// map the scratch drops, leaves the next read right.
+func TestRunScratchForgetsEachRead(t *testing.T) {
+	e, _, reg := heldEngine(t, 1)
+	var sc runScratch
+	read := func(db int, line string) string {
+		t.Helper()
+		col := &collector{replies: map[uint64]string{}, done: make(chan struct{}), want: 1}
+		r := request(t, e, reg, col, line)
+		r.DB = db
+		e.executeIn(r, 0, &sc)
+		return col.results(t, 1)[0]
+	}
+	if got := read(0, "get k"); got != "$-1\r\n" {
+		t.Fatalf("GET k before its SET = %q", got)
+	}
+	send(t, e, reg, []string{"set k v1"}, nil)
+	if got := read(0, "get k"); got != "$2\r\nv1\r\n" {
+		t.Fatalf("GET k after its SET, same scratch = %q", got)
+	}
+	if got := read(1, "exists k"); got != ":0\r\n" {
+		t.Fatalf("EXISTS k in database 1 = %q", got)
+	}
+	mget := "mget"
+	for i := range 9000 {
+		mget += fmt.Sprintf(" m%d", i)
+	}
+	send(t, e, reg, []string{"set k v2"}, nil)
+	if got := read(0, mget); len(got) < 9000 {
+		t.Fatalf("MGET of 9,000 keys = %d bytes", len(got))
+	}
+	if got := read(0, "get k"); got != "$2\r\nv2\r\n" {
+		t.Fatalf("GET k after a read of 9,000 keys = %q", got)
+	}
+}
