@@ -246,3 +246,25 @@ func TestRunScratchForgetsEachRead(t *testing.T) {
 		t.Fatalf("GET k after a read of 9,000 keys = %q", got)
 	}
 }
+
+// TestReadOnlyShardKeepsNoStampsThatCame: a shard that only reads never
+// runs anything else, so it never settled, and kept every stamp its reads
+// used, each with the values read there: the live heap of a node serving
+// only GETs grew by 17 MB every 100,000. 200 GETs one after the other
+// (each a stamp of its own) leave at most the stamps not yet come.
+func TestReadOnlyShardKeepsNoStampsThatCame(t *testing.T) {
+	e, _, reg := heldEngine(t, 1)
+	send(t, e, reg, []string{"set k v"}, nil)
+	for i := range 200 {
+		if got := send(t, e, reg, []string{"get k"}, nil); got[0] != "$1\r\nv\r\n" {
+			t.Fatalf("GET %d = %q", i, got[0])
+		}
+	}
+	s := e.shards[0]
+	s.mu.Lock()
+	n := len(s.snaps)
+	s.mu.Unlock()
+	if n > 2 {
+		t.Fatalf("the shard keeps %d stamps after 200 reads, all of which came", n)
+	}
+}
