@@ -47,6 +47,7 @@ func run(args, environ []string, sig <-chan os.Signal, ready chan<- *node.Node) 
 		"maxmemory_clients_mib", sz.ClientsBytes>>20)
 	node.ApplyRuntime(cfg.Runtime, log)
 	defer node.StartIdleRelease(cfg.Runtime, log)()
+	defer node.StartGCFloor(cfg.Runtime, log)()
 	if cfg.Debug.PprofAddr != "" {
 		go servePprof(cfg.Debug.PprofAddr, log)
 	}

@@ -89,6 +89,12 @@ type Runtime struct {
 	// return what the burst's work let go of after it (node/idle.go). 0
 	// disables; default 64.
 	IdleReleaseMiB int64 `koanf:"idle_release_mib"`
+	// GCFloorMiB: the collector does not run before the heap has reached
+	// this many MiB, whatever the live heap: a process with a small live
+	// heap that allocates fast (a node on TiKV) otherwise collects many
+	// times a second. A live heap of half of it or more is collected as
+	// GOGC says (node/gcfloor.go). 0 disables; default 64.
+	GCFloorMiB int64 `koanf:"gc_floor_mib"`
 }
 
 // Metrics configures the Prometheus endpoint.

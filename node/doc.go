@@ -6,8 +6,10 @@
 // connections, let the actors finish what is queued, then close storage
 // (which syncs it).
 //
-// ApplyRuntime and StartIdleRelease act on the whole process (the Go
-// runtime's settings, collecting and returning free heap once the
-// process goes quiet after a burst of allocation): main calls them once,
-// Start never does, since the tests run many nodes in one process.
+// ApplyRuntime, StartIdleRelease and StartGCFloor act on the whole
+// process (the Go runtime's settings, collecting and returning free heap
+// once the process goes quiet after a burst of allocation, keeping a
+// small live heap from being collected many times a second): main calls
+// them once, Start never does, since the tests run many nodes in one
+// process.
 package node

@@ -258,6 +258,14 @@ func rekvRows() []Setting {
 				"the burst (Badger's pooled compaction buffers) is returned too. A\n" +
 				"live heap of 16 times this or more gets no follow-ups (each is a full\n" +
 				"collection). 0 disables.\n"},
+		{Key: "runtime.gc_floor_mib", Type: Int, Default: "64", Min: 0, Max: math.MaxInt64, Bounded: true, Hint: "0: off",
+			Doc: "The collector does not run before the heap has reached this many MiB,\n" +
+				"whatever the live heap: the GC percentage is raised while the live\n" +
+				"heap is small. A node on TiKV keeps little (about 13 MB) and allocates\n" +
+				"4.5 KB a GET in the store's client, and collected 40 times every\n" +
+				"100,000 GETs at GOGC 100 (10% of its CPU). A live heap of half of it\n" +
+				"or more (a Badger node's caches) is collected as runtime.gc_percent\n" +
+				"says. The memory limit still applies. 0 disables.\n"},
 		{Key: "memory.budget_mib", Type: Int, Default: "0", Min: 0, Max: math.MaxInt64, Bounded: true, Hint: "0: maxmemory, else a quarter of the machine",
 			Doc: "The one budget, in MiB, every part of rekv that grows is sized from:\n" +
 				"Go's heap limit (3/4), Badger's block cache (1/4), index cache\n" +
