@@ -123,12 +123,18 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 		s.runConn(cl, spec, args, runner, seq, db, proto)
 		return
 	}
+	long := false // it may wait long for its reply
 	if b, ok := runner.(command.Blocker); ok && b.MayBlock() || spec.Flags&command.Serial != 0 {
 		// Like Redis, read nothing more from a client until its blocking
 		// command replies; Reply then wakes the loop for what is buffered.
 		cl.waitSeq.Store(seq + 1)
+		long = true
 	}
-	req := cl.reqs.next(cl.more)
+	// A Request kept keeps its whole block, and the block what its other
+	// Requests hold: one that may wait long, or holds a big argument, is
+	// allocated alone (a BLPOP blocked after a big SET would keep the
+	// SET's value).
+	req := cl.reqs.next(cl.more, long || size >= bigTransient)
 	*req = actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, ArgBytes: size, Track: cl.tracksRead(spec),
 		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)}

@@ -15,18 +15,20 @@ const reqBlock = 12
 // allocated alone, so a connection that does not pipeline holds no
 // block, and one that did holds at most the block's unused, zeroed rest.
 // A Request is never reused: a block is freed once none of its Requests
-// is reachable (one kept long, a blocked command's, keeps its block).
+// is reachable, so dispatch allocates alone the Requests that may be
+// kept long (a blocking command's) or hold much (a big argument).
 type requests struct {
 	free []actors.Request
 }
 
-// next returns a zeroed Request; more says that more commands follow it
-// in the read being run.
-func (r *requests) next(more bool) *actors.Request {
+// next returns a zeroed Request. more says that more commands follow it
+// in the read being run (worth starting a block for); alone that it must
+// not share one (it may be kept long, or holds much).
+func (r *requests) next(more, alone bool) *actors.Request {
+	if alone || len(r.free) == 0 && !more {
+		return new(actors.Request)
+	}
 	if len(r.free) == 0 {
-		if !more {
-			return new(actors.Request)
-		}
 		r.free = make([]actors.Request, reqBlock)
 	}
 	q := &r.free[0]

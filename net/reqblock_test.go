@@ -9,7 +9,7 @@ import (
 
 func TestRequestsLoneCommandTakesNoBlock(t *testing.T) {
 	var r requests
-	a, b := r.next(false), r.next(false)
+	a, b := r.next(false, false), r.next(false, false)
 	if a == b {
 		t.Fatal("two lone commands got one Request")
 	}
@@ -22,7 +22,7 @@ func TestRequestsPipelineSharesBlocks(t *testing.T) {
 	var r requests
 	seen := map[*actors.Request]bool{}
 	for i := 0; i < 2*reqBlock+1; i++ {
-		q := r.next(true)
+		q := r.next(true, false)
 		if seen[q] {
 			t.Fatalf("request %d handed out twice", i)
 		}
@@ -33,16 +33,37 @@ func TestRequestsPipelineSharesBlocks(t *testing.T) {
 		q.Seq = uint64(i) + 1 // used, as dispatch does
 	}
 	// The last of a pipeline (more false) still takes the block's rest.
-	if q := r.next(false); seen[q] || len(r.free) != reqBlock-2 {
+	if q := r.next(false, false); seen[q] || len(r.free) != reqBlock-2 {
 		t.Fatalf("the block's rest was not used: %d left", len(r.free))
 	}
 	allocs := testing.AllocsPerRun(100, func() {
 		for i := 0; i < reqBlock; i++ {
-			r.next(true)
+			r.next(true, false)
 		}
 	})
 	if allocs != 1 {
 		t.Fatalf("%v allocations per %d pipelined Requests, want 1", allocs, reqBlock)
+	}
+}
+
+// TestRequestsAloneNeverShare: a Request that may be kept long or holds
+// much never comes from a block, even with one under way, and leaves the
+// block's rest to the others.
+func TestRequestsAloneNeverShare(t *testing.T) {
+	var r requests
+	first := r.next(true, false)
+	left := len(r.free)
+	for _, more := range []bool{true, false} {
+		q := r.next(more, true)
+		if len(r.free) != left {
+			t.Fatalf("a lone Request (more %v) took from the block", more)
+		}
+		block := unsafe.Slice(first, reqBlock)
+		for i := range block {
+			if q == &block[i] {
+				t.Fatalf("a lone Request (more %v) is in the block", more)
+			}
+		}
 	}
 }
 
