@@ -158,8 +158,7 @@ func (l *lazyTxn) begin() (drivers.Txn, error) {
 		return nil, fmt.Errorf("store: a snapshot read on a %T, or a write at a snapshot", l.drv)
 	}
 	if l.vals != nil {
-		at := l.at
-		return &valuesTxn{vals: l.vals, begin: func() (drivers.Txn, error) { return sn.BeginAt(at) }}, nil
+		return &valuesTxn{vals: l.vals, sn: sn, at: l.at}, nil
 	}
 	return sn.BeginAt(l.at)
 }

@@ -35,7 +35,10 @@ func (t *Tx) use(db int) error {
 func (t *Tx) presume(db int) {
 	if r, ok := t.atRecords.get(db); ok { // read at this snapshot already
 		t.db, t.slot, t.minVer = db, r.Slot, r.Marker
-		t.floors = map[int]DBRecord{db: r}
+		if t.floors == nil {
+			t.floors = make(map[int]DBRecord, 1)
+		}
+		t.floors[db] = r
 		return
 	}
 	r := t.markers.Held(db)

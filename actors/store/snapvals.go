@@ -91,14 +91,15 @@ func (s *SnapshotValues) get(key []byte) (v []byte, found, ok bool) {
 // the values fetched there before going to the store; it begins its own
 // driver transaction only when it needs one (a read it does not hold).
 type valuesTxn struct {
-	vals  *SnapshotValues
-	begin func() (drivers.Txn, error)
-	tx    drivers.Txn
+	vals *SnapshotValues
+	sn   drivers.Snapshotter // begins tx, at at, on the first read not in vals
+	at   uint64
+	tx   drivers.Txn
 }
 
 func (t *valuesTxn) txn() (drivers.Txn, error) {
 	if t.tx == nil {
-		tx, err := t.begin()
+		tx, err := t.sn.BeginAt(t.at)
 		if err != nil {
 			return nil, err
 		}

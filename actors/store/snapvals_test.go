@@ -11,16 +11,22 @@ import (
 // countingSnap is a Snapshotter over a fixed map that counts the reads
 // that reach it.
 type countingSnap struct {
-	data  map[string][]byte
-	gets  int
-	batch [][]byte // keys of the BatchGets that reached it
+	data    map[string][]byte
+	gets    int
+	batch   [][]byte // keys of the BatchGets that reached it
+	begun   int      // transactions begun
+	beginAt uint64   // the stamp the last began at
 }
 
 func (c *countingSnap) ReadStamp() func() (uint64, error) {
 	return func() (uint64, error) { return 7, nil }
 }
 
-func (c *countingSnap) BeginAt(uint64) (drivers.Txn, error) { return &countingTxn{c}, nil }
+func (c *countingSnap) BeginAt(at uint64) (drivers.Txn, error) {
+	c.begun++
+	c.beginAt = at
+	return &countingTxn{c}, nil
+}
 
 type countingTxn struct{ c *countingSnap }
 
@@ -60,9 +66,8 @@ func TestSnapshotValues(t *testing.T) {
 	if len(c.batch) != 3 {
 		t.Fatalf("fetch read %q, want a, b, c once each", c.batch)
 	}
-	c.batch = nil
-	begun := 0
-	tx := &valuesTxn{vals: &sv, begin: func() (drivers.Txn, error) { begun++; return &countingTxn{c}, nil }}
+	c.batch, c.begun = nil, 0
+	tx := &valuesTxn{vals: &sv, sn: c, at: 7}
 
 	v, err := tx.Get([]byte("a"))
 	if err != nil || string(v) != "1" {
@@ -78,11 +83,14 @@ func TestSnapshotValues(t *testing.T) {
 	if _, err := tx.Get([]byte("c")); !errors.Is(err, drivers.ErrNotFound) {
 		t.Fatalf("Get(c), fetched missing = %v, want ErrNotFound", err)
 	}
-	if c.gets != 0 || len(c.batch) != 0 || begun != 0 {
-		t.Fatalf("fetched keys reached the store: %d gets, %q, %d transactions begun", c.gets, c.batch, begun)
+	if c.gets != 0 || len(c.batch) != 0 || c.begun != 0 {
+		t.Fatalf("fetched keys reached the store: %d gets, %q, %d transactions begun", c.gets, c.batch, c.begun)
 	}
 	if v, err := tx.Get([]byte("z")); err != nil || string(v) != "26" || c.gets != 1 {
 		t.Fatalf("Get(z), not fetched = %q, %v after %d gets", v, err, c.gets)
+	}
+	if c.begun != 1 || c.beginAt != 7 {
+		t.Fatalf("a read not fetched began %d transactions, the last at %d: want one at 7", c.begun, c.beginAt)
 	}
 
 	got, err := tx.BatchGet([][]byte{[]byte("c"), []byte("z"), []byte("a"), []byte("y")})

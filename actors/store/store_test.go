@@ -285,6 +285,54 @@ func TestSpareLendsAnEmptyMap(t *testing.T) {
 	}
 }
 
+// TestSpareLendsRecordsAndScratchEmptied: the map of database records a
+// transaction read and its key scratch go to the Spare emptied, and the
+// next transaction begun with it takes them: a record read by the first
+// is not the next one's (another snapshot's, or the database flushed
+// since), and a huge key's scratch is not kept.
+func TestSpareLendsRecordsAndScratchEmptied(t *testing.T) {
+	d := open(t)
+	var spare Spare
+	env := Env{Drv: d, Spare: &spare}
+	tx, err := env.Begin(false, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.floors = map[int]DBRecord{0: {Slot: 3, Marker: 9}}
+	if _, err := tx.Exists([]byte("k")); err != nil {
+		t.Fatal(err)
+	}
+	if len(tx.kbuf) == 0 {
+		t.Fatal("a look-up left its key scratch empty")
+	}
+	tx.Rollback()
+	tx.Release(&spare)
+	if spare.floors == nil || len(spare.floors) != 0 || spare.kbuf == nil || len(spare.kbuf) != 0 {
+		t.Fatalf("kept for reuse: records %v, scratch %q; want both empty and there", spare.floors, spare.kbuf)
+	}
+	floors := spare.floors
+	tx, err = env.Begin(false, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spare.floors != nil || spare.kbuf != nil {
+		t.Fatal("the records or the scratch are still in the spare while lent")
+	}
+	if r, ok := tx.floors[0]; ok {
+		t.Fatalf("the next transaction sees the first one's record %v", r)
+	}
+	tx.floors[1] = DBRecord{Slot: 1}
+	if len(floors) != 1 {
+		t.Fatal("the next transaction got another map than the one released")
+	}
+	tx.kbuf = make([]byte, maxSpareKey+1)
+	tx.Rollback()
+	tx.Release(&spare)
+	if spare.kbuf != nil {
+		t.Fatalf("a scratch of %d bytes kept", cap(spare.kbuf))
+	}
+}
+
 // TestReclaimFlushedTouchesNothing: the GC's removal of a key that a
 // FLUSHDB marker hides is no visible change (a WATCH on that name must not
 // break, as it did when the sweep overlapped a client's WATCH), while

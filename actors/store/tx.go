@@ -106,26 +106,6 @@ type Env struct {
 	PreWrite bool
 }
 
-// Spare keeps what a finished transaction leaves for the next one begun
-// with it: its map of keys looked up, emptied, so a shard's transactions
-// (a group of hundreds of writes each) do not grow a new map every time.
-// It is not safe for concurrent use: one per shard, whose transactions
-// run one at a time.
-type Spare struct {
-	seen seenKeys
-	// versionRate is versionPool.rate, learned from the transactions
-	// released here.
-	versionRate float64
-}
-
-// maxSpareSeen bounds the map a Spare keeps: one left by a transaction
-// that looked up many keys is dropped rather than kept forever. A group
-// of 50 clients' MSETs of 10 keys, 16 pipelined, looks up 8,000 keys: at
-// 1,024 its map was dropped and grown again from nothing each time (the
-// map's rehashing was 4% of MSET -P 16's CPU). Kept, it holds about 1.4
-// MB a shard at the most (a record is 152 bytes).
-const maxSpareSeen = 8192
-
 // Begin starts a Tx for database db at time now (unix ms).
 func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	var seen seenKeys
@@ -143,6 +123,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 	if e.Spare != nil {
 		t.versions.rate = e.Spare.versionRate
 		t.mt.pool = &t.versions
+		t.floors, t.kbuf, e.Spare.floors, e.Spare.kbuf = e.Spare.floors, e.Spare.kbuf, nil, nil
 	}
 	if e.At != 0 {
 		t.atRecords, t.mt.vals = e.Records, e.Values
@@ -247,21 +228,6 @@ func (t *Tx) Rollback() {
 	t.dropMemberWrites()
 	t.txn.Rollback()
 	t.settlePreWrites(false)
-}
-
-// Release hands t's map of keys looked up, emptied, to s for the next
-// transaction begun with it. t, committed or rolled back, must not be
-// used afterwards except for Touched, Ready, Flushes, Swaps and Notes.
-func (t *Tx) Release(s *Spare) {
-	if s == nil {
-		return
-	}
-	s.versionRate = t.versions.learn(s.versionRate)
-	if t.seen.idx == nil || len(t.seen.idx) > maxSpareSeen {
-		return
-	}
-	t.seen.reset()
-	s.seen, t.seen = t.seen, seenKeys{}
 }
 
 // shardCache returns the MetaCache of mk's shard, enabled or not (nil
