@@ -588,20 +588,22 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc 
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
 	call := e.callOf(req, purge)
+	// nested are the commands run inside this one (a script's calls,
+	// EXEC's), counted once the last attempt is done.
 	var spare *store.Spare
+	var nested *[]command.CmdStat
 	if sc != nil {
-		call.Ctx, spare = &sc.ctx, &sc.spare
+		call.Ctx, spare, nested = &sc.ctx, &sc.spare, &sc.nested
+	} else {
+		nested = new([]command.CmdStat)
 	}
 	if req.Track {
 		call.TrackRead = e.startTracking(req.Client, req.Spec, req.Args)
 	}
-	// The commands run inside this one (a script's calls, EXEC's), counted
-	// once the last attempt is done.
-	var nested []command.CmdStat
-	call.Stats = &nested
-	defer func() { e.countNested(req.Client, nested) }()
+	call.Stats = nested
+	defer func() { e.countNested(req.Client, *nested); clear(*nested) }()
 	for attempt := 0; ; attempt++ {
-		nested, req.failed = nested[:0], false
+		*nested, req.failed = (*nested)[:0], false
 		tx, err := store.Env{Drv: e.drv, Caches: caches, Markers: e.markers, Notify: writable && e.rt.notifying(), Effects: e.effects(), At: req.at, Records: req.records, Values: req.values,
 			PreWrite: req.Spec.Flags&command.Serial == 0, Spare: spare}.Begin(writable, req.DB, time.Now().UnixMilli())
 		if err == nil {
