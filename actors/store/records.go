@@ -35,16 +35,22 @@ func (t *Tx) use(db int) error {
 func (t *Tx) presume(db int) {
 	if r, ok := t.atRecords.get(db); ok { // read at this snapshot already
 		t.db, t.slot, t.minVer = db, r.Slot, r.Marker
-		if t.floors == nil {
-			t.floors = make(map[int]DBRecord, 1)
-		}
-		t.floors[db] = r
+		t.keepFloor(db, r)
 		return
 	}
 	r := t.markers.Held(db)
 	t.db, t.slot, t.minVer = db, r.Slot, r.Marker
 	t.presumed, t.presumedDB = r, db
 	t.mt.first = t.confirm
+}
+
+// keepFloor keeps r as database db's record read at the transaction's
+// snapshot (Records.Record answers from it).
+func (t *Tx) keepFloor(db int, r DBRecord) {
+	if t.floors == nil {
+		t.floors = make(map[int]DBRecord, 1)
+	}
+	t.floors[db] = r
 }
 
 // errMoved makes a transaction that presumed a database's record retry
@@ -86,10 +92,7 @@ func (t *Tx) confirm(tx drivers.Txn, key []byte) ([]byte, bool, error) {
 	if r != t.presumed {
 		return nil, false, errMoved
 	}
-	if t.floors == nil {
-		t.floors = make(map[int]DBRecord, 1)
-	}
-	t.floors[db] = r
+	t.keepFloor(db, r)
 	t.atRecords.put(db, r)
 	if key == nil {
 		return nil, false, nil
@@ -129,10 +132,7 @@ func (vw Records) Record(db int) (DBRecord, error) {
 	}
 	r, err := t.markers.Record(t.txn, db)
 	if err == nil && t.markers.Shared() {
-		if t.floors == nil {
-			t.floors = make(map[int]DBRecord, 1)
-		}
-		t.floors[db] = r
+		t.keepFloor(db, r)
 	}
 	return r, err
 }

@@ -23,6 +23,9 @@ type Spare struct {
 // MB a shard at the most (a record is 152 bytes).
 const maxSpareSeen = 8192
 
+// maxSpareRecords bounds the map of database records a Spare keeps.
+const maxSpareRecords = 16
+
 // maxSpareKey bounds the meta key scratch a Spare keeps (a transaction
 // that looked up a huge key leaves its buffer to the collector).
 const maxSpareKey = 1024
@@ -36,7 +39,7 @@ func (t *Tx) Release(s *Spare) {
 		return
 	}
 	s.versionRate = t.versions.learn(s.versionRate)
-	if t.floors != nil && len(t.floors) <= 16 {
+	if t.floors != nil && len(t.floors) <= maxSpareRecords {
 		clear(t.floors)
 		s.floors, t.floors = t.floors, nil
 	}
