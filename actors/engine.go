@@ -588,9 +588,9 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc 
 	w := resp.NewWriter(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
 	call := e.callOf(req, purge)
+	var spare *store.Spare
 	// nested are the commands run inside this one (a script's calls,
 	// EXEC's), counted once the last attempt is done.
-	var spare *store.Spare
 	var nested *[]command.CmdStat
 	if sc != nil {
 		call.Ctx, spare, nested = &sc.ctx, &sc.spare, &sc.nested

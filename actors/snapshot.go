@@ -217,8 +217,6 @@ type readJob struct {
 	shard int
 }
 
-// startReaders starts the goroutines that run snapshot reads: long-lived,
-// so their stacks stay grown to what a read through the driver needs.
 // runScratch is what the commands one goroutine runs one after the
 // other keep from each to the next: a snapshot reader's Ctx, what its
 // transactions leave (store.Spare) and its list of nested commands. Each
@@ -230,6 +228,8 @@ type runScratch struct {
 	nested []command.CmdStat
 }
 
+// startReaders starts the goroutines that run snapshot reads: long-lived,
+// so their stacks stay grown to what a read through the driver needs.
 func (e *Engine) startReaders() {
 	e.readJobs = make(chan readJob)
 	for range maxSnapshotReads {
