@@ -54,7 +54,6 @@ type client struct {
 	asm      *resp.Assembler // reads the command at the head (a big one) as it arrives
 	args     resp.ArgArena   // what dispatch gets: the arguments out of gnet's buffer
 	reqs     requests        // dispatch's Requests
-	more     bool            // more commands follow the one dispatched in the read
 	scratch  [][]byte
 	quitting bool
 	// tail holds reply bytes not yet handed to gnet: a big reply goes

@@ -13,8 +13,9 @@ import (
 // Running one command: dispatch (the admission guards, MULTI's queue,
 // then the connection command here or the storage command to the engine).
 
-// dispatch runs one command whose arguments it owns.
-func (s *Server) dispatch(cl *client, args [][]byte) {
+// dispatch runs one command whose arguments it owns; more says that more
+// commands follow it in the read being run.
+func (s *Server) dispatch(cl *client, args [][]byte, more bool) {
 	seq := cl.nextSeq
 	cl.nextSeq++
 	cl.assigned.Store(cl.nextSeq)
@@ -134,7 +135,7 @@ func (s *Server) dispatch(cl *client, args [][]byte) {
 	// Requests hold: one that may wait long, or holds a big argument, is
 	// allocated alone (a BLPOP blocked after a big SET would keep the
 	// SET's value).
-	req := cl.reqs.next(cl.more, long || size >= bigTransient)
+	req := cl.reqs.next(more, long || size >= bigTransient)
 	*req = actors.Request{Seq: seq, Client: cl, Spec: spec, Runner: runner,
 		DB: db, Proto: proto, Shards: s.engine.Route(spec, args), Args: args, ArgBytes: size, Track: cl.tracksRead(spec),
 		NoTouch: cl.noTouch.Load(), User: adm.user, ClientInfo: cl.info, Answered: cl.answered(seq)}

@@ -460,8 +460,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 			cl.asm = nil
 			cl.asmBuf.Store(0)
 			if len(args) > 0 {
-				cl.more = consumed < len(buf)
-				s.dispatch(cl, args)
+				s.dispatch(cl, args, consumed < len(buf))
 			}
 			continue
 		}
@@ -496,8 +495,7 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		consumed += r.N
 		cl.scratch = r.Args[:0]
 		if len(r.Args) > 0 {
-			cl.more = consumed < len(buf)
-			s.dispatch(cl, cl.args.Copy(r.Args)) // out of gnet's buffer
+			s.dispatch(cl, cl.args.Copy(r.Args), consumed < len(buf)) // out of gnet's buffer
 			ran++
 			if ran%store.MaxWarm == 1 && consumed < len(buf) {
 				cl.pass.warm(cl, buf[consumed:])
