@@ -210,10 +210,12 @@ type Engine struct {
 	stopPoll chan struct{}
 	// snaps is the driver's snapshots when reads run as snapshot reads
 	// (shared store, snapshot.go); readJobs feeds them to their
-	// goroutines, reads counts them (Stop waits for them).
-	snaps    drivers.Snapshotter
-	readJobs chan readJob
-	reads    sync.WaitGroup
+	// goroutines, reads counts them (Stop waits for them). stampRuns
+	// hands a stamp to an idle stamp runner (runStamp).
+	snaps     drivers.Snapshotter
+	readJobs  chan readJob
+	stampRuns chan *stamp
+	reads     sync.WaitGroup
 	// latest is the stamp reads may share (stampAfter); stampMu guards it.
 	// inflight is the stamp asked for and not come yet, next the one
 	// reads that arrived since wait for.
@@ -502,6 +504,7 @@ func (e *Engine) Stop(ctx context.Context) error {
 		e.reads.Wait()
 		if e.readJobs != nil {
 			close(e.readJobs)
+			close(e.stampRuns)
 		}
 		return err
 	case <-ctx.Done():

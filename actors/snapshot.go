@@ -172,6 +172,24 @@ func (s *shard) readAt(req *Request) {
 	first := len(st.jobs) == 1
 	st.mu.Unlock()
 	if first {
+		e.startStamp(st)
+	}
+}
+
+// stampRunners is how many goroutines wait to run a stamp (runStamp).
+// Stamps are asked one at a time, and each one's run lasts two round
+// trips (the stamp, then its batch of values), so two or three overlap.
+const stampRunners = 4
+
+// startStamp runs runStamp(st) on an idle stamp runner, else on a new
+// goroutine: never waiting. A runner is long-lived, so its stack stays
+// grown to what the oracle's wait and client-go's BatchGet need; a new
+// goroutine for every stamp grew its stack twice (newstack and
+// copystack were 3.2% of a TiKV node's CPU under GET -P 1).
+func (e *Engine) startStamp(st *stamp) {
+	select {
+	case e.stampRuns <- st:
+	default:
 		go e.runStamp(st)
 	}
 }
@@ -228,10 +246,18 @@ type runScratch struct {
 	nested []command.CmdStat
 }
 
-// startReaders starts the goroutines that run snapshot reads: long-lived,
-// so their stacks stay grown to what a read through the driver needs.
+// startReaders starts the goroutines that run snapshot reads, and the
+// stamp runners: long-lived, so their stacks stay grown to what a read
+// through the driver needs.
 func (e *Engine) startReaders() {
-	e.readJobs = make(chan readJob)
+	e.readJobs, e.stampRuns = make(chan readJob), make(chan *stamp)
+	for range stampRunners {
+		go func() {
+			for st := range e.stampRuns {
+				e.runStamp(st)
+			}
+		}()
+	}
 	for range maxSnapshotReads {
 		go func() {
 			var sc runScratch

@@ -268,3 +268,60 @@ func TestReadOnlyShardKeepsNoStampsThatCame(t *testing.T) {
 		t.Fatalf("the shard keeps %d stamps after 200 reads, all of which came", n)
 	}
 }
+
+// TestStampRunsOnAnIdleRunner: a stamp goes to a stamp runner waiting
+// for one (whose stack is grown), and to a goroutine of its own when
+// none waits: startStamp never waits.
+func TestStampRunsOnAnIdleRunner(t *testing.T) {
+	e := &Engine{stampRuns: make(chan *stamp)}
+	failed := func() *stamp {
+		st := &stamp{ready: make(chan struct{}), ask: func() (uint64, error) { return 0, io.ErrUnexpectedEOF }}
+		close(st.ready)
+		return st
+	}
+	got := make(chan *stamp)
+	waiting := make(chan struct{})
+	go func() {
+		close(waiting)
+		got <- <-e.stampRuns
+	}()
+	<-waiting
+	st := failed()
+	deadline := time.After(10 * time.Second)
+	for handed := false; !handed; {
+		// The runner may not be receiving yet: a stamp started
+		// meanwhile runs on its own goroutine (and comes).
+		other := failed()
+		e.startStamp(other)
+		select {
+		case r := <-got:
+			if r != other {
+				t.Fatalf("the runner got %p, want %p", r, other)
+			}
+			handed = true
+		case <-time.After(time.Millisecond):
+			for !other.came.Load() {
+				select {
+				case r := <-got:
+					t.Fatalf("the runner got %p after the stamp ran elsewhere", r)
+				case <-deadline:
+					t.Fatal("a stamp with no runner waiting never ran")
+				default:
+					time.Sleep(time.Millisecond)
+				}
+			}
+		case <-deadline:
+			t.Fatal("no stamp reached the waiting runner")
+		}
+	}
+	// No runner waits now: the stamp runs at once elsewhere.
+	e.startStamp(st)
+	for !st.came.Load() {
+		select {
+		case <-deadline:
+			t.Fatal("a stamp with no runner waiting never ran")
+		default:
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
