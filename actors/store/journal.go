@@ -94,6 +94,9 @@ type refSet struct {
 	// first entry of list with that hash; entries sharing a hash with an
 	// earlier one (a collision, or never) are found by a scan.
 	idx map[uint64]int32
+	// spare, when set, is an empty map the index is built in (a Spare's,
+	// which another transaction's set grew).
+	spare map[uint64]int32
 }
 
 func (s *refSet) add(db int, key []byte) {
@@ -101,7 +104,9 @@ func (s *refSet) add(db int, key []byte) {
 		return
 	}
 	if s.idx == nil && len(s.list) >= 8 {
-		s.idx = make(map[uint64]int32, 16)
+		if s.idx, s.spare = s.spare, nil; s.idx == nil {
+			s.idx = make(map[uint64]int32, 16)
+		}
 		for i, r := range s.list {
 			h := refHash(r.DB, r.Key)
 			if _, ok := s.idx[h]; !ok {

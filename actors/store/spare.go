@@ -10,6 +10,10 @@ type Spare struct {
 	seen   seenKeys
 	floors map[int]DBRecord
 	kbuf   []byte
+	// touched is the index of the keys a transaction wrote (Journal's
+	// refSet), emptied: grown anew for every group of writes, it was 1%
+	// of SET -P 16's CPU and 1.7% of MSET -P 1's.
+	touched map[uint64]int32
 	// versionRate is versionPool.rate, learned from the transactions
 	// released here.
 	versionRate float64
@@ -30,15 +34,25 @@ const maxSpareRecords = 16
 // that looked up a huge key leaves its buffer to the collector).
 const maxSpareKey = 1024
 
-// Release hands t's map of keys looked up, its map of records read and
-// its key scratch, emptied, to s for the next transaction begun with it.
-// t, committed or rolled back, must not be used afterwards except for
-// Touched, Ready, Flushes, Swaps and Notes.
+// Release hands t's map of keys looked up, its map of records read, the
+// index of the keys it wrote and its key scratch, emptied, to s for the
+// next transaction begun with it. t, committed or rolled back, must not
+// be used afterwards except for Touched, Ready, Flushes, Swaps and Notes
+// (and Wrote and Expired, which scan the keys written without their
+// index).
 func (t *Tx) Release(s *Spare) {
 	if s == nil {
 		return
 	}
 	s.versionRate = t.versions.learn(s.versionRate)
+	m := t.jr.touched.idx
+	if m == nil {
+		m = t.jr.touched.spare // the index was not needed
+	}
+	if m != nil && len(m) <= maxSpareSeen {
+		clear(m)
+		s.touched, t.jr.touched.idx, t.jr.touched.spare = m, nil, nil
+	}
 	if t.floors != nil && len(t.floors) <= maxSpareRecords {
 		clear(t.floors)
 		s.floors, t.floors = t.floors, nil

@@ -474,3 +474,77 @@ func TestFoundAfterLookup(t *testing.T) {
 	tx.Use(1)
 	check("another database", []byte("b"), true)
 }
+
+// TestSpareLendsTheWrittenKeysIndex: the index of the keys a transaction
+// wrote goes, emptied, to the next transaction begun with the Spare,
+// which finds in it only its own keys; a transaction too small to index
+// its keys hands the lent map back unused; the released transaction
+// still answers for its own keys (by a scan).
+func TestSpareLendsTheWrittenKeysIndex(t *testing.T) {
+	d := open(t)
+	var spare Spare
+	env := Env{Drv: d, Spare: &spare}
+	write := func(keys ...string) *Tx {
+		t.Helper()
+		tx, err := env.Begin(true, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if err := tx.SetString([]byte(k), []byte("v"), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tx.Rollback()
+		return tx
+	}
+	var first []string
+	for i := range 20 {
+		first = append(first, fmt.Sprintf("a%d", i))
+	}
+	tx := write(first...)
+	idx := tx.jr.touched.idx
+	if len(idx) != 20 {
+		t.Fatalf("20 keys written, an index of %d", len(idx))
+	}
+	tx.Release(&spare)
+	if spare.touched == nil || len(spare.touched) != 0 || tx.jr.touched.idx != nil {
+		t.Fatalf("kept for reuse: %v (the transaction's %v); want it emptied and moved", spare.touched, tx.jr.touched.idx)
+	}
+	for _, k := range first {
+		if !tx.Journal().Wrote(0, []byte(k)) {
+			t.Fatalf("the released transaction forgot it wrote %s", k)
+		}
+	}
+	small := write("b")
+	if small.jr.touched.idx != nil || spare.touched != nil {
+		t.Fatal("one key written took the lent index")
+	}
+	small.Release(&spare)
+	if spare.touched == nil {
+		t.Fatal("a transaction that did not need the index kept it")
+	}
+	var second []string
+	for i := range 12 {
+		second = append(second, fmt.Sprintf("c%d", i))
+	}
+	next := write(second...)
+	if len(next.jr.touched.idx) != 12 {
+		t.Fatalf("12 keys written, an index of %d", len(next.jr.touched.idx))
+	}
+	next.jr.touched.idx[1] = 1 // the map lent is the one released
+	if len(idx) != 13 {
+		t.Fatal("the next transaction did not get the index released")
+	}
+	delete(next.jr.touched.idx, 1)
+	for _, k := range first {
+		if next.Journal().Wrote(0, []byte(k)) {
+			t.Fatalf("the next transaction sees the first one's %s", k)
+		}
+	}
+	for _, k := range second {
+		if !next.Journal().Wrote(0, []byte(k)) {
+			t.Fatalf("the next transaction lost %s", k)
+		}
+	}
+}

@@ -124,6 +124,7 @@ func (e Env) Begin(writable bool, db int, now int64) (*Tx, error) {
 		t.versions.rate = e.Spare.versionRate
 		t.mt.pool = &t.versions
 		t.floors, t.kbuf, e.Spare.floors, e.Spare.kbuf = e.Spare.floors, e.Spare.kbuf, nil, nil
+		t.jr.touched.spare, e.Spare.touched = e.Spare.touched, nil
 	}
 	if e.At != 0 {
 		t.atRecords, t.mt.vals = e.Records, e.Values
