@@ -71,7 +71,7 @@ func (s *Server) dispatch(cl *client, args [][]byte, more bool) {
 	}
 	if resolveErr != nil {
 		if named := s.reg.Named(args); named != nil { // a wrong arity: counted, as Redis's rejectCommand
-			s.stats.cmds.Get(named.FullName()).Rejected.Add(1)
+			s.stats.cmds.Of(named).Rejected.Add(1)
 		}
 		fail(resolveErr, "")
 		return
@@ -81,7 +81,7 @@ func (s *Server) dispatch(cl *client, args [][]byte, more bool) {
 	}
 	adm := admission{cl: cl, spec: spec, args: args, proto: proto, db: db}
 	if err := s.admit(&adm); err != nil {
-		s.stats.cmds.Get(spec.FullName()).Rejected.Add(1)
+		s.stats.cmds.Of(spec).Rejected.Add(1)
 		fail(err, spec.FullName())
 		return
 	}

@@ -193,7 +193,7 @@ func (s *Server) ErrorReplied(reply []byte) { s.stats.cmds.CountError(reply) }
 
 // CommandRejected implements command.Server.
 func (s *Server) CommandRejected(spec *command.Spec) {
-	s.stats.cmds.Get(spec.FullName()).Rejected.Add(1)
+	s.stats.cmds.Of(spec).Rejected.Add(1)
 }
 
 // CommandDone implements command.Server.
@@ -204,7 +204,7 @@ func (s *Server) CommandDone(spec *command.Spec, d time.Duration, failed bool) {
 // commandDone counts a command's run for commandstats.
 func (s *Server) commandDone(spec *command.Spec, d time.Duration, failed bool) {
 	s.latency.Observe(s.rt.latencyThreshold.Load(), spec.Flags&command.Fast != 0, d)
-	s.stats.cmds.Done(spec.FullName(), d, failed)
+	s.stats.cmds.Done(spec, d, failed)
 }
 
 // LatencyEvent records d as a sample of the latency event name (not a

@@ -213,6 +213,7 @@ func New(o Options, info Info, reg *command.Registry, log *slog.Logger) *Server 
 	s.busyMs.Store(o.BusyReplyThreshold.Milliseconds())
 	s.panics = cmp.Or(o.Panics, &guard.Counter{})
 	s.stats = newServerStats()
+	s.stats.cmds.Size(reg.Len())
 	s.pipelineBytes, s.outputPause = cmp.Or(o.PipelineBytes, 16<<20), cmp.Or(o.OutputBytes, 16<<20)
 	cat, err := acl.RedisCatalog()
 	if err != nil {

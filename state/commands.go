@@ -20,6 +20,38 @@ type Commands struct {
 	cmds  sync.Map // full command name -> *CommandStat
 	errs  sync.Map // error code -> *atomic.Int64
 	nerrs atomic.Int64
+	// byID caches cmds' entries by command.Spec.ID (Size): the map's
+	// look-up by name was 1.4% of GET -P 16's CPU. An entry holds while
+	// gen is what it was when the entry was made (Reset moves it on).
+	byID []atomic.Pointer[cachedStat]
+	gen  atomic.Uint64
+}
+
+// cachedStat is a byID entry: spec's counters cmds held at generation
+// gen (a spec of another registry may have the same ID).
+type cachedStat struct {
+	gen  uint64
+	spec *command.Spec
+	stat *CommandStat
+}
+
+// Size makes room to cache the counters of commands numbered 1 to n
+// (command.Registry.Len). Call it before any other method.
+func (s *Commands) Size(n int) { s.byID = make([]atomic.Pointer[cachedStat], n+1) }
+
+// Of returns spec's counters (Get of its full name), from the cache by
+// spec.ID when it holds them.
+func (s *Commands) Of(spec *command.Spec) *CommandStat {
+	if spec.ID <= 0 || spec.ID >= len(s.byID) {
+		return s.Get(spec.FullName())
+	}
+	g := s.gen.Load()
+	if e := s.byID[spec.ID].Load(); e != nil && e.gen == g && e.spec == spec {
+		return e.stat
+	}
+	c := s.Get(spec.FullName())
+	s.byID[spec.ID].Store(&cachedStat{gen: g, spec: spec, stat: c})
+	return c
 }
 
 // CommandStat is one command's counters.
@@ -48,8 +80,8 @@ func (s *Commands) Get(name string) *CommandStat {
 }
 
 // Done counts a run of the command that took d.
-func (s *Commands) Done(name string, d time.Duration, failed bool) {
-	c := s.Get(name)
+func (s *Commands) Done(spec *command.Spec, d time.Duration, failed bool) {
+	c := s.Of(spec)
 	c.Calls.Add(1)
 	us := d.Microseconds()
 	c.Usec.Add(us)
@@ -107,6 +139,7 @@ func (s *Commands) Errors() map[string]int64 {
 
 // Reset forgets every counter (CONFIG RESETSTAT).
 func (s *Commands) Reset() {
+	s.gen.Add(1) // every cached entry is stale
 	s.cmds.Range(func(k, _ any) bool {
 		s.cmds.Delete(k)
 		return true

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rekv/rekv/actors/command"
 )
 
 func args(s ...string) [][]byte {
@@ -132,9 +134,10 @@ func TestLatencyMonitor(t *testing.T) {
 
 func TestCommands(t *testing.T) {
 	var s Commands
-	s.Done("get", 5*time.Microsecond, false)
-	s.Done("get", 70*time.Microsecond, true)
-	s.Done("set", 2*time.Second, false)
+	get, set := &command.Spec{Name: "get"}, &command.Spec{Name: "set"}
+	s.Done(get, 5*time.Microsecond, false)
+	s.Done(get, 70*time.Microsecond, true)
+	s.Done(set, 2*time.Second, false)
 	s.Get("set").Rejected.Add(1)
 	g := s.Get("get")
 	if g.Calls.Load() != 2 || g.Usec.Load() != 75 || g.Failed.Load() != 1 || g.Buckets[0].Load() != 1 || g.Buckets[2].Load() != 1 {
@@ -168,5 +171,35 @@ func TestCommands(t *testing.T) {
 	s.CountError([]byte("-ERR x\r\n"))
 	if s.Errors()["ERR"] != 1 {
 		t.Fatal("no counting after reset")
+	}
+}
+
+// TestCommandsCacheBySpec: counters cached by a spec's ID are the ones
+// its name finds, before and after a reset (which drops what the
+// cache held), and a spec numbered past the cache is counted by name.
+func TestCommandsCacheBySpec(t *testing.T) {
+	var s Commands
+	s.Size(2)
+	get, set := &command.Spec{Name: "get", ID: 1}, &command.Spec{Name: "set", ID: 2}
+	far, none := &command.Spec{Name: "far", ID: 3}, &command.Spec{Name: "none"}
+	for _, sp := range []*command.Spec{get, set, far, none, get} {
+		s.Done(sp, time.Microsecond, false)
+	}
+	for name, want := range map[string]int64{"get": 2, "set": 1, "far": 1, "none": 1} {
+		if got := s.Get(name).Calls.Load(); got != want {
+			t.Fatalf("%s: %d calls, want %d", name, got, want)
+		}
+	}
+	if s.Of(get) != s.Get("get") {
+		t.Fatal("the cache holds other counters than the name's")
+	}
+	if other := (&command.Spec{Name: "other", ID: 1}); s.Of(other) != s.Get("other") || s.Of(get) != s.Get("get") {
+		t.Fatal("specs of two registries with one ID share counters")
+	}
+	s.Reset()
+	s.Done(get, time.Microsecond, false)
+	s.Of(set).Rejected.Add(1)
+	if fmt.Sprint(s.Names()) != "[get set]" || s.Get("get").Calls.Load() != 1 || s.Get("set").Rejected.Load() != 1 {
+		t.Fatalf("after a reset: %v, get %d calls, set %d rejected", s.Names(), s.Get("get").Calls.Load(), s.Get("set").Rejected.Load())
 	}
 }

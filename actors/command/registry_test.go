@@ -132,3 +132,29 @@ func bytesArgs(line string) [][]byte {
 	}
 	return out
 }
+
+// TestSpecIDs: every spec of the registry (commands, subcommands and
+// variants) has its own ID, from 1 to Len.
+func TestSpecIDs(t *testing.T) {
+	r := all.Registry(nil)
+	seen := map[int]string{}
+	var check func(s *command.Spec)
+	check = func(s *command.Spec) {
+		if s.ID < 1 || s.ID > r.Len() {
+			t.Errorf("%s: ID %d outside 1..%d", s.FullName(), s.ID, r.Len())
+		}
+		if other, dup := seen[s.ID]; dup {
+			t.Errorf("%s and %s share ID %d", s.FullName(), other, s.ID)
+		}
+		seen[s.ID] = s.FullName()
+		for _, sub := range append(append([]*command.Spec(nil), s.Subcommands...), s.Variants...) {
+			check(sub)
+		}
+	}
+	for _, s := range r.All() {
+		check(s)
+	}
+	if len(seen) != r.Len() {
+		t.Errorf("%d specs numbered, Len %d", len(seen), r.Len())
+	}
+}

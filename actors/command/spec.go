@@ -197,6 +197,10 @@ type Spec struct {
 	Info *facts.Info
 	Doc  *facts.Doc
 
+	// ID numbers the spec in its registry, 1 to Registry.Len() (0: a
+	// spec no registry holds), for tables indexed by command.
+	ID int
+
 	parent *Spec
 }
 
@@ -279,6 +283,7 @@ func inNamespace(name string) bool { return name == "client|list" || name == "cl
 type Registry struct {
 	byName map[string]*Spec
 	all    []*Spec
+	ids    int // the specs numbered (Spec.ID)
 }
 
 // NewRegistry builds a registry from registration tables and attaches to
@@ -293,6 +298,8 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 	}
 	var variants []*Spec
 	attach := func(s *Spec) {
+		r.ids++
+		s.ID = r.ids
 		s.Info, s.Doc = known.Info(s.FullName()), known.Doc(s.FullName())
 		for name, f := range map[string]Flags{"denyoom": DenyOOM, "loading": Loading, "stale": Stale, "no_multi": NoMulti, "noscript": NoScript} {
 			if s.Info.Has(name) {
@@ -343,6 +350,10 @@ func NewRegistry(tables ...[]*Spec) *Registry {
 
 // All returns every top-level spec in registration order.
 func (r *Registry) All() []*Spec { return r.all }
+
+// Len returns the number of specs numbered (Spec.ID): commands,
+// subcommands and variants.
+func (r *Registry) Len() int { return r.ids }
 
 // Lookup finds a command by name, case-insensitively.
 func (r *Registry) Lookup(name []byte) *Spec {
