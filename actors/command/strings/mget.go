@@ -5,6 +5,7 @@ import (
 
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
 )
 
 // MGET key [key ...]
@@ -15,6 +16,9 @@ func parseMGet(args [][]byte) (command.Runner, error) { return mget{args[1:]}, n
 func (m mget) Run(c *command.Ctx) error {
 	vals := make([][]byte, len(m.keys))
 	for i, k := range m.keys {
+		if i%store.MaxWarm == 0 {
+			warmEvery(c.Tx, m.keys[i:], 1)
+		}
 		v, ok, err := c.Tx.GetString(k)
 		if errors.Is(err, rerr.ErrWrongType) {
 			continue // MGET answers nil for keys of other types

@@ -3,6 +3,7 @@ package strings
 import (
 	"github.com/rekv/rekv/actors/command"
 	"github.com/rekv/rekv/actors/rerr"
+	"github.com/rekv/rekv/actors/store"
 )
 
 // MSET key value [key value ...]
@@ -27,9 +28,28 @@ func (m mset) Run(c *command.Ctx) error {
 
 func (m mset) setAll(c *command.Ctx) error {
 	for i := 0; i < len(m.pairs); i += 2 {
+		if i%(2*store.MaxWarm) == 0 {
+			warmEvery(c.Tx, m.pairs[i:], 2)
+		}
 		if err := c.Tx.SetString(m.pairs[i], m.pairs[i+1], 0); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// warmEvery reads ahead (store.Tx.Warm) the meta cache entries of the
+// first store.MaxWarm keys of args taken every step (MSET's keys are
+// every other argument): a command's keys, looked up one after the
+// other, each waited for its own cache misses (MetaCache.lookup was 8.7%
+// of MSET -P 1's CPU); read ahead together, their misses overlap. Warm
+// reads only the shards the command holds: every key of it.
+func warmEvery(tx *store.Tx, args [][]byte, step int) {
+	var keys [store.MaxWarm][]byte
+	n := 0
+	for i := 0; i < len(args) && n < len(keys); i += step {
+		keys[n] = args[i]
+		n++
+	}
+	tx.Warm(tx.DB(), keys[:n])
 }

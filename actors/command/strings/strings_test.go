@@ -1,6 +1,8 @@
 package strings
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rekv/rekv/actors/command/commandtest"
@@ -119,4 +121,37 @@ func TestRESP3Null(t *testing.T) {
 	h := harness(t)
 	h.Proto = 3
 	h.Run([]c{{"get nope", "_\r\n"}, {"mget nope", "*1\r\n_\r\n"}})
+}
+
+// TestMultiKeyPastOneWarm: MSET and MGET read their keys' cache entries
+// ahead sixteen at a time; a command of more keys, some repeated, some
+// missing, answers as one that reads none ahead.
+func TestMultiKeyPastOneWarm(t *testing.T) {
+	h := harness(t)
+	var set, get strings.Builder
+	set.WriteString("mset")
+	get.WriteString("mget")
+	want := "*41\r\n"
+	for i := range 40 {
+		fmt.Fprintf(&set, " k%d v%d", i%37, i)
+		fmt.Fprintf(&get, " k%d", i)
+	}
+	for i := range 40 {
+		switch {
+		case i >= 37:
+			want += "$-1\r\n"
+		case i < 3:
+			want += fmt.Sprintf("$3\r\nv%d\r\n", i+37) // set twice: the last wins
+		default:
+			want += fmt.Sprintf("$%d\r\nv%d\r\n", len(fmt.Sprint(i))+1, i)
+		}
+	}
+	get.WriteString(" nope")
+	want += "$-1\r\n"
+	if got := h.Do(set.String()); got != "+OK\r\n" {
+		t.Fatalf("mset: %q", got)
+	}
+	if got := h.Do(get.String()); got != want {
+		t.Fatalf("mget: %q, want %q", got, want)
+	}
 }
