@@ -199,6 +199,7 @@ func (t *Tx) Commit() error {
 			t.markers.set(db, r)
 		}
 		t.forgetMemberWrites()
+		t.warmPuts()
 	} else {
 		t.dropMemberWrites()
 	}

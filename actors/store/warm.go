@@ -61,3 +61,34 @@ func (t *Tx) Warm(db int, keys [][]byte) {
 	}
 	t.warmed += sum
 }
+
+// maxWarmPuts is the most cache slots warmPuts reads ahead.
+const maxWarmPuts = 64
+
+// warmPuts reads ahead the cache slots of the keys a committed
+// transaction wrote, which Commit's puts update one after the other. The
+// look-ups that found them read them before the commit, but the commit
+// waited for Badger's insert, whose walk of its skiplist evicted them
+// from the CPU's caches: each put waited for its own miss (the slot's
+// check in clockIndex.find was 3.5% of MSET -P 1's CPU). Read here
+// together, their misses overlap. It reads, changing nothing, the slot a
+// record's hint names (a stale hint costs a wasted read).
+func (t *Tx) warmPuts() {
+	if len(t.dirty) < 2 {
+		return
+	}
+	var sum uint64
+	for _, i := range t.dirty[:min(len(t.dirty), maxWarmPuts)] {
+		r := &t.seen.recs[i]
+		if r.hint <= 0 {
+			continue
+		}
+		if c := t.cacheFor(r.mk); c != nil {
+			if j := int(r.hint) - 1; j < len(c.metas.slots) {
+				s := &c.metas.slots[j] // both of its cache lines
+				sum += uint64(len(s.key)) + uint64(s.tag)
+			}
+		}
+	}
+	t.warmed += sum
+}

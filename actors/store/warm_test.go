@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"testing"
+
+	"github.com/rekv/rekv/codec"
 )
 
 // TestWarmChangesNothing: Warm reads the entries of cached keys (what it
@@ -68,5 +70,50 @@ func TestWarmChangesNothing(t *testing.T) {
 	tx3.Warm(0, keys)
 	if tx2.warmed != 0 || tx3.warmed != 0 {
 		t.Fatalf("Warm read %d from an empty cache, %d from a disabled one", tx2.warmed, tx3.warmed)
+	}
+}
+
+// TestWarmPutsStaleHints: the slots a commit reads ahead are named by
+// its records' hints, which may be stale (past the cache's slots, or
+// another key's): the commit still puts every key's entry right.
+func TestWarmPutsStaleHints(t *testing.T) {
+	_, c, env := cachedEnv(t, 64)
+	keys := []string{"a", "b", "c", "d"}
+	update(t, env, 0, func(tx *Tx) error {
+		for _, k := range keys {
+			if err := tx.SetString([]byte(k), []byte("1"), 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	tx, err := env.Begin(true, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if err := tx.SetString([]byte(k), []byte("22"), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(tx.dirty) != len(keys) {
+		t.Fatalf("%d records to put, want %d", len(tx.dirty), len(keys))
+	}
+	for n, i := range tx.dirty {
+		tx.seen.recs[i].hint = []int32{1 << 30, 3, 0, -5}[n] // past the slots, maybe another key's, none, nonsense
+	}
+	commit(t, tx)
+	check, err := env.Begin(false, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Rollback()
+	for _, k := range keys {
+		if v, ok, err := check.GetString([]byte(k)); err != nil || !ok || string(v) != "22" {
+			t.Fatalf("%s: %q %v %v after a commit with stale hints", k, v, ok, err)
+		}
+		if _, e, _, ok := c.lookup(codec.AppendMetaKey(nil, check.slot, []byte(k))); !ok || !e.exists {
+			t.Fatalf("%s: not cached after the commit", k)
+		}
 	}
 }
