@@ -209,11 +209,11 @@ type Engine struct {
 	// stopPoll ends the poller of keys with blocked clients (shared store).
 	stopPoll chan struct{}
 	// snaps is the driver's snapshots when reads run as snapshot reads
-	// (shared store, snapshot.go); readJobs feeds them to their
-	// goroutines, reads counts them (Stop waits for them). stampRuns
-	// hands a stamp to an idle stamp runner (runStamp).
+	// (shared store, snapshot.go); readers runs them, reads counts them
+	// (Stop waits for them). stampRuns hands a stamp to an idle stamp
+	// runner (runStamp).
 	snaps     drivers.Snapshotter
-	readJobs  chan readJob
+	readers   *readerPool
 	stampRuns chan *stamp
 	reads     sync.WaitGroup
 	// latest is the stamp reads may share (stampAfter); stampMu guards it.
@@ -502,8 +502,8 @@ func (e *Engine) Stop(ctx context.Context) error {
 	case err := <-done:
 		e.sys.Shutdown()
 		e.reads.Wait()
-		if e.readJobs != nil {
-			close(e.readJobs)
+		if e.readers != nil {
+			e.readers.close()
 			close(e.stampRuns)
 		}
 		return err

@@ -52,8 +52,8 @@ import (
 // round trips, stamps included, overlap. Replies come back in any order;
 // each client puts its own in pipeline order. Reads run this way touch
 // nothing of the shard's but its access clock, which takes a lock. They
-// run on maxSnapshotReads goroutines: a shard with more to start waits
-// for one to end.
+// run on at most maxSnapshotReads goroutines (readerPool): a shard with
+// more to start waits for one to end.
 
 // maxSnapshotReads bounds the snapshot reads running at once.
 const maxSnapshotReads = 256
@@ -165,7 +165,7 @@ func (s *shard) readAt(req *Request) {
 	st.mu.Lock()
 	if st.started {
 		st.mu.Unlock()
-		e.readJobs <- j
+		e.readers.hand(j)
 		return
 	}
 	st.jobs = append(st.jobs, j)
@@ -224,7 +224,7 @@ func (e *Engine) runStamp(st *stamp) {
 		}
 	}
 	for _, j := range jobs {
-		e.readJobs <- j
+		e.readers.hand(j)
 	}
 }
 
@@ -246,11 +246,11 @@ type runScratch struct {
 	nested []command.CmdStat
 }
 
-// startReaders starts the goroutines that run snapshot reads, and the
-// stamp runners: long-lived, so their stacks stay grown to what a read
-// through the driver needs.
+// startReaders starts the stamp runners and the pool of readers that
+// run snapshot reads: long-lived, so their stacks stay grown to what a
+// read through the driver needs.
 func (e *Engine) startReaders() {
-	e.readJobs, e.stampRuns = make(chan readJob), make(chan *stamp)
+	e.stampRuns = make(chan *stamp)
 	for range stampRunners {
 		go func() {
 			for st := range e.stampRuns {
@@ -258,20 +258,18 @@ func (e *Engine) startReaders() {
 			}
 		}()
 	}
-	for range maxSnapshotReads {
-		go func() {
-			var sc runScratch
-			for j := range e.readJobs {
-				if ts, err := j.snap.wait(); err != nil {
-					e.failRead(j.req, err)
-				} else {
-					j.req.at, j.req.records, j.req.values = ts, &j.snap.records, &j.snap.values
-					e.executeIn(j.req, j.shard, &sc)
-				}
-				e.reads.Done()
-			}
-		}()
+	e.readers = newReaderPool(maxSnapshotReads, e.runRead)
+}
+
+// runRead runs j, a snapshot read, on a reader with scratch sc.
+func (e *Engine) runRead(j readJob, sc *runScratch) {
+	if ts, err := j.snap.wait(); err != nil {
+		e.failRead(j.req, err)
+	} else {
+		j.req.at, j.req.records, j.req.values = ts, &j.snap.records, &j.snap.values
+		e.executeIn(j.req, j.shard, sc)
 	}
+	e.reads.Done()
 }
 
 // settle waits for the stamps the shard's reads used since it last ran
