@@ -171,23 +171,31 @@ func (ss *Session) End() {
 }
 
 // Warm reads ahead what the look-ups of keys, the keys of the commands
-// about to run in the session, will read in the meta caches of the
-// shards it holds (store.Tx.Warm), changing nothing. A key whose shard
+// about to run in the session, and of fields, their fields or members
+// (nil: none), will read in the meta and member caches of the shards it
+// holds (store.Tx.Warm), changing nothing. A key whose shard
 // the session does not hold is left alone: its cache may be in use
 // elsewhere.
-func (ss *Session) Warm(db int, keys [][]byte) {
-	var mine [store.MaxWarm][]byte
+func (ss *Session) Warm(db int, keys, fields [][]byte) {
+	var mine, theirs [store.MaxWarm][]byte
 	for _, s := range ss.held {
 		if s.group == nil {
 			continue
 		}
 		n := 0
-		for _, k := range keys[:min(len(keys), store.MaxWarm)] {
+		for i, k := range keys[:min(len(keys), store.MaxWarm)] {
 			if len(ss.e.shards) == 1 || ss.e.shards[ss.e.ShardOf(k)] == s {
-				mine[n] = k
+				mine[n], theirs[n] = k, nil
+				if i < len(fields) {
+					theirs[n] = fields[i]
+				}
 				n++
 			}
 		}
-		s.group.tx.Warm(db, mine[:n])
+		if fields == nil {
+			s.group.tx.Warm(db, mine[:n], nil)
+		} else {
+			s.group.tx.Warm(db, mine[:n], theirs[:n])
+		}
 	}
 }

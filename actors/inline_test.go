@@ -383,7 +383,7 @@ func TestSessionWarm(t *testing.T) {
 	}
 	for range 100 {
 		for i := 0; i < len(keys); i += 16 {
-			ss.Warm(0, keys[i:min(i+16, len(keys))])
+			ss.Warm(0, keys[i:min(i+16, len(keys))], keys[i:min(i+16, len(keys))])
 		}
 	}
 	close(stop)

@@ -38,8 +38,8 @@ type loopPass struct {
 	// alone). A lone client's keep running in place, at its latency.
 	joint bool
 	loop  gnet.EventLoop
-	// keys is scratch for warm.
-	keys [][]byte
+	// keys and fields are scratch for warm.
+	keys, fields [][]byte
 }
 
 // passes maps each event loop to its pass; a client takes its loop's at
@@ -90,11 +90,12 @@ func (p *loopPass) warm(cl *client, buf []byte) {
 		return
 	}
 	if p.keys == nil {
-		p.keys = make([][]byte, 0, store.MaxWarm)
+		p.keys, p.fields = make([][]byte, 0, store.MaxWarm), make([][]byte, 0, store.MaxWarm)
 	}
-	p.keys = resp.SecondArgs(buf, p.keys)
-	p.sess.Warm(cl.DB(), p.keys)
+	p.keys, p.fields = resp.ArgsAhead(buf, p.keys, p.fields)
+	p.sess.Warm(cl.DB(), p.keys, p.fields)
 	clear(p.keys) // they point into the connection's buffer
+	clear(p.fields)
 }
 
 // end commits the pass's groups and releases its shards; the members'

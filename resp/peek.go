@@ -8,15 +8,26 @@ package resp
 // commands' first key is their second argument): it never fails, and
 // Parse alone decides what buf holds.
 func SecondArgs(buf []byte, dst [][]byte) [][]byte {
-	dst = dst[:0]
+	dst, _ = ArgsAhead(buf, dst, nil)
+	return dst
+}
+
+// ArgsAhead is SecondArgs that also appends to thirds[:0], when thirds
+// is not nil, each of those commands' third argument (nil for a command
+// of two): a hash's field or a set's member after its key.
+func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
+	seconds = seconds[:0]
+	if thirds != nil {
+		thirds = thirds[:0]
+	}
 	pos := 0
-	for len(dst) < cap(dst) && pos < len(buf) && buf[pos] == '*' {
+	for len(seconds) < cap(seconds) && pos < len(buf) && buf[pos] == '*' {
 		count, next, ok := lengthLine(buf, pos)
 		if !ok {
 			break
 		}
 		pos = next
-		var second []byte
+		var second, third []byte
 		for i := int64(0); i < count; i++ {
 			var n int64
 			if pos >= len(buf) || buf[pos] != '$' {
@@ -27,8 +38,11 @@ func SecondArgs(buf []byte, dst [][]byte) [][]byte {
 				ok = false
 				break
 			}
-			if i == 1 {
+			switch i {
+			case 1:
 				second = buf[pos : pos+int(n) : pos+int(n)]
+			case 2:
+				third = buf[pos : pos+int(n) : pos+int(n)]
 			}
 			pos += int(n) + 2
 		}
@@ -36,10 +50,13 @@ func SecondArgs(buf []byte, dst [][]byte) [][]byte {
 			break
 		}
 		if count >= 2 {
-			dst = append(dst, second)
+			seconds = append(seconds, second)
+			if thirds != nil {
+				thirds = append(thirds, third)
+			}
 		}
 	}
-	return dst
+	return seconds, thirds
 }
 
 // lengthLine reads the length line at buf[pos:] (a type byte, a

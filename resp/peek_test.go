@@ -8,18 +8,30 @@ import (
 // secondArgsByParse is SecondArgs by Parse: the second argument of each
 // complete multibulk command from the start, until one is not.
 func secondArgsByParse(buf []byte, max int) [][]byte {
-	var out [][]byte
-	for len(out) < max && len(buf) > 0 && buf[0] == '*' {
+	out, _ := argsByParse(buf, max)
+	return out
+}
+
+// argsByParse returns what ArgsAhead should find, by Parse: the second
+// and third arguments (nil for a command of two) of the commands of at
+// least two arguments.
+func argsByParse(buf []byte, max int) (seconds, thirds [][]byte) {
+	for len(seconds) < max && len(buf) > 0 && buf[0] == '*' {
 		r, err := Parse(buf, DefaultLimits(), nil)
 		if err != nil || r.N == 0 {
 			break
 		}
 		if len(r.Args) >= 2 {
-			out = append(out, r.Args[1])
+			seconds = append(seconds, r.Args[1])
+			var third []byte
+			if len(r.Args) >= 3 {
+				third = r.Args[2]
+			}
+			thirds = append(thirds, third)
 		}
 		buf = buf[r.N:]
 	}
-	return out
+	return seconds, thirds
 }
 
 func TestSecondArgs(t *testing.T) {
@@ -64,13 +76,22 @@ func FuzzSecondArgs(f *testing.F) {
 	f.Add([]byte("*2\r\n$3\r\nGET\r\n$-1\r\n"))
 	f.Fuzz(func(t *testing.T, buf []byte) {
 		got := SecondArgs(buf, make([][]byte, 0, 16))
-		want := secondArgsByParse(buf, 16)
+		want, wantThirds := argsByParse(buf, 16)
 		if len(got) > len(want) {
 			t.Fatalf("SecondArgs %q, Parse %q", got, want)
 		}
 		for i := range got {
 			if !bytes.Equal(got[i], want[i]) {
 				t.Fatalf("SecondArgs %q, Parse %q", got, want)
+			}
+		}
+		seconds, thirds := ArgsAhead(buf, make([][]byte, 0, 16), make([][]byte, 0, 16))
+		if len(seconds) != len(got) || len(thirds) != len(seconds) {
+			t.Fatalf("ArgsAhead found %d seconds and %d thirds, SecondArgs %d", len(seconds), len(thirds), len(got))
+		}
+		for i := range thirds {
+			if !bytes.Equal(seconds[i], got[i]) || !bytes.Equal(thirds[i], wantThirds[i]) || (thirds[i] == nil) != (wantThirds[i] == nil) {
+				t.Fatalf("ArgsAhead %q %q, Parse %q %q", seconds, thirds, want, wantThirds)
 			}
 		}
 	})

@@ -2,6 +2,9 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/rekv/rekv/codec"
 )
@@ -18,27 +21,36 @@ const MaxWarm = 16
 // commands that follow find them cached. A key of another database (the
 // transaction has not selected db) is left alone, and a cell whose tag
 // is another key's costs a wasted read, nothing else.
-func (t *Tx) Warm(db int, keys [][]byte) {
+//
+// fields, when not nil, holds a field or member for each key (nil: none):
+// where the key is a cached hash or set, Warm reads ahead in the member
+// cache the member's index cell, slot and name the same way (HSET's and
+// SADD's look-ups of a big collection's members missed the CPU's caches
+// three times each: 18.5% of SADD -P 16's CPU). For another command the
+// third argument is no member: a wasted read.
+func (t *Tx) Warm(db int, keys, fields [][]byte) {
 	if t.db != db || t.err != nil {
 		return
 	}
 	var (
 		tags [MaxWarm]uint32
 		cs   [MaxWarm]*MetaCache
+		ent  [MaxWarm]int // keys[k]'s entry in tags and cs (-1: none)
 		n    int
 	)
 	var last []byte
 	for i, k := range keys[:min(len(keys), MaxWarm)] {
 		if i > 0 && bytes.Equal(k, last) {
-			continue // a pipeline of one key's commands (LPUSH, HSET...) reads it once
+			ent[i] = ent[i-1] // a pipeline of one key's commands (LPUSH, HSET...) reads it once
+			continue
 		}
-		last = k
+		last, ent[i] = k, -1
 		t.wbuf = codec.AppendMetaKey(t.wbuf[:0], t.slot, k)
 		c := t.caches.of(t.wbuf)
 		if c == nil || c.metas.len() == 0 {
 			continue
 		}
-		tags[n], cs[n] = c.keyTag(t.wbuf), c
+		tags[n], cs[n], ent[i] = c.keyTag(t.wbuf), c, n
 		n++
 	}
 	var slots [MaxWarm]int
@@ -59,7 +71,53 @@ func (t *Tx) Warm(db int, keys [][]byte) {
 			sum += uint64(*p)
 		}
 	}
+	if fields != nil {
+		sum += t.warmMembers(keys, fields, ent[:min(len(keys), MaxWarm)], cs[:n], tags[:n], slots[:n])
+	}
 	t.warmed += sum
+}
+
+// warmMembers is Warm's read ahead of fields[k] in the member cache of
+// keys[k]'s entry ent[k] (cs, tags and slots of Warm), when that entry is
+// a hash or a set. The entry is judged by its tag (another key's is a
+// wasted read). It returns what it read.
+func (t *Tx) warmMembers(keys, fields [][]byte, ent []int, cs []*MetaCache, tags []uint32, slots []int) uint64 {
+	var (
+		ms    [MaxWarm]*memberCache
+		mtags [MaxWarm]uint32
+		n     int
+	)
+	for k, f := range fields[:min(len(fields), len(ent))] {
+		i := ent[k]
+		if f == nil || i < 0 || slots[i] < 0 || cs[i].members == nil || cs[i].members.idx.len() == 0 {
+			continue
+		}
+		s := &cs[i].metas.slots[slots[i]]
+		if !s.used || s.tag != tags[i] || s.val.flags&flagExists == 0 || s.val.typ != codec.TypeHash && s.val.typ != codec.TypeSet {
+			continue
+		}
+		t.nbuf = append(binary.BigEndian.AppendUint64(t.nbuf[:0], s.val.version), f...) // memberName
+		ms[n], mtags[n] = cs[i].members, tagOf(xxhash.Sum64(t.nbuf))
+		n++
+	}
+	var mslots [MaxWarm]int
+	for q := range n {
+		mslots[q] = ms[q].idx.homeSlot(mtags[q])
+	}
+	var sum uint64
+	var names [MaxWarm]string
+	for q := range n {
+		if j := mslots[q]; j >= 0 {
+			names[q] = ms[q].slots[j].val.kv
+			sum += uint64(len(names[q]))
+		}
+	}
+	for _, name := range names[:n] {
+		if name != "" {
+			sum += uint64(name[0])
+		}
+	}
+	return sum
 }
 
 // maxWarmPuts is the most cache slots warmPuts reads ahead.

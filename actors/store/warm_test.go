@@ -42,7 +42,7 @@ func TestWarmChangesNothing(t *testing.T) {
 		return s, c.gen
 	}
 	before, gen := snapshot()
-	tx.Warm(0, keys) // 10 cached, 10 missing; more than MaxWarm
+	tx.Warm(0, keys, nil) // 10 cached, 10 missing; more than MaxWarm
 	if tx.warmed == 0 {
 		t.Fatal("Warm read nothing of ten cached keys")
 	}
@@ -56,18 +56,18 @@ func TestWarmChangesNothing(t *testing.T) {
 		}
 	}
 	read := tx.warmed
-	tx.Warm(1, keys) // database 1 is not selected
+	tx.Warm(1, keys, keys) // database 1 is not selected
 	if tx.warmed != read {
 		t.Fatal("Warm read keys of a database the transaction has not selected")
 	}
 	empty := NewMetaCache(1000)
 	tx2 := begin(t, d, empty)
 	defer tx2.Rollback()
-	tx2.Warm(0, keys)
+	tx2.Warm(0, keys, nil)
 	off := NewMetaCache(0)
 	tx3 := begin(t, d, off)
 	defer tx3.Rollback()
-	tx3.Warm(0, keys)
+	tx3.Warm(0, keys, keys)
 	if tx2.warmed != 0 || tx3.warmed != 0 {
 		t.Fatalf("Warm read %d from an empty cache, %d from a disabled one", tx2.warmed, tx3.warmed)
 	}
@@ -115,5 +115,83 @@ func TestWarmPutsStaleHints(t *testing.T) {
 		if _, e, _, ok := c.lookup(codec.AppendMetaKey(nil, check.slot, []byte(k))); !ok || !e.exists {
 			t.Fatalf("%s: not cached after the commit", k)
 		}
+	}
+}
+
+// TestWarmMembersChangesNothing: given fields, Warm also reads the member
+// cache entries of a cached hash's fields and a set's members (what it
+// read shows in warmed), changing no entry of either cache, and reads no
+// member for a string key or a missing one.
+func TestWarmMembersChangesNothing(t *testing.T) {
+	_, c, env := cachedEnv(t, 1000)
+	c.EnableMembers(1000)
+	var fields [][]byte
+	for i := range 8 {
+		fields = append(fields, fmt.Appendf(nil, "f%d", i))
+	}
+	update(t, env, 0, func(tx *Tx) error {
+		for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet} {
+			coll, err := tx.Open([]byte(fmt.Sprint("coll", typ)), typ, true)
+			if err != nil {
+				return err
+			}
+			for _, f := range fields {
+				if err := coll.Put(f, []byte("v")); err != nil {
+					return err
+				}
+			}
+			if err := coll.Grow(int64(len(fields))); err != nil {
+				return err
+			}
+		}
+		return tx.SetString([]byte("str"), []byte("v"), 0)
+	})
+	type state struct {
+		val       member
+		used, ref bool
+	}
+	snapshot := func() []state {
+		var s []state
+		for _, sl := range c.members.slots {
+			s = append(s, state{sl.val, sl.used, sl.ref})
+		}
+		return s
+	}
+	warm := func(key string, fields [][]byte) uint64 {
+		t.Helper()
+		tx, err := env.Begin(false, 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		keys := make([][]byte, len(fields))
+		for i := range keys {
+			keys[i] = []byte(key)
+		}
+		tx.Warm(0, keys, nil)
+		without := tx.warmed
+		before, gen := snapshot(), c.gen
+		tx.Warm(0, keys, fields)
+		after := snapshot()
+		if c.gen != gen || len(after) != len(before) {
+			t.Fatalf("%s: Warm changed the member cache", key)
+		}
+		for i := range before {
+			if before[i] != after[i] {
+				t.Fatalf("%s: Warm changed member slot %d: %+v -> %+v", key, i, before[i], after[i])
+			}
+		}
+		return tx.warmed - 2*without
+	}
+	for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet} {
+		if got := warm(fmt.Sprint("coll", typ), fields); got == 0 {
+			t.Errorf("type %d: Warm read no member of eight cached", typ)
+		}
+	}
+	if got := warm("str", fields); got != 0 {
+		t.Errorf("Warm read %d of members of a string", got)
+	}
+	if got := warm("nope", fields); got != 0 {
+		t.Errorf("Warm read %d of members of a missing key", got)
 	}
 }

@@ -51,5 +51,5 @@ func warmEvery(tx *store.Tx, args [][]byte, step int) {
 		keys[n] = args[i]
 		n++
 	}
-	tx.Warm(tx.DB(), keys[:n])
+	tx.Warm(tx.DB(), keys[:n], nil)
 }
