@@ -73,7 +73,7 @@ type group struct {
 	// instead of one each. It is never rewritten, only appended to, and
 	// a new one starts when it is full (the replies in the old one stay
 	// valid until their clients wrote them), so it outlives recycling.
-	arena []byte
+	arena replyArena
 	// ctx is the Ctx its commands run with, one after the other
 	// (Call.Ctx).
 	ctx command.Ctx
@@ -85,20 +85,30 @@ const (
 	arenaReply = 2 << 10
 )
 
+// replyArena holds short replies back to back, each handed out as its
+// own capped slice: one allocation for many replies instead of one each.
+// It is never rewritten, only appended to, and a new one starts when it
+// is full (the replies in the old one stay valid until their clients
+// wrote them).
+type replyArena struct{ buf []byte }
+
 // keep returns what w holds as a slice no one else writes: short replies
 // in the arena, others detached from w.
-func (g *group) keep(w *resp.Writer) []byte {
+func (a *replyArena) keep(w *resp.Writer) []byte {
 	b := w.Bytes()
 	if len(b) >= arenaReply {
 		return w.Detach()
 	}
-	if cap(g.arena)-len(g.arena) < len(b) {
-		g.arena = make([]byte, 0, arenaSize)
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.buf = make([]byte, 0, arenaSize)
 	}
-	from := len(g.arena)
-	g.arena = append(g.arena, b...)
-	return g.arena[from:len(g.arena):len(g.arena)]
+	from := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return a.buf[from:len(a.buf):len(a.buf)]
 }
+
+// keep is the group's arena's keep.
+func (g *group) keep(w *resp.Writer) []byte { return g.arena.keep(w) }
 
 // batchable reports whether req may join a group; shared is
 // Options.Shared (then reads are never grouped). A big command runs

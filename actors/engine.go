@@ -588,7 +588,7 @@ func errorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!
 // command found every key empty and may wait) and errLost (a serve's
 // waiter ended) write nothing.
 func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc *runScratch) (out []byte, fx effects, _ error) {
-	w := resp.NewWriter(req.Proto)
+	w := sc.writer(req.Proto)
 	writable := req.Spec.Flags&command.Write != 0
 	call := e.callOf(req, purge)
 	var spare *store.Spare
@@ -638,7 +638,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc 
 			tx.Release(spare)
 		}
 		if err == nil {
-			return w.Bytes(), fx, nil
+			return sc.reply(w), fx, nil
 		}
 		w.Reset(req.Proto)
 		switch {
@@ -657,7 +657,7 @@ func (e *Engine) run(req *Request, caches store.CacheResolver, purge func(), sc 
 			e.hooks.StorageError(err)
 		}
 		command.Reply(w, err, req.Spec.FullName(), e.log)
-		return w.Bytes(), effects{}, err
+		return sc.reply(w), effects{}, err
 	}
 }
 

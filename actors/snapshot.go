@@ -244,6 +244,32 @@ type runScratch struct {
 	ctx    command.Ctx
 	spare  store.Spare
 	nested []command.CmdStat
+	// w writes each read's reply, which arena keeps (a new writer and
+	// its buffer each read were two allocations).
+	w     *resp.Writer
+	arena replyArena
+}
+
+// writer returns sc's reply writer, emptied, for protocol proto (a new
+// one when sc is nil).
+func (sc *runScratch) writer(proto int) *resp.Writer {
+	if sc == nil {
+		return resp.NewWriter(proto)
+	}
+	if sc.w == nil {
+		sc.w = resp.NewWriter(proto)
+	}
+	sc.w.Reset(proto)
+	return sc.w
+}
+
+// reply returns what w, sc's writer, holds as a slice no one else
+// writes (w.Bytes() when sc is nil: w is the read's own).
+func (sc *runScratch) reply(w *resp.Writer) []byte {
+	if sc == nil {
+		return w.Bytes()
+	}
+	return sc.arena.keep(w)
 }
 
 // startReaders starts the stamp runners and the pool of readers that

@@ -325,3 +325,33 @@ func TestStampRunsOnAnIdleRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestRunScratchRepliesStay: a reader's replies, written with its one
+// writer, stay as they were while it writes the next ones (short ones
+// in its arena, long ones detached), and a read without scratch gets a
+// writer of its own.
+func TestRunScratchRepliesStay(t *testing.T) {
+	var sc runScratch
+	var outs [][]byte
+	var want []string
+	for i := range 40 {
+		w := sc.writer(2)
+		v := fmt.Sprintf("v%d", i)
+		if i%10 == 9 {
+			v = string(make([]byte, arenaReply+i)) // a long one
+		}
+		w.Bulk([]byte(v))
+		out := sc.reply(w)
+		outs, want = append(outs, out), append(want, fmt.Sprintf("$%d\r\n%s\r\n", len(v), v))
+	}
+	_ = append(outs[0], "clobber"...) // a capped slice: appending copies
+	for i, out := range outs {
+		if string(out) != want[i] {
+			t.Fatalf("reply %d became %q", i, out)
+		}
+	}
+	var none *runScratch
+	if a, b := none.writer(2), none.writer(2); a == b {
+		t.Fatal("reads without scratch share a writer")
+	}
+}
