@@ -72,16 +72,16 @@ func (t *Tx) Warm(db int, keys, fields [][]byte) {
 		}
 	}
 	if fields != nil {
-		sum += t.warmMembers(keys, fields, ent[:min(len(keys), MaxWarm)], cs[:n], tags[:n], slots[:n])
+		sum += t.warmMembers(fields, ent[:min(len(keys), MaxWarm)], cs[:n], tags[:n], slots[:n])
 	}
 	t.warmed += sum
 }
 
 // warmMembers is Warm's read ahead of fields[k] in the member cache of
-// keys[k]'s entry ent[k] (cs, tags and slots of Warm), when that entry is
-// a hash or a set. The entry is judged by its tag (another key's is a
-// wasted read). It returns what it read.
-func (t *Tx) warmMembers(keys, fields [][]byte, ent []int, cs []*MetaCache, tags []uint32, slots []int) uint64 {
+// the k-th key's entry ent[k] (cs, tags and slots of Warm), when that
+// entry is a hash or a set. The entry is judged by its tag (another
+// key's is a wasted read). It returns what it read.
+func (t *Tx) warmMembers(fields [][]byte, ent []int, cs []*MetaCache, tags []uint32, slots []int) uint64 {
 	var (
 		ms    [MaxWarm]*memberCache
 		mtags [MaxWarm]uint32
