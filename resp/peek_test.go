@@ -2,19 +2,13 @@ package resp
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
-// secondArgsByParse is SecondArgs by Parse: the second argument of each
-// complete multibulk command from the start, until one is not.
-func secondArgsByParse(buf []byte, max int) [][]byte {
-	out, _ := argsByParse(buf, max)
-	return out
-}
-
-// argsByParse returns what ArgsAhead should find, by Parse: the second
-// and third arguments (nil for a command of two) of the commands of at
-// least two arguments.
+// argsByParse is ArgsAhead (and SecondArgs) by Parse: the second and
+// third arguments (nil for a command of two) of each complete multibulk
+// command of at least two from the start, until one is not complete.
 func argsByParse(buf []byte, max int) (seconds, thirds [][]byte) {
 	for len(seconds) < max && len(buf) > 0 && buf[0] == '*' {
 		r, err := Parse(buf, DefaultLimits(), nil)
@@ -106,5 +100,18 @@ func BenchmarkSecondArgs(b *testing.B) {
 	}
 	if len(dst) != 16 {
 		b.Fatalf("%d keys", len(dst))
+	}
+}
+
+// TestArgsAhead: each command of two or more arguments gives its second,
+// and its third or nil; thirds is optional.
+func TestArgsAhead(t *testing.T) {
+	buf := []byte("*3\r\n$4\r\nHSET\r\n$1\r\nh\r\n$1\r\nf\r\n*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n*4\r\n$4\r\nSADD\r\n$1\r\ns\r\n$0\r\n\r\n$1\r\nx\r\n")
+	seconds, thirds := ArgsAhead(buf, make([][]byte, 0, 16), make([][]byte, 0, 16))
+	if fmt.Sprintf("%q %q", seconds, thirds) != `["h" "k" "s"] ["f" "" ""]` || thirds[1] != nil || thirds[2] == nil {
+		t.Fatalf("seconds %q, thirds %q", seconds, thirds)
+	}
+	if s, th := ArgsAhead(buf, make([][]byte, 0, 2), nil); len(s) != 2 || th != nil {
+		t.Fatalf("capacity 2, no thirds: %q %q", s, th)
 	}
 }
