@@ -486,15 +486,7 @@ func TestSpareLendsTheWrittenKeysIndex(t *testing.T) {
 	env := Env{Drv: d, Spare: &spare}
 	write := func(keys ...string) *Tx {
 		t.Helper()
-		tx, err := env.Begin(true, 0, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys {
-			if err := tx.SetString([]byte(k), []byte("v"), 0); err != nil {
-				t.Fatal(err)
-			}
-		}
+		tx := beginSetting(t, env, "v", keys...)
 		tx.Rollback()
 		return tx
 	}
@@ -547,4 +539,20 @@ func TestSpareLendsTheWrittenKeysIndex(t *testing.T) {
 			t.Fatalf("the next transaction lost %s", k)
 		}
 	}
+}
+
+// beginSetting begins a write transaction of env, database 0, that sets
+// each of keys to v, and returns it open.
+func beginSetting(t *testing.T, env Env, v string, keys ...string) *Tx {
+	t.Helper()
+	tx, err := env.Begin(true, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if err := tx.SetString([]byte(k), []byte(v), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tx
 }

@@ -87,15 +87,7 @@ func TestWarmPutsStaleHints(t *testing.T) {
 		}
 		return nil
 	})
-	tx, err := env.Begin(true, 0, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range keys {
-		if err := tx.SetString([]byte(k), []byte("22"), 0); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tx := beginSetting(t, env, "22", keys...)
 	if len(tx.dirty) != len(keys) {
 		t.Fatalf("%d records to put, want %d", len(tx.dirty), len(keys))
 	}
