@@ -68,11 +68,7 @@ type group struct {
 	// nested are the commands run inside the group's (scripts' calls),
 	// counted once the group commits.
 	nested []command.CmdStat
-	// arena holds the group's short replies back to back, each handed
-	// out as its own capped slice: one allocation for many replies
-	// instead of one each. It is never rewritten, only appended to, and
-	// a new one starts when it is full (the replies in the old one stay
-	// valid until their clients wrote them), so it outlives recycling.
+	// arena keeps the group's short replies; it outlives recycling.
 	arena replyArena
 	// ctx is the Ctx its commands run with, one after the other
 	// (Call.Ctx).
@@ -106,9 +102,6 @@ func (a *replyArena) keep(w *resp.Writer) []byte {
 	a.buf = append(a.buf, b...)
 	return a.buf[from:len(a.buf):len(a.buf)]
 }
-
-// keep is the group's arena's keep.
-func (g *group) keep(w *resp.Writer) []byte { return g.arena.keep(w) }
 
 // batchable reports whether req may join a group; shared is
 // Options.Shared (then reads are never grouped). A big command runs
@@ -260,7 +253,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 
 	if err == nil {
 		e.countLookups(tx, req.Spec, req.Args)
-		return g.keep(w), nil, true
+		return g.arena.keep(w), nil, true
 	}
 	var re *rerr.Error
 	if !errors.As(err, &re) {
@@ -271,7 +264,7 @@ func (e *Engine) runGrouped(g *group, req *Request, purge func()) (out []byte, c
 	}
 	w.Reset(req.Proto)
 	command.Reply(w, err, req.Spec.FullName(), e.log)
-	return g.keep(w), err, true
+	return g.arena.keep(w), err, true
 }
 
 // feedsWaiters reports whether the last command pushed to a list a client

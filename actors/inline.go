@@ -192,10 +192,10 @@ func (ss *Session) Warm(db int, keys, fields [][]byte) {
 				n++
 			}
 		}
-		if fields == nil {
-			s.group.tx.Warm(db, mine[:n], nil)
-		} else {
-			s.group.tx.Warm(db, mine[:n], theirs[:n])
+		var fs [][]byte // nil: no fields to read ahead
+		if fields != nil {
+			fs = theirs[:n]
 		}
+		s.group.tx.Warm(db, mine[:n], fs)
 	}
 }
