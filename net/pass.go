@@ -19,7 +19,8 @@ import (
 // one SET cost one commit per shard per wake-up, not fifty. The pass ends
 // (its groups commit, which makes the replies, and its shards are
 // released) in a task the loop runs right after the events of the wake-up
-// (gnet's Execute), or sooner when a member client needs it: a command of
+// (the patched gnet's ExecuteHere, which saves the eventfd wake-up of
+// Execute), or sooner when a member client needs it: a command of
 // that client that cannot join the pass (it must see the pass's writes),
 // a connection command, or a pass output bound.
 //
@@ -137,9 +138,24 @@ func (p *loopPass) wakeUpEnd() {
 		return
 	}
 	p.ending = true
-	if err := p.loop.Execute(context.Background(), p); err != nil {
+	var err error
+	if h, ok := p.loop.(hereExecutor); ok {
+		err = h.ExecuteHere(p)
+	} else {
+		err = p.loop.Execute(context.Background(), p)
+	}
+	if err != nil {
 		_ = p.Run(context.Background())
 	}
+}
+
+// hereExecutor is an event loop that can queue a task from its own
+// goroutine without waking itself (the patched gnet's ExecuteHere): the
+// task runs after the wake-up's events, as with Execute, but saves the
+// eventfd write and the epoll_wait that returns it -- two system calls a
+// wake-up, 6-7% of a GET -P 1's CPU for the write alone.
+type hereExecutor interface {
+	ExecuteHere(gnet.Runnable) error
 }
 
 // inPlace reports whether req may run in place of its shards

@@ -11,12 +11,15 @@ import (
 )
 
 // pauseProbe is a gnet handler reporting whether its first connection
-// can pause reading.
+// can pause reading, and whether its event loop can queue a task without
+// waking itself (patch 0003, which loopPass.wakeUpEnd reaches the same
+// way: without it, each wake-up costs two more system calls).
 type pauseProbe struct {
 	gnet.BuiltinEventEngine
 	eng    gnet.Engine
 	booted chan struct{}
 	got    chan bool
+	here   chan bool
 }
 
 func (p *pauseProbe) OnBoot(eng gnet.Engine) gnet.Action {
@@ -27,6 +30,8 @@ func (p *pauseProbe) OnBoot(eng gnet.Engine) gnet.Action {
 
 func (p *pauseProbe) OnOpen(c gnet.Conn) ([]byte, gnet.Action) {
 	_, ok := c.(readPauser)
+	_, here := c.EventLoop().(hereExecutor)
+	p.here <- here
 	p.got <- ok
 	return nil, gnet.Close
 }
@@ -42,7 +47,7 @@ func TestPauseReadingIsWired(t *testing.T) {
 	}
 	port := l.Addr().(*stdnet.TCPAddr).Port
 	l.Close()
-	p := &pauseProbe{booted: make(chan struct{}), got: make(chan bool, 1)}
+	p := &pauseProbe{booted: make(chan struct{}), got: make(chan bool, 1), here: make(chan bool, 1)}
 	done := make(chan error, 1)
 	go func() { done <- gnet.Run(p, "tcp://127.0.0.1:"+strconv.Itoa(port)) }()
 	select {
@@ -65,6 +70,9 @@ func TestPauseReadingIsWired(t *testing.T) {
 	case ok := <-p.got:
 		if !ok {
 			t.Fatal("gnet's connections cannot pause reading: third_party/gnet's patch 0001 is missing (go.mod's replace?)")
+		}
+		if !<-p.here {
+			t.Fatal("gnet's event loops have no ExecuteHere: third_party/gnet's patch 0003 is missing")
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("gnet never opened the connection")

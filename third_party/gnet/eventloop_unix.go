@@ -81,6 +81,24 @@ func (el *eventloop) Execute(ctx context.Context, runnable Runnable) error {
 	}, nil)
 }
 
+// ExecuteHere is Execute for a caller on the event loop's own goroutine
+// (in OnTraffic, or in a task the loop runs): runnable runs, with a
+// background context, after the events of the loop's current wake-up are
+// handled, as with Execute, but without waking the loop through its
+// eventfd (Linux's default poller). Added for rekv.
+func (el *eventloop) ExecuteHere(runnable Runnable) error {
+	if el.engine.isShutdown() {
+		return errorx.ErrEngineInShutdown
+	}
+	if runnable == nil {
+		return errorx.ErrNilRunnable
+	}
+	el.poller.TriggerLocal(runHere, runnable)
+	return nil
+}
+
+func runHere(r any) error { return r.(Runnable).Run(context.Background()) }
+
 func (el *eventloop) Schedule(context.Context, Runnable, time.Duration) error {
 	return errorx.ErrUnsupportedOp
 }

@@ -42,6 +42,7 @@ type Poller struct {
 	urgentAsyncTaskQueue        queue.AsyncTaskQueue // queue with high priority
 	highPriorityEventsThreshold int32                // threshold of high-priority events
 	runtimeWait                 bool                 // Polling waits in Go's network poller
+	localChores                 bool                 // TriggerLocal queued a task (the loop's goroutine only)
 }
 
 // WaitInRuntime makes Polling, when it has no events, wait for them in
@@ -152,6 +153,19 @@ func (p *Poller) Trigger(priority queue.EventPriority, fn queue.Func, param any)
 	return os.NewSyscallError("write", err)
 }
 
+// TriggerLocal enqueues a task from the goroutine running Polling (one
+// of its callbacks or tasks): the task runs after the events of the
+// current wake-up are handled, as a task Trigger enqueues then would, but
+// without writing to the eventfd and without the extra epoll_wait that
+// returns its event. Added for rekv, whose event loops queue one such task
+// each wake-up (two system calls each).
+func (p *Poller) TriggerLocal(fn queue.Func, param any) {
+	task := queue.GetTask()
+	task.Exec, task.Param = fn, param
+	p.urgentAsyncTaskQueue.Enqueue(task)
+	p.localChores = true
+}
+
 // Polling blocks the current goroutine, monitoring the registered file descriptors and waiting for network I/O.
 // When I/O occurs on any of the file descriptors, the provided callback function is invoked.
 func (p *Poller) Polling(callback PollEventHandler) error {
@@ -184,9 +198,12 @@ func (p *Poller) Polling(callback PollEventHandler) error {
 			n, err = unix.EpollWait(p.fd, el.events, msec)
 		}
 		if n == 0 || (n < 0 && err == unix.EINTR) {
-			msec = -1
-			runtime.Gosched()
-			continue
+			if !p.localChores {
+				msec = -1
+				runtime.Gosched()
+				continue
+			}
+			n = 0 // run the local tasks before waiting
 		} else if err != nil {
 			logging.Errorf("error occurs in epoll: %v", os.NewSyscallError("epoll_wait", err))
 			return err
@@ -205,8 +222,8 @@ func (p *Poller) Polling(callback PollEventHandler) error {
 			}
 		}
 
-		if doChores {
-			doChores = false
+		if doChores || p.localChores {
+			doChores, p.localChores = false, false
 			task := p.urgentAsyncTaskQueue.Dequeue()
 			for ; task != nil; task = p.urgentAsyncTaskQueue.Dequeue() {
 				err = task.Exec(task.Param)

@@ -115,6 +115,12 @@ func (p *Poller) Trigger(priority queue.EventPriority, fn queue.Func, param any)
 	return os.NewSyscallError("write", err)
 }
 
+// TriggerLocal is Trigger for a task queued by the goroutine running
+// Polling (added for rekv; only Linux's default poller saves the wake-up).
+func (p *Poller) TriggerLocal(fn queue.Func, param any) {
+	_ = p.Trigger(queue.HighPriority, fn, param)
+}
+
 // Polling blocks the current goroutine, monitoring the registered file descriptors and waiting for network I/O.
 // When I/O occurs on any of the file descriptors, the provided callback function is invoked.
 func (p *Poller) Polling() error {
