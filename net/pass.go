@@ -39,6 +39,9 @@ type loopPass struct {
 	// alone). A lone client's keep running in place, at its latency.
 	joint bool
 	loop  gnet.EventLoop
+	// here is loop when it can queue the pass's end without waking
+	// itself (hereExecutor), else nil.
+	here hereExecutor
 	// keys and fields are scratch for warm.
 	keys, fields [][]byte
 }
@@ -60,6 +63,7 @@ func (ps *passes) of(e *actors.Engine, loop gnet.EventLoop) *loopPass {
 	p := ps.m[loop]
 	if p == nil {
 		p = &loopPass{sess: e.Session(), loop: loop}
+		p.here, _ = loop.(hereExecutor)
 		ps.m[loop] = p
 	}
 	return p
@@ -139,8 +143,8 @@ func (p *loopPass) wakeUpEnd() {
 	}
 	p.ending = true
 	var err error
-	if h, ok := p.loop.(hereExecutor); ok {
-		err = h.ExecuteHere(p)
+	if p.here != nil {
+		err = p.here.ExecuteHere(p)
 	} else {
 		err = p.loop.Execute(context.Background(), p)
 	}

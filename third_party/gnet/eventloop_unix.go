@@ -93,8 +93,7 @@ func (el *eventloop) ExecuteHere(runnable Runnable) error {
 	if runnable == nil {
 		return errorx.ErrNilRunnable
 	}
-	el.poller.TriggerLocal(runHere, runnable)
-	return nil
+	return el.poller.TriggerLocal(runHere, runnable)
 }
 
 func runHere(r any) error { return r.(Runnable).Run(context.Background()) }

@@ -158,12 +158,13 @@ func (p *Poller) Trigger(priority queue.EventPriority, fn queue.Func, param any)
 // current wake-up are handled, as a task Trigger enqueues then would, but
 // without writing to the eventfd and without the extra epoll_wait that
 // returns its event. Added for rekv, whose event loops queue one such task
-// each wake-up (two system calls each).
-func (p *Poller) TriggerLocal(fn queue.Func, param any) {
+// each wake-up (two system calls each). It never fails here.
+func (p *Poller) TriggerLocal(fn queue.Func, param any) error {
 	task := queue.GetTask()
 	task.Exec, task.Param = fn, param
 	p.urgentAsyncTaskQueue.Enqueue(task)
 	p.localChores = true
+	return nil
 }
 
 // Polling blocks the current goroutine, monitoring the registered file descriptors and waiting for network I/O.

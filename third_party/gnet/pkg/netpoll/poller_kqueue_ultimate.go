@@ -95,10 +95,11 @@ func (p *Poller) Trigger(priority queue.EventPriority, fn queue.Func, param any)
 	return os.NewSyscallError("kevent | write", err)
 }
 
-// TriggerLocal is Trigger for a task queued by the goroutine running
-// Polling (added for rekv; only Linux's default poller saves the wake-up).
-func (p *Poller) TriggerLocal(fn queue.Func, param any) {
-	_ = p.Trigger(queue.HighPriority, fn, param)
+// TriggerLocal is Trigger, at Execute's priority, for a task queued by
+// the goroutine running Polling (added for rekv; only Linux's default
+// poller saves the wake-up).
+func (p *Poller) TriggerLocal(fn queue.Func, param any) error {
+	return p.Trigger(queue.LowPriority, fn, param)
 }
 
 // Polling blocks the current goroutine, monitoring the registered file descriptors and waiting for network I/O.

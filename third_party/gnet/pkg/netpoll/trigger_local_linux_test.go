@@ -32,7 +32,9 @@ func TestTriggerLocal(t *testing.T) {
 		if err := p.AddRead(&PollAttachment{FD: fds[0]}, false); err != nil {
 			t.Fatal(err)
 		}
-		// Touched by the loop's goroutine only, until ran is closed.
+		// order and efdWritten are written by the loop's goroutine; the
+		// test reads them after a receive from ran, and between rounds,
+		// while the loop waits for the pipe.
 		var order []string
 		ran := make(chan struct{}, 16)
 		var efdWritten bool
@@ -46,8 +48,7 @@ func TestTriggerLocal(t *testing.T) {
 			var b [8]byte
 			_, err := unix.Read(p.efd, b[:])
 			efdWritten = err == nil
-			p.TriggerLocal(second, nil) // queued by a task: runs too
-			return nil
+			return p.TriggerLocal(second, nil) // queued by a task: runs too
 		}
 		done := make(chan error, 1)
 		go func() {
@@ -55,9 +56,9 @@ func TestTriggerLocal(t *testing.T) {
 				var b [16]byte
 				_, _ = unix.Read(fd, b[:])
 				order = append(order, "event")
-				p.TriggerLocal(first, nil)
+				err := p.TriggerLocal(first, nil)
 				order = append(order, "event end")
-				return nil
+				return err
 			})
 		}()
 		time.Sleep(20 * time.Millisecond) // let the loop go idle
