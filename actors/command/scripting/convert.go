@@ -107,6 +107,14 @@ const errStackLimit = "ERR reached lua stack limit"
 // becomes an error.
 const maxScriptReply = 512 << 20
 
+// replySpill is the size past which the conversion stops writing and only
+// counts: a reply that grows past it is measured to its end (or to the
+// bound) in a small scratch writer, then, if it fits, written again. A
+// table holding itself twice so costs a walk, not 512 MiB of buffer grown
+// by copies and an error per leaf kept (it took 25 s, 74 s under the race
+// detector, where the walk alone takes a few).
+const replySpill = 8 << 20
+
 // writeReply writes a script's Lua result to w (the caller's protocol) as
 // Redis 7.0's luaReplyToRedisReply does; scriptResp is the version the
 // script chose with redis.setresp (booleans depend on it). A reply past
@@ -115,12 +123,26 @@ const maxScriptReply = 512 << 20
 // as it writes them: the script failed, and each error not flagged
 // ignore_error_stats_update goes to INFO errorstats.
 func writeReply(w *resp.Writer, v lua.LValue, scriptResp, limit int) []nestedError {
-	c := converter{w: w, resp: scriptResp, start: w.Len(), limit: limit}
+	return writeReplySpill(w, v, scriptResp, limit, replySpill)
+}
+
+// writeReplySpill is writeReply measuring, not writing, past spill bytes.
+func writeReplySpill(w *resp.Writer, v lua.LValue, scriptResp, limit, spill int) []nestedError {
+	c := converter{w: w, out: w, resp: scriptResp, start: w.Len(), limit: limit, spill: spill}
 	c.value(v, replyBaseStack)
+	if c.size() > limit { // a last header or number past the bound
+		c.over = true
+	}
 	if c.over {
 		w.Truncate(c.start)
 		w.Error(fmt.Sprintf("ERR script reply is too large (over %d bytes): is a table nested in itself?", limit))
 		return nil
+	}
+	if c.counting {
+		// It fits: write it, all of it this time.
+		w.Truncate(c.start)
+		c = converter{w: w, out: w, resp: scriptResp, start: w.Len(), limit: limit, spill: math.MaxInt}
+		c.value(v, replyBaseStack)
 	}
 	return c.nested
 }
@@ -135,11 +157,18 @@ type nestedError struct {
 
 // converter writes one script result.
 type converter struct {
-	w     *resp.Writer
-	resp  int  // the script's redis.setresp version
-	start int  // w's length before the reply
-	limit int  // the most bytes the reply may take
-	over  bool // the reply passed limit: stop writing
+	w     *resp.Writer // where values go: out, or scratch when counting
+	out   *resp.Writer // the caller's writer
+	resp  int          // the script's redis.setresp version
+	start int          // out's length before the reply
+	limit int          // the most bytes the reply may take
+	over  bool         // the reply passed limit: stop writing
+	// spill is the size past which values are counted, not kept:
+	// counting is then set, w is a scratch writer emptied before each
+	// value and counted holds the bytes it took before.
+	spill    int
+	counting bool
+	counted  int
 	// nested are the errors written inside the reply.
 	nested []nestedError
 }
@@ -147,17 +176,32 @@ type converter struct {
 // error writes msg, an error reply, and notes it when it is nested: when
 // the reply's start (an aggregate's header) is already written.
 func (c *converter) error(msg string, flagged bool) {
-	nested := c.w.Len() > c.start
+	nested := c.size() > 0
 	c.w.Error(msg)
-	if nested {
+	if nested && !c.counting {
 		c.nested = append(c.nested, nestedError{msg: msg, flagged: flagged})
 	}
+}
+
+// size is the number of bytes of the reply so far, written or counted.
+func (c *converter) size() int {
+	if c.counting {
+		return c.counted + c.w.Len()
+	}
+	return c.w.Len() - c.start
 }
 
 // value writes v with slots of Redis's Lua stack in use.
 func (c *converter) value(v lua.LValue, slots int) {
 	if c.over {
 		return
+	}
+	if c.counting {
+		c.counted += c.w.Len()
+		c.w.Truncate(0)
+	} else if c.size() > c.spill {
+		c.counting, c.counted = true, c.size()
+		c.w = resp.NewWriter(c.out.Proto())
 	}
 	// The bound is checked before every value, a string counted before
 	// it is written: a table's strings come after its first nested value
@@ -168,7 +212,7 @@ func (c *converter) value(v lua.LValue, slots int) {
 	if x, ok := v.(lua.LString); ok {
 		size = len(x)
 	}
-	if c.w.Len()-c.start+size > c.limit {
+	if c.size()+size > c.limit {
 		c.over = true
 		return
 	}
@@ -199,7 +243,7 @@ func (c *converter) value(v lua.LValue, slots int) {
 }
 
 func (c *converter) table(t *lua.LTable, slots int) {
-	w := c.w
+	w := c.w // value, not table, switches it to a scratch writer
 	if e, ok := t.RawGetString("err").(lua.LString); ok {
 		c.error(oneLine(string(e)), lua.LVAsBool(t.RawGetString("ignore_error_stats_update")))
 		return

@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	lua "github.com/yuin/gopher-lua"
+
 	"github.com/rekv/rekv/actors/command/commandtest"
+	"github.com/rekv/rekv/resp"
 )
 
 // TestCyclicTableReply: a table that holds itself converts as Redis 7.0
@@ -229,6 +232,39 @@ func TestLibraryCompileError(t *testing.T) {
 		_, err := parseLibrary(tc.code)
 		if err == nil || !stdstrings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q...", tc.code, err, tc.want)
+		}
+	}
+}
+
+// TestReplyBoundWhenMeasured: past the spill size the conversion only
+// measures, and the bound falls on the same byte as when it writes: a
+// reply of exactly the bound is written whole, one byte more is refused,
+// and in both cases the caller's earlier bytes stay.
+func TestReplyBoundWhenMeasured(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	arr := L.NewTable()
+	for i := 0; i < 100; i++ {
+		arr.Append(lua.LString("0123456789")) // $10\r\n0123456789\r\n: 17 bytes
+	}
+	const size = 6 + 100*17 // *100\r\n...: 1,706 bytes
+	for _, spill := range []int{replySpill, 0, 50} {
+		for _, limit := range []int{size, size - 1} {
+			w := resp.NewWriter(2)
+			w.Simple("earlier")
+			writeReplySpill(w, arr, 2, limit, spill)
+			got := string(w.Bytes())
+			if !stdstrings.HasPrefix(got, "+earlier\r\n") {
+				t.Fatalf("spill %d limit %d: the earlier reply is gone: %.40q", spill, limit, got)
+			}
+			got = got[len("+earlier\r\n"):]
+			fits := limit >= size
+			if fits && (len(got) != size || !stdstrings.HasPrefix(got, "*100\r\n$10\r\n0123456789\r\n")) {
+				t.Errorf("spill %d limit %d: %d bytes %.40q, want the whole %d", spill, limit, len(got), got, size)
+			}
+			if !fits && !stdstrings.HasPrefix(got, "-ERR script reply is too large") {
+				t.Errorf("spill %d limit %d: %.60q, want the too-large error", spill, limit, got)
+			}
 		}
 	}
 }

@@ -73,10 +73,12 @@ func TestWriteReplyConversions(t *testing.T) {
 		{tbl("big_number", lua.LString("123\r\n123")), 3, 2, "(123  123\r\n"},
 		{tbl("big_number", lua.LString("123\r\n123")), 2, 2, "$8\r\n123  123\r\n"},
 	} {
-		w := resp.NewWriter(tc.proto)
-		writeReply(w, tc.v, tc.sres, maxScriptReply)
-		if got := string(w.Bytes()); got != tc.want {
-			t.Errorf("%v (proto %d, setresp %d) = %q, want %q", tc.v, tc.proto, tc.sres, got, tc.want)
+		for _, spill := range []int{replySpill, 0} { // 0: measured, then written
+			w := resp.NewWriter(tc.proto)
+			writeReplySpill(w, tc.v, tc.sres, maxScriptReply, spill)
+			if got := string(w.Bytes()); got != tc.want {
+				t.Errorf("%v (proto %d, setresp %d, spill %d) = %q, want %q", tc.v, tc.proto, tc.sres, spill, got, tc.want)
+			}
 		}
 	}
 }
@@ -110,9 +112,11 @@ func TestNestedErrors(t *testing.T) {
 		{arr(lua.LNumber(1), lua.LString("a")), nil},
 		{arr(lua.LNumber(1), errT("A b", false), arr(errT("C d", true))), []nestedError{{"A b", false}, {"C d", true}}},
 	} {
-		w := resp.NewWriter(2)
-		if got := writeReply(w, tc.v, 2, maxScriptReply); fmt.Sprint(got) != fmt.Sprint(tc.want) {
-			t.Errorf("%s: nested errors %v, want %v", w.Bytes(), got, tc.want)
+		for _, spill := range []int{replySpill, 0} {
+			w := resp.NewWriter(2)
+			if got := writeReplySpill(w, tc.v, 2, maxScriptReply, spill); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("%s (spill %d): nested errors %v, want %v", w.Bytes(), spill, got, tc.want)
+			}
 		}
 	}
 }
