@@ -1,5 +1,7 @@
 package resp
 
+import "bytes"
+
 // SecondArgs appends to dst[:0] the second argument of each command at
 // the start of buf, in order, until dst is full (its capacity), buf ends,
 // or a command is incomplete, inline or malformed; a command of fewer
@@ -14,7 +16,9 @@ func SecondArgs(buf []byte, dst [][]byte) [][]byte {
 
 // ArgsAhead is SecondArgs that also appends to thirds[:0], when thirds
 // is not nil, each of those commands' third argument (nil for a command
-// of two): a hash's field or a set's member after its key.
+// of two): a hash's field or a set's member after its key. For ZADD and
+// ZINCRBY of four or more it is the fourth, the member after the score
+// (ZADD's options before the score make it the score: a wasted read).
 func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
 	seconds = seconds[:0]
 	if thirds != nil {
@@ -27,7 +31,7 @@ func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
 			break
 		}
 		pos = next
-		var second, third []byte
+		var first, second, third, fourth []byte
 		for i := int64(0); i < count; i++ {
 			var n int64
 			if pos >= len(buf) || buf[pos] != '$' {
@@ -39,10 +43,14 @@ func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
 				break
 			}
 			switch i {
+			case 0:
+				first = buf[pos : pos+int(n) : pos+int(n)]
 			case 1:
 				second = buf[pos : pos+int(n) : pos+int(n)]
 			case 2:
 				third = buf[pos : pos+int(n) : pos+int(n)]
+			case 3:
+				fourth = buf[pos : pos+int(n) : pos+int(n)]
 			}
 			pos += int(n) + 2
 		}
@@ -51,6 +59,9 @@ func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
 		}
 		if count >= 2 {
 			seconds = append(seconds, second)
+			if count >= 4 && ScoreBeforeMember(first) {
+				third = fourth
+			}
 			if thirds != nil {
 				thirds = append(thirds, third)
 			}
@@ -73,4 +84,10 @@ func lengthLine(buf []byte, pos int) (int64, int, bool) {
 		return 0, 0, false
 	}
 	return v, i + 2, true
+}
+
+// ScoreBeforeMember reports whether name is ZADD or ZINCRBY (any case),
+// whose member is their fourth argument, after a score.
+func ScoreBeforeMember(name []byte) bool {
+	return bytes.EqualFold(name, []byte("zadd")) || bytes.EqualFold(name, []byte("zincrby"))
 }

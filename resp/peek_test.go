@@ -21,6 +21,9 @@ func argsByParse(buf []byte, max int) (seconds, thirds [][]byte) {
 			if len(r.Args) >= 3 {
 				third = r.Args[2]
 			}
+			if len(r.Args) >= 4 && ScoreBeforeMember(r.Args[0]) {
+				third = r.Args[3]
+			}
 			thirds = append(thirds, third)
 		}
 		buf = buf[r.N:]
@@ -104,7 +107,7 @@ func BenchmarkSecondArgs(b *testing.B) {
 }
 
 // TestArgsAhead: each command of two or more arguments gives its second,
-// and its third or nil; thirds is optional.
+// and its third or nil (ZADD's and ZINCRBY's fourth); thirds is optional.
 func TestArgsAhead(t *testing.T) {
 	buf := []byte("*3\r\n$4\r\nHSET\r\n$1\r\nh\r\n$1\r\nf\r\n*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n*4\r\n$4\r\nSADD\r\n$1\r\ns\r\n$0\r\n\r\n$1\r\nx\r\n")
 	seconds, thirds := ArgsAhead(buf, make([][]byte, 0, 16), make([][]byte, 0, 16))
@@ -113,5 +116,14 @@ func TestArgsAhead(t *testing.T) {
 	}
 	if s, th := ArgsAhead(buf, make([][]byte, 0, 2), nil); len(s) != 2 || th != nil {
 		t.Fatalf("capacity 2, no thirds: %q %q", s, th)
+	}
+	// ZADD and ZINCRBY give their member, after the score; a ZADD of
+	// three gives its third.
+	z := []byte("*4\r\n$4\r\nzAdd\r\n$1\r\nz\r\n$1\r\n1\r\n$1\r\nm\r\n" +
+		"*4\r\n$7\r\nZINCRBY\r\n$1\r\nz\r\n$1\r\n2\r\n$1\r\nn\r\n" +
+		"*3\r\n$4\r\nZADD\r\n$1\r\nz\r\n$1\r\n3\r\n")
+	seconds, thirds = ArgsAhead(z, make([][]byte, 0, 16), make([][]byte, 0, 16))
+	if fmt.Sprintf("%q %q", seconds, thirds) != `["z" "z" "z"] ["m" "n" "3"]` {
+		t.Fatalf("sorted sets: seconds %q, thirds %q", seconds, thirds)
 	}
 }

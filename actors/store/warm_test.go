@@ -111,9 +111,9 @@ func TestWarmPutsStaleHints(t *testing.T) {
 }
 
 // TestWarmMembersChangesNothing: given fields, Warm also reads the member
-// cache entries of a cached hash's fields and a set's members (what it
-// read shows in warmed), changing no entry of either cache, and reads no
-// member for a string key or a missing one.
+// cache entries of a cached hash's fields, a set's and a sorted set's
+// members (what it read shows in warmed), changing no entry of either
+// cache, and reads no member for a string key or a missing one.
 func TestWarmMembersChangesNothing(t *testing.T) {
 	_, c, env := cachedEnv(t, 1000)
 	c.EnableMembers(1000)
@@ -122,7 +122,7 @@ func TestWarmMembersChangesNothing(t *testing.T) {
 		fields = append(fields, fmt.Appendf(nil, "f%d", i))
 	}
 	update(t, env, 0, func(tx *Tx) error {
-		for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet} {
+		for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet, codec.TypeZSet} {
 			coll, err := tx.Open([]byte(fmt.Sprint("coll", typ)), typ, true)
 			if err != nil {
 				return err
@@ -175,7 +175,7 @@ func TestWarmMembersChangesNothing(t *testing.T) {
 		}
 		return tx.warmed - 2*without
 	}
-	for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet} {
+	for _, typ := range []codec.Type{codec.TypeHash, codec.TypeSet, codec.TypeZSet} {
 		if got := warm(fmt.Sprint("coll", typ), fields); got == 0 {
 			t.Errorf("type %d: Warm read no member of eight cached", typ)
 		}
