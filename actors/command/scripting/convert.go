@@ -128,7 +128,7 @@ func writeReply(w *resp.Writer, v lua.LValue, scriptResp, limit int) []nestedErr
 
 // writeReplySpill is writeReply measuring, not writing, past spill bytes.
 func writeReplySpill(w *resp.Writer, v lua.LValue, scriptResp, limit, spill int) []nestedError {
-	c := converter{w: w, out: w, resp: scriptResp, start: w.Len(), limit: limit, spill: spill}
+	c := converter{w: w, resp: scriptResp, start: w.Len(), limit: limit, spill: spill}
 	c.value(v, replyBaseStack)
 	if c.size() > limit { // a last header or number past the bound
 		c.over = true
@@ -141,7 +141,7 @@ func writeReplySpill(w *resp.Writer, v lua.LValue, scriptResp, limit, spill int)
 	if c.counting {
 		// It fits: write it, all of it this time.
 		w.Truncate(c.start)
-		c = converter{w: w, out: w, resp: scriptResp, start: w.Len(), limit: limit, spill: math.MaxInt}
+		c = converter{w: w, resp: scriptResp, start: c.start, limit: limit, spill: math.MaxInt}
 		c.value(v, replyBaseStack)
 	}
 	return c.nested
@@ -157,10 +157,9 @@ type nestedError struct {
 
 // converter writes one script result.
 type converter struct {
-	w     *resp.Writer // where values go: out, or scratch when counting
-	out   *resp.Writer // the caller's writer
+	w     *resp.Writer // where values go: the caller's, or scratch when counting
 	resp  int          // the script's redis.setresp version
-	start int          // out's length before the reply
+	start int          // the caller's writer's length before the reply
 	limit int          // the most bytes the reply may take
 	over  bool         // the reply passed limit: stop writing
 	// spill is the size past which values are counted, not kept:
@@ -201,7 +200,7 @@ func (c *converter) value(v lua.LValue, slots int) {
 		c.w.Truncate(0)
 	} else if c.size() > c.spill {
 		c.counting, c.counted = true, c.size()
-		c.w = resp.NewWriter(c.out.Proto())
+		c.w = resp.NewWriter(c.w.Proto())
 	}
 	// The bound is checked before every value, a string counted before
 	// it is written: a table's strings come after its first nested value
