@@ -59,10 +59,10 @@ func ArgsAhead(buf []byte, seconds, thirds [][]byte) ([][]byte, [][]byte) {
 		}
 		if count >= 2 {
 			seconds = append(seconds, second)
-			if count >= 4 && ScoreBeforeMember(first) {
-				third = fourth
-			}
 			if thirds != nil {
+				if count >= 4 && scoreBeforeMember(first) {
+					third = fourth
+				}
 				thirds = append(thirds, third)
 			}
 		}
@@ -86,8 +86,8 @@ func lengthLine(buf []byte, pos int) (int64, int, bool) {
 	return v, i + 2, true
 }
 
-// ScoreBeforeMember reports whether name is ZADD or ZINCRBY (any case),
+// scoreBeforeMember reports whether name is ZADD or ZINCRBY (any case),
 // whose member is their fourth argument, after a score.
-func ScoreBeforeMember(name []byte) bool {
+func scoreBeforeMember(name []byte) bool {
 	return bytes.EqualFold(name, []byte("zadd")) || bytes.EqualFold(name, []byte("zincrby"))
 }

@@ -21,7 +21,7 @@ func argsByParse(buf []byte, max int) (seconds, thirds [][]byte) {
 			if len(r.Args) >= 3 {
 				third = r.Args[2]
 			}
-			if len(r.Args) >= 4 && ScoreBeforeMember(r.Args[0]) {
+			if len(r.Args) >= 4 && scoreBeforeMember(r.Args[0]) {
 				third = r.Args[3]
 			}
 			thirds = append(thirds, third)

@@ -23,11 +23,11 @@ const MaxWarm = 16
 // is another key's costs a wasted read, nothing else.
 //
 // fields, when not nil, holds a field or member for each key (nil: none):
-// where the key is a cached hash, set or sorted set, Warm reads ahead in the member
-// cache the member's index cell, slot and name the same way (HSET's and
-// SADD's look-ups of a big collection's members missed the CPU's caches
-// three times each: 18.5% of SADD -P 16's CPU). For another command the
-// third argument is no member: a wasted read.
+// where the key is a cached hash, set or sorted set, Warm reads ahead in
+// the member cache the member's index cell, slot and name the same way
+// (HSET's and SADD's look-ups of a big collection's members missed the
+// CPU's caches three times each: 18.5% of SADD -P 16's CPU). For another
+// command the third argument is no member: a wasted read.
 func (t *Tx) Warm(db int, keys, fields [][]byte) {
 	if t.db != db || t.err != nil {
 		return
@@ -79,8 +79,8 @@ func (t *Tx) Warm(db int, keys, fields [][]byte) {
 
 // warmMembers is Warm's read ahead of fields[k] in the member cache of
 // the k-th key's entry ent[k] (cs, tags and slots of Warm), when that
-// entry is a hash, a set or a sorted set. The entry is judged by its tag (another
-// key's is a wasted read). It returns what it read.
+// entry is a hash, a set or a sorted set. The entry is judged by its tag
+// (another key's is a wasted read). It returns what it read.
 func (t *Tx) warmMembers(fields [][]byte, ent []int, cs []*MetaCache, tags []uint32, slots []int) uint64 {
 	var (
 		ms    [MaxWarm]*memberCache
