@@ -85,10 +85,10 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 		limit   = 30 * time.Second
 		minLate = 50
 	)
-	var lateN atomic.Int64
+	var late atomic.Int64 // operations that succeeded after the handovers
 	var mu sync.Mutex
 	var history []porcupine.Operation
-	var tryAgain, late int
+	var tryAgain int
 	errs := map[string]int{}
 	// left is when the first node had left and the others agreed (ns
 	// since t0; 0 before): what succeeded after it counts as served
@@ -104,7 +104,7 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 		go func(rng *rand.Rand) {
 			defer wg.Done()
 			ctx := context.Background()
-			for el := time.Since(t0); el < end || lateN.Load() < minLate && el < limit; el = time.Since(t0) {
+			for el := time.Since(t0); el < end || late.Load() < minLate && el < limit; el = time.Since(t0) {
 				call := time.Since(t0).Nanoseconds()
 				in, out, err := kvStep(ctx, cc, rng, keys)
 				ret := time.Since(t0).Nanoseconds()
@@ -118,8 +118,7 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 				switch {
 				case err == nil:
 					if after {
-						late++
-						lateN.Add(1)
+						late.Add(1)
 					}
 				case handedOver:
 					tryAgain++ // refused before it ran: not applied
@@ -162,11 +161,11 @@ func handover(t *testing.T, start func(n int) []*node.Node) {
 	sort.Slice(history, func(i, j int) bool { return history[i].Call < history[j].Call })
 	res := porcupine.CheckOperationsTimeout(kvModel(), history, 60*time.Second)
 	t.Logf("%d operations, %d after the handovers, %d TRYAGAIN during handovers (errors after them: %v); %s",
-		len(history), late, tryAgain, errs, res)
+		len(history), late.Load(), tryAgain, errs, res)
 	if res != porcupine.Ok {
 		t.Fatalf("history of %d operations is %s, not linearizable", len(history), res)
 	}
-	if late < minLate {
-		t.Fatalf("only %d operations succeeded after the handovers (errors then: %v)", late, errs)
+	if n := late.Load(); n < minLate {
+		t.Fatalf("only %d operations succeeded after the handovers (errors then: %v)", n, errs)
 	}
 }
