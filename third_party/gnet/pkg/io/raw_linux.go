@@ -36,22 +36,18 @@ import (
 // call to return (a write copies at most a socket buffer).
 
 // RawRead reads from a non-blocking fd into p.
-func RawRead(fd int, p []byte) (int, error) {
-	var b unsafe.Pointer
-	if len(p) > 0 {
-		b = unsafe.Pointer(&p[0])
-	}
-	r, _, e := syscall.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(b), uintptr(len(p)))
-	return rawResult(r, e)
-}
+func RawRead(fd int, p []byte) (int, error) { return rawBuffer(unix.SYS_READ, fd, p) }
 
 // RawWrite writes p to a non-blocking fd.
-func RawWrite(fd int, p []byte) (int, error) {
+func RawWrite(fd int, p []byte) (int, error) { return rawBuffer(unix.SYS_WRITE, fd, p) }
+
+// rawBuffer makes the raw call trap (read or write) on fd and p.
+func rawBuffer(trap uintptr, fd int, p []byte) (int, error) {
 	var b unsafe.Pointer
 	if len(p) > 0 {
 		b = unsafe.Pointer(&p[0])
 	}
-	r, _, e := syscall.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(b), uintptr(len(p)))
+	r, _, e := syscall.RawSyscall(trap, uintptr(fd), uintptr(b), uintptr(len(p)))
 	return rawResult(r, e)
 }
 
