@@ -134,11 +134,20 @@ func waitCaughtUp(t *testing.T, ctx context.Context, m, r *redis.Client) {
 
 // fillMaster writes n keys of every type over replDBs, a few big ones,
 // streams with consumer groups, expiries, and a function library.
+//
+// Its clients never retry: a pipeline go-redis sent again after its 3 s
+// read timeout (a loaded machine, the race detector) applied its writes
+// twice, and its XADDs of explicit IDs then failed ("equal or smaller
+// than the target stream top item"; CI, 2026-12-02), and it waits as
+// long as the server takes.
 func fillMaster(t *testing.T, ctx context.Context, addr string, n int) {
 	t.Helper()
+	opts := func(db int) *redis.Options {
+		return &redis.Options{Addr: addr, DB: db, Protocol: 2, MaxRetries: -1, ReadTimeout: 5 * time.Minute, WriteTimeout: time.Minute}
+	}
 	big := strings.Repeat("abcdefgh", 100)
 	for _, db := range replDBs {
-		c := redis.NewClient(&redis.Options{Addr: addr, DB: db, Protocol: 2})
+		c := redis.NewClient(opts(db))
 		count := n
 		if db != 0 {
 			count = n / 20
@@ -177,7 +186,7 @@ func fillMaster(t *testing.T, ctx context.Context, addr string, n int) {
 		must(t, err)
 		c.Close()
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	c := redis.NewClient(opts(0))
 	defer c.Close()
 	p := c.Pipeline()
 	for i := range 3000 {
