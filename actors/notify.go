@@ -86,6 +86,11 @@ func noteEvents(tx *store.Tx, spec *command.Spec, tFrom, dFrom, nFrom int) {
 	}
 }
 
+// Notifying reports whether keyspace events are on. Each shard publishes
+// its commands' events as it commits them, so the events of commands
+// running on different shards at once leave in no set order.
+func (e *Engine) Notifying() bool { return e.rt.notifying() }
+
 // publishNotes sends a committed transaction's notifications and the
 // Pub/Sub messages its commands published (scripts).
 func (e *Engine) publishNotes(tx *store.Tx) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -44,6 +45,9 @@ type applier struct {
 	// parts are a transaction's commands queued before a SELECT inside
 	// it, by database: all run at its EXEC, none before.
 	parts []txPart
+
+	// lastShards are the shards of the last command dispatched (dispatch).
+	lastShards []int
 
 	slots  chan struct{} // a token per command in flight
 	mu     sync.Mutex
@@ -144,7 +148,18 @@ func (a *applier) wait() {
 }
 
 // dispatch hands one parsed command to the engine once there is room.
+// While keyspace events are on, a command on other shards than the last
+// one's waits until those in flight have run: each shard publishes its
+// commands' events as it commits them, so they would otherwise reach
+// this node's subscribers out of the master's order (a shard runs its
+// own commands in order).
 func (a *applier) dispatch(spec *command.Spec, run command.Runner, db int, shards []int, args [][]byte) {
+	if !slices.Equal(shards, a.lastShards) {
+		if a.e.Notifying() {
+			a.wait()
+		}
+		a.lastShards = append(a.lastShards[:0], shards...)
+	}
 	a.slots <- struct{}{}
 	a.mu.Lock()
 	a.flying++
