@@ -436,11 +436,9 @@ func notifiedOnce(t *testing.T, ctx context.Context, m, r *redis.Client) {
 			t.Fatalf("the replica's subscriber got %d events, then nothing", len(got))
 		}
 	}
-	if !slices.Equal(got, want) {
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("the replica's subscriber got %q at %d, want each key's event once, in the master's order", got[i:min(i+5, n)], i)
-			}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("the replica's subscriber got %q at %d, want each key's event once, in the master's order", got[i:min(i+5, n)], i)
 		}
 	}
 }

@@ -46,7 +46,8 @@ type applier struct {
 	// it, by database: all run at its EXEC, none before.
 	parts []txPart
 
-	// lastShards are the shards of the last command dispatched (dispatch).
+	// lastShards are the shards of the last command dispatched while
+	// keyspace events are on (dispatch); empty while they are off.
 	lastShards []int
 
 	slots  chan struct{} // a token per command in flight
@@ -154,10 +155,10 @@ func (a *applier) wait() {
 // this node's subscribers out of the master's order (a shard runs its
 // own commands in order).
 func (a *applier) dispatch(spec *command.Spec, run command.Runner, db int, shards []int, args [][]byte) {
-	if !slices.Equal(shards, a.lastShards) {
-		if a.e.Notifying() {
-			a.wait()
-		}
+	if !a.e.Notifying() {
+		a.lastShards = a.lastShards[:0] // events turned on later: the first command waits
+	} else if !slices.Equal(shards, a.lastShards) {
+		a.wait()
 		a.lastShards = append(a.lastShards[:0], shards...)
 	}
 	a.slots <- struct{}{}
