@@ -242,7 +242,7 @@ func TestBigString(t *testing.T) {
 			t.Fatalf("GETRANGE in the middle = %q", got)
 		}
 		if got := timed("GET", "big"); got != fmt.Sprintf("$%d\r\n%s\r\n", len(value), value) {
-			t.Fatalf("GET of %d MiB: %d bytes, not the value", size>>20, len(got))
+			t.Fatalf("GET of %d MiB: %d bytes, not the value: %.200q", size>>20, len(got), got)
 		}
 		if got := r.do("DEL", "big"); got != ":1\r\n" {
 			t.Fatalf("DEL = %q", got)
