@@ -43,12 +43,10 @@ import (
 // the new client replaces the old one and the store is marked healthy:
 // writes are accepted again within about stuckAfter + renewEvery of the
 // store serving again, instead of after the old client's deadlines. A
-// client merely busy is replaced too, now and then: its probe waits
-// behind a big value's transfer (a 100 MiB SET's prewrites, a 100 MiB
-// GET) on its own connections while the new client's write goes at
-// once. That costs nothing: the old client's commits end while the store
-// keeps answering it, and its reads cut off are run again on the new
-// client (drivers/tikv: retire, txn.readErr).
+// client merely busy is kept: its probe can wait behind a 100 MiB value's
+// transfer on its own connections while a new client writes at once, but
+// the store keeps answering its other requests meanwhile, and Renew keeps
+// a client the store answered during the try (drivers/tikv).
 
 // probeKey is the system key the probe writes.
 var probeKey = []byte{drivers.SystemPrefix, 'h', 'e', 'a', 'l', 't', 'h'}

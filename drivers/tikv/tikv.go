@@ -110,18 +110,17 @@ type client struct {
 	killed uint32
 	vars   *kv.Variables
 	// committing counts the commits under way on c, commitsDone those
-	// ended, answers the store's answers to c's requests (any answer, an
-	// error included): a client being replaced lets its commits end while
-	// they move (retire).
+	// ended: a client being replaced lets them end before it is stopped
+	// (retire).
 	committing  atomic.Int32
 	commitsDone atomic.Int64
-	answers     atomic.Int64
-	// replaced is set once Renew put a new client in c's place: a read
-	// that then fails on c is retried on the new client (txn.readErr).
-	replaced atomic.Bool
+	// answers counts the store's answers to c's requests (any answer, an
+	// error included): Renew keeps a client the store still answers.
+	answers atomic.Int64
 }
 
-// answering counts the answers of a client's store requests (client.answers).
+// answering counts the answers to a client's store requests
+// (client.answers).
 type answering struct {
 	tikvstore.Client
 	n *atomic.Int64
@@ -149,37 +148,33 @@ func (c *client) stop() {
 	c.cancel()
 }
 
-// retireQuiet is how long a replaced client's commits under way may go
-// without an answer of the store to it, or one of them ending, before it
-// is stopped; retirePoll is how often retire looks at them.
+// retireGrace is how long a replaced client's commits under way may run
+// before it is stopped, retireQuiet how long they may go without one of
+// them ending, and retirePoll how often retire looks at them.
 const (
+	retireGrace = time.Second
 	retireQuiet = 200 * time.Millisecond
 	retirePoll  = 5 * time.Millisecond
 )
 
 // retire stops c and closes its store once the commits under way on it
-// have ended, or have not moved for retireQuiet (no answer of the store
-// to c, no commit ended), or after limit (the request timeout, which
-// ends each of them anyway). A commit cut off between its prewrite and
-// its commit leaves its locks on the store until their TTL (3 s from the
-// prewrite) runs out, and every later write of those keys waits for it:
-// the client is replaced the moment the store serves again, when the
-// commits an outage held up are landing, so stopping it at once kept
-// writes of the busiest keys waiting up to 3 s more (after a 4 s pause
-// of the store). Commits that do not move (the old client still sees
-// the store down, after a restart) hold their shards meanwhile: they are
-// cut off once nothing has moved for retireQuiet. A client replaced
-// while merely busy (a 100 MiB commit's prewrites queued ahead of the
-// health probe) keeps being answered: its commits end as they would
-// have. Reads under way are not waited for: they fail when c stops and
-// are retried on the new client (txn.readErr).
-func (c *client) retire(limit time.Duration) {
+// have ended, or none has ended for retireQuiet, or after retireGrace.
+// A commit cut off between its prewrite and its commit leaves its locks
+// on the store until their TTL (3 s from the prewrite) runs out, and
+// every later write of those keys waits for it: the client is replaced
+// the moment the store serves again, when the commits an outage held up
+// are landing, so stopping it at once kept writes of the busiest keys
+// waiting up to 3 s more (after a 4 s pause of the store). Commits that
+// do not move (the old client still sees the store down, after a
+// restart) hold their shards meanwhile: they are cut off once none has
+// ended for retireQuiet.
+func (c *client) retire() {
 	start := time.Now()
-	done, answers, moved := c.commitsDone.Load(), c.answers.Load(), start
-	for c.committing.Load() > 0 && time.Since(start) < limit && time.Since(moved) < retireQuiet {
+	done, moved := c.commitsDone.Load(), start
+	for c.committing.Load() > 0 && time.Since(start) < retireGrace && time.Since(moved) < retireQuiet {
 		time.Sleep(retirePoll)
-		if d, a := c.commitsDone.Load(), c.answers.Load(); d != done || a != answers {
-			done, answers, moved = d, a, time.Now()
+		if d := c.commitsDone.Load(); d != done {
+			done, moved = d, time.Now()
 		}
 	}
 	c.stop()
@@ -259,10 +254,13 @@ var renewKey = []byte{drivers.SystemPrefix, 'r', 'e', 'n', 'e', 'w'}
 // (drivers.Reconnector). When the write succeeds and stuck still reports
 // true, the new client replaces the current one, which is closed once
 // its commits under way have ended or stopped moving (retire): the
-// commits still waiting on it then fail (their commands get TRYAGAIN)
-// instead of at the end of their back-off, and its reads are retried on
-// the new client. Otherwise the new client is closed. On the in-process
-// mock it does nothing.
+// transactions still waiting on it then fail (their commands get
+// TRYAGAIN) instead of at the end of their back-off. Otherwise the new
+// client is closed, as it is when the store answered the current client
+// meanwhile: that client is busy, not cut off (its probe waits behind a
+// 100 MiB value's transfer on its connections, while the new client's
+// write goes at once; replaced, it failed the GET of that value with
+// TRYAGAIN). On the in-process mock it does nothing.
 //
 // client-go marks a store it lost unreachable and, when the store does
 // not answer gRPC health checks (the TiKV-protocol store of
@@ -273,6 +271,8 @@ func (d *DB) Renew(timeout time.Duration, stuck func() bool) (bool, error) {
 	if !d.network {
 		return false, nil
 	}
+	old := d.cur.Load()
+	answered := old.answers.Load()
 	o := d.opts
 	o.ConnectTimeout = min(o.ConnectTimeout, timeout)
 	s, err := connect(o)
@@ -280,14 +280,12 @@ func (d *DB) Renew(timeout time.Duration, stuck func() bool) (bool, error) {
 		return false, err
 	}
 	c := newClient(s)
-	if err := d.probeOn(c, timeout); err != nil || !stuck() {
+	if err := d.probeOn(c, timeout); err != nil || !stuck() || old.answers.Load() != answered {
 		c.stop()
 		go func() { _ = s.Close() }()
 		return false, err
 	}
-	old := d.cur.Swap(c)
-	old.replaced.Store(true)
-	go old.retire(d.opts.RequestTimeout)
+	go d.cur.Swap(c).retire()
 	return true, nil
 }
 

@@ -139,7 +139,7 @@ func (t *txn) Get(key []byte) ([]byte, error) {
 	defer cancel()
 	e, err := t.tx.Get(ctx, t.key(key))
 	if err != nil {
-		return nil, t.readErr(wrapIn(ctx, err))
+		return nil, wrapIn(ctx, err)
 	}
 	return decode(e.Value)
 }
@@ -159,7 +159,7 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 	defer cancel()
 	m, err := t.tx.BatchGet(ctx, stored)
 	if err != nil {
-		return nil, t.readErr(wrapIn(ctx, err))
+		return nil, wrapIn(ctx, err)
 	}
 	out := make([][]byte, len(keys))
 	for i, k := range stored {
@@ -170,20 +170,6 @@ func (t *txn) BatchGet(keys [][]byte) ([][]byte, error) {
 		}
 	}
 	return out, nil
-}
-
-// readErr is err, the error of a read on t's client, or, when Renew
-// replaced the client meanwhile (which stopped it, failing what was
-// under way on it), a conflict: nothing was applied, and the command,
-// run again, reads through the new client. A read cut off this way had
-// nothing wrong but its client: a false alarm of the health loop, whose
-// probe waited behind a 100 MiB value's transfer on the old client's
-// connection while the new client wrote at once, failed a GET so.
-func (t *txn) readErr(err error) error {
-	if err == nil || errors.Is(err, drivers.ErrNotFound) || !t.cl.replaced.Load() {
-		return err
-	}
-	return fmt.Errorf("%w: tikv: the client was replaced during the read: %w", drivers.ErrConflict, err)
 }
 
 func (t *txn) Set(key, value []byte) error {
@@ -250,7 +236,7 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 		it, err = t.tx.Iter(start, end)
 	}
 	if err != nil {
-		return t.readErr(wrap(err))
+		return wrap(err)
 	}
 	defer it.Close()
 	for n := 0; it.Valid(); {
@@ -267,7 +253,7 @@ func (t *txn) Iterate(start, end []byte, opts drivers.IterOptions, fn func(k, v 
 			return nil
 		}
 		if err := it.Next(); err != nil {
-			return t.readErr(wrap(err))
+			return wrap(err)
 		}
 	}
 	return nil
