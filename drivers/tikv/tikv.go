@@ -114,8 +114,9 @@ type client struct {
 	// (retire).
 	committing  atomic.Int32
 	commitsDone atomic.Int64
-	// answers counts the store's answers to c's requests (any answer, an
-	// error included): Renew keeps a client the store still answers.
+	// answers counts the store's answers to c's requests (a response
+	// arrived, even one carrying a region or key error; a request that got
+	// none is not counted): Renew keeps a client the store still answers.
 	answers atomic.Int64
 }
 
