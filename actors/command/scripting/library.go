@@ -97,8 +97,9 @@ type loading struct {
 	fns map[string]*lua.LFunction
 }
 
-// A library's load code runs at most loadTimeout (Redis's 500 ms), and a
-// single allocation of it is bounded by loadMaxMemory.
+// A library's load code runs at most loadTimeout (Redis's 500 ms, looked
+// at every loadCheckEvery instructions: see loadClock), and a single
+// allocation of it is bounded by loadMaxMemory.
 const (
 	loadTimeout   = 500 * time.Millisecond
 	loadMaxMemory = 512 << 20
@@ -117,8 +118,7 @@ func (v *vm) loadLibrary(code string) error {
 	if err != nil {
 		return &compileError{compileMessage(err, "user_function")}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
-	defer cancel()
+	ctx := newLoadClock(time.Now(), loadTimeout)
 	v.L.SetContext(ctx)
 	defer v.L.RemoveContext()
 	// The code runs with the load API for globals; the functions it
