@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,49 @@ func TestExpiredNotification(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no expired event")
+	}
+}
+
+// TestPipelinedNotificationsInOrder: the events of one client's pipeline
+// of writes over every shard arrive in its commands' order, as Redis
+// publishes them. Each shard publishes as it commits, so without the
+// ordering the events left grouped by shard (the first event was the
+// fifth SET's). A few values are big enough to be assembled as they
+// arrive, out of the parser's way.
+func TestPipelinedNotificationsInOrder(t *testing.T) {
+	for _, d := range drivers() {
+		t.Run(d, func(t *testing.T) {
+			n := startNode(t, d, func(c *conf.Config) { c.Server.NotifyKeyspaceEvents = "E$" })
+			ctx := context.Background()
+			ps := newClient(t, n.Addr(), 3).Subscribe(ctx, "__keyevent@0__:set")
+			defer ps.Close()
+			if _, err := ps.Receive(ctx); err != nil {
+				t.Fatal(err)
+			}
+			const count = 300
+			big := strings.Repeat("b", 1<<20) // assembled as it arrives
+			pipe := newClient(t, n.Addr(), 2).Pipeline()
+			for i := 0; i < count; i++ {
+				v := "v"
+				if i%60 == 7 {
+					v = big
+				}
+				pipe.Set(ctx, fmt.Sprintf("order:%d", i), v, 0)
+			}
+			if _, err := pipe.Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ch := ps.Channel()
+			for i := 0; i < count; i++ {
+				select {
+				case m := <-ch:
+					if want := fmt.Sprintf("order:%d", i); m.Payload != want {
+						t.Fatalf("event %d is for %s, want %s", i, m.Payload, want)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("%d events of %d", i, count)
+				}
+			}
+		})
 	}
 }

@@ -131,6 +131,14 @@ type client struct {
 	// waitSeq is seq+1 of a blocking command still without its reply: the
 	// loop parses nothing after it until then. 0: none.
 	waitSeq atomic.Uint64
+	// evLast is seq+1 of the client's last write parsed while keyspace
+	// events were on, and evShards its shards (see orderEvents); the
+	// event loop's alone.
+	evLast   uint64
+	evShards []int
+	// evHeld is a command with a big argument, assembled, that waits for
+	// the write before it to reply (orderEvents); the event loop's alone.
+	evHeld [][]byte
 
 	outMu      sync.Mutex
 	written    uint64              // sequence number of pending[phead]

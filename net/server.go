@@ -430,6 +430,10 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 	// element could be handed to it.
 	stalled := false
 	ran := 0 // commands dispatched
+	if args := cl.evHeld; args != nil && !cl.quitting && cl.waitSeq.Load() == 0 && !s.orderEvents(cl, args) {
+		cl.evHeld = nil
+		s.dispatch(cl, args, len(buf) > 0)
+	}
 	for consumed < len(buf) && !cl.quitting && cl.waitSeq.Load() == 0 {
 		pause, ready := cl.pauseIfBusy()
 		if pause {
@@ -461,6 +465,10 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 			cl.asm = nil
 			cl.asmBuf.Store(0)
 			if len(args) > 0 {
+				if s.orderEvents(cl, args) {
+					cl.evHeld = args // dispatched when the write before replies
+					break
+				}
 				s.dispatch(cl, args, consumed < len(buf))
 			}
 			continue
@@ -491,6 +499,9 @@ func (s *Server) OnTraffic(c gnet.Conn) (action gnet.Action) {
 		}
 		if cl.pauseHeld {
 			s.holdFor(cl, false)
+		}
+		if s.orderEvents(cl, r.Args) {
+			break // stays in the input buffer until the write before replies
 		}
 		cl.reading.Store(int64(len(buf) - consumed))
 		consumed += r.N
