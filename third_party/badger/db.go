@@ -94,6 +94,12 @@ type DB struct {
 	mt  *memTable   // Our latest (actively written) in-memory table
 	imm []*memTable // Add here only AFTER pushing to flushChan.
 
+	// warmKeys is writeToLSM's list of a request's keys, kept between
+	// requests (the one writer goroutine's alone).
+	warmKeys [][]byte
+	// warmHints are where Warm found their places (see warm).
+	warmHints []skl.Hint
+
 	// Initialized via openMemTables.
 	nextMemFid int
 
@@ -787,6 +793,34 @@ var requestPool = sync.Pool{
 	},
 }
 
+// warmChunk is how many of a request's entries writeToLSM warms at a time
+// (skl.Skiplist.Warm): the nodes a chunk's searches bring into the cache
+// stay there until its Puts run.
+const warmChunk = 64
+
+// warm runs the searches of entries' Puts in the memtable at once, so
+// that their cache misses overlap, and returns where each entry's place
+// is (added for rekv, patch 0006). The finish marker, which the memtable
+// does not hold, is not searched.
+func (db *DB) warm(entries []*Entry) []skl.Hint {
+	keys := db.warmKeys[:0]
+	for _, e := range entries {
+		if e.meta&bitFinTxn != 0 {
+			keys = append(keys, nil)
+		} else {
+			keys = append(keys, e.Key)
+		}
+	}
+	if cap(db.warmHints) < len(keys) {
+		db.warmHints = make([]skl.Hint, warmChunk)
+	}
+	hints := db.warmHints[:len(keys)]
+	db.mt.sl.Warm(keys, hints)
+	clear(keys)
+	db.warmKeys = keys[:0]
+	return hints
+}
+
 func (db *DB) writeToLSM(b *request) error {
 	// We should check the length of b.Prts and b.Entries only when badger is not
 	// running in InMemory mode. In InMemory mode, we don't write anything to the
@@ -795,11 +829,20 @@ func (db *DB) writeToLSM(b *request) error {
 		return fmt.Errorf("Ptrs and Entries don't match: %+v", b)
 	}
 
+	var hints []skl.Hint
 	for i, entry := range b.Entries {
+		if i%warmChunk == 0 && len(b.Entries) > 1 {
+			clear(hints)
+			hints = db.warm(b.Entries[i:min(i+warmChunk, len(b.Entries))])
+		}
+		var hint *skl.Hint
+		if hints != nil {
+			hint = &hints[i%warmChunk]
+		}
 		var err error
 		if entry.skipVlogAndSetThreshold(db.valueThreshold()) {
 			// Will include deletion / tombstone case.
-			err = db.mt.Put(entry.Key,
+			err = db.mt.put(entry.Key,
 				y.ValueStruct{
 					Value: entry.Value,
 					// Ensure value pointer flag is removed. Otherwise, the value will fail
@@ -809,21 +852,22 @@ func (db *DB) writeToLSM(b *request) error {
 					Meta:      entry.meta &^ bitValuePointer,
 					UserMeta:  entry.UserMeta,
 					ExpiresAt: entry.ExpiresAt,
-				})
+				}, hint)
 		} else {
 			// Write pointer to Memtable.
-			err = db.mt.Put(entry.Key,
+			err = db.mt.put(entry.Key,
 				y.ValueStruct{
 					Value:     b.Ptrs[i].Encode(),
 					Meta:      entry.meta | bitValuePointer,
 					UserMeta:  entry.UserMeta,
 					ExpiresAt: entry.ExpiresAt,
-				})
+				}, hint)
 		}
 		if err != nil {
 			return y.Wrapf(err, "while writing to memTable")
 		}
 	}
+	clear(hints) // they point into the memtable's arena: do not keep it
 	if db.opt.SyncWrites {
 		return db.mt.SyncWAL()
 	}

@@ -197,7 +197,11 @@ func (mt *memTable) isFull() bool {
 	return int64(mt.wal.writeAt) >= mt.opt.MemTableSize
 }
 
-func (mt *memTable) Put(key []byte, value y.ValueStruct) error {
+func (mt *memTable) Put(key []byte, value y.ValueStruct) error { return mt.put(key, value, nil) }
+
+// put is Put; hint, when not nil, is where skl.Skiplist.Warm found key's
+// place (rekv, patch 0006).
+func (mt *memTable) put(key []byte, value y.ValueStruct, hint *skl.Hint) error {
 	entry := &Entry{
 		Key:       key,
 		Value:     value.Value,
@@ -220,7 +224,11 @@ func (mt *memTable) Put(key []byte, value y.ValueStruct) error {
 	}
 
 	// Write to skiplist and update maxVersion encountered.
-	mt.sl.Put(key, value)
+	if hint != nil {
+		mt.sl.PutHint(key, value, hint)
+	} else {
+		mt.sl.Put(key, value)
+	}
 	if ts := y.ParseTs(entry.Key); ts > mt.maxVersion {
 		mt.maxVersion = ts
 	}

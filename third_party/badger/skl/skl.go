@@ -270,7 +270,11 @@ func (s *Skiplist) getHeight() int32 {
 }
 
 // Put inserts the key-value pair.
-func (s *Skiplist) Put(key []byte, v y.ValueStruct) {
+func (s *Skiplist) Put(key []byte, v y.ValueStruct) { s.put(key, v, nil) }
+
+// put is Put; h, when not nil, is where Warm found key's place, each
+// level's search starting there (rekv, patch 0006).
+func (s *Skiplist) put(key []byte, v y.ValueStruct, h *Hint) {
 	// Since we allow overwrite, we may not need to create a new node. We might not even need to
 	// increase the height. Let's defer these actions.
 
@@ -281,7 +285,11 @@ func (s *Skiplist) Put(key []byte, v y.ValueStruct) {
 	next[listHeight] = nil
 	for i := int(listHeight) - 1; i >= 0; i-- {
 		// Use higher level to speed up for current level.
-		prev[i], next[i] = s.findSpliceForLevel(key, prev[i+1], i)
+		before := prev[i+1]
+		if h != nil && h.before[i] != nil {
+			before = h.before[i] // before key: nodes are never removed
+		}
+		prev[i], next[i] = s.findSpliceForLevel(key, before, i)
 		if prev[i] == next[i] {
 			prev[i].setValue(s.arena, v)
 			return
