@@ -159,7 +159,7 @@ func TestExpiredNotification(t *testing.T) {
 // publishes them. Each shard publishes as it commits, so without the
 // ordering the events left grouped by shard (the first event was the
 // fifth SET's). A few values are big enough to be assembled as they
-// arrive, out of the parser's way.
+// arrive, out of the parser's way, and a few SETs are in MULTI/EXEC.
 func TestPipelinedNotificationsInOrder(t *testing.T) {
 	for _, d := range drivers() {
 		t.Run(d, func(t *testing.T) {
@@ -177,6 +177,12 @@ func TestPipelinedNotificationsInOrder(t *testing.T) {
 				v := "v"
 				if i%60 == 7 {
 					v = big
+				}
+				if i%25 == 3 { // a transaction's events in their place too
+					pipe.Do(ctx, "MULTI")
+					pipe.Set(ctx, fmt.Sprintf("order:%d", i), v, 0)
+					pipe.Do(ctx, "EXEC")
+					continue
 				}
 				pipe.Set(ctx, fmt.Sprintf("order:%d", i), v, 0)
 			}

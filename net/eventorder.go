@@ -26,11 +26,18 @@ func (s *Server) orderEvents(cl *client, args [][]byte) bool {
 		cl.evLast = 0
 		return false
 	}
-	if cl.multi || len(args) == 0 {
-		return false // queued: EXEC (which waits for its reply) runs it
+	if len(args) == 0 {
+		return false
 	}
 	spec, _ := s.reg.Resolve(args)
-	if spec == nil || spec.Flags&command.Conn != 0 || !spec.Writes() {
+	if spec == nil || !spec.Writes() {
+		return false
+	}
+	if spec.Flags&command.RunsQueued == 0 && (cl.multi || spec.Flags&command.Conn != 0) {
+		// Queued (EXEC runs it) or a connection command. EXEC itself
+		// goes on: it has no keys, so it routes to every shard and waits
+		// for the write before it, and it is Serial, so what follows
+		// waits for it.
 		return false
 	}
 	shards := s.engine.Route(spec, args)
